@@ -1,0 +1,46 @@
+"""The ``neveryu`` command. Each subcommand lives in ``client/commands/<name>.py`` with
+``add_arguments(parser)`` and ``run(args) -> int``; this module only wires them to argparse."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> one-line help; the module is client.commands.<name with '-' as '_'>
+COMMANDS: dict[str, str] = {
+    "play": "play against bots on this machine (a server on 127.0.0.1 and the client, one command)",
+    "join": "join a server: the full-screen terminal client",
+    "serve": "run a server for the local network",
+    "bot": "a bot that plays on a server over the protocol",
+    "simulate": "play many seeded bots-only deals and print figures",
+    "scenario": "run scenario files (docs/SCENARIOS.md) and show any mismatch",
+    "protocol-info": "print the protocol's JSON Schema and version",
+    "servers": "list the servers found on the local network (DNS-SD)",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="neveryu",
+        description="«Верю — не верю» (Cheat, I Doubt It) over a local network.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, help_text in COMMANDS.items():
+        module = importlib.import_module(f"client.commands.{name.replace('-', '_')}")
+        p = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args._run(args) or 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

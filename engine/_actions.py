@@ -1,0 +1,79 @@
+"""Actions: what a seat (or the referee) asks a deal to do. ``Deal.apply`` takes one."""
+
+from __future__ import annotations
+
+import attrs
+
+from ._cards import Card, Rank
+
+
+@attrs.frozen
+class LaySet:
+    """Lay ``cards`` face down claiming ``count`` cards of ``rank``.
+
+    ``rank`` may be None when only one rank may be claimed; ``count`` may be None where counts
+    cannot lie (it is then the number of cards). In `anyone` variants a set laid while the last
+    set's challenge window is open is held and applied when the window closes.
+    """
+
+    seat: int
+    cards: tuple[Card, ...]
+    rank: Rank | None = None
+    count: int | None = None
+
+
+@attrs.frozen
+class Challenge:
+    """Say «не верю» to set number ``set_no`` (RULES.md, "Timing rules")."""
+
+    seat: int
+    set_no: int
+
+
+@attrs.frozen
+class Believe:
+    """Say «верю» to set number ``set_no`` (variants with ``believe``)."""
+
+    seat: int
+    set_no: int
+
+
+@attrs.frozen
+class DeclareNone:
+    """Claim to hold none of the rank due now instead of laying (``declare_none``, `hoyle`)."""
+
+    seat: int
+
+
+@attrs.frozen
+class DiscardQuads:
+    """Discard one quad per entry of ``ranks`` (a rank twice for eight cards, 2×52)."""
+
+    seat: int
+    ranks: tuple[Rank, ...]
+
+
+@attrs.frozen
+class Challenges:
+    """The referee's group of simultaneous challenges of ``set_no`` (received within the tie
+    window); the one nearest to the claimant's left wins (RULES.md, `hoyle`)."""
+
+    seats: tuple[int, ...]
+    set_no: int
+
+
+@attrs.frozen
+class CloseWindow:
+    """The referee closes set ``set_no``'s challenge window; a held set is applied now."""
+
+    set_no: int
+
+
+@attrs.frozen
+class Timeout:
+    """The referee: ``seat``'s turn time ran out; the deal acts for it (``Deal.auto_action``)."""
+
+    seat: int
+
+
+Action = LaySet | Challenge | Believe | DeclareNone | DiscardQuads | Challenges | CloseWindow | Timeout

@@ -1,0 +1,701 @@
+"""One deal as a state machine: ``apply(action) -> list[Event]``.
+
+The rules are RULES.md's parameters (``Rules``); every place where variants differ reads a
+parameter. An action that breaks a rule raises a ``RuleViolation`` and changes nothing: ``apply``
+checks everything before it changes anything.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from . import _events as ev
+from ._actions import (
+    Action,
+    Believe,
+    Challenge,
+    Challenges,
+    CloseWindow,
+    DeclareNone,
+    DiscardQuads,
+    LaySet,
+    Timeout,
+)
+from ._cards import Card, Rank, contains, deck_ranks, new_deck, next_rank, quad_ranks, remove_cards
+from ._dealing import deal_cards
+from ._errors import (
+    ChallengeBarred,
+    DealOver,
+    IllegalAction,
+    NotYourTurn,
+    PrematureChallenge,
+    RuleViolation,
+    StaleSet,
+)
+from ._rules import Rules
+from ._view import NO_ACTION, LastSet, LayBounds, Legal, View
+
+RANK_STEP = {"ascending": 1, "descending": -1}
+
+
+@attrs.frozen
+class LaidSet:
+    """A set on the pile: number, who laid it, its cards, the claim (``none``: a declared none)."""
+
+    set_no: int
+    seat: int
+    cards: tuple[Card, ...]
+    rank: Rank
+    count: int
+    none: bool = False
+
+
+class Deal:
+    """One deal of ``rules`` at ``players`` seats (0..players-1, clockwise).
+
+    Build one with ``Deal.new`` (shuffled and dealt) or with the constructor from an explicit
+    arrangement (hands, pile, discard, hidden, set-aside and stock cards, dealer, the seat to act
+    and the rank held: scenarios and tests); ``opening()`` gives the events that start it. Then ``apply`` actions;
+    ``legal(seat)`` answers what a seat may do, ``view(seat)`` what it may know.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        deck: str,
+        dealer: int,
+        hands: Sequence[Iterable[Card]],
+        turn: int | None = None,
+        pile: Iterable[Card] = (),
+        discard: Iterable[Card] = (),
+        hidden: Iterable[Card] = (),
+        set_aside: Iterable[Card] = (),
+        stock: Iterable[Card] = (),
+        deck_order: Sequence[Card] | None = None,
+        rank: Rank | None = None,
+    ) -> None:
+        self.rules = rules
+        self.deck = deck
+        self.players = len(hands)
+        lo, hi = rules.players
+        if not lo <= self.players <= hi:
+            raise ValueError(f"{rules.name} is for {lo}–{hi} players, not {self.players}")
+        self.ranks: str = deck_ranks(deck)
+        self.set_bounds = rules.set_bounds(deck)
+        self.dealer = dealer
+        self.hands: list[list[Card]] = [list(h) for h in hands]
+        self.pile: list[Card] = list(pile)
+        self.discard: list[Card] = list(discard)
+        self.hidden: list[Card] = list(hidden)
+        self.set_aside: list[Card] = list(set_aside)
+        self.stock: list[Card] = list(stock)
+        self.deck_order: tuple[Card, ...] | None = tuple(deck_order) if deck_order else None
+        if turn is None:
+            turn = dealer if rules.first_player == "dealer" else (dealer + 1) % self.players
+        self.turn: int = turn
+        self.last: LaidSet | None = None  # the last set, while it may still be answered
+        self.rank: Rank | None = rank  # the rank of the latest claim of this round
+        self.first_set = rank is None and not self.pile  # no set laid yet (``first_rank``)
+        self.set_no = 0  # the number of the latest set laid (sets count from 1)
+        self.window_open = False
+        self.held: LaySet | DeclareNone | None = None  # laid early, waits for the window
+        self.barred: set[tuple[int, int]] = set()
+        self.waiting: list[int] = []  # empty-handed seats not yet out (last cards)
+        self.out: list[int] = []
+        self.quads_offer: int | None = None  # the seat that just took the pile (after_taking)
+        self.over = False
+        self.loser: int | None = None
+        self.winner: int | None = None
+        self.actions = 0
+        self._cards = self._all_cards()
+
+    # -- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> "Deal":
+        """Shuffle the deck with ``rng`` and deal it (RULES.md, ``deal``; dealing starts left of
+        ``dealer``). Raises ValueError for a seat count the variant does not allow."""
+        kind = rules.deck_for(players)
+        order = new_deck(kind)
+        rng.shuffle(order)
+        dealt = deal_cards(rules, order, players, dealer)
+        return cls(
+            rules,
+            deck=kind,
+            dealer=dealer,
+            hands=dealt.hands,
+            hidden=dealt.hidden,
+            set_aside=dealt.set_aside,
+            stock=dealt.stock,
+            deck_order=order,
+        )
+
+    def opening(self) -> list[ev.Event]:
+        """The events that start the deal: ``DealStarted``, then the first ``Turn``."""
+        events: list[ev.Event] = [
+            ev.DealStarted(
+                dealer=self.dealer,
+                deck=self.deck,
+                hands=tuple(tuple(h) for h in self.hands),
+                hand_counts=tuple(len(h) for h in self.hands),
+                hidden=len(self.hidden),
+                set_aside=len(self.set_aside),
+                stock=len(self.stock),
+            )
+        ]
+        self._begin_turn(self.turn, events)
+        return events
+
+    # -- queries -----------------------------------------------------------------------------
+
+    @property
+    def active(self) -> list[int]:
+        """Seats not out, in seat order."""
+        return [s for s in range(self.players) if s not in self.out]
+
+    def next_active(self, seat: int) -> int:
+        """The next seat clockwise after ``seat`` that is not out."""
+        for k in range(1, self.players + 1):
+            s = (seat + k) % self.players
+            if s not in self.out:
+                return s
+        raise AssertionError("no active seat")
+
+    def claim_ranks(self) -> tuple[Rank, ...]:
+        """The ranks the next set may claim (RULES.md, ``rank_order`` and ``first_rank``)."""
+        if self.rank is None:
+            if self.first_set and self.rules.first_rank == "ace":
+                return ("A",)
+            return tuple(self.ranks)
+        order = self.rules.rank_order
+        if order == "hold":
+            return (self.rank,)
+        if order == "free":
+            return tuple(self.ranks)
+        return (next_rank(self.rank, self.ranks, RANK_STEP[order]),)
+
+    def lay_bounds(self, seat: int) -> tuple[int, int]:
+        """(min, max) cards ``seat`` may lay: the variant's set size, or all it holds when the
+        stock cannot make up a set (`hoyle-three`, **Decision**)."""
+        lo, hi = self.set_bounds
+        held = len(self.hands[seat])
+        if held < lo:
+            return (held, held)
+        return (lo, min(hi, held))
+
+    def legal(self, seat: int | None) -> Legal:
+        """What ``seat`` may do now (``NO_ACTION`` when nothing; a spectator: None → nothing)."""
+        if seat is None or self.over or seat in self.out:
+            return NO_ACTION
+        rules = self.rules
+        last = self.last
+        lay = None
+        challenge = believe = None
+        declare = None
+        quads: tuple[Rank, ...] = ()
+        hand = self.hands[seat]
+        if seat == self.turn and hand and not (self.window_open and self.held is not None):
+            lo, hi = self.lay_bounds(seat)
+            ranks = self.claim_ranks()
+            if rules.count_may_lie:
+                lay = LayBounds(lo, hi, ranks, self.set_bounds[0], self.set_bounds[1])
+            else:
+                lay = LayBounds(lo, hi, ranks)
+            if rules.declare_none and len(ranks) == 1:
+                declare = ranks[0]
+        if last is not None and last.seat != seat and (seat, last.set_no) not in self.barred:
+            if rules.challengers == "anyone" or seat == self.turn:
+                challenge = last.set_no
+            if rules.believe and seat == self.turn:
+                believe = last.set_no
+        if rules.quads == "on_turn" and seat == self.turn or (
+            rules.quads == "after_taking" and seat == self.quads_offer
+        ):
+            quads = quad_ranks(hand)
+        return Legal(lay, challenge, believe, declare, quads)
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know (None: a spectator). Holds no other seat's cards."""
+        public = self.rules.hand_counts_public
+        last = self.last
+        return View(
+            variant=self.rules.name,
+            seat=seat,
+            players=self.players,
+            deck=self.deck,
+            dealer=self.dealer,
+            hand=tuple(self.hands[seat]) if seat is not None else None,
+            hand_counts=tuple(len(h) for h in self.hands) if public else None,
+            pile=len(self.pile) if public else None,
+            discard=len(self.discard),
+            stock=len(self.stock),
+            hidden=len(self.hidden),
+            set_aside=len(self.set_aside),
+            last=None
+            if last is None
+            else LastSet(
+                last.set_no,
+                last.seat,
+                last.rank,
+                last.count,
+                len(last.cards) if public or seat == last.seat else None,
+                last.none,
+            ),
+            ranks=self.claim_ranks(),
+            turn=None if self.over else self.turn,
+            set_no=self.set_no,
+            window_open=self.window_open,
+            out=tuple(self.out),
+            waiting=tuple(self.waiting) if public else (),
+            over=self.over,
+            loser=self.loser,
+            winner=self.winner,
+            legal=self.legal(seat),
+        )
+
+    def _all_cards(self) -> Counter:
+        c = Counter(self.pile)
+        for h in self.hands:
+            c.update(h)
+        c.update(self.discard)
+        c.update(self.hidden)
+        c.update(self.set_aside)
+        c.update(self.stock)
+        return c
+
+    def check_invariant(self) -> None:
+        """RULES.md card conservation: hands + pile + discard + hidden + set-aside + stock is the
+        deck, as a multiset. Raises AssertionError with the difference when it is not."""
+        now = self._all_cards()
+        if now != self._cards:
+            raise AssertionError(f"cards not conserved: gained {now - self._cards}, lost {self._cards - now}")
+        if self.deck_order is not None and Counter(self.deck_order) != now:
+            raise AssertionError("cards differ from the deck dealt")
+
+    # -- the referee's helper for timeouts --------------------------------------------------------
+
+    def auto_action(self, seat: int) -> Action:
+        """The action made for ``seat`` when its turn time runs out (RULES.md, "Timing rules",
+        **Decision**): the smallest legal set, truthful if possible; where laying is impossible,
+        a challenge. Raises NotYourTurn when ``seat`` is not to act."""
+        legal = self.legal(seat)
+        if legal.lay is not None:
+            hand = self.hands[seat]
+            size = legal.lay.min
+            counts = Counter(c[0] for c in hand)
+            truthful = [r for r in legal.lay.ranks if counts[r] >= size]
+            rank = truthful[0] if truthful else legal.lay.ranks[0]
+            cards = [c for c in hand if c[0] == rank][:size]
+            cards += [c for c in hand if c[0] != rank][: size - len(cards)]
+            return LaySet(seat, tuple(cards), rank, size if self.rules.count_may_lie else None)
+        if legal.challenge is not None:
+            return Challenge(seat, legal.challenge)
+        raise NotYourTurn(seat, Timeout(seat), "nothing to do")
+
+    # -- applying ---------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[ev.Event]:
+        """Apply ``action`` and return what happened, in order.
+
+        Raises a RuleViolation (and changes nothing) when the rules forbid the action now:
+        NotYourTurn, IllegalAction, StaleSet, PrematureChallenge (``challengers = next``),
+        ChallengeBarred, DealOver.
+        """
+        if self.over:
+            raise DealOver(getattr(action, "seat", None), action, "the deal is over")
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction(None, action, f"not an action: {type(action).__name__}")
+        events: list[ev.Event] = []
+        handler(self, action, events)
+        self.actions += 1
+        return events
+
+    def check(self, action: Action) -> None:
+        """Raise the RuleViolation that ``apply(action)`` would raise; change nothing."""
+        if self.over:
+            raise DealOver(getattr(action, "seat", None), action, "the deal is over")
+        checker = _CHECKS.get(type(action))
+        if checker is not None:
+            checker(self, action)
+
+    # -- checks (raise, change nothing) --------------------------------------------------------
+
+    def _check_seat(self, seat: int, action: Action) -> None:
+        if not (isinstance(seat, int) and 0 <= seat < self.players):
+            raise IllegalAction(seat, action, f"no seat {seat}")
+        if seat in self.out:
+            raise IllegalAction(seat, action, "you are out of this deal")
+
+    def _check_lay(self, a: LaySet) -> tuple[Rank, int]:
+        self._check_seat(a.seat, a)
+        if a.seat != self.turn:
+            raise NotYourTurn(a.seat, a, f"it is seat {self.turn}'s turn")
+        hand = self.hands[a.seat]
+        if not hand:
+            raise IllegalAction(a.seat, a, "your hand is empty: answer the last set")
+        if self.window_open and self.held is not None:
+            raise IllegalAction(a.seat, a, "your set is already laid and waits for the window")
+        lo, hi = self.lay_bounds(a.seat)
+        n = len(a.cards)
+        if not lo <= n <= hi:
+            raise IllegalAction(a.seat, a, f"lay {lo}–{hi} cards, not {n}" if lo != hi else f"lay {lo} cards, not {n}")
+        if not contains(hand, a.cards):
+            raise IllegalAction(a.seat, a, "those cards are not in your hand")
+        ranks = self.claim_ranks()
+        rank = a.rank
+        if rank is None:
+            if len(ranks) != 1:
+                raise IllegalAction(a.seat, a, "name the rank you claim")
+            rank = ranks[0]
+        if rank not in ranks:
+            shown = ", ".join(ranks) if len(ranks) < len(self.ranks) else "any rank"
+            raise IllegalAction(a.seat, a, f"claim {shown}, not {rank!r}")
+        count = a.count
+        if self.rules.count_may_lie:
+            clo, chi = self.set_bounds
+            if count is None:
+                count = n
+            if not (isinstance(count, int) and clo <= count <= chi):
+                raise IllegalAction(a.seat, a, f"claim {clo}–{chi} cards, not {count}")
+        elif count is not None and count != n:
+            raise IllegalAction(a.seat, a, "the claimed count must be the number of cards laid")
+        return rank, n if count is None else count
+
+    def _check_call(self, seat: int, set_no: int, action: Action) -> LaidSet:
+        """Checks common to a challenge and a believe; returns the set answered."""
+        self._check_seat(seat, action)
+        last = self.last
+        if not isinstance(set_no, int) or set_no < 1:
+            raise IllegalAction(seat, action, f"no set {set_no}")
+        if set_no > self.set_no:
+            raise PrematureChallenge(seat, action, f"set {set_no} is not laid yet")
+        if last is None or set_no != last.set_no:
+            raise StaleSet(seat, action, f"set {set_no} is no longer the last set")
+        if last.seat == seat:
+            raise IllegalAction(seat, action, "you cannot answer your own set")
+        if (seat, set_no) in self.barred:
+            raise ChallengeBarred(seat, action, f"you challenged set {set_no} before it was laid")
+        if seat != self.turn and (self.rules.challengers == "next" or isinstance(action, Believe)):
+            raise NotYourTurn(seat, action, f"only seat {self.turn} may answer set {set_no}")
+        return last
+
+    def _check_challenge(self, a: Challenge) -> None:
+        if self._is_premature(a):
+            return
+        self._check_call(a.seat, a.set_no, a)
+
+    def _is_premature(self, a: Challenge) -> bool:
+        """A challenge of the next set, not laid yet, in an `anyone` variant: void, not refused."""
+        if self.rules.challengers != "anyone":
+            return False
+        self._check_seat(a.seat, a)
+        if isinstance(a.set_no, int) and a.set_no == self.set_no + 1:
+            return True
+        if isinstance(a.set_no, int) and a.set_no > self.set_no + 1:
+            raise IllegalAction(a.seat, a, f"no set {a.set_no}")
+        return False
+
+    def _check_believe(self, a: Believe) -> None:
+        if not self.rules.believe:
+            raise IllegalAction(a.seat, a, f"{self.rules.name} has no «верю»")
+        self._check_call(a.seat, a.set_no, a)
+
+    def _check_challenges(self, a: Challenges) -> list[int]:
+        if self.rules.challengers != "anyone":
+            raise IllegalAction(None, a, "simultaneous challenges need challengers = anyone")
+        if not a.seats:
+            raise IllegalAction(None, a, "no challengers")
+        for s in a.seats:
+            self._check_call(s, a.set_no, Challenge(s, a.set_no))
+        return sorted(set(a.seats), key=lambda s: (s - self.last.seat) % self.players)
+
+    def _check_declare(self, a: DeclareNone) -> Rank:
+        self._check_seat(a.seat, a)
+        legal = self.legal(a.seat)
+        if not self.rules.declare_none:
+            raise IllegalAction(a.seat, a, f"{self.rules.name} has no declaring none here")
+        if a.seat != self.turn:
+            raise NotYourTurn(a.seat, a, f"it is seat {self.turn}'s turn")
+        if self.window_open and self.held is not None:
+            raise IllegalAction(a.seat, a, "your set is already laid and waits for the window")
+        if legal.declare_none is None:
+            raise IllegalAction(a.seat, a, "you cannot declare none now")
+        return legal.declare_none
+
+    def _check_quads(self, a: DiscardQuads) -> None:
+        self._check_seat(a.seat, a)
+        if self.rules.quads == "never":
+            raise IllegalAction(a.seat, a, f"{self.rules.name} has no discarding of quads")
+        if self.rules.quads == "on_turn" and a.seat != self.turn:
+            raise NotYourTurn(a.seat, a, "discard quads during your turn")
+        if self.rules.quads == "after_taking" and a.seat != self.quads_offer:
+            raise IllegalAction(a.seat, a, "only the player who just took the pile may discard quads")
+        if not a.ranks:
+            raise IllegalAction(a.seat, a, "name at least one quad")
+        have = Counter(quad_ranks(self.hands[a.seat]))
+        if any(have[r] < n for r, n in Counter(a.ranks).items()):
+            raise IllegalAction(a.seat, a, "you do not hold those quads")
+
+    def _check_close(self, a: CloseWindow) -> None:
+        if not self.window_open or self.last is None or a.set_no != self.last.set_no:
+            raise StaleSet(None, a, f"set {a.set_no} has no open challenge window")
+
+    def _check_timeout(self, a: Timeout) -> Action:
+        self._check_seat(a.seat, a)
+        if a.seat != self.turn:
+            raise NotYourTurn(a.seat, a, f"it is seat {self.turn}'s turn")
+        if self.held is not None:
+            raise IllegalAction(a.seat, a, "the seat's set is laid and waits for the window")
+        return self.auto_action(a.seat)
+
+    # -- handlers (check first, then change) --------------------------------------------------
+
+    def _do_lay(self, a: LaySet, events: list[ev.Event]) -> None:
+        rank, count = self._check_lay(a)
+        if self.window_open:
+            self.held = a
+            events.append(ev.SetHeld(a.seat, tuple(a.cards), rank, count))
+            return
+        self._lay(a.seat, tuple(a.cards), rank, count, False, events)
+
+    def _lay(self, seat: int, cards: tuple[Card, ...], rank: Rank, count: int, none: bool, events) -> None:
+        self._close_quads_offer(seat)
+        hand = self.hands[seat]
+        remove_cards(hand, cards)
+        self.pile.extend(cards)
+        self.set_no += 1
+        covered = self.last
+        self.last = LaidSet(self.set_no, seat, cards, rank, count, none)
+        self.rank = rank
+        self.first_set = False
+        if none:
+            events.append(ev.NoneDeclared(seat, self.set_no, rank))
+        else:
+            events.append(ev.SetLaid(seat, self.set_no, rank, count, cards, len(cards)))
+        # The set before is covered: RULES.md, last cards.
+        if covered is not None and covered.seat in self.waiting:
+            if self.rules.last_cards != "final_call":
+                self._go_out([covered.seat], seat, events)
+                if self.over:
+                    return
+        if not hand:
+            self.waiting.append(seat)
+        self.window_open = self.rules.challengers == "anyone"
+        self._begin_turn(self.next_active(seat), events)
+
+    def _do_declare(self, a: DeclareNone, events: list[ev.Event]) -> None:
+        rank = self._check_declare(a)
+        if self.window_open:
+            self.held = a
+            events.append(ev.SetHeld(a.seat, (), rank, 0))
+            return
+        self._lay(a.seat, (), rank, 0, True, events)
+
+    def _do_challenge(self, a: Challenge, events: list[ev.Event]) -> None:
+        if self._is_premature(a):
+            if (a.seat, a.set_no) in self.barred:
+                raise ChallengeBarred(a.seat, a, f"you already challenged set {a.set_no} early")
+            self._close_quads_offer(a.seat)
+            self.barred.add((a.seat, a.set_no))
+            events.append(ev.ChallengeVoid(a.seat, a.set_no))
+            return
+        self._check_call(a.seat, a.set_no, a)
+        self._reveal(a.seat, False, (), events)
+
+    def _do_challenges(self, a: Challenges, events: list[ev.Event]) -> None:
+        order = self._check_challenges(a)
+        self._reveal(order[0], False, tuple(order[1:]), events)
+
+    def _do_believe(self, a: Believe, events: list[ev.Event]) -> None:
+        self._check_believe(a)
+        self._reveal(a.seat, True, (), events)
+
+    def _reveal(self, caller: int, believe: bool, tied: tuple[int, ...], events: list[ev.Event]) -> None:
+        """Turn up the last set and settle it (RULES.md, "What every variant shares")."""
+        self._close_quads_offer(caller)
+        s = self.last
+        assert s is not None
+        claimant = s.seat
+        if s.none:
+            shown = tuple(c for c in self.hands[claimant] if c[0] == s.rank)
+            true = not shown
+        else:
+            shown = s.cards
+            true = all(c[0] == s.rank for c in s.cards) and len(s.cards) == s.count
+        events.append(ev.Believed(caller, s.set_no) if believe else ev.Challenged(caller, s.set_no, tied))
+        events.append(ev.SetRevealed(claimant, s.set_no, s.rank, s.count, shown, true))
+        if self.held is not None:
+            held, self.held = self.held, None
+            events.append(ev.SetReturned(held.seat, tuple(getattr(held, "cards", ()))))
+        self.window_open = False
+        self.last = None
+        taker: int | None
+        if believe and true:
+            taker = None
+            events.append(ev.PileDiscarded(len(self.pile)))
+            self.discard.extend(self.pile)
+        else:
+            taker = claimant if not true else caller
+            cards = tuple(self.pile)
+            self.hands[taker].extend(cards)
+            events.append(ev.PileTaken(taker, len(cards), cards))
+            if self.rules.quads == "after_taking":
+                self.quads_offer = taker
+        self.pile = []
+        if taker in self.waiting:
+            self.waiting.remove(taker)
+        # Empty-handed seats that did not take the pile are out (RULES.md, last cards).
+        gone = [s for s in self.waiting if not self.hands[s]]
+        if gone:
+            self._go_out(gone, caller, events)
+            if self.over:
+                return
+        self._next_leader(caller, claimant, taker, events)
+
+    def _next_leader(self, caller: int, claimant: int, taker: int | None, events) -> None:
+        """RULES.md, ``leader_after_reveal``."""
+        how = self.rules.leader_after_reveal
+        if how == "sequence":
+            if self.turn in self.out:
+                self._begin_turn(self.next_active(self.turn), events)
+            else:
+                self._begin_turn(self.turn, events)
+            return
+        self.rank = None
+        if how == "taker":
+            assert taker is not None
+            leader = taker
+        elif taker == caller:
+            leader = self.next_active(caller)
+        else:
+            leader = caller if caller not in self.out else self.next_active(caller)
+        self._begin_turn(leader, events)
+
+    def _do_quads(self, a: DiscardQuads, events: list[ev.Event]) -> None:
+        self._check_quads(a)
+        seat = a.seat
+        hand = self.hands[seat]
+        for r in a.ranks:
+            quad = [c for c in hand if c[0] == r][:4]
+            remove_cards(hand, quad)
+            self.discard.extend(quad)
+        shown = self.rules.quads == "after_taking"
+        events.append(ev.QuadsDiscarded(seat, len(a.ranks), tuple(a.ranks), shown))
+        if not hand:
+            if seat in self.waiting:
+                self.waiting.remove(seat)
+            was_turn = seat == self.turn
+            self._go_out([seat], seat, events)
+            if not self.over and was_turn:
+                self._begin_turn(self.next_active(seat), events)
+
+    def _do_close(self, a: CloseWindow, events: list[ev.Event]) -> None:
+        self._check_close(a)
+        self.window_open = False
+        events.append(ev.WindowClosed(a.set_no))
+        if self.held is not None:
+            held, self.held = self.held, None
+            if isinstance(held, DeclareNone):
+                self._lay(held.seat, (), self._check_declare(held), 0, True, events)
+            else:
+                rank, count = self._check_lay(held)
+                self._lay(held.seat, tuple(held.cards), rank, count, False, events)
+
+    def _do_timeout(self, a: Timeout, events: list[ev.Event]) -> None:
+        action = self._check_timeout(a)
+        events.append(ev.TimedOut(a.seat))
+        _HANDLERS[type(action)](self, action, events)
+
+    # -- shared steps ---------------------------------------------------------------------------
+
+    def _close_quads_offer(self, seat: int) -> None:
+        if self.quads_offer == seat:
+            self.quads_offer = None
+
+    def _begin_turn(self, seat: int, events: list[ev.Event]) -> None:
+        self.turn = seat
+        hand = self.hands[seat]
+        lo = self.set_bounds[0]
+        if self.stock and 0 < len(hand) < lo:
+            drawn = self.stock[: lo - len(hand)]
+            del self.stock[: len(drawn)]
+            hand.extend(drawn)
+            events.append(ev.StockDrawn(seat, len(drawn), tuple(drawn)))
+        last = self.last
+        events.append(ev.Turn(seat, self.claim_ranks(), last.set_no if last is not None and last.seat != seat else None))
+
+    def _go_out(self, seats: list[int], actor: int, events: list[ev.Event]) -> None:
+        """Put ``seats`` out in turn order from ``actor`` (RULES.md, "Only one left")."""
+        n = self.players
+        for seat in sorted(seats, key=lambda s: (s - actor) % n):
+            if seat in self.waiting:
+                self.waiting.remove(seat)
+            self.out.append(seat)
+            events.append(ev.PlayerOut(seat, len(self.out)))
+            if self.rules.result == "first_wins":
+                self._end(winner=seat, events=events)
+                return
+            active = self.active
+            if len(active) == 1:
+                self._end(loser=active[0], events=events)
+                return
+
+    def _end(self, events: list[ev.Event], loser: int | None = None, winner: int | None = None) -> None:
+        self.over = True
+        self.loser, self.winner = loser, winner
+        self.window_open = False
+        if self.held is not None:
+            held, self.held = self.held, None
+            events.append(ev.SetReturned(held.seat, tuple(getattr(held, "cards", ()))))
+        counts = tuple(len(h) for h in self.hands)
+        events.append(
+            ev.DealEnded(loser, winner, tuple(self.out), score_deal(self.rules.scoring, counts, loser, winner), counts)
+        )
+
+
+def score_deal(scoring: str, hand_counts: tuple[int, ...], loser: int | None, winner: int | None) -> tuple[int, ...]:
+    """One deal's score change per seat (RULES.md, ``scoring``): ``losses`` +1 to the loser;
+    ``chips_per_player``: every other seat pays the winner 1; ``chips_per_card``: every other seat
+    pays the winner one chip per card left in its hand; ``none``: zeros."""
+    n = len(hand_counts)
+    scores = [0] * n
+    if scoring == "losses" and loser is not None:
+        scores[loser] = 1
+    elif scoring in ("chips_per_player", "chips_per_card") and winner is not None:
+        for s in range(n):
+            if s != winner:
+                pay = 1 if scoring == "chips_per_player" else hand_counts[s]
+                scores[s] -= pay
+                scores[winner] += pay
+    return tuple(scores)
+
+
+_HANDLERS = {
+    LaySet: Deal._do_lay,
+    Challenge: Deal._do_challenge,
+    Challenges: Deal._do_challenges,
+    Believe: Deal._do_believe,
+    DeclareNone: Deal._do_declare,
+    DiscardQuads: Deal._do_quads,
+    CloseWindow: Deal._do_close,
+    Timeout: Deal._do_timeout,
+}
+
+_CHECKS = {
+    LaySet: Deal._check_lay,
+    Challenge: Deal._check_challenge,
+    Challenges: Deal._check_challenges,
+    Believe: Deal._check_believe,
+    DeclareNone: Deal._check_declare,
+    DiscardQuads: Deal._check_quads,
+    CloseWindow: Deal._check_close,
+    Timeout: Deal._check_timeout,
+}
+
+__all__ = ["Deal", "LaidSet", "RuleViolation", "score_deal"]

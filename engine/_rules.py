@@ -1,0 +1,265 @@
+"""The parameters of RULES.md as one frozen, validated record, and the named variants.
+
+A variant is data: the values of every parameter of RULES.md ("The parameters"). Behaviour that
+differs by variant is chosen by these values in the deal, never by the variant's name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ._cards import DECK_KINDS, decks_in
+
+DEALS = ("one_by_one", "packets", "equal_with_stock", "equal_set_aside")
+FIRST_DEALERS = ("random", "lowest_draw")
+NEXT_DEALERS = ("left", "loser")
+FIRST_PLAYERS = ("left_of_dealer", "dealer")
+RANK_ORDERS = ("hold", "free", "ascending", "descending")
+FIRST_RANKS = ("any", "ace")
+CHALLENGERS = ("next", "anyone")
+QUADS = ("never", "after_taking", "on_turn")
+LEADERS = ("by_outcome", "taker", "sequence")
+LAST_CARDS = ("next_decides", "final_call", "covered_or_survived")
+RESULTS = ("last_loses", "first_wins")
+SCORINGS = ("none", "losses", "chips_per_player", "chips_per_card")
+
+
+def _one_of(choices: tuple[str, ...]):
+    return attrs.validators.in_(choices)
+
+
+def _pair(_inst: Any, attribute: attrs.Attribute, value: tuple[int, int]) -> None:
+    lo, hi = value
+    if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi):
+        raise ValueError(f"{attribute.name} must be (min, max) with 1 <= min <= max, got {value!r}")
+
+
+@attrs.frozen
+class Rules:
+    """Every parameter of RULES.md for one variant (and the table's chosen options).
+
+    Fields are named as in RULES.md, "The parameters". Extra fields:
+
+    - ``deck_auto``: ``((max_players, deck), ...)``, ascending; what ``deck = "auto"`` picks.
+    - ``deck_choices``: the decks a table may choose instead of ``auto``.
+    - ``packet_size``: 2 or 3, for ``deal = "packets"``.
+    - ``set_size``: (min, max) cards claimed per set for one deck; with ``set_size_per_deck``
+      the maximum is multiplied by the number of decks (``hoyle``: 1–8 with 2×52).
+    - ``options``: the names of fields a table may set (``Rules.with_options``).
+
+    Raises ValueError on any value outside RULES.md.
+    """
+
+    name: str
+    title: str
+    players: tuple[int, int] = attrs.field(validator=_pair)
+    deck_auto: tuple[tuple[int, str], ...]
+    deck: str = attrs.field(default="auto", validator=_one_of(("auto",) + DECK_KINDS))
+    deck_choices: tuple[str, ...] = ()
+    hidden_card: bool = False
+    deal: str = attrs.field(default="one_by_one", validator=_one_of(DEALS))
+    packet_size: int = attrs.field(default=3, validator=attrs.validators.in_((2, 3)))
+    first_dealer: str = attrs.field(default="random", validator=_one_of(FIRST_DEALERS))
+    next_dealer: str = attrs.field(default="left", validator=_one_of(NEXT_DEALERS))
+    first_player: str = attrs.field(default="left_of_dealer", validator=_one_of(FIRST_PLAYERS))
+    rank_order: str = attrs.field(default="hold", validator=_one_of(RANK_ORDERS))
+    first_rank: str = attrs.field(default="any", validator=_one_of(FIRST_RANKS))
+    set_size: tuple[int, int] = attrs.field(default=(1, 4), validator=_pair)
+    set_size_per_deck: bool = False
+    count_may_lie: bool = False
+    hand_counts_public: bool = True
+    challengers: str = attrs.field(default="next", validator=_one_of(CHALLENGERS))
+    believe: bool = False
+    declare_none: bool = False
+    quads: str = attrs.field(default="never", validator=_one_of(QUADS))
+    leader_after_reveal: str = attrs.field(default="by_outcome", validator=_one_of(LEADERS))
+    last_cards: str = attrs.field(default="next_decides", validator=_one_of(LAST_CARDS))
+    result: str = attrs.field(default="last_loses", validator=_one_of(RESULTS))
+    scoring: str = attrs.field(default="none", validator=_one_of(SCORINGS))
+    scoring_choices: tuple[str, ...] = ()
+    options: tuple[str, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        if self.believe and self.challengers != "next":
+            raise ValueError("believe needs challengers = next")
+        if self.count_may_lie and self.last_cards != "covered_or_survived":
+            raise ValueError("count_may_lie is only defined with covered_or_survived")
+        if self.result == "first_wins" and self.last_cards != "covered_or_survived":
+            raise ValueError("first_wins needs last_cards = covered_or_survived")
+        if self.scoring_choices and self.scoring not in self.scoring_choices:
+            raise ValueError(f"scoring must be one of {self.scoring_choices}")
+        if self.deck != "auto" and self.deck_choices and self.deck not in self.deck_choices:
+            raise ValueError(f"deck must be auto or one of {', '.join(self.deck_choices)}")
+
+    # -- derived values -------------------------------------------------------------------
+
+    def deck_for(self, players: int) -> str:
+        """The deck kind for ``players`` seats: the table's choice, else ``deck_auto``.
+
+        Raises ValueError when ``players`` is outside ``self.players`` or the deck is too small
+        to give every player two cards.
+        """
+        lo, hi = self.players
+        if not lo <= players <= hi:
+            raise ValueError(f"{self.name} is for {lo}–{hi} players, not {players}")
+        kind = self.deck
+        if kind == "auto":
+            kind = next(d for most, d in self.deck_auto if players <= most)
+        size = (36 if kind.endswith("36") else 52) * decks_in(kind)
+        if size - int(self.hidden_card) < 2 * players:
+            raise ValueError(f"a {kind} deck is too small for {players} players")
+        return kind
+
+    def set_bounds(self, deck: str) -> tuple[int, int]:
+        """(min, max) cards per set with ``deck``; see ``set_size_per_deck``."""
+        lo, hi = self.set_size
+        return (lo, hi * decks_in(deck) if self.set_size_per_deck else hi)
+
+    def with_options(self, **options: Any) -> "Rules":
+        """A copy with the table's options set; only names in ``self.options`` are accepted.
+
+        Raises ValueError for an option this variant does not offer or a value it forbids.
+        """
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            offered = ", ".join(self.options) or "none"
+            raise ValueError(f"{self.name} has no option {', '.join(unknown)} (options: {offered})")
+        return attrs.evolve(self, **options)
+
+
+_HOYLE = dict(
+    players=(2, 12),
+    deck_auto=((5, "52"), (12, "2x52")),
+    deck_choices=("52", "2x52"),
+    deal="packets",
+    first_dealer="random",
+    next_dealer="left",
+    first_player="left_of_dealer",
+    rank_order="descending",
+    first_rank="ace",
+    set_size=(1, 4),
+    set_size_per_deck=True,
+    challengers="anyone",
+    leader_after_reveal="sequence",
+    last_cards="covered_or_survived",
+    result="first_wins",
+    scoring="chips_per_player",
+    scoring_choices=("chips_per_player", "chips_per_card"),
+)
+
+_CHEAT = dict(
+    players=(3, 12),
+    deck_auto=((6, "52"), (12, "2x52")),
+    deck_choices=("52", "2x52"),
+    deal="one_by_one",
+    rank_order="ascending",
+    set_size=(1, 4),
+    set_size_per_deck=True,
+    count_may_lie=True,
+    hand_counts_public=False,
+    challengers="anyone",
+    leader_after_reveal="taker",
+    last_cards="covered_or_survived",
+    result="first_wins",
+    scoring="none",
+    options=("deck",),
+)
+
+VARIANTS: dict[str, Rules] = {
+    r.name: r
+    for r in (
+        Rules(  # RULES.md, `verish` (seed 001; the default)
+            name="verish",
+            title="Веришь — не веришь",
+            players=(2, 6),
+            deck_auto=((3, "36"), (6, "52")),
+            hidden_card=True,
+            deal="one_by_one",
+            first_player="left_of_dealer",
+            rank_order="hold",
+            set_size=(1, 3),
+            quads="after_taking",
+            leader_after_reveal="by_outcome",
+            last_cards="next_decides",
+            result="last_loses",
+            scoring="losses",
+        ),
+        Rules(  # RULES.md, `veryu` (seed 002)
+            name="veryu",
+            title="Верю — не верю",
+            players=(2, 12),
+            deck_auto=((4, "36"), (8, "52"), (12, "2x52")),
+            deck_choices=DECK_KINDS,
+            deal="one_by_one",
+            next_dealer="loser",
+            first_player="dealer",
+            rank_order="hold",
+            set_size=(1, 4),
+            believe=True,
+            quads="on_turn",
+            leader_after_reveal="by_outcome",
+            last_cards="final_call",
+            result="last_loses",
+            scoring="losses",
+            options=("deck",),
+        ),
+        Rules(  # RULES.md, `lozh` (seed 003)
+            name="lozh",
+            title="Ложь во спасение",
+            players=(2, 12),
+            deck_auto=((6, "36"), (10, "52"), (12, "2x52")),
+            deck_choices=DECK_KINDS,
+            deal="equal_set_aside",
+            first_dealer="lowest_draw",
+            next_dealer="loser",
+            first_player="left_of_dealer",
+            rank_order="hold",
+            set_size=(1, 4),
+            believe=True,
+            leader_after_reveal="by_outcome",
+            last_cards="next_decides",
+            result="last_loses",
+            scoring="losses",
+            options=("deck",),
+        ),
+        Rules(  # RULES.md, `hoyle` (seed 000)
+            name="hoyle",
+            title="Не верю",
+            options=("deck", "packet_size", "declare_none", "scoring"),
+            **_HOYLE,
+        ),
+        Rules(  # RULES.md, `hoyle-three` (seed 000, the stock sub-variant)
+            name="hoyle-three",
+            title="Не верю (по три)",
+            options=("deck", "declare_none", "scoring"),
+            **{
+                **_HOYLE,
+                "players": (3, 8),
+                "deal": "equal_with_stock",
+                "first_rank": "any",
+                "set_size": (3, 3),
+                "set_size_per_deck": False,
+            },
+        ),
+        Rules(name="cheat", title="Обманщик", **_CHEAT),  # RULES.md, `cheat` (seed 004)
+        Rules(  # RULES.md, `cheat-free` (seed 004)
+            name="cheat-free", title="Переменный обманщик", **{**_CHEAT, "rank_order": "free"}
+        ),
+    )
+}
+
+DEFAULT_VARIANT = "verish"
+
+
+def variant(name: str, **options: Any) -> Rules:
+    """The named variant of RULES.md with a table's options applied.
+
+    Raises ValueError for an unknown name (the message lists the known ones) or a bad option.
+    """
+    try:
+        rules = VARIANTS[name]
+    except KeyError:
+        raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}") from None
+    return rules.with_options(**options) if options else rules

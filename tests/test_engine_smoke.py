@@ -1,0 +1,12 @@
+import random
+
+import engine
+
+
+def test_every_variant_deals_and_conserves_cards():
+    for name, rules in engine.VARIANTS.items():
+        lo, hi = rules.players
+        for n in (lo, hi):
+            deal, events = engine.Match(rules, n, random.Random(7)).start()
+            deal.check_invariant()
+            assert events[-1].type == "turn"
