@@ -1,0 +1,7 @@
+"""Benchmarks of neveryu (``scripts/bench``; docs/BENCHMARKS.md).
+
+One module per measurement: ``engine_speed`` (deals per second, one process), ``floor`` (a bare
+trio server with the same framing), ``latency`` (the same measurement through the real server),
+``capacity`` (N bot clients in a separate process, ``loadgen``), ``soak``; ``stats`` and
+``procstat`` are the shared helpers, ``__main__`` the command line.
+"""

@@ -1,0 +1,80 @@
+"""``scripts/bench [--quick] [--json] [--soak [MINUTES]] [--only SECTION,...]``
+
+Runs, in order: engine (deals per second per variant), floor (bare trio server), neveryu (the
+same measurement through the real server), capacity (N bot clients in another process), and,
+when ``--soak`` is given, the soak. Prints a report as it goes (to stderr with ``--json``, which
+prints one JSON object on stdout; its key ``latency_ratio`` is neveryu p50 / floor p50).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from . import procstat
+
+SECTIONS = ("engine", "floor", "neveryu", "capacity", "soak")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.split("\n\n")[1])
+    p.add_argument("--quick", action="store_true", help="short runs: everything within a minute")
+    p.add_argument("--json", action="store_true", help="print one JSON object with every figure")
+    p.add_argument(
+        "--soak", type=float, nargs="?", const=5.0, default=None, metavar="MINUTES",
+        help="also run the soak: bots at 100 tables for MINUTES (default 5)",
+    )
+    p.add_argument(
+        "--only", default=None, metavar="SECTION,...",
+        help=f"run only these sections, of: {', '.join(SECTIONS)}",
+    )
+    p.add_argument("--max-clients", type=int, default=None, help="capacity: the largest N to try")
+    return p
+
+
+class Report:
+    """Collects figures and prints the human report line by line (stderr under ``--json``)."""
+
+    def __init__(self, as_json: bool) -> None:
+        self.out = sys.stderr if as_json else sys.stdout
+        self.data: dict = {}
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    sections = set(SECTIONS[:-1]) if args.only is None else set(args.only.split(","))
+    if args.soak is not None:
+        sections.add("soak")
+    unknown = sections - set(SECTIONS)
+    if unknown:
+        print(f"scripts/bench: unknown section(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    report = Report(args.json)
+    report.data["machine"] = procstat.machine()
+    report.data["quick"] = args.quick
+    m = report.data["machine"]
+    report.say(f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}")
+    started = time.monotonic()
+    from . import runner
+
+    for name in SECTIONS:
+        if name in sections:
+            getattr(runner, name)(report, args)
+    floor_p50 = report.data.get("floor", {}).get("latency", {}).get("p50_us")
+    nev_p50 = report.data.get("neveryu", {}).get("latency", {}).get("p50_us")
+    report.data["latency_ratio"] = round(nev_p50 / floor_p50, 2) if floor_p50 and nev_p50 else None
+    report.data["seconds"] = round(time.monotonic() - started, 1)
+    report.say(f"latency_ratio (neveryu p50 / floor p50): {report.data['latency_ratio']}")
+    report.say(f"total: {report.data['seconds']} s")
+    if args.json:
+        print(json.dumps(report.data, indent=None, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

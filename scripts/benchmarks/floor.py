@@ -1,0 +1,138 @@
+"""The floor: a bare trio TCP server with neveryu's framing and message sizes and no game logic.
+
+Run as ``python -m scripts.benchmarks.floor`` it serves on 127.0.0.1 (port printed as
+``PORT n``). A client joins table k with ``{"t": "join_table", "table": k}``; a ``lay`` from any
+client is decoded and one ``set_laid`` event (the size of neveryu's) goes to each client of the
+table; a ``ping`` gets a ``pong``. ``latency`` and ``throughput`` are the measuring clients.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+
+import trio
+
+from .stats import summary_us
+from .wire import FrameStream, connect
+
+TABLE_SEATS = 4
+
+
+def lay_request(i: int) -> dict:
+    """A ``lay`` request as neveryu's clients send it (two cards, claiming tens)."""
+    return {"t": "lay", "id": i, "cards": ["TS", "TH"], "rank": "T"}
+
+
+def set_laid_event(seq: int, seat: int, set_no: int) -> dict:
+    """A ``set_laid`` event with the fields the real server sends to the other seats."""
+    return {
+        "t": "set_laid", "seq": seq, "ts": int(time.time() * 1000), "seat": seat, "set_no": set_no,
+        "rank": "T", "count": 2, "cards": None, "size": 2,
+    }
+
+
+async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
+    tables: dict[int, list[FrameStream]] = defaultdict(list)
+
+    async def handle(stream: trio.SocketStream) -> None:
+        conn = FrameStream(stream)
+        table: list[FrameStream] | None = None
+        seq = 0
+        try:
+            while True:
+                msg = await conn.receive()
+                t = msg["t"]
+                if t == "lay" and table is not None:
+                    seq += 1
+                    event = set_laid_event(seq, table.index(conn), msg["id"])
+                    for peer in table:
+                        await peer.send(event)
+                elif t == "ping":
+                    await conn.send({"t": "pong", "re": msg["id"]})
+                elif t == "join_table":
+                    table = tables[msg["table"]]
+                    table.append(conn)
+                    await conn.send({"t": "table_joined", "re": msg["id"], "table": msg["table"]})
+        except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            if table is not None and conn in table:
+                table.remove(conn)
+
+    await trio.serve_tcp(handle, 0, host="127.0.0.1", task_status=task_status)
+
+
+async def _join_table(port: int, table: int) -> list[FrameStream]:
+    clients = [await connect(port) for _ in range(TABLE_SEATS)]
+    for c in clients:
+        await c.send({"t": "join_table", "id": 1, "table": table})
+        await c.receive()
+    return clients
+
+
+async def latency(port: int, samples: int, seconds: float) -> dict:
+    """One table of 4 clients; client i % 4 sends a ``lay``; the time from the send until all 4
+    have decoded the ``set_laid`` event. Up to ``samples`` sends or ``seconds`` s.
+    Returns ``summary_us`` of the samples."""
+    clients = await _join_table(port, 0)
+    out: list[float] = []
+    deadline = time.perf_counter() + seconds
+    for i in range(samples):
+        if time.perf_counter() > deadline:
+            break
+        t0 = time.perf_counter()
+        await clients[i % TABLE_SEATS].send(lay_request(i))
+        for c in clients:
+            while True:
+                m = await c.receive()
+                if m["t"] == "set_laid" and m["set_no"] == i:
+                    break
+        out.append(time.perf_counter() - t0)
+    for c in clients:
+        await c.stream.aclose()
+    return summary_us(out)
+
+
+async def throughput(port: int, clients: int, seconds: float) -> dict:
+    """``clients`` connections each sending ``ping`` and awaiting its ``pong`` in a loop for
+    ``seconds`` s; returns ``{"clients", "requests", "requests_per_s"}``."""
+    return await ping_loop([await connect(port) for _ in range(clients)], seconds)
+
+
+async def ping_loop(conns: list[FrameStream], seconds: float) -> dict:
+    """Closed-loop ``ping``/``pong`` on every connection of ``conns`` for ``seconds`` s (shared by
+    the floor and neveryu measurements)."""
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+
+    async def loop(conn: FrameStream) -> None:
+        nonlocal count
+        i = 1000
+        while time.perf_counter() < deadline:
+            i += 1
+            await conn.send({"t": "ping", "id": i})
+            while True:
+                m = await conn.receive()
+                if m.get("re") == i:
+                    break
+            count += 1
+
+    async with trio.open_nursery() as nursery:
+        for c in conns:
+            nursery.start_soon(loop, c)
+    elapsed = time.perf_counter() - start
+    for c in conns:
+        await c.stream.aclose()
+    return {"clients": len(conns), "requests": count, "requests_per_s": round(count / elapsed)}
+
+
+async def _main() -> None:
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(serve)
+        print("PORT", listeners[0].socket.getsockname()[1], flush=True)
+
+
+if __name__ == "__main__":
+    trio.run(_main)
