@@ -1,0 +1,27 @@
+"""The neveryu wire protocol v1, sans-IO (docs/PROTOCOL.md).
+
+Frames are a 4-byte big-endian length and one msgpack map. ``Connection`` turns bytes into checked
+message dicts and back; ``ProtocolError`` is the only exception untrusted input raises; ``ERRORS``
+is the registry of error codes.
+"""
+
+from ._codec import decode_body, encode_body, encode_frame, wire_problem
+from ._connection import Connection, is_uint32
+from ._errors import ERRORS, LocalProtocolError, ProtocolError, error
+from ._limits import (
+    DEFAULT_PORT,
+    HEADER_SIZE,
+    HEARTBEAT_MS,
+    HELLO_TIMEOUT_MS,
+    IDLE_TIMEOUT_MS,
+    MAX_CHAT_LEN,
+    MAX_CLIENT_FRAME,
+    MAX_DEPTH,
+    MAX_ID,
+    MAX_NAME_LEN,
+    MAX_SERVER_FRAME,
+    PROTOCOL_VERSION,
+)
+from ._messages import REQUEST_TYPES, parse_request
+
+__all__ = [name for name in list(globals()) if not name.startswith("_")]

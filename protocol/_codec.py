@@ -1,0 +1,112 @@
+"""Frames and msgpack bodies (docs/PROTOCOL.md, "Framing" and "Types").
+
+A frame is a 4-byte big-endian unsigned length N, then one msgpack map of exactly N bytes.
+Values on the wire are nil, bool, int, str, array and map, with str keys only; no float, bin or
+ext. Decoding untrusted bytes raises ``ProtocolError`` and nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from ._errors import LocalProtocolError, error
+from ._limits import HEADER_SIZE, MAX_DEPTH, MAX_SERVER_FRAME
+
+_SCALARS = (type(None), bool, int, str)
+
+
+def wire_problem(value: Any, *, max_depth: int = MAX_DEPTH, arrays: tuple[type, ...] = (list,)) -> str | None:
+    """Why ``value`` cannot be a message on the wire, or None if it can.
+
+    Walks without recursion and stops at ``max_depth`` (the top map is depth 1). ``arrays``: the
+    Python types taken as msgpack arrays (``(list, tuple)`` when sending).
+    """
+    if not isinstance(value, dict):
+        return f"a message is a map, not {_kind(value)}"
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, _SCALARS):
+            if type(item) is int and not -(2**63) <= item < 2**64:
+                return "an int outside int64 and uint64"
+            continue
+        if isinstance(item, dict):
+            children = []
+            for k, v in item.items():
+                if not isinstance(k, str):
+                    return f"map keys are strings, not {_kind(k)}"
+                children.append(v)
+        elif isinstance(item, arrays):
+            children = item
+        else:
+            return f"{_kind(item)} is not a wire type (nil, bool, int, str, array, map)"
+        if children and depth >= max_depth:
+            return f"nesting deeper than {max_depth}"
+        stack.extend((c, depth + 1) for c in children)
+    return None
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "bin"
+    if isinstance(value, msgpack.ExtType):
+        return "ext"
+    return type(value).__name__
+
+
+def decode_body(body: bytes, max_len: int) -> dict:
+    """Decode one frame body (the N bytes after the header) into a message dict.
+
+    ``max_len``: the frame limit of the sender's role; it also bounds every string, array and
+    map. Raises ``ProtocolError("BAD_FRAME")`` for anything but exactly one map of wire types
+    (trailing bytes, invalid UTF-8, floats, bin, ext, non-str keys, nesting deeper than
+    ``MAX_DEPTH``, not msgpack at all).
+    """
+    try:
+        value = msgpack.unpackb(
+            body,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_str_len=max_len,
+            max_bin_len=0,
+            max_ext_len=0,
+            max_array_len=max_len,
+            max_map_len=max_len // 2,
+            ext_hook=_refuse_ext,
+            timestamp=0,
+        )
+    except Exception as exc:  # untrusted bytes: every failure of the decoder is the peer's
+        raise error("BAD_FRAME", f"the body is not one msgpack map ({type(exc).__name__}: {exc})"[:200]) from None
+    problem = wire_problem(value)
+    if problem is not None:
+        raise error("BAD_FRAME", problem)
+    return value
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise ValueError(f"ext type {code} is not allowed")
+
+
+def encode_body(msg: dict) -> bytes:
+    """The msgpack bytes of ``msg`` (tuples become arrays). Raises ``LocalProtocolError`` if it
+    holds anything but wire types."""
+    problem = wire_problem(msg, arrays=(list, tuple))
+    if problem is not None:
+        raise LocalProtocolError("BAD_MESSAGE", f"cannot send this message: {problem}")
+    return msgpack.packb(msg, use_bin_type=True)
+
+
+def encode_frame(msg: dict, max_len: int = MAX_SERVER_FRAME) -> bytes:
+    """One frame: the 4-byte big-endian length, then the msgpack map ``msg``.
+
+    Raises ``LocalProtocolError`` (code ``FRAME_TOO_LARGE``) if the body is longer than
+    ``max_len`` bytes (default: the server's limit, 1,048,576), or (``BAD_MESSAGE``) if ``msg``
+    holds anything but wire types.
+    """
+    body = encode_body(msg)
+    if len(body) > max_len:
+        raise LocalProtocolError("FRAME_TOO_LARGE", f"message of {len(body)} bytes; the limit is {max_len}")
+    return len(body).to_bytes(HEADER_SIZE, "big") + body
