@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ._cards import RANK_INDEX, Card, new_deck
 from ._rules import Rules
@@ -61,21 +62,29 @@ def deal_cards(rules: Rules, deck: list[Card], players: int, dealer: int) -> Dea
 
 
 def draw_for_dealer(
-    players: int, kind: str, rng: random.Random
+    players: int, kind: str, rng: random.Random, pack: Sequence[Card] | None = None
 ) -> tuple[tuple[tuple[tuple[int, Card], ...], ...], int]:
     """RULES.md, `lozh`: every player draws a card, the lowest rank deals (2 lowest, ace highest),
     ties draw again among the tied. Returns (the draws, round by round, and the dealer's seat).
-    The cards come from a shuffled ``kind`` deck, reshuffled when it runs out."""
+    The cards come from a shuffled ``kind`` deck, reshuffled when it runs out; ``pack`` (tests,
+    scenarios) gives the cards drawn instead, in order, seat by seat from seat 0 (ValueError when
+    it runs out)."""
     rounds: list[tuple[tuple[int, Card], ...]] = []
     tied = list(range(players))
-    pack: list[Card] = []
+    given = list(pack) if pack is not None else None
+    cards: list[Card] = []
     while True:
         draws = []
         for seat in tied:
-            if not pack:
-                pack = new_deck(kind)
-                rng.shuffle(pack)
-            draws.append((seat, pack.pop()))
+            if given is not None:
+                if not given:
+                    raise ValueError("the cards given for the draw ran out before one seat was lowest")
+                draws.append((seat, given.pop(0)))
+                continue
+            if not cards:
+                cards = new_deck(kind)
+                rng.shuffle(cards)
+            draws.append((seat, cards.pop()))
         rounds.append(tuple(draws))
         low = min(RANK_INDEX[c[0]] for _, c in draws)
         tied = [s for s, c in draws if RANK_INDEX[c[0]] == low]
