@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import trio
 
-from .stats import summary_us
+from . import fanout
 from .wire import FrameStream, connect
 
 TABLE_SEATS = 4
@@ -71,27 +71,15 @@ async def _join_table(port: int, table: int) -> list[FrameStream]:
     return clients
 
 
-async def latency(port: int, samples: int, seconds: float) -> dict:
+async def latency(port: int, samples: int, seconds: float, quiet: float | None = None) -> dict:
     """One table of 4 clients; client i % 4 sends a ``lay``; the time from the send until all 4
-    have decoded the ``set_laid`` event. Up to ``samples`` sends or ``seconds`` s.
-    Returns ``summary_us`` of the samples."""
+    have decoded the ``set_laid`` event (``fanout.measure``). Returns ``summary_us``."""
     clients = await _join_table(port, 0)
-    out: list[float] = []
-    deadline = time.perf_counter() + seconds
-    for i in range(samples):
-        if time.perf_counter() > deadline:
-            break
-        t0 = time.perf_counter()
-        await clients[i % TABLE_SEATS].send(lay_request(i))
-        for c in clients:
-            while True:
-                m = await c.receive()
-                if m["t"] == "set_laid" and m["set_no"] == i:
-                    break
-        out.append(time.perf_counter() - t0)
-    for c in clients:
-        await c.stream.aclose()
-    return summary_us(out)
+
+    async def act(i: int):
+        return clients[i % TABLE_SEATS], lay_request(i), lambda m: m["t"] == "set_laid" and m["set_no"] == i
+
+    return await fanout.measure(clients, act, samples, seconds, quiet=quiet)
 
 
 async def throughput(port: int, clients: int, seconds: float) -> dict:
