@@ -1,0 +1,107 @@
+"""DNS-SD discovery across hosts: a server advertised in one network namespace is found by
+`neveryu servers --json` in another (issue 10). Every packet stays inside namespaces this file
+creates (tests/lan_netns.py); skipped without root or iproute2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from lan_netns import Lan, Lines, skip_reason, wait_for
+
+_why_not = skip_reason()
+pytestmark = pytest.mark.skipif(_why_not is not None, reason=_why_not or "")
+
+BROWSE_S = 2.0  # each `neveryu servers` browses this long
+PORT = 7420
+
+
+@pytest.fixture
+def lan():
+    with Lan() as lan:
+        yield lan
+
+
+def servers(lan: Lan, host, *extra: str) -> tuple[int, list[dict], str]:
+    """Run `neveryu servers --json` on *host*: exit status, the parsed servers, stderr."""
+    argv = [sys.executable, "-m", "client.cli", "servers", "--json", "--timeout", str(BROWSE_S), *extra]
+    done = lan.run(host, argv, timeout=BROWSE_S + 15)
+    return done.returncode, json.loads(done.stdout), done.stderr
+
+
+def advertiser(lan: Lan, host, name: str, bind: str) -> tuple[subprocess.Popen, Lines]:
+    proc = lan.popen(host, [sys.executable, "tests/lan_advertiser.py", name, bind, str(PORT)], stdin=subprocess.PIPE)
+    return proc, Lines(proc.stdout)
+
+
+def say(proc: subprocess.Popen, line: str) -> None:
+    proc.stdin.write(line + "\n")
+    proc.stdin.flush()
+
+
+def test_servers_finds_a_server_advertised_on_another_host_with_its_counts(lan):
+    server, client = lan.add_host("server"), lan.add_host("client")
+    proc, out = advertiser(lan, server, "Dorm 4.2 «Верю»", "0.0.0.0")
+    wait_for("the announcement", lambda: out.find(r"^advertising "), 15)
+
+    status, found, _ = servers(lan, client)
+
+    assert status == 0
+    assert found == [
+        {
+            "name": "Dorm 4.2 «Верю»",
+            "address": "10.77.0.1",
+            "port": PORT,
+            "tables": 1,
+            "free": 3,
+            "proto": 1,
+            "addresses": ["10.77.0.1"],
+            "instance": "Dorm 4 2 «Верю»",
+        }
+    ]
+
+
+def test_new_counts_reach_browsers_and_a_goodbye_removes_the_server(lan):
+    server, client = lan.add_host("server"), lan.add_host("client")
+    proc, out = advertiser(lan, server, "dorm", "10.77.0.1")
+    wait_for("the announcement", lambda: out.find(r"^advertising "), 15)
+    say(proc, "update 2 0")
+    wait_for("the update", lambda: out.find(r"^updated$"), 10)
+
+    status, found, _ = servers(lan, client, "--interface", "eth0")
+    assert status == 0
+    assert [(s["name"], s["tables"], s["free"]) for s in found] == [("dorm", 2, 0)]
+
+    say(proc, "quit")
+    closed = wait_for("the withdrawal", lambda: out.find(r"^closed ([\d.]+)$"), 10)
+    assert float(closed.group(1)) <= 1.5  # CLOSE_TIMEOUT and a little
+    assert proc.wait(timeout=10) == 0
+
+    status, found, hint = servers(lan, client)
+    assert (status, found) == (1, [])
+    assert "neveryu join HOST[:PORT]" in hint
+    assert "firewall" in hint and "subnet" in hint and "multicast" in hint
+
+
+def test_a_server_on_loopback_sends_nothing_and_is_not_found(lan):
+    server, client = lan.add_host("server"), lan.add_host("client")
+    before = lan.sent_packets(server)
+    proc, out = advertiser(lan, server, "hidden", "127.0.0.1")
+    wait_for("the start", lambda: out.find(r"^not advertising$"), 15)
+
+    status, found, _ = servers(lan, client)
+
+    assert (status, found) == (1, [])
+    assert lan.sent_packets(server) == before == 0
+    say(proc, "quit")
+    assert proc.wait(timeout=10) == 0
+
+
+def test_servers_on_an_unknown_interface_says_so(lan):
+    client = lan.add_host("client")
+    done = lan.run(client, [sys.executable, "-m", "client.cli", "servers", "--interface", "wlan9"], timeout=15)
+    assert done.returncode == 2
+    assert "no network interface named 'wlan9' (there are: eth0, lo)" in done.stderr

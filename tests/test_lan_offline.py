@@ -1,0 +1,172 @@
+"""The parts of LAN discovery that need no network: which addresses a server is reachable on,
+what it would advertise, how a browser reads what it found (issue 10). Nothing here opens a
+multicast socket: ifaddr and zeroconf are replaced where a call could reach them."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import ifaddr
+import pytest
+import zeroconf
+
+from client import discovery
+from client.commands import servers as servers_command
+from server import addresses, advertise
+
+
+def _adapters() -> list[ifaddr.Adapter]:
+    return [
+        ifaddr.Adapter("lo", "lo", [ifaddr.IP("127.0.0.1", 8, "lo"), ifaddr.IP(("::1", 0, 0), 128, "lo")], 1),
+        ifaddr.Adapter("eth0", "eth0", [ifaddr.IP("192.168.1.20", 24, "eth0")], 2),
+        ifaddr.Adapter("wlan0", "wlan0", [ifaddr.IP("10.1.0.7", 16, "wlan0")], 3),
+    ]
+
+
+@pytest.fixture
+def machine(monkeypatch):
+    monkeypatch.setattr(ifaddr, "get_adapters", _adapters)
+
+
+@pytest.fixture
+def no_multicast(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("zeroconf.Zeroconf was opened")
+
+    monkeypatch.setattr(zeroconf, "Zeroconf", refuse)
+
+
+@pytest.mark.parametrize("host", [None, "", "0.0.0.0", "::"])
+def test_every_interface_means_every_non_loopback_ipv4_address(machine, host):
+    assert addresses.reachable_addresses(host) == [
+        addresses.Reachable("192.168.1.20", "eth0", 24),
+        addresses.Reachable("10.1.0.7", "wlan0", 16),
+    ]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "::1", "localhost"])
+def test_loopback_hosts_are_reachable_nowhere(machine, host):
+    assert addresses.reachable_addresses(host) == []
+
+
+def test_one_address_is_reachable_on_its_interface_only(machine):
+    assert addresses.reachable_addresses("10.1.0.7") == [addresses.Reachable("10.1.0.7", "wlan0", 16)]
+
+
+def test_start_lines_name_each_address_and_the_firewall_port(machine):
+    assert addresses.describe_reachable("0.0.0.0", 7420) == [
+        "Listening on every interface, port 7420. Others on the network can join with:",
+        "  neveryu join 192.168.1.20:7420    (eth0)",
+        "  neveryu join 10.1.0.7:7420    (wlan0)",
+        "(a firewall on this machine must let in TCP port 7420)",
+    ]
+
+
+def test_start_lines_on_loopback_say_only_this_machine_can_join(machine):
+    assert addresses.describe_reachable("127.0.0.1", 5000) == [
+        "Listening on 127.0.0.1 port 5000: only this machine can join"
+        " (serve --host 0.0.0.0 lets others on the network join)."
+    ]
+
+
+def test_start_lines_without_a_network(monkeypatch):
+    monkeypatch.setattr(ifaddr, "get_adapters", lambda: _adapters()[:1])
+    assert addresses.describe_reachable("", 7420) == [
+        "Listening on every interface, port 7420, but this machine has no network interface"
+        " up other than loopback: only this machine can join."
+    ]
+
+
+def test_txt_record_holds_name_protocol_and_counts():
+    assert advertise.txt_properties("dorm", tables=2, free=5, proto=1) == {
+        "txtvers": "1",
+        "name": "dorm",
+        "proto": "1",
+        "tables": "2",
+        "free": "5",
+    }
+    with pytest.raises(ValueError, match="counts must be >= 0"):
+        advertise.txt_properties("dorm", tables=-1, free=0)
+
+
+def test_instance_label_has_no_dots_and_fits_one_dns_label():
+    assert advertise.instance_label("a.b  c") == "a b c"
+    assert advertise.instance_label(" . ") == "neveryu"
+    label = advertise.instance_label("я" * 40)  # 80 bytes of UTF-8
+    assert label == "я" * 31 and len(label.encode()) == 62
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+async def test_a_server_on_loopback_opens_no_multicast_socket(machine, no_multicast, host):
+    async with advertise.advertising("x", host, 7420, tables=1, free=2) as ad:
+        assert ad.addresses == ()
+        ad.update(tables=3, free=0)
+        await ad.flushed()
+        assert not ad.registered.is_set()
+
+
+async def test_no_advertise_opens_no_multicast_socket(machine, no_multicast):
+    async with advertise.advertising("x", "0.0.0.0", 7420, enabled=False) as ad:
+        assert ad.addresses == ()
+
+
+async def test_update_rejects_negative_counts(machine, no_multicast):
+    async with advertise.advertising("x", "127.0.0.1", 7420) as ad:
+        with pytest.raises(ValueError):
+            ad.update(tables=0, free=-1)
+
+
+def _info(properties: dict, addrs: list[str]) -> zeroconf.ServiceInfo:
+    return zeroconf.ServiceInfo(
+        discovery.SERVICE_TYPE,
+        f"Dorm-2.{discovery.SERVICE_TYPE}",
+        port=7421,
+        properties=properties,
+        parsed_addresses=addrs,
+        server="h.local.",
+    )
+
+
+def test_a_found_server_prefers_an_address_on_our_network():
+    nets = [ipaddress.IPv4Network("192.168.1.0/24")]
+    info = _info({"txtvers": "1", "name": "Dorm", "proto": "1", "tables": "2", "free": "3"}, ["10.9.9.9", "192.168.1.5"])
+    assert discovery.server_from_info(info, nets) == discovery.Server(
+        name="Dorm",
+        address="192.168.1.5",
+        port=7421,
+        tables=2,
+        free=3,
+        proto=1,
+        addresses=("10.9.9.9", "192.168.1.5"),
+        instance="Dorm-2",
+    )
+
+
+def test_a_found_server_with_a_bad_txt_record_keeps_what_it_can():
+    info = _info({"tables": "-1", "free": "٣", "proto": "x"}, ["10.9.9.9"])
+    server = discovery.server_from_info(info, [])
+    assert (server.name, server.address, server.tables, server.free, server.proto) == ("Dorm-2", "10.9.9.9", None, None, None)
+
+
+def test_interface_addresses_by_name_or_address(machine):
+    assert discovery.interface_addresses("wlan0") == ["10.1.0.7"]
+    assert discovery.interface_addresses("10.1.0.7") == ["10.1.0.7"]
+    with pytest.raises(ValueError, match=r"no network interface named 'eth9' \(there are: eth0, lo, wlan0\)"):
+        discovery.interface_addresses("eth9")
+
+
+def test_discover_rejects_a_timeout_of_zero(no_multicast):
+    with pytest.raises(ValueError, match="timeout must be > 0"):
+        discovery.discover(0)
+
+
+def test_servers_listing_is_a_table():
+    found = [
+        discovery.Server("Dorm", "192.168.1.5", 7420, 2, 3, 1, ("192.168.1.5",), "Dorm"),
+        discovery.Server("Kitchen table", "192.168.1.9", 7500, None, None, None, ("192.168.1.9",), "k"),
+    ]
+    assert servers_command.format_table(found) == [
+        "NAME           ADDRESS           TABLES  FREE SEATS  PROTOCOL",
+        "Dorm           192.168.1.5:7420  2       3           1",
+        "Kitchen table  192.168.1.9:7500  ?       ?           ?",
+    ]
