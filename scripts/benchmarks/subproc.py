@@ -22,9 +22,13 @@ class Helper:
         self.proc: subprocess.Popen | None = None
         self.port: int | None = None
 
+    @staticmethod
+    def env() -> dict[str, str]:
+        """This environment with the project root first on PYTHONPATH."""
+        return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
     def __enter__(self) -> "Helper":
-        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=self.env(), stdout=subprocess.PIPE, text=True)
         deadline = time.monotonic() + self.ready_timeout
         line = self.proc.stdout.readline()  # the helper prints PORT first; it fails fast otherwise
         if not line.startswith("PORT ") or time.monotonic() > deadline:

@@ -1,0 +1,48 @@
+"""The real server in its own process, configured for benchmarks.
+
+Run as ``python -m scripts.benchmarks.neveryu_server [--clients N]``: serves on 127.0.0.1 and a
+free port (printed as ``PORT n``), with the connection limits raised for ``N`` clients from one
+address (``max_connections``, ``max_per_address``, ``max_tables``), untimed turns, no idle drop,
+a short pause between deals and matches that do not end (``deals``), so every client keeps
+playing. Everything else is the server's default configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+import trio
+
+from server import ServerConfig, serve
+
+
+def bench_config(clients: int, deal_pause_ms: int) -> ServerConfig:
+    """The server's default configuration with the changes listed in the module docstring."""
+    return ServerConfig().evolve(
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        table={"turn_ms": 0, "deal_pause_ms": deal_pause_ms, "deals": 1_000_000},
+        limits={
+            "max_connections": clients + 64,
+            "max_per_address": clients + 64,
+            "max_tables": clients // 4 + 64,
+            "idle_ms": 3_600_000,
+        },
+    )
+
+
+async def _main(config: ServerConfig) -> None:
+    async with trio.open_nursery() as nursery:
+        listeners = await nursery.start(serve, config)
+        print("PORT", listeners[0].socket.getsockname()[1], flush=True)
+
+
+if __name__ == "__main__":
+    p = argparse.ArgumentParser()
+    p.add_argument("--clients", type=int, default=200)
+    p.add_argument("--deal-pause-ms", type=int, default=200)
+    args = p.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    trio.run(_main, bench_config(args.clients, args.deal_pause_ms))
