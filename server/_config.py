@@ -1,0 +1,146 @@
+"""The server's settings: one frozen record, read from the command line and a TOML file.
+
+A TOML file holds the same names as ``ServerConfig`` at its top level, and two tables:
+``[table]`` (``TableDefaults``: what a ``create_table`` request gets when it leaves a value out)
+and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer milliseconds::
+
+    host = "0.0.0.0"
+    port = 7420
+    name = "dorm"
+    password = "hunter2"       # optional: the server's password (``hello.password``)
+    log_level = "info"
+
+    [table]
+    variant = "verish"
+    turn_ms = 60000            # 0: untimed turns
+    challenge_window_ms = 1500
+    tie_window_ms = 250
+    deals = 5                  # deals per match
+
+    [limits]
+    handshake_ms = 5000
+    heartbeat_ms = 10000
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+DEFAULT_PORT = 7420  # protocol.DEFAULT_PORT; repeated so this module imports nothing of ours
+
+
+def _ms(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{attribute.name} must be a whole number of milliseconds >= 0, got {value!r}")
+
+
+def _positive(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{attribute.name} must be a whole number >= 1, got {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class TableDefaults:
+    """What a new table gets when its ``create_table`` request leaves a value out.
+
+    ``turn_ms``: the turn time limit (0: untimed). ``challenge_window_ms`` and ``tie_window_ms``:
+    RULES.md, "Timing rules" (`anyone` variants). ``bot_delay_ms``: how long a bot (or an away
+    player's bot) waits before it acts, so people can follow. ``deal_pause_ms``: the pause between
+    the deals of a match. ``deals``: deals per match. ``grace_ms``: how long a dropped player's
+    seat waits before a bot plays it. ``close_ms``: how long a table lives after its last human
+    left.
+    """
+
+    variant: str = "verish"
+    seats: int = attrs.field(default=4, validator=_positive)
+    turn_ms: int = attrs.field(default=60_000, validator=_ms)
+    challenge_window_ms: int = attrs.field(default=1_500, validator=_ms)
+    tie_window_ms: int = attrs.field(default=250, validator=_ms)
+    bot_delay_ms: int = attrs.field(default=800, validator=_ms)
+    deal_pause_ms: int = attrs.field(default=4_000, validator=_ms)
+    deals: int = attrs.field(default=5, validator=_positive)
+    grace_ms: int = attrs.field(default=30_000, validator=_ms)
+    close_ms: int = attrs.field(default=60_000, validator=_ms)
+
+
+@attrs.frozen(kw_only=True)
+class Limits:
+    """Timeouts and bounds that keep one client from hurting others (DESIGN.md, server/).
+
+    ``handshake_ms``: time allowed for ``hello``. ``heartbeat_ms``: the server sends a
+    ``heartbeat`` after this long without sending anything. ``idle_ms``: a peer silent this long
+    is dropped. ``send_ms``: one frame must be written within this. ``outbox``: frames queued for
+    one connection before it counts as a reader that fell behind and is dropped. ``replay``:
+    events kept per session for a resume. ``table_queue``: commands queued for one table before
+    a request gets ``BUSY``. ``max_tables``, ``max_chat`` (characters), ``max_connections`` (in
+    total) and ``max_per_address``.
+    """
+
+    handshake_ms: int = attrs.field(default=5_000, validator=_ms)
+    heartbeat_ms: int = attrs.field(default=10_000, validator=_positive)
+    idle_ms: int = attrs.field(default=45_000, validator=_positive)
+    send_ms: int = attrs.field(default=10_000, validator=_positive)
+    outbox: int = attrs.field(default=1_024, validator=_positive)
+    replay: int = attrs.field(default=512, validator=_positive)
+    table_queue: int = attrs.field(default=256, validator=_positive)
+    max_tables: int = attrs.field(default=64, validator=_positive)
+    max_chat: int = attrs.field(default=500, validator=_positive)
+    max_connections: int = attrs.field(default=256, validator=_positive)
+    max_per_address: int = attrs.field(default=32, validator=_positive)
+
+
+@attrs.frozen(kw_only=True)
+class ServerConfig:
+    """Everything ``serve`` needs. ``host`` "" or "0.0.0.0" binds every interface; ``port`` 0
+    picks a free port (tests). ``password``: the server's password, None for none. ``seed``: a
+    fixed seed for every table that does not give its own (tests, ``neveryu play``); None seeds
+    each deal from ``secrets``."""
+
+    host: str = ""
+    port: int = DEFAULT_PORT
+    name: str = "neveryu"
+    password: str | None = None
+    log_level: str = "info"
+    seed: int | None = None
+    table: TableDefaults = attrs.field(factory=TableDefaults)
+    limits: Limits = attrs.field(factory=Limits)
+
+    def evolve(self, **changes: Any) -> "ServerConfig":
+        """A copy with top-level fields changed; ``table={...}``/``limits={...}`` dicts change
+        only the names they hold."""
+        for key, cls in (("table", TableDefaults), ("limits", Limits)):
+            if isinstance(changes.get(key), dict):
+                changes[key] = attrs.evolve(getattr(self, key), **changes[key])
+        return attrs.evolve(self, **changes)
+
+
+def config_from_mapping(data: dict[str, Any]) -> ServerConfig:
+    """A ServerConfig from a parsed TOML document. Raises ValueError naming an unknown key."""
+    data = dict(data)
+    parts: dict[str, Any] = {}
+    for key, cls in (("table", TableDefaults), ("limits", Limits)):
+        sub = data.pop(key, {})
+        if not isinstance(sub, dict):
+            raise ValueError(f"[{key}] must be a table")
+        _known(sub, cls, f"[{key}] ")
+        parts[key] = cls(**sub)
+    _known(data, ServerConfig, "")
+    return ServerConfig(**data, **parts)
+
+
+def _known(data: dict[str, Any], cls: type, where: str) -> None:
+    names = {a.name for a in attrs.fields(cls)} - {"table", "limits"}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ValueError(f"{where}unknown setting {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+
+
+def load_config(path: str | Path) -> ServerConfig:
+    """Read a TOML config file (see the module's docstring). Raises OSError, ValueError
+    (``tomllib.TOMLDecodeError`` is one) or TypeError for a file that is missing or wrong."""
+    with open(path, "rb") as f:
+        return config_from_mapping(tomllib.load(f))

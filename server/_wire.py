@@ -1,0 +1,79 @@
+"""Engine objects as protocol messages (docs/PROTOCOL.md, game events).
+
+Game events mirror engine/_events.py one to one: ``t`` is the event's ``type`` and the fields are
+the attrs fields of the event *as projected for the receiving seat* (tuples become arrays).
+Callers pass only projected events here; this module never projects and never sees a hand
+that is not the receiver's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+import attrs
+
+import engine
+
+
+def to_plain(value: Any) -> Any:
+    """attrs records → dicts, tuples → lists, recursively (the wire has maps and arrays)."""
+    if attrs.has(type(value)):
+        return {a.name: to_plain(getattr(value, a.name)) for a in attrs.fields(type(value))}
+    if isinstance(value, (tuple, list)):
+        return [to_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_plain(v) for k, v in value.items()}
+    return value
+
+
+def event_message(event: engine.Event) -> dict[str, Any]:
+    """A projected engine event as a wire event body (no ``seq``/``ts``). ``deal_started``
+    sends ``hand`` (the receiver's own hand, nil when it has none) instead of ``hands``; the
+    caller adds ``commitment`` and ``deal_no`` there."""
+    body = to_plain(event)
+    if isinstance(event, engine.DealStarted):
+        hands = body.pop("hands")
+        body["hand"] = next((h for h in hands if h is not None), None)
+    return {"t": event.type, **body}
+
+
+def legal_message(legal: engine.Legal) -> dict[str, Any]:
+    """A ``legal`` event body from engine ``Legal`` (DESIGN.md, "Turns")."""
+    lay = None
+    if legal.lay is not None:
+        lay = {"min": legal.lay.min, "max": legal.lay.max, "ranks": list(legal.lay.ranks)}
+        if legal.lay.count_min is not None:
+            lay["count_min"] = legal.lay.count_min
+            lay["count_max"] = legal.lay.count_max
+    return {
+        "t": "legal",
+        "lay": lay,
+        "challenge": legal.challenge,
+        "believe": legal.believe,
+        "declare_none": legal.declare_none,
+        "discard_quads": list(legal.discard_quads),
+    }
+
+
+def view_fields(view: engine.View) -> dict[str, Any]:
+    """The fields of a ``state`` snapshot that come from the engine ``View`` of one seat."""
+    body = to_plain(view)
+    body["legal"] = legal_message(view.legal)
+    del body["legal"]["t"]
+    return body
+
+
+# -- the fair deal (DESIGN.md, "Fair deal") ---------------------------------------------------
+
+
+def new_salt() -> str:
+    """32 random bytes from ``secrets``, as 64 lowercase hex characters."""
+    return secrets.token_hex(32)
+
+
+def commitment(salt: str, deck: tuple[str, ...] | list[str]) -> str:
+    """Lowercase hex SHA-256 of the UTF-8 bytes of ``salt + ":" + ",".join(deck)``; ``deck`` in
+    dealing order, top first."""
+    return hashlib.sha256((salt + ":" + ",".join(deck)).encode()).hexdigest()

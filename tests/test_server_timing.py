@@ -1,0 +1,268 @@
+"""The referee's timing rules (RULES.md, "Timing rules"), in-process on trio's MockClock.
+
+The clock only moves when a test jumps it, so "within the tie window" and "after it" are exact.
+Sessions are real ``Session`` objects whose connection is a list collecting what they were sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+import engine
+from server._session import Session
+from server._table import Table, TableSettings
+
+TIE = 0.2  # s
+WINDOW = 1.0  # s
+
+
+class ListLink:
+    def __init__(self) -> None:
+        self.msgs: list[dict[str, Any]] = []
+        self.dropped: str | None = None
+
+    def push(self, msg: dict[str, Any]) -> None:
+        self.msgs.append(msg)
+
+    def drop(self, reason: str) -> None:
+        self.dropped = reason
+
+
+class Harness:
+    def __init__(self, table: Table, sessions: list[Session], clock: trio.testing.MockClock) -> None:
+        self.table, self.sessions, self.clock = table, sessions, clock
+        self.next_id = 100
+
+    @property
+    def deal(self) -> engine.Deal:
+        return self.table.deal
+
+    def msgs(self, seat: int) -> list[dict[str, Any]]:
+        return self.sessions[seat].link.msgs
+
+    async def send(self, seat: int, t: str, **fields: Any) -> dict[str, Any]:
+        """Submit a request from ``seat`` and return its reply."""
+        self.next_id += 1
+        rid = self.next_id
+        assert self.table.submit(t, self.sessions[seat], {"t": t, "id": rid, **fields})
+        await trio.testing.wait_all_tasks_blocked()
+        return next(m for m in self.msgs(seat) if m.get("re") == rid)
+
+    async def jump(self, seconds: float) -> None:
+        self.clock.jump(seconds)
+        await trio.testing.wait_all_tasks_blocked()
+
+    def events(self, seat: int, t: str) -> list[dict[str, Any]]:
+        return [m for m in self.msgs(seat) if m.get("t") == t and "seq" in m]
+
+    async def lay_something(self, seat: int) -> dict[str, Any]:
+        legal = self.deal.legal(seat)
+        hand = self.deal.hands[seat]
+        cards = hand[: legal.lay.min]
+        count = len(cards) if legal.lay.count_min is not None else None
+        return await self.send(seat, "lay", cards=cards, rank=legal.lay.ranks[0], count=count)
+
+
+async def start_table(nursery, clock, variant: str = "hoyle", seats: int = 4, **settings: Any) -> Harness:
+    values = dict(
+        variant=variant, options={}, seats=seats, turn_ms=60_000, challenge_window_ms=int(WINDOW * 1000),
+        tie_window_ms=int(TIE * 1000), bot_delay_ms=500, deal_pause_ms=1_000, deals=1, seed=7,
+    )
+    values.update(settings)
+    table = Table(1, TableSettings(**values))
+    nursery.start_soon(table.run)
+    sessions = []
+    for i in range(seats - len(values.get("bots", ()))):
+        s = Session(f"p{i}", replay=1000)
+        s.attach(ListLink())
+        sessions.append(s)
+    h = Harness(table, sessions, clock)
+    await trio.testing.wait_all_tasks_blocked()
+    for i in range(len(sessions)):
+        assert (await h.send(i, "join_table", table=1))["seat"] == i
+        assert (await h.send(i, "ready", ready=True))["t"] == "ok"
+    assert (await h.send(0, "start"))["t"] == "ok"
+    assert table.deal is not None
+    return h
+
+
+# -- challenges: first wins, ties by seat order ----------------------------------------------
+
+
+@pytest.mark.parametrize("order", [(3, 1, 2), (2, 3, 1), (1, 2, 3), (3, 2, 1)])
+async def test_three_challenges_within_tie_window_go_to_nearest_left_of_claimant(nursery, mock_clock, order):
+    h = await start_table(nursery, mock_clock)
+    claimant = h.deal.turn
+    assert (await h.lay_something(claimant))["t"] == "ok"
+    for k, offset in enumerate(order):
+        reply = await h.send((claimant + offset) % 4, "challenge", set_no=1)
+        assert reply["t"] == "ok"
+        await h.jump(TIE / 4)  # all three inside the tie window of the first
+    await h.jump(TIE)
+    challenged = h.events(0, "challenged")
+    assert len(challenged) == 1
+    assert challenged[0]["seat"] == (claimant + 1) % 4
+    assert challenged[0]["tied"] == [(claimant + 2) % 4, (claimant + 3) % 4]
+    assert len(h.events(0, "set_revealed")) == 1
+
+
+@pytest.mark.parametrize("order", [(3, 2), (2, 3), (3, 1)])
+async def test_two_challenges_within_tie_window_nearest_left_wins(nursery, mock_clock, order):
+    h = await start_table(nursery, mock_clock, variant="cheat")
+    claimant = h.deal.turn
+    await h.lay_something(claimant)
+    await h.send((claimant + order[0]) % 4, "challenge", set_no=1)
+    await h.jump(TIE * 0.9)
+    await h.send((claimant + order[1]) % 4, "challenge", set_no=1)
+    assert h.events(0, "challenged") == []  # nothing settled inside the tie window
+    await h.jump(TIE * 0.2)
+    (challenged,) = h.events(0, "challenged")
+    assert challenged["seat"] == (claimant + min(order)) % 4
+    assert challenged["tied"] == [(claimant + max(order)) % 4]
+
+
+async def test_first_challenge_wins_outside_tie_window(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock)
+    claimant = h.deal.turn
+    await h.lay_something(claimant)
+    far, near = (claimant + 3) % 4, (claimant + 1) % 4
+    assert (await h.send(far, "challenge", set_no=1))["t"] == "ok"
+    await h.jump(TIE * 1.01)
+    late = await h.send(near, "challenge", set_no=1)
+    assert late["t"] == "error" and late["code"] == "STALE_SET" and late["fatal"] is False
+    (challenged,) = h.events(0, "challenged")
+    assert challenged["seat"] == far and challenged["tied"] == []
+
+
+async def test_stale_challenge_gets_stale_set(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock)
+    first = h.deal.turn
+    await h.lay_something(first)
+    await h.jump(WINDOW)  # the window closes unchallenged
+    second = h.deal.turn
+    await h.lay_something(second)
+    reply = await h.send((second + 1) % 4, "challenge", set_no=1)
+    assert (reply["code"], reply["fatal"]) == ("STALE_SET", False)
+
+
+async def test_premature_challenge_is_void_and_bars_its_sender(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock)
+    first = h.deal.turn
+    second = (first + 1) % 4
+    early = (first + 3) % 4
+    reply = await h.send(early, "challenge", set_no=1)  # set 1 is not laid yet
+    assert reply["code"] == "PREMATURE"
+    assert [(e["seat"], e["set_no"]) for e in h.events(0, "challenge_void")] == [(early, 1)]
+    await h.lay_something(first)
+    barred = await h.send(early, "challenge", set_no=1)
+    assert barred["code"] == "CHALLENGE_BARRED"
+    assert (await h.send(second, "challenge", set_no=1))["t"] == "ok"  # others still may
+    await h.jump(TIE)
+    (challenged,) = h.events(0, "challenged")
+    assert challenged["seat"] == second
+
+
+async def test_premature_challenge_refused_where_only_next_challenges(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="verish")
+    turn = h.deal.turn
+    reply = await h.send((turn + 1) % 4, "challenge", set_no=1)
+    assert reply["code"] == "PREMATURE"
+    assert h.events(0, "challenge_void") == []
+
+
+async def test_set_laid_early_waits_for_the_window_then_applies(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock)
+    first = h.deal.turn
+    await h.lay_something(first)
+    second = h.deal.turn
+    assert (await h.lay_something(second))["t"] == "ok"
+    assert [e["seat"] for e in h.events(second, "set_held")] == [second]
+    assert h.events(first, "set_held") == []  # only the layer sees it
+    assert [e["set_no"] for e in h.events(0, "set_laid")] == [1]
+    await h.jump(WINDOW * 0.99)
+    assert [e["set_no"] for e in h.events(0, "set_laid")] == [1]
+    await h.jump(WINDOW * 0.02)
+    assert [e["set_no"] for e in h.events(0, "window_closed")] == [1]
+    assert [e["set_no"] for e in h.events(0, "set_laid")] == [1, 2]
+
+
+async def test_challenge_in_window_returns_the_early_set(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock)
+    first = h.deal.turn
+    await h.lay_something(first)
+    second = h.deal.turn
+    await h.lay_something(second)
+    await h.jump(WINDOW / 2)
+    assert (await h.send((first + 2) % 4, "challenge", set_no=1))["t"] == "ok"
+    await h.jump(WINDOW / 2)  # the window expires while the tie group collects: no CloseWindow
+    assert h.events(0, "window_closed") == []
+    await h.jump(TIE)
+    assert [e["seat"] for e in h.events(0, "challenged")] == [(first + 2) % 4]
+    assert [e["seat"] for e in h.events(second, "set_returned")] == [second]
+    assert [e["set_no"] for e in h.events(0, "set_laid")] == [1]
+
+
+# -- turn timers ----------------------------------------------------------------------------------
+
+
+async def test_expired_turn_timer_acts_exactly_once_and_marks_away(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="verish", turn_ms=1_000, bot_delay_ms=60_000)
+    seat = h.deal.turn
+    assert h.events(0, "turn")[-1]["time_ms"] == 1_000
+    await h.jump(0.999)
+    assert h.events(0, "timed_out") == []
+    await h.jump(0.001)
+    assert [e["seat"] for e in h.events(0, "timed_out")] == [seat]
+    assert h.table.seats[seat].away
+    assert [e["seat"] for e in h.events(0, "set_laid")] == [seat]
+    await h.jump(0.5)
+    assert [e["seat"] for e in h.events(0, "timed_out")] == [seat]
+    # the next seat's own timer started with its turn
+    await h.jump(0.5)
+    assert [e["seat"] for e in h.events(0, "timed_out")] == [seat, h.events(0, "timed_out")[-1]["seat"]]
+    assert len(h.events(0, "timed_out")) == 2
+
+
+async def test_away_seat_played_by_bot_until_its_player_acts(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="verish", turn_ms=1_000, bot_delay_ms=100)
+    seat = h.deal.turn
+    await h.jump(1.0)
+    assert h.table.seats[seat].away
+    await h.send(seat, "ready", ready=True)  # any request of his own says he is back
+    assert not h.table.seats[seat].away
+
+
+async def test_no_timer_fires_after_deal_ends(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="cheat", seats=3, bots=("honest", "honest"),
+                          turn_ms=2_000, bot_delay_ms=0, deals=1)
+    for _ in range(2000):
+        if h.table.deal is None:
+            break
+        await h.jump(0.5)
+    assert h.table.deal is None and not h.table.playing
+    ended = h.events(0, "deal_ended")
+    assert len(ended) == 1
+    assert not any(k.split(":")[0] in ("window", "tie", "turn", "bot") for k in h.table.deadlines)
+    before = len(h.msgs(0))
+    await h.jump(3600)
+    assert len(h.msgs(0)) == before
+
+
+async def test_fair_deal_commitment_matches_disclosure(nursery, mock_clock):
+    import hashlib
+
+    h = await start_table(nursery, mock_clock, variant="verish", seats=2, bots=("honest",),
+                          turn_ms=500, bot_delay_ms=0, deals=1)
+    for _ in range(2000):
+        if h.table.deal is None:
+            break
+        await h.jump(0.5)
+    (started,) = h.events(0, "deal_started")
+    (ended,) = h.events(0, "deal_ended")
+    assert "hands" not in started and sorted(started["hand"]) == sorted(started["hand"])
+    digest = hashlib.sha256((ended["salt"] + ":" + ",".join(ended["deck"])).encode()).hexdigest()
+    assert started["commitment"] == digest and len(ended["salt"]) == 64
