@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"run only these sections, of: {', '.join(SECTIONS)}",
     )
     p.add_argument("--max-clients", type=int, default=None, help="capacity: the largest N to try")
+    p.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)  # tests/test_bench_smoke.py
     return p
 
 
@@ -56,15 +57,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     report = Report(args.json)
     report.data["machine"] = procstat.machine()
-    report.data["quick"] = args.quick
+    report.data["profile"] = "smoke" if args.smoke else "quick" if args.quick else "full"
     m = report.data["machine"]
     report.say(f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}")
     started = time.monotonic()
     from . import runner
 
+    profile = runner.PROFILES["smoke" if args.smoke else "quick" if args.quick else "full"]
     for name in SECTIONS:
         if name in sections:
-            getattr(runner, name)(report, args)
+            getattr(runner, name)(report, profile, args)
     floor_p50 = report.data.get("floor", {}).get("latency", {}).get("p50_us")
     nev_p50 = report.data.get("neveryu", {}).get("latency", {}).get("p50_us")
     report.data["latency_ratio"] = round(nev_p50 / floor_p50, 2) if floor_p50 and nev_p50 else None

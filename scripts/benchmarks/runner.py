@@ -1,9 +1,12 @@
-"""One function per section of ``scripts/bench``: run it, store its figures, print them."""
+"""One function per section of ``scripts/bench``: run it, store its figures, print them.
+
+Every loop is bounded by a count and a time; ``Profile`` holds both, per run length (``full``,
+``--quick``: within a minute, ``smoke``: the few seconds tests/test_bench_smoke.py spends).
+"""
 
 from __future__ import annotations
 
-import argparse
-
+import attrs
 import trio
 
 from . import engine_speed
@@ -11,10 +14,28 @@ from . import floor as floor_server
 from .subproc import Helper
 
 
-def engine(report, args: argparse.Namespace) -> None:
-    seconds = 0.5 if args.quick else 3.0
-    report.say(f"\n== engine: bots-only deals per second, 4 seats, one process ({seconds} s each)")
-    rows = engine_speed.run(seconds)
+@attrs.frozen
+class Profile:
+    engine_s: float  # per variant
+    latency_samples: int
+    latency_s: float
+    ping_clients: int
+    ping_s: float
+    ladder: tuple[int, ...]  # capacity: the N tried, in order
+    capacity_s: float  # measured seconds per N
+    soak_min: float  # when --soak is given without minutes
+
+
+PROFILES = {
+    "full": Profile(3.0, 5000, 30.0, 200, 10.0, (250, 500, 750, 1000, 1250, 1500, 2000), 20.0, 5.0),
+    "quick": Profile(0.5, 1000, 4.0, 200, 2.0, (100, 200), 4.0, 5.0),
+    "smoke": Profile(0.1, 30, 2.0, 8, 0.3, (8,), 1.0, 0.1),
+}
+
+
+def engine(report, prof: Profile, args) -> None:
+    report.say(f"\n== engine: bots-only deals per second, 4 seats, one process ({prof.engine_s} s each)")
+    rows = engine_speed.run(prof.engine_s)
     for r in rows:
         report.say(
             f"  {r['variant']:<12} {r['deals_per_s']:>8.1f} deals/s  {r['actions_per_s']:>7} actions/s"
@@ -23,27 +44,23 @@ def engine(report, args: argparse.Namespace) -> None:
     report.data["engine"] = rows
 
 
-def floor(report, args: argparse.Namespace) -> None:
-    samples, seconds = (1000, 5.0) if args.quick else (5000, 30.0)
-    tp_seconds = 2.0 if args.quick else 10.0
+def floor(report, prof: Profile, args) -> None:
     report.say("\n== floor: bare trio server, same framing, no game logic (server in its own process)")
     with Helper("scripts.benchmarks.floor") as h:
-        lat = trio.run(floor_server.latency, h.port, samples, seconds)
-        tp = trio.run(floor_server.throughput, h.port, 200, tp_seconds)
+        lat = trio.run(floor_server.latency, h.port, prof.latency_samples, prof.latency_s)
+        tp = trio.run(floor_server.throughput, h.port, prof.ping_clients, prof.ping_s)
     report.say(f"  send → all 4 decoded: p50 {lat['p50_us']} µs, p99 {lat['p99_us']} µs ({lat['n']} samples)")
     report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     report.data["floor"] = {"latency": lat, "throughput": tp}
 
 
-def neveryu(report, args: argparse.Namespace) -> None:
+def neveryu(report, prof: Profile, args) -> None:
     from . import latency as nev  # imports nothing of the server; the server runs in its own process
 
-    samples, seconds = (1000, 5.0) if args.quick else (5000, 30.0)
-    tp_seconds = 2.0 if args.quick else 10.0
     report.say("\n== neveryu: the same through the real server (verish, 4 clients at one table)")
-    with Helper("scripts.benchmarks.neveryu_server", "--clients", "256") as h:
-        lat = trio.run(nev.latency, h.port, samples, seconds)
-        tp = trio.run(nev.throughput, h.port, 200, tp_seconds)
+    with Helper("scripts.benchmarks.neveryu_server", "--clients", str(prof.ping_clients + 16)) as h:
+        lat = trio.run(nev.latency, h.port, prof.latency_samples, prof.latency_s)
+        tp = trio.run(nev.throughput, h.port, prof.ping_clients, prof.ping_s)
     floor_p50 = report.data.get("floor", {}).get("latency", {}).get("p50_us")
     ratio = f" = {lat['p50_us'] / floor_p50:.2f} × floor" if floor_p50 else ""
     report.say(
@@ -54,28 +71,25 @@ def neveryu(report, args: argparse.Namespace) -> None:
     report.data["neveryu"] = {"latency": lat, "throughput": tp}
 
 
-def capacity(report, args: argparse.Namespace) -> None:
+def capacity(report, prof: Profile, args) -> None:
     from . import capacity as cap
 
-    if args.quick:
-        ladder, seconds = [100, 200], 4.0
-    else:
-        ladder, seconds = [250, 500, 750, 1000, 1250, 1500, 2000], 20.0
+    ladder = list(prof.ladder)
     if args.max_clients:
         ladder = [n for n in ladder if n <= args.max_clients] or [args.max_clients]
     report.say(
         f"\n== capacity: N clients in another process, verish tables of 4, each acting {cap.DELAY_MS} ms"
-        f" after it may act ({seconds} s per N)"
+        f" after it may act ({prof.capacity_s} s per N)"
     )
-    result = cap.run(ladder, seconds, report.say)
+    result = cap.run(ladder, prof.capacity_s, report.say)
     report.say(f"  largest N with p99 < {cap.P99_LIMIT_MS} ms: {result['max_ok']}")
     report.data["capacity"] = result
 
 
-def soak(report, args: argparse.Namespace) -> None:
+def soak(report, prof: Profile, args) -> None:
     from . import soak as soak_run
 
-    minutes = args.soak if args.soak is not None else (0.5 if args.quick else 5.0)
+    minutes = args.soak if args.soak is not None else prof.soak_min
     report.say(f"\n== soak: bots at {soak_run.TABLES} tables for {minutes} min")
     result = soak_run.run(minutes, report.say)
     report.say(
