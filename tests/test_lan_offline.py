@@ -4,6 +4,7 @@ multicast socket: ifaddr and zeroconf are replaced where a call could reach them
 
 from __future__ import annotations
 
+import io
 import ipaddress
 
 import ifaddr
@@ -11,7 +12,7 @@ import pytest
 import zeroconf
 
 from client import discovery
-from client.commands import servers as servers_command
+from client import server_list
 from server import addresses, advertise
 
 
@@ -160,13 +161,58 @@ def test_discover_rejects_a_timeout_of_zero(no_multicast):
         discovery.discover(0)
 
 
-def test_servers_listing_is_a_table():
-    found = [
+def _two_servers() -> list[discovery.Server]:
+    return [
         discovery.Server("Dorm", "192.168.1.5", 7420, 2, 3, 1, ("192.168.1.5",), "Dorm"),
         discovery.Server("Kitchen table", "192.168.1.9", 7500, None, None, None, ("192.168.1.9",), "k"),
     ]
-    assert servers_command.format_table(found) == [
+
+
+def test_servers_listing_is_a_table():
+    assert server_list.table_lines(_two_servers()) == [
         "NAME           ADDRESS           TABLES  FREE SEATS  PROTOCOL",
         "Dorm           192.168.1.5:7420  2       3           1",
         "Kitchen table  192.168.1.9:7500  ?       ?           ?",
     ]
+
+
+def test_pick_asks_again_until_a_number_in_range():
+    answers = iter(["7", "x", "2"])
+    prompts = []
+    out = io.StringIO()
+
+    chosen = server_list.pick(_two_servers(), lambda p: prompts.append(p) or next(answers), out)
+
+    assert chosen.name == "Kitchen table"
+    assert prompts == ["Join which server? [1-2, Enter: 1, q: quit] "] * 3
+    assert out.getvalue().splitlines() == [
+        "#  NAME           ADDRESS           TABLES  FREE SEATS  PROTOCOL",
+        "1  Dorm           192.168.1.5:7420  2       3           1",
+        "2  Kitchen table  192.168.1.9:7500  ?       ?           ?",
+        "Type a number from 1 to 2, or q.",
+        "Type a number from 1 to 2, or q.",
+    ]
+
+
+@pytest.mark.parametrize(("answer", "name"), [("", "Dorm"), ("q", None), (EOFError, None)])
+def test_pick_enter_takes_the_first_and_q_or_end_of_input_gives_up(answer, name):
+    def ask(prompt):
+        if answer is EOFError:
+            raise EOFError
+        return answer
+
+    chosen = server_list.pick(_two_servers(), ask, io.StringIO())
+    assert (chosen.name if chosen else None) == name
+
+
+def test_browse_and_pick_with_nothing_found_says_what_to_do(monkeypatch):
+    monkeypatch.setattr(discovery, "discover", lambda timeout, interface: [])
+    out = io.StringIO()
+
+    assert server_list.browse_and_pick(2.5, None, lambda p: "", out) is None
+
+    text = out.getvalue()
+    assert text.startswith("Looking for servers on the local network (2.5 s)...\n")
+    assert "No neveryu server answered on the local network within 2.5 s." in text
+    assert "neveryu join HOST[:PORT]" in text
+    assert "firewall" in text and "another subnet" in text and "blocks multicast" in text

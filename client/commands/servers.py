@@ -20,18 +20,7 @@ import argparse
 import json
 import sys
 
-from client import discovery
-
-NOTHING_FOUND = """\
-No neveryu server answered on the local network within {timeout:g} s.
-If you know the server's address, connect to it directly: neveryu join HOST[:PORT]
-(the port is 7420 unless the server chose another; `neveryu serve` prints its addresses).
-Discovery can fail when:
-  - a firewall on this machine or the server's drops multicast DNS (UDP port 5353);
-  - the server is on another subnet (multicast DNS does not cross routers);
-  - the network blocks multicast (guest Wi-Fi, client isolation, some office networks);
-  - the server listens on 127.0.0.1 only, or was started with --no-advertise;
-  - it takes longer here: try --timeout 10."""
+from client import discovery, server_list
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,23 +40,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def format_table(servers: list[discovery.Server]) -> list[str]:
-    """The lines of the human-readable listing: a header row and one row per server."""
-    rows = [("NAME", "ADDRESS", "TABLES", "FREE SEATS", "PROTOCOL")]
-    for s in servers:
-        rows.append(
-            (
-                s.name,
-                f"{s.address}:{s.port}",
-                "?" if s.tables is None else str(s.tables),
-                "?" if s.free is None else str(s.free),
-                "?" if s.proto is None else str(s.proto),
-            )
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         servers = discovery.discover(args.timeout, args.interface)
@@ -77,12 +49,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([s.to_json() for s in servers], ensure_ascii=False))
         if not servers:
-            print(NOTHING_FOUND.format(timeout=args.timeout), file=sys.stderr)
+            print(server_list.nothing_found(args.timeout), file=sys.stderr)
     elif servers:
-        for line in format_table(servers):
+        for line in server_list.table_lines(servers):
             print(line)
         first = servers[0]
         print(f"\nJoin one with: neveryu join {first.address}:{first.port}")
     else:
-        print(NOTHING_FOUND.format(timeout=args.timeout))
+        print(server_list.nothing_found(args.timeout))
     return 0 if servers else 1
