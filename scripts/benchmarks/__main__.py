@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     report.data["machine"] = procstat.machine()
     report.data["profile"] = "smoke" if args.smoke else "quick" if args.quick else "full"
     m = report.data["machine"]
-    report.say(f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}")
+    report.say(f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}, load average {m['loadavg_1min']:.2f}")
     started = time.monotonic()
     from . import runner
 
@@ -71,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     nev_p50 = report.data.get("neveryu", {}).get("latency", {}).get("p50_us")
     report.data["latency_ratio"] = round(nev_p50 / floor_p50, 2) if floor_p50 and nev_p50 else None
     report.data["seconds"] = round(time.monotonic() - started, 1)
+    report.data["loadavg_1min_end"] = os.getloadavg()[0]
     report.say(f"latency_ratio (neveryu p50 / floor p50): {report.data['latency_ratio']}")
     report.say(f"total: {report.data['seconds']} s")
     if args.json:

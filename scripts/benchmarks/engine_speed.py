@@ -1,8 +1,12 @@
 """Engine speed: deals per second of bots-only play for each variant, in one process.
 
-Uses ``engine.simulate`` when the engine has one; otherwise a minimal referee loop here: the
-referee closes every challenge window at once and each seat plays ``Deal.auto_action`` (the
-smallest legal set, truthful if possible — RULES.md, "Timing rules", **Decision**).
+Two figures per variant:
+
+- ``bots``: ``engine.simulate.simulate`` (the engine's ``sharp`` bots at every seat, the referee
+  of RULES.md, "Timing rules", without time; invariant checks off), in small batches until the
+  time is up: what ``neveryu simulate`` does;
+- ``core``: the rules alone: a minimal referee loop here closes every challenge window at once
+  and each seat plays ``Deal.auto_action`` (the smallest legal set, truthful if possible).
 """
 
 from __future__ import annotations
@@ -12,13 +16,21 @@ import time
 
 import engine
 
+try:
+    from engine.simulate import simulate
+except ImportError:  # an engine without `neveryu simulate`: the core figures only
+    simulate = None
+
+BOTS = "sharp"
+BATCH = 2  # deals per simulate call
 # A deal that has not ended after this many actions is counted as stuck (a bug, reported).
 MAX_ACTIONS = 20_000
 
 
 def play_deal(rules: engine.Rules, players: int, rng: random.Random) -> int:
-    """Play one deal of ``rules`` at ``players`` seats to its end; returns its action count.
-    Raises RuntimeError when it has not ended after ``MAX_ACTIONS`` actions."""
+    """The stand-in referee: play one deal of ``rules`` at ``players`` seats to its end with
+    ``auto_action``; returns its action count. Raises RuntimeError when it has not ended after
+    ``MAX_ACTIONS`` actions."""
     deal, _ = engine.Match(rules, players, rng).start()
     for _ in range(MAX_ACTIONS):
         if deal.over:
@@ -30,22 +42,33 @@ def play_deal(rules: engine.Rules, players: int, rng: random.Random) -> int:
     raise RuntimeError(f"{rules.name}: a deal at {players} seats did not end in {MAX_ACTIONS} actions")
 
 
-def measure(name: str, players: int, seconds: float, max_deals: int, seed: int = 1) -> dict:
-    """Play seeded deals of variant ``name`` for up to ``seconds`` s or ``max_deals`` deals.
-    Returns ``{"variant", "players", "deals", "actions", "seconds", "deals_per_s", "actions_per_s"}``."""
+def measure(name: str, players: int, seconds: float, mode: str, seed: int = 1) -> dict:
+    """Play seeded deals of variant ``name`` for about ``seconds`` s (whole batches); ``mode``
+    "bots" or "core" (see the module docstring). Returns ``{"variant", "players", "mode",
+    "deals", "unfinished", "actions", "seconds", "deals_per_s", "actions_per_s"}``."""
     rules = engine.variant(name)
-    rng = random.Random(seed)
-    deals = actions = 0
+    deals = actions = unfinished = 0
     start = time.perf_counter()
     deadline = start + seconds
-    while deals < max_deals and time.perf_counter() < deadline:
-        actions += play_deal(rules, players, rng)
-        deals += 1
+    rng = random.Random(seed)
+    batch = 0
+    while time.perf_counter() < deadline:
+        if mode == "bots":
+            r = simulate(rules, players, BATCH, seed * 1_000_003 + batch, BOTS, check=False)
+            deals += r.completed
+            unfinished += r.unfinished
+            actions += r.actions
+            batch += 1
+        else:
+            actions += play_deal(rules, players, rng)
+            deals += 1
     elapsed = time.perf_counter() - start
     return {
         "variant": name,
         "players": players,
+        "mode": mode,
         "deals": deals,
+        "unfinished": unfinished,
         "actions": actions,
         "seconds": round(elapsed, 3),
         "deals_per_s": round(deals / elapsed, 1),
@@ -55,9 +78,15 @@ def measure(name: str, players: int, seconds: float, max_deals: int, seed: int =
 
 def run(seconds_per_variant: float, players: int = 4) -> list[dict]:
     """``measure`` every variant of ``engine.VARIANTS`` at ``players`` seats (clamped to the
-    variant's range)."""
+    variant's range) in both modes (only "core" without ``engine.simulate``), half the time
+    each. Returns ``[{"variant", "players", "bots": measure(...), "core": measure(...)}]``."""
+    modes = ("bots", "core") if simulate is not None else ("core",)
     out = []
     for name, rules in engine.VARIANTS.items():
         lo, hi = rules.players
-        out.append(measure(name, min(max(players, lo), hi), seconds_per_variant, max_deals=1_000_000))
+        n = min(max(players, lo), hi)
+        row = {"variant": name, "players": n}
+        for mode in modes:
+            row[mode] = measure(name, n, seconds_per_variant / len(modes), mode)
+        out.append(row)
     return out

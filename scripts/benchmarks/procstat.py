@@ -28,7 +28,8 @@ def rss_bytes(pid: int) -> int:
 
 
 def machine() -> dict:
-    """``{"nproc", "cpu", "python", "kernel"}`` of this machine."""
+    """``{"loadavg_1min", "nproc", "cpu", "python", "kernel"}`` of this machine (the load
+    average says how busy it was with other work when the run started)."""
     cpu = platform.processor() or "unknown"
     try:
         with open("/proc/cpuinfo") as f:
@@ -38,6 +39,7 @@ def machine() -> dict:
     except OSError:
         pass
     return {
+        "loadavg_1min": os.getloadavg()[0],
         "nproc": os.cpu_count(),
         "cpu": cpu,
         "python": sys.version.split()[0],

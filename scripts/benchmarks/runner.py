@@ -34,13 +34,18 @@ PROFILES = {
 
 
 def engine(report, prof: Profile, args) -> None:
-    report.say(f"\n== engine: bots-only deals per second, 4 seats, one process ({prof.engine_s} s each)")
+    report.say(f"\n== engine: bots-only deals per second, 4 seats, one process ({prof.engine_s} s per variant)")
+    report.say(f"  {'variant':<12} {'bots (sharp)':>26}   {'core (auto_action)':>28}")
     rows = engine_speed.run(prof.engine_s)
     for r in rows:
-        report.say(
-            f"  {r['variant']:<12} {r['deals_per_s']:>8.1f} deals/s  {r['actions_per_s']:>7} actions/s"
-            f"  ({r['deals']} deals)"
-        )
+        cells = []
+        for mode in ("bots", "core"):
+            m = r.get(mode)
+            cells.append(
+                f"{m['deals_per_s']:>8.1f} deals/s {m['actions_per_s']:>7} act/s" + (f" ({m['unfinished']} unfinished)" if m["unfinished"] else "")
+                if m else f"{'-':>28}"
+            )
+        report.say(f"  {r['variant']:<12} {cells[0]}   {cells[1]}")
     report.data["engine"] = rows
 
 
