@@ -1,0 +1,109 @@
+"""The full-screen application: model, screen, keys and network put together.
+
+``build_app(controller, input=None, output=None)`` makes the prompt-toolkit ``Application`` (tests
+pass a pipe input and ``DummyOutput``). ``run_client(...)`` runs it against a server until the
+player quits; prompt-toolkit restores the terminal on the way out, also after an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from prompt_toolkit.application import Application
+
+from .controller import Controller
+from .keys import build_key_bindings
+from .layout import STYLE, Screen
+from .net import Net
+from .texts import Texts
+
+CLIENT_NAME = "neveryu-tui"
+
+
+def build_app(controller: Controller, *, input=None, output=None) -> Application:
+    """The application for ``controller``; quitting and redraws are wired to it."""
+    screen = Screen(controller)
+    app: Application = Application(
+        layout=screen.layout,
+        key_bindings=build_key_bindings(controller),
+        style=STYLE,
+        full_screen=True,
+        mouse_support=False,
+        refresh_interval=0.5,
+        input=input,
+        output=output,
+    )
+
+    def quit_app() -> None:
+        if app.is_running and not app.future.done():
+            app.exit()
+
+    controller.on_quit = quit_app
+    controller.invalidate = app.invalidate
+    app.screen = screen  # type: ignore[attr-defined]
+    return app
+
+
+def hello_fields(name: str, password: str | None) -> dict:
+    import protocol
+
+    fields = {"proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
+              "client": {"name": CLIENT_NAME, "version": _version()}, "name": name}
+    if password:
+        fields["password"] = password
+    return fields
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("neveryu")
+    except PackageNotFoundError:
+        return "0"
+
+
+def run_client(
+    host: str,
+    port: int,
+    *,
+    name: str,
+    texts: Texts,
+    password: str | None = None,
+    on_welcome=None,
+    leave_quits: bool = False,
+) -> int:
+    """Run the terminal client against ``host``:``port`` until the player quits. Returns 0, or 1
+    when the connection could never be made (the reason is printed after the screen closes)."""
+    failure: list[str] = []
+
+    async def main() -> None:
+        controller = Controller(texts, lambda request: None, leave_quits=leave_quits)
+        app = build_app(controller)
+
+        def welcome(msg: dict, resumed: bool) -> None:
+            if on_welcome is not None:
+                on_welcome(net, controller, msg, resumed)
+            elif not resumed:
+                net.send({"t": "list_tables"})
+                net.send({"t": "variants"})
+
+        net = Net(host, port, hello_fields(name, password), controller.receive, on_welcome=welcome)
+        controller.send = net.send
+        controller.state = controller.state.__class__(name=name)
+        net.start()
+        try:
+            await app.run_async()
+        finally:
+            await net.aclose()
+            state = controller.state
+            if state.session is None and state.connection == "closed":
+                failure.append(next((texts.log_line(state, x) for x in reversed(state.log)
+                                     if x.key == "conn_closed"), "cannot connect"))
+
+    asyncio.run(main())
+    if failure:
+        print(f"neveryu: {failure[0]}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,506 @@
+"""The screens of the terminal client: lobby and table, drawn from the controller on every redraw.
+
+Everything here reads ``Controller`` (the model state and the cursor) through callables, so a
+resize or a new message only redraws. Nothing relies on colour alone: the cursor card is in
+brackets with ``^`` under it, a selected card has ``*`` before it, the player to act has ``>``
+(readable with ``NO_COLOR``). Below ``MIN_WIDTH`` × ``MIN_HEIGHT`` the screen says so instead.
+"""
+
+from __future__ import annotations
+
+import math
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    D,
+    DynamicContainer,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import TextArea
+
+from .controller import Controller
+from .texts import RED_SUITS
+
+MIN_WIDTH = 64
+MIN_HEIGHT = 20
+CELL = 5  # one card in the hand: mark, up to 3 characters of card, space
+
+STYLE = Style.from_dict(
+    {
+        "title": "bold reverse",
+        "box": "",
+        "box.title": "bold",
+        "red": "ansired",
+        "cursor": "reverse",
+        "selected": "bold underline",
+        "mine": "bold",
+        "turn": "bold",
+        "warn": "bold ansired",
+        "good": "bold ansigreen",
+        "key": "bold reverse",
+        "dim": "ansigray",
+        "dialog": "reverse",
+        "message": "bold",
+    }
+)
+
+
+class Screen:
+    """Builds the prompt-toolkit ``Layout`` for ``c``; ``chat_input`` is the chat's text field."""
+
+    def __init__(self, c: Controller) -> None:
+        self.c = c
+        self.t = c.t
+        self.chat_input = TextArea(multiline=False, prompt=self.t("ask.chat"), accept_handler=self._chat_accept)
+        self._cache: dict = {}
+        # The header holds the focus while no text field is open, so typed keys never land in a
+        # hidden field; the chat field takes it while open.
+        self.header = Window(FormattedTextControl(self._header_text, focusable=True, show_cursor=False), height=1,
+                             style="class:title")
+        self.layout = Layout(self._root(), focused_element=self.header)
+        c.on_open_chat = self.focus_chat
+        c.on_close_chat = self.unfocus_chat
+
+    # -- structure --------------------------------------------------------------------------
+
+    def _root(self):
+        body = DynamicContainer(self._current)
+        chat_box = ConditionalContainer(
+            self.chat_input, filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind == "chat")
+        )
+        dialog = ConditionalContainer(
+            Window(FormattedTextControl(self._dialog_text), style="class:dialog", width=D(max=76), height=D(max=16)),
+            filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind not in ("chat",)),
+        )
+        return FloatContainer(
+            HSplit([self.header, body, chat_box]),
+            floats=[Float(content=dialog)],
+        )
+
+    def _current(self):
+        width, height = _size()
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            return Window(FormattedTextControl(lambda: [("class:warn", self.t(
+                "too_small", w=width, h=height, mw=MIN_WIDTH, mh=MIN_HEIGHT))]), wrap_lines=True)
+        screen = self.c.state.screen
+        key = (screen, max(len(self.c.state.seats), self.c.state.players, 4) if screen == "table" else 0)
+        if key not in self._cache:
+            builder = {"table": "_table_screen", "lobby": "_lobby_screen"}.get(screen, "_connecting_screen")
+            self._cache[key] = getattr(self, builder)
+        return self._cache[key]
+
+    def focus_chat(self) -> None:
+        self.chat_input.text = ""
+        self.layout.focus(self.chat_input)
+
+    def unfocus_chat(self) -> None:
+        if self.layout.has_focus(self.chat_input):
+            self.layout.focus(self.header)
+
+    def _chat_accept(self, buffer) -> bool:
+        self.c.send_chat(buffer.text)
+        return False
+
+    # built once, redrawn from callables
+    @property
+    def _connecting_screen(self):
+        return HSplit([Window(FormattedTextControl(self._connecting_text))])
+
+    @property
+    def _lobby_screen(self):
+        return HSplit([
+            _box(self.t, self.t("lobby"), Window(FormattedTextControl(self._lobby_text))),
+            _box(self.t, self.t("log"), Window(FormattedTextControl(self._log_text), height=D(min=3, max=6),
+                                               wrap_lines=True)),
+            Window(FormattedTextControl(self._message_text), height=1),
+            Window(FormattedTextControl(lambda: [("", self.t("lobby.keys"))]), height=1),
+        ])
+
+    @property
+    def _table_screen(self):
+        players = max(len(self.c.state.seats), self.c.state.players, 4)
+        top = VSplit([
+            _box(self.t, self.t("players"), Window(FormattedTextControl(self._players_text), width=D(preferred=32, max=36)),
+                 width=D(preferred=34, max=38)),
+            _box(self.t, self.t("table"), Window(FormattedTextControl(self._table_text), wrap_lines=True)),
+        ], height=D.exact(min(players, 8) + 2))
+        middle = VSplit([
+            _box(self.t, self.t("log"), Window(FormattedTextControl(self._log_text), wrap_lines=True)),
+            _box(self.t, self.t("chat"), Window(FormattedTextControl(self._chat_text), wrap_lines=True),
+                 width=D(preferred=30, max=34)),
+        ])
+        hand = _box(self.t, self.t("hand"), Window(FormattedTextControl(self._hand_text), height=self._hand_height))
+        return HSplit([
+            top,
+            middle,
+            hand,
+            Window(FormattedTextControl(self._message_text), height=1),
+            Window(FormattedTextControl(self._actions_text), height=D(min=1, max=2), wrap_lines=True),
+        ])
+
+    # -- texts --------------------------------------------------------------------------------
+
+    def _header_text(self):
+        s, t = self.c.state, self.t
+        parts = [" neveryu"]
+        if s.server_name:
+            parts.append(s.server_name)
+        if s.screen == "table" and s.table:
+            variant = s.table.get("variant") or s.variant
+            if s.deal_no:
+                parts.append(t("head", table=s.table.get("id"), variant=variant, deal=s.deal_no))
+            else:
+                parts.append(t("head.nodeal", table=s.table.get("id"), variant=variant))
+        left = " · ".join(parts) if not t.ascii else " | ".join(parts)
+        conn = t("conn." + s.connection) if s.connection != "connected" else ""
+        width, _ = _size()
+        pad = max(1, width - len(left) - len(conn) - 1)
+        return [("", left + " " * pad), ("class:warn" if conn else "", conn)]
+
+    def _connecting_text(self):
+        s = self.c.state
+        lines = [("", "\n  " + self.t("conn." + s.connection) + "\n")]
+        if s.bye:
+            lines.append(("class:warn", "  " + s.bye + "\n"))
+        for line in s.log[-5:]:
+            lines.append(("", "  " + self.t.log_line(s, line) + "\n"))
+        return lines
+
+    def _lobby_text(self):
+        s, t = self.c.state, self.t
+        out = [("class:box.title", t("lobby.server", name=s.server_name or "?") + "\n\n")]
+        if not s.tables:
+            out.append(("", t("lobby.none")))
+            return out
+        out.append(("class:dim", t("lobby.head") + "\n"))
+        for i, table in enumerate(s.tables):
+            seats = table.get("seats") or []
+            taken = sum(1 for x in seats if x.get("name") or x.get("bot"))
+            names = ", ".join(x.get("name") or (f"bot:{x['bot']}" if x.get("bot") else "·") for x in seats)
+            state = t("state." + str(table.get("state", "waiting")))
+            mark = ">" if i == self.c.lobby_cursor else " "
+            lock = "*" if table.get("password") else " "
+            line = f"{mark} {str(table.get('id')):>3}{lock} {str(table.get('variant')):<12} {taken}/{len(seats):<3} {state:<9} {names}"
+            out.append(("class:cursor" if i == self.c.lobby_cursor else "", line + "\n"))
+        return out
+
+    def _players_text(self):
+        s, t = self.c.state, self.t
+        out = []
+        seats = s.seats or [{"seat": i} for i in range(s.players)]
+        for x in seats:
+            seat = x.get("seat")
+            turn = s.turn == seat and s.in_deal and not s.over
+            mark = ">" if turn else " "
+            name = t.seat_name(s, seat)
+            info = []
+            if seat in s.out:
+                info.append(t("out_mark") + f" {s.out.index(seat) + 1}")
+            elif s.hand_counts is not None and seat is not None and seat < len(s.hand_counts) and s.in_deal:
+                info.append(str(s.hand_counts[seat]))
+            if s.in_deal and s.dealer == seat:
+                info.append(t("dealer_mark"))
+            if not s.in_deal or s.over:
+                if x.get("ready"):
+                    info.append(t("seat.ready"))
+            if x.get("away"):
+                info.append(t("seat.away"))
+            if not x.get("name") and not x.get("bot") and s.seats:
+                info.append(t("seat.empty"))
+            style = "class:turn" if turn else ("class:mine" if seat == s.seat else "")
+            text = f"{mark} {name[:18]:<18} {' '.join(info)}"
+            out.append((style, text[:34] + "\n"))
+        return out
+
+    def _table_text(self):
+        s, t = self.c.state, self.t
+        if not s.in_deal:
+            return [("", t("waiting_players") + "\n"), ("class:dim", t("not_started"))]
+        if s.over and s.result:
+            return self._result_text()
+        out = []
+        sizes = []
+        if s.pile is not None:
+            sizes.append(t("pile", n=s.pile))
+        else:
+            sizes.append(t("pile.claimed", n=s.pile_claimed))
+        sizes.append(t("discard", n=s.discard))
+        if s.stock:
+            sizes.append(t("stock", n=s.stock))
+        out.append(("", "   ".join(sizes) + "\n"))
+        if s.reveal:
+            r = s.reveal
+            verdict = t("reveal.true") if r["claim_true"] else t("reveal.false")
+            cards = self._cards_fragments(r["cards"]) if r["cards"] else [("", "—")]
+            out.append(("class:box.title", t("reveal", no=r["set_no"], name=t.seat_name(s, r["seat"])) + " "))
+            out.extend(cards)
+            out.append(("class:good" if r["claim_true"] else "class:warn", f" — {verdict}\n"))
+        elif s.last:
+            last = s.last
+            if last.get("none"):
+                text = t("last.none", no=last["set_no"], name=t.seat_name(s, last["seat"]),
+                         rank=t.rank_plural(last["rank"]))
+            else:
+                text = t("last", no=last["set_no"], name=t.seat_name(s, last["seat"]),
+                         claim=t.claim(last["count"], last["rank"]))
+                if last.get("size") is not None and last.get("size") != last.get("count"):
+                    text += t("last.size", n=last["size"])
+            out.append(("class:box.title", text + "\n"))
+        else:
+            out.append(("class:dim", t("last.empty") + "\n"))
+        if s.ranks and not s.over:
+            out.append(("", t("claim_now", ranks=t.ranks(s.ranks)) + "\n"))
+        if s.held:
+            out.append(("class:dim", t("held", claim=t.claim(s.held.get("count"), s.held.get("rank"))) + "\n"))
+        if s.turn is not None:
+            who = t("turn.you") if s.my_turn else t("turn", name=t.seat_name(s, s.turn))
+            left = self._time_left()
+            out.append(("class:turn" if s.my_turn else "", who))
+            if left is not None:
+                out.append(("class:warn" if left <= 10 else "", f"  ⏱ {left // 60}:{left % 60:02d}" if not t.ascii
+                            else f"  {left // 60}:{left % 60:02d}"))
+            out.append(("", "\n"))
+        return out
+
+    def _time_left(self) -> int | None:
+        deadline = self.c.state.turn_deadline
+        if deadline is None:
+            return None
+        return max(0, math.ceil(deadline - self.c.clock()))
+
+    def _result_text(self):
+        s, t = self.c.state, self.t
+        r = s.result
+        out = [("class:box.title", t("deal_over") + ". ")]
+        if r.get("loser") is not None:
+            out.append(("class:warn", t("loser", name=t.seat_name(s, r["loser"])) + "\n"))
+        elif r.get("winner") is not None:
+            out.append(("class:good", t("winner", name=t.seat_name(s, r["winner"])) + "\n"))
+        else:
+            out.append(("", "\n"))
+        order = ", ".join(f"{i + 1}. {t.seat_name(s, seat)}" for i, seat in enumerate(r.get("out") or ()))
+        out.append(("", t("out_order", order=order or "—") + "\n"))
+        if s.match_scores is not None:
+            scores = ", ".join(f"{t.seat_name(s, i)}: {v}" for i, v in enumerate(s.match_scores))
+            out.append(("", t("scores", scores=scores) + "\n"))
+        elif r.get("scores") is not None:
+            scores = ", ".join(f"{t.seat_name(s, i)}: {v}" for i, v in enumerate(r["scores"]))
+            out.append(("", t("deal_scores", scores=scores) + "\n"))
+        fair = r.get("fair")
+        key = {True: "fair.ok", False: "fair.bad", None: "fair.unknown"}[fair]
+        out.append(("class:good" if fair else ("class:warn" if fair is False else "class:dim"), t(key) + "\n"))
+        return out
+
+    def _log_text(self):
+        s = self.c.state
+        out = []
+        for line in s.log[-200:]:
+            out.append(("", self.t.log_line(s, line) + "\n"))
+        return _tail(out)
+
+    def _chat_text(self):
+        s = self.c.state
+        out = []
+        for line in s.chat[-30:]:
+            who = line.name or self.t.seat_name(s, line.seat)
+            out.append(("class:mine", who + ": "))
+            out.append(("", line.text + "\n"))
+        return _tail(out)
+
+    def _message_text(self):
+        c = self.c
+        if c.message:
+            return [("class:message", c.message)]
+        s = c.state
+        if s.bye:
+            return [("class:warn", s.bye)]
+        if s.screen == "table" and s.seat is None and s.table:
+            return [("class:dim", self.t("spectating"))]
+        return []
+
+    # -- the hand -----------------------------------------------------------------------------
+
+    def _per_row(self) -> int:
+        width, _ = _size()
+        return max(4, (width - 4) // CELL)
+
+    def _hand_height(self) -> int:
+        n = len(self.c.hand)
+        return 2 * max(1, math.ceil(n / self._per_row()))
+
+    def _card_fragment(self, card: str, style: str = ""):
+        text = self.t.card(card)
+        red = not self.t.ascii and card[1:] in RED_SUITS
+        return (style + (" class:red" if red else ""), text)
+
+    def _cards_fragments(self, cards):
+        out = []
+        for i, card in enumerate(cards):
+            if i:
+                out.append(("", " "))
+            out.append(self._card_fragment(card))
+        return out
+
+    def _hand_text(self):
+        c, s = self.c, self.c.state
+        if s.hand is None:
+            return [("class:dim", self.t("spectating"))]
+        hand = c.hand
+        per = self._per_row()
+        out = []
+        for start in range(0, max(1, len(hand)), per):
+            row = range(start, min(start + per, len(hand)))
+            marks = []
+            for i in row:
+                selected = i in c.selected
+                cursor = i == c.cursor
+                mark = "*" if selected else " "
+                style = "class:cursor" if cursor else ("class:selected" if selected else "")
+                text = self.t.card(hand[i])
+                out.append(("class:selected" if selected else "", mark))
+                frag_style, _ = self._card_fragment(hand[i], style)
+                out.append((frag_style, f"{text:>3}"))
+                out.append(("", " "))
+                marks.append(" ^^^ " if cursor else "     ")
+            out.append(("", "\n"))
+            out.append(("class:dim", "".join(marks) + "\n"))
+        return out
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def _actions_text(self):
+        c, s, t = self.c, self.c.state, self.t
+        keys: list[str] = []
+        legal = c.legal
+        if s.screen == "table":
+            lay = legal.get("lay")
+            if lay:
+                ranks = t.ranks(lay.get("ranks"))
+                lo, hi = lay.get("min"), lay.get("max")
+                keys.append(t("keys.select"))
+                keys.append(t("keys.lay1", lo=lo, ranks=ranks) if lo == hi else t("keys.lay", lo=lo, hi=hi,
+                                                                                      ranks=ranks))
+            if legal.get("challenge") is not None:
+                keys.append(t("keys.challenge"))
+            if legal.get("believe") is not None:
+                keys.append(t("keys.believe"))
+            if legal.get("declare_none") is not None:
+                keys.append(t("keys.declare", rank=t.rank_plural(legal["declare_none"])))
+            if legal.get("discard_quads"):
+                keys.append(t("keys.quads"))
+            ready = c.ready_action()
+            if ready:
+                keys.append(t("keys." + ready))
+            if not keys and s.in_deal and not s.over and s.turn is not None and s.seat is not None:
+                keys.append(t("keys.wait", name=t.seat_name(s, s.turn)))
+            keys.append(t("keys.common"))
+        out = []
+        for i, k in enumerate(keys):
+            if i:
+                out.append(("", "   "))
+            key, _, rest = k.partition(" ")
+            out.append(("class:key", key))
+            out.append(("", " " + rest))
+        return out
+
+    # -- dialogs ------------------------------------------------------------------------------
+
+    def _dialog_text(self):
+        c, t = self.c, self.t
+        d = c.dialog
+        if d is None:
+            return []
+        if d.kind == "help":
+            return [("", t("help"))]
+        if d.kind == "quit":
+            key = "ask.quit" if c.playing() else "ask.quit_app"
+            return [("", " " + t(key) + " ")]
+        if d.kind in ("rank", "count"):
+            out = [("", " " + t("ask." + d.kind) + "\n\n ")]
+            for i, option in enumerate(d.options):
+                label = t.rank_plural(option) if d.kind == "rank" else str(option)
+                if d.kind == "rank":
+                    label = f"{t.rank(option)} {label}"
+                mark = f"[{label}]" if i == d.index else f" {label} "
+                out.append(("bold" if i == d.index else "", mark + " "))
+            return out
+        if d.kind == "create":
+            f = c.form
+            out = [("bold", " " + t("create") + "\n\n")]
+            for i, name in enumerate(f.fields()):
+                label = t("create." + name) if name in ("variant", "players", "bots", "strength") else name
+                value = f.value(name)
+                if name == "variant":
+                    import engine
+
+                    value = f"{value} — {engine.VARIANTS[value].title}"
+                line = f" {'>' if i == f.field else ' '} {label:<14} < {value} >\n"
+                out.append(("bold" if i == f.field else "", line))
+            out.append(("", "\n " + t("create.keys")))
+            return out
+        return []
+
+
+def _box(t, title: str, body, width=None):
+    """A titled frame (box-drawing lines, or ASCII ones with ``--ascii``)."""
+    if t.ascii:
+        h, v, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
+    else:
+        h, v, tl, tr, bl, br = "─", "│", "┌", "┐", "└", "┘"
+    top = VSplit([
+        Window(width=1, height=1, char=tl, style="class:box"),
+        Window(FormattedTextControl([("class:box.title", f" {title} ")]), height=1, dont_extend_width=True),
+        Window(height=1, char=h, style="class:box"),
+        Window(width=1, height=1, char=tr, style="class:box"),
+    ], height=1)
+    middle = VSplit([
+        Window(width=1, char=v, style="class:box"),
+        body,
+        Window(width=1, char=v, style="class:box"),
+    ])
+    bottom = VSplit([
+        Window(width=1, height=1, char=bl, style="class:box"),
+        Window(height=1, char=h, style="class:box"),
+        Window(width=1, height=1, char=br, style="class:box"),
+    ], height=1)
+    return HSplit([top, middle, bottom], width=width)
+
+
+def _size() -> tuple[int, int]:
+    try:
+        size = get_app().output.get_size()
+        return size.columns, size.rows
+    except Exception:  # no running application (tests of single texts)
+        return 100, 40
+
+
+def _tail(fragments, keep: int = 200):
+    """Keep the text's end in view: the last ``keep`` lines, with the (hidden) cursor at the end so
+    the window scrolls there."""
+    lines: list[list] = [[]]
+    for style, text in fragments:
+        parts = text.split("\n")
+        for j, part in enumerate(parts):
+            if j:
+                lines.append([])
+            if part:
+                lines[-1].append((style, part))
+    if lines and not lines[-1]:
+        lines.pop()
+    lines = lines[-keep:]
+    out = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(line)
+    out.append(("[SetCursorPosition]", ""))
+    return out

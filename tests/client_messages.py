@@ -1,0 +1,98 @@
+"""Protocol message sequences for the client's tests, recorded from the engine the way the server
+sends them (docs/PROTOCOL.md: game events mirror engine/_events.py, projected per seat)."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+
+import engine
+
+
+def _plain(value):
+    if attrs.has(type(value)):
+        return {a.name: _plain(getattr(value, a.name)) for a in attrs.fields(type(value))}
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def event_message(event, extra=None) -> dict:
+    body = _plain(event)
+    if isinstance(event, engine.DealStarted):
+        hands = body.pop("hands")
+        body["hand"] = next((h for h in hands if h is not None), None)
+    return {"t": event.type, **body, **(extra or {})}
+
+
+def legal_message(legal) -> dict:
+    lay = None
+    if legal.lay is not None:
+        lay = {"min": legal.lay.min, "max": legal.lay.max, "ranks": list(legal.lay.ranks)}
+        if legal.lay.count_min is not None:
+            lay["count_min"], lay["count_max"] = legal.lay.count_min, legal.lay.count_max
+    return {"t": "legal", "lay": lay, "challenge": legal.challenge, "believe": legal.believe,
+            "declare_none": legal.declare_none, "discard_quads": list(legal.discard_quads)}
+
+
+def table_summary(players: int, seat: int, variant: str) -> dict:
+    return {"id": 1, "variant": variant, "options": {}, "state": "playing", "spectators": 0, "password": False,
+            "seats": [{"seat": s, "name": "Ann" if s == seat else f"bot {s + 1}", "bot": None if s == seat else "honest",
+                       "ready": True, "away": False} for s in range(players)]}
+
+
+def simple_action(deal, rng):
+    if deal.window_open:
+        return engine.CloseWindow(deal.last.set_no)
+    seat = deal.turn
+    legal = deal.legal(seat)
+    if legal.challenge is not None and (legal.lay is None or rng.random() < 0.3):
+        return engine.Challenge(seat, legal.challenge)
+    hand = deal.hands[seat]
+    rank = next((r for r in legal.lay.ranks if any(c[0] == r for c in hand)), legal.lay.ranks[0])
+    cards = sorted(hand, key=lambda c: c[0] != rank)[: legal.lay.min]
+    count = len(cards) if legal.lay.count_min is not None else None
+    return engine.LaySet(seat, tuple(cards), rank, count)
+
+
+def record_deal(variant: str, players: int, seed: int, seat: int = 0, checkpoints: list | None = None):
+    """Play one seeded deal with a simple policy; returns (messages seat ``seat`` receives, deal).
+    ``checkpoints`` gets ``(number of messages so far, deal.view(seat))`` after every batch."""
+    import hashlib
+
+    rng = random.Random(seed)
+    rules = engine.variant(variant)
+    match = engine.Match(rules, players, rng)
+    deal, events = match.start()
+    salt = "ab" * 32
+    commitment = hashlib.sha256((salt + ":" + ",".join(deal.deck_order)).encode()).hexdigest()
+    seq = 0
+    msgs = [{"t": "welcome", "re": 1, "proto": 1, "server": {"name": "test", "version": "0"}, "session": "tok"},
+            {"t": "table_joined", "re": 2, "table": table_summary(players, seat, variant), "seat": seat}]
+    last_legal = None
+    while True:
+        for e in events:
+            seen = engine.project(e, seat, rules.hand_counts_public)
+            if seen is None:
+                continue
+            extra = {}
+            if isinstance(e, engine.DealStarted):
+                extra = {"commitment": commitment, "deal_no": 1}
+            elif isinstance(e, engine.Turn):
+                extra = {"time_ms": 30000}
+            elif isinstance(e, engine.DealEnded):
+                match.finish(deal)
+                extra = {"salt": salt, "deck": list(deal.deck_order), "match_scores": list(match.scores)}
+            seq += 1
+            msgs.append({**event_message(seen, extra), "seq": seq, "ts": 0})
+        legal = deal.legal(seat)
+        if legal != last_legal:
+            last_legal = legal
+            seq += 1
+            msgs.append({**legal_message(legal), "seq": seq, "ts": 0})
+        if checkpoints is not None:
+            checkpoints.append((len(msgs), deal.view(seat)))
+        if deal.over:
+            return msgs, deal
+        events = deal.apply(simple_action(deal, rng))
