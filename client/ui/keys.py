@@ -62,7 +62,11 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("q",), no_dialog, c.quit_key)
 
     # -- dialogs ------------------------------------------------------------------------------
-    kb.add("escape", filter=~no_dialog, eager=True)(lambda event: c.close_dialog())
+    kb.add("escape", filter=~no_dialog)(lambda event: c.close_dialog())
+
+    @kb.add("escape", "<any>")
+    def _(event) -> None:
+        """Alt+key arrives as Esc and the key: it does nothing (no game action on Alt)."""
     kb.add("?", filter=dialog_is("help"))(lambda event: c.close_dialog())
     kb.add("enter", filter=dialog_is("help"))(lambda event: c.close_dialog())
     kb.add("q", filter=dialog_is("help"))(lambda event: c.close_dialog())

@@ -1,0 +1,192 @@
+"""The terminal client's application with prompt-toolkit's pipe input and dummy output: key presses
+lead to the right requests, and only the actions the server's ``legal`` allows are offered.
+
+pytest-trio claims async tests, so these are sync tests that run their own asyncio loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.ui import model
+from client.ui.app import build_app
+from client.ui.controller import Controller
+from client.ui.texts import Texts
+
+SEATS = [{"seat": 0, "name": "Ann", "bot": None, "ready": True, "away": False},
+         {"seat": 1, "name": "bot 2", "bot": "honest", "ready": True, "away": False},
+         {"seat": 2, "name": "bot 3", "bot": "honest", "ready": True, "away": False}]
+
+
+def deal_messages(variant="verish", hand=("QS", "6H", "QD", "9C"), legal=None, ranks=("Q",), turn=0):
+    legal = legal or {"lay": {"min": 1, "max": 3, "ranks": list(ranks)}, "challenge": None, "believe": None,
+                      "declare_none": None, "discard_quads": []}
+    return [
+        {"t": "welcome", "re": 1, "server": {"name": "test"}, "session": "tok"},
+        {"t": "table_joined", "re": 2, "seat": 0, "table": {"id": 1, "variant": variant, "state": "playing",
+                                                              "seats": SEATS}},
+        {"t": "deal_started", "seq": 1, "ts": 0, "dealer": 2, "deck": "36", "hand": list(hand),
+         "hand_counts": [len(hand), 5, 5], "hidden": 1, "set_aside": 0, "stock": 0, "commitment": "c", "deal_no": 1},
+        {"t": "turn", "seq": 2, "ts": 0, "seat": turn, "ranks": list(ranks), "set_no": None, "time_ms": 30000},
+        {"t": "legal", "seq": 3, "ts": 0, **legal},
+    ]
+
+
+def press(keys: list[str], messages, lang="en", leave_quits=True, until=None):
+    """Run the application on ``messages``, type ``keys`` in order (an item that is a function is
+    a condition on the controller to wait for before typing on), wait for ``until(controller)`` if
+    given, then press Ctrl-C; returns (requests sent, controller)."""
+    sent: list[dict] = []
+
+    async def main():
+        with create_pipe_input() as inp:
+            c = Controller(Texts(lang), sent.append, leave_quits=leave_quits)
+            for m in messages:
+                c.receive(m)
+            app = build_app(c, input=inp, output=DummyOutput())
+            task = asyncio.ensure_future(app.run_async())
+            await _until(lambda: app.is_running)
+            for item in keys:
+                if callable(item):
+                    await _until(lambda: item(c))
+                else:
+                    inp.send_text(item)
+            if until is not None:
+                await _until(lambda: until(c))
+            if not task.done():
+                inp.send_text("\x03")
+            await asyncio.wait_for(task, 5)
+            return c
+
+    c = asyncio.run(main())
+    return sent, c
+
+
+async def _until(condition, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+def test_space_selects_and_enter_lays_the_selected_cards():
+    # hand sorted: 6H 9C QS QD; cursor starts on 6H
+    sent, c = press(["ll", " ", "l", " ", "\r"], deal_messages())
+    assert sent == [{"t": "lay", "cards": ["QS", "QD"], "rank": "Q"}]
+
+
+def test_h_and_left_move_back_and_space_unselects():
+    sent, _ = press([" ", "l", " ", "h", " ", "\x1b[D", "\x1b[D", " ", "\r"], deal_messages())
+    # select 6H, 9C; unselect 6H; left twice wraps to QS... cursor: 0->1->0->(wrap)3->2 ; select QS
+    assert sent == [{"t": "lay", "cards": ["9C", "QS"], "rank": "Q"}]
+
+
+def test_enter_with_nothing_selected_sends_nothing_and_says_why():
+    sent, c = press(["\r"], deal_messages())
+    assert sent == [] and c.message == "Select 1–3 cards with Space first."
+
+
+def test_rank_is_asked_only_when_the_player_may_choose_it():
+    sent, c = press([" ", "\r"], deal_messages(ranks=tuple("6789TJQKA")), until=lambda c: c.dialog is not None)
+    assert sent == [] and c.dialog.kind == "rank" and c.dialog.options[c.dialog.index] == "6"
+    sent, _ = press([" ", "\r", "k", "\r"], deal_messages(ranks=tuple("6789TJQKA")))
+    assert sent == [{"t": "lay", "cards": ["6H"], "rank": "K"}]
+
+
+def test_count_is_asked_where_counts_may_lie():
+    legal = {"lay": {"min": 1, "max": 4, "ranks": ["7"], "count_min": 1, "count_max": 4}, "challenge": None,
+             "believe": None, "declare_none": None, "discard_quads": []}
+    sent, _ = press([" ", "\r", "\x1b[C", "\x1b[C", "\r"], deal_messages("cheat", legal=legal, ranks=("7",)))
+    assert sent == [{"t": "lay", "cards": ["6H"], "rank": "7", "count": 3}]
+
+
+def test_challenge_and_believe_keys_and_their_russian_twins():
+    legal = {"lay": {"min": 1, "max": 4, "ranks": ["Q"]}, "challenge": 5, "believe": 5, "declare_none": None,
+             "discard_quads": []}
+    for keys, want in ((["n"], "challenge"), (["т"], "challenge"), (["y"], "believe"), (["н"], "believe")):
+        sent, _ = press(keys, deal_messages("veryu", legal=legal))
+        assert sent == [{"t": want, "set_no": 5}]
+
+
+def test_keys_not_allowed_now_send_nothing():
+    sent, _ = press(["n", "y", "d", "0", "т"], deal_messages())
+    assert sent == []
+
+
+def test_discard_quads_and_declare_none():
+    legal = {"lay": {"min": 1, "max": 4, "ranks": ["K"]}, "challenge": None, "believe": None, "declare_none": "K",
+             "discard_quads": ["9"]}
+    sent, _ = press(["d", "0"], deal_messages("hoyle", legal=legal))
+    assert sent == [{"t": "discard_quads", "ranks": ["9"]}, {"t": "declare_none"}]
+
+
+def test_chat_field_takes_the_keys_while_open():
+    sent, c = press(["/", "no tricks, yes?", "\r"], deal_messages())
+    assert sent == [{"t": "chat", "text": "no tricks, yes?"}] and c.dialog is None
+
+
+def test_esc_closes_a_dialog_and_plays_nothing():
+    legal = {"lay": {"min": 1, "max": 4, "ranks": ["Q"]}, "challenge": 5, "believe": None, "declare_none": None,
+             "discard_quads": []}
+    opened = lambda c: c.dialog is not None and c.dialog.kind == "chat"  # noqa: E731
+    sent, c = press(["/", "n", opened, "\x1b", lambda c: c.dialog is None], deal_messages(legal=legal))
+    assert sent == [] and c.dialog is None
+
+
+def test_quit_during_a_deal_asks_first():
+    sent, c = press(["q"], deal_messages(), until=lambda c: c.dialog is not None)
+    assert c.dialog.kind == "quit" and sent == []
+    sent, c = press(["q", "n"], deal_messages())
+    assert c.dialog is None
+
+
+def test_ready_and_start_in_a_waiting_table():
+    msgs = [{"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"},
+            {"t": "table_joined", "re": 2, "seat": 0, "table": {"id": 4, "variant": "verish", "state": "waiting",
+                                                                  "seats": [dict(SEATS[0], ready=False)] + SEATS[1:]}}]
+    sent, _ = press(["s"], msgs)
+    assert sent == [{"t": "ready", "ready": True}]
+    msgs.append({"t": "table_update", "seq": 1, "ts": 0, "table": {"id": 4, "variant": "verish", "state": "waiting",
+                                                                  "seats": SEATS}})
+    sent, _ = press(["s"], msgs)
+    assert sent == [{"t": "start"}]
+
+
+def test_lobby_join_spectate_and_create():
+    tables = [{"id": 7, "variant": "hoyle", "seats": SEATS, "state": "waiting", "spectators": 0, "password": False},
+              {"id": 9, "variant": "cheat", "seats": SEATS, "state": "playing", "spectators": 1, "password": False}]
+    msgs = [{"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"}, {"t": "tables", "re": 2,
+                                                                              "tables": tables}]
+    sent, _ = press(["j", "\r", "v"], msgs, leave_quits=False)
+    assert sent == [{"t": "join_table", "table": 9}, {"t": "spectate", "table": 9}]
+    # c: the form; right: verish -> veryu; down twice to bots, left: 3 -> 2 bots; Enter creates
+    sent, _ = press(["c", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[D", "\r"], msgs, leave_quits=False)
+    assert sent == [{"t": "create_table", "variant": "veryu", "options": {}, "seats": 4,
+                     "bots": ["honest", "honest"]}]
+
+
+def test_help_opens_and_closes():
+    _, c = press(["?"], deal_messages(), until=lambda c: c.dialog is not None)
+    assert c.dialog.kind == "help"
+    _, c = press(["?", "?"], deal_messages())
+    assert c.dialog is None
+
+
+def test_selection_follows_the_cards_when_the_hand_changes():
+    msgs = deal_messages()
+    sent, c = press(["lll", " "], msgs)  # QD selected
+    assert c.selected_cards() == ["QD"]
+    c.receive({"t": "pile_taken", "seq": 9, "ts": 0, "seat": 0, "count": 2, "cards": ["7S", "AH"]})
+    assert c.selected_cards() == ["QD"] and c.hand == ("6H", "7S", "9C", "QS", "QD", "AH")
+
+
+def test_alt_keys_do_nothing():
+    legal = {"lay": {"min": 1, "max": 4, "ranks": ["Q"]}, "challenge": 5, "believe": 5, "declare_none": None,
+             "discard_quads": []}
+    sent, _ = press(["\x1bn", "\x1by", "\x1b\r"], deal_messages("veryu", legal=legal))
+    assert sent == []
