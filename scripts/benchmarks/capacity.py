@@ -21,25 +21,25 @@ DELAY_MS = 100
 CAPACITY_DEAL_PAUSE_MS = 1_000
 
 
-def loadgen(port: int, clients: int, seconds: float, delay_ms: int) -> subprocess.Popen:
+def loadgen(port: int, clients: int, seconds: float, delay_ms: int, warmup: float = WARMUP_S) -> subprocess.Popen:
     """Start the load generator (its own process); its stdout yields ``SEATED n`` then JSON."""
-    cmd = [sys.executable, "-m", "scripts.benchmarks.loadgen", str(port), str(clients), str(seconds), str(delay_ms)]
+    cmd = [sys.executable, "-m", "scripts.benchmarks.loadgen", str(port), str(clients), str(seconds), str(delay_ms), str(warmup)]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, env=Helper.env())
 
 
-def step(clients: int, seconds: float, delay_ms: int = DELAY_MS) -> dict:
+def step(clients: int, seconds: float, delay_ms: int = DELAY_MS, warmup: float = WARMUP_S) -> dict:
     """One N on a fresh server. Returns the load generator's figures plus ``server_cpu`` (share
     of one core), ``server_rss_mib`` (with every client connected), ``kib_per_client``
     (RSS growth from the idle server, per seated client) and ``loadgen_cpu``."""
     with Helper("scripts.benchmarks.neveryu_server", "--clients", str(clients), "--deal-pause-ms", str(CAPACITY_DEAL_PAUSE_MS)) as srv:
         idle_rss = rss_bytes(srv.pid)
-        gen = loadgen(srv.port, clients, seconds, delay_ms)
+        gen = loadgen(srv.port, clients, seconds, delay_ms, warmup)
         try:
             line = gen.stdout.readline()
             if not line.startswith("SEATED"):
                 raise RuntimeError(f"the load generator failed: {line!r}")
             seated = int(line.split()[1])
-            time.sleep(WARMUP_S)
+            time.sleep(warmup)
             meter = CpuMeter(srv.pid, time.perf_counter)
             meter.start()
             line = gen.stdout.readline()
@@ -60,13 +60,13 @@ def step(clients: int, seconds: float, delay_ms: int = DELAY_MS) -> dict:
     return result
 
 
-def run(ladder: list[int], seconds: float, say=print) -> dict:
+def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S) -> dict:
     """``step`` each N of ``ladder`` in order, stopping after the first whose p99 reaches
     ``P99_LIMIT_MS`` or whose clients could not all be seated. Returns ``{"steps", "max_ok"}``."""
     steps = []
     max_ok = None
     for n in ladder:
-        r = step(n, seconds)
+        r = step(n, seconds, warmup=warmup)
         steps.append(r)
         say(
             f"  N={r['seated']:>5}: {r['actions_per_s']:>7.1f} actions/s  p50 {r['p50_ms']} ms  p99 {r['p99_ms']} ms"

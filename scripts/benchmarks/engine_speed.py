@@ -22,7 +22,7 @@ except ImportError:  # an engine without `neveryu simulate`: the core figures on
     simulate = None
 
 BOTS = "sharp"
-BATCH = 2  # deals per simulate call
+BATCH = 1  # deals per simulate call: a deal that cannot end costs ACTION_CAP actions, once
 # A deal that has not ended after this many actions is counted as stuck (a bug, reported).
 MAX_ACTIONS = 20_000
 
@@ -76,11 +76,12 @@ def measure(name: str, players: int, seconds: float, mode: str, seed: int = 1) -
     }
 
 
-def run(seconds_per_variant: float, players: int = 4) -> list[dict]:
+def run(seconds_per_variant: float, players: int = 4, modes: tuple[str, ...] = ("bots", "core")) -> list[dict]:
     """``measure`` every variant of ``engine.VARIANTS`` at ``players`` seats (clamped to the
-    variant's range) in both modes (only "core" without ``engine.simulate``), half the time
-    each. Returns ``[{"variant", "players", "bots": measure(...), "core": measure(...)}]``."""
-    modes = ("bots", "core") if simulate is not None else ("core",)
+    variant's range) in each of ``modes`` ("bots" needs ``engine.simulate``), sharing the
+    time. Returns ``[{"variant", "players", "bots": measure(...), "core": measure(...)}]``."""
+    if simulate is None:
+        modes = tuple(m for m in modes if m != "bots")
     out = []
     for name, rules in engine.VARIANTS.items():
         lo, hi = rules.players

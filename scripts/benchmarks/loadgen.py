@@ -1,9 +1,10 @@
 """The capacity load generator: N clients in this process, bots over the protocol at tables of
 4 on `verish`, each acting ``delay_ms`` after it may act (a brisk human pace).
 
-Run as ``python -m scripts.benchmarks.loadgen PORT CLIENTS SECONDS [DELAY_MS]``. It connects and
-seats every client (tables of 4, made by their first client), prints ``SEATED <n>`` once all are
-playing, plays for a warm-up of ``WARMUP_S`` and then ``SECONDS`` s, and prints one JSON line:
+Run as ``python -m scripts.benchmarks.loadgen PORT CLIENTS SECONDS [DELAY_MS [WARMUP_S]]``. It
+connects and seats every client (tables of 4, made by their first client), prints ``SEATED <n>``
+once all are playing, plays for a warm-up (default ``WARMUP_S``) and then ``SECONDS`` s, and
+prints one JSON line:
 ``{"clients", "seated", "actions", "actions_per_s", "p50_ms", "p99_ms", "max_ms", "errors",
 "dropped", "cpu"}``. An action's latency is the time from sending it until its own client has
 decoded the event it caused (``set_laid`` or ``challenged``); ``cpu`` is this process's share of
@@ -107,7 +108,7 @@ async def play_table(port: int, t: int, delay: float, stats: Stats, seating: tri
             nursery.start_soon(reader, k)
 
 
-async def run(port: int, clients: int, seconds: float, delay_ms: int) -> dict:
+async def run(port: int, clients: int, seconds: float, delay_ms: int, warmup: float = WARMUP_S) -> dict:
     stats = Stats()
     tables = clients // SEATS
     seating = trio.Semaphore(SEAT_CONCURRENCY)
@@ -118,7 +119,7 @@ async def run(port: int, clients: int, seconds: float, delay_ms: int) -> dict:
         while stats.seated + len(stats.failed) < tables:
             await trio.sleep(0.05)
         print("SEATED", stats.seated * SEATS, flush=True)
-        await trio.sleep(WARMUP_S)
+        await trio.sleep(warmup)
         cpu0, t0 = cpu_seconds(os.getpid()), time.perf_counter()
         stats.measuring = True
         await trio.sleep(seconds)
@@ -146,4 +147,5 @@ async def run(port: int, clients: int, seconds: float, delay_ms: int) -> dict:
 if __name__ == "__main__":
     port, clients, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
     delay_ms = int(sys.argv[4]) if len(sys.argv) > 4 else 100
-    print(json.dumps(trio.run(run, port, clients, seconds, delay_ms)), flush=True)
+    warmup = float(sys.argv[5]) if len(sys.argv) > 5 else WARMUP_S
+    print(json.dumps(trio.run(run, port, clients, seconds, delay_ms, warmup)), flush=True)

@@ -2,7 +2,8 @@
 
 Run as ``python -m scripts.benchmarks.neveryu_server [--clients N]``: serves on 127.0.0.1 and a
 free port (printed as ``PORT n``), with the connection limits raised for ``N`` clients from one
-address (``max_connections``, ``max_per_address``, ``max_tables``), untimed turns, no idle drop,
+address (``max_connections``, ``max_per_address``, ``max_tables``), no request rate limit (the
+ping/pong loop would hit it), untimed turns, no idle drop,
 a short pause between deals and matches that do not end (``deals``), so every client keeps
 playing. Everything else is the server's default configuration.
 """
@@ -29,14 +30,16 @@ def bench_config(clients: int, deal_pause_ms: int) -> ServerConfig:
             "max_per_address": clients + 64,
             "max_tables": clients // 4 + 64,
             "idle_ms": 3_600_000,
+            "rate": 1_000_000,
+            "burst": 1_000_000,
         },
     )
 
 
 async def _main(config: ServerConfig) -> None:
     async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(serve, config)
-        print("PORT", listeners[0].socket.getsockname()[1], flush=True)
+        port = await nursery.start(serve, config)
+        print("PORT", port, flush=True)
 
 
 if __name__ == "__main__":

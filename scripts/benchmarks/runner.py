@@ -17,26 +17,28 @@ from .subproc import Helper
 @attrs.frozen
 class Profile:
     engine_s: float  # per variant
+    engine_modes: tuple[str, ...]  # engine_speed modes
     latency_samples: int
     latency_s: float
     ping_clients: int
     ping_s: float
     ladder: tuple[int, ...]  # capacity: the N tried, in order
     capacity_s: float  # measured seconds per N
+    warmup_s: float  # capacity: play before measuring
     soak_min: float  # when --soak is given without minutes
 
 
 PROFILES = {
-    "full": Profile(3.0, 5000, 30.0, 200, 10.0, (250, 500, 750, 1000, 1250, 1500, 2000), 20.0, 5.0),
-    "quick": Profile(0.5, 1000, 4.0, 200, 2.0, (100, 200), 4.0, 5.0),
-    "smoke": Profile(0.1, 30, 2.0, 8, 0.3, (8,), 1.0, 0.1),
+    "full": Profile(4.0, ("bots", "core"), 5000, 30.0, 200, 10.0, (250, 500, 750, 1000, 1250, 1500, 2000), 20.0, 3.0, 5.0),
+    "quick": Profile(0.6, ("bots", "core"), 1000, 4.0, 200, 2.0, (100, 200), 4.0, 1.5, 5.0),
+    "smoke": Profile(0.1, ("core",), 30, 2.0, 8, 0.3, (8,), 1.0, 0.3, 0.1),
 }
 
 
 def engine(report, prof: Profile, args) -> None:
     report.say(f"\n== engine: bots-only deals per second, 4 seats, one process ({prof.engine_s} s per variant)")
     report.say(f"  {'variant':<12} {'bots (sharp)':>26}   {'core (auto_action)':>28}")
-    rows = engine_speed.run(prof.engine_s)
+    rows = engine_speed.run(prof.engine_s, modes=prof.engine_modes)
     for r in rows:
         cells = []
         for mode in ("bots", "core"):
@@ -86,7 +88,7 @@ def capacity(report, prof: Profile, args) -> None:
         f"\n== capacity: N clients in another process, verish tables of 4, each acting {cap.DELAY_MS} ms"
         f" after it may act ({prof.capacity_s} s per N)"
     )
-    result = cap.run(ladder, prof.capacity_s, report.say)
+    result = cap.run(ladder, prof.capacity_s, report.say, prof.warmup_s)
     report.say(f"  largest N with p99 < {cap.P99_LIMIT_MS} ms: {result['max_ok']}")
     report.data["capacity"] = result
 
