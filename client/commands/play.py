@@ -1,51 +1,117 @@
-"""Play against bots on this machine. Until the terminal client lands, this shows a bots-only
-deal, move by move."""
+"""Play against bots on this machine: a server on 127.0.0.1 (in its own thread) with bots in the
+other seats, and the full-screen client on it, straight at the table.
+
+Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
+n «Не верю», y «Верю», d discards a quad, 0 declares none, / chat, ? help, q leaves.
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
+import logging
+import sys
 
 import engine
 
+from .join import add_ui_arguments, make_texts, player_name
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default=engine.DEFAULT_VARIANT, choices=sorted(engine.VARIANTS))
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=None, help="make the deal reproducible")
+    parser.add_argument("--variant", default=engine.DEFAULT_VARIANT, choices=list(engine.VARIANTS),
+                        help=f"the variant (RULES.md; default {engine.DEFAULT_VARIANT})")
+    parser.add_argument("--players", type=int, default=None,
+                        help="seats at the table, you included (default 4, or what the variant allows)")
+    parser.add_argument("--bots", default=None, metavar="LIST",
+                        help="bot strengths for the other seats: one for all, or a comma list (default honest)")
+    parser.add_argument("--seed", type=int, default=None, help="make the deals reproducible")
+    parser.add_argument("--turn", type=int, default=60, metavar="SECONDS",
+                        help="your time per turn; 0 for no limit (default 60)")
+    parser.add_argument("--deals", type=int, default=5, help="deals in the match (default 5)")
+    parser.add_argument("--bot-delay", type=int, default=900, metavar="MS",
+                        help="how long a bot waits before it acts, in ms (default 900)")
+    parser.add_argument("--log", default=None, metavar="FILE", help="write the server's log to FILE")
+    add_ui_arguments(parser)
 
 
-def _simple_action(deal: engine.Deal, rng: random.Random) -> engine.Action:
-    if deal.window_open:
-        return engine.CloseWindow(deal.last.set_no)
-    seat = deal.turn
-    legal = deal.legal(seat)
-    if legal.challenge is not None and (legal.lay is None or rng.random() < 0.25):
-        return engine.Challenge(seat, legal.challenge)
-    hand = deal.hands[seat]
-    rank = next((r for r in legal.lay.ranks if any(c[0] == r for c in hand)), legal.lay.ranks[0])
-    cards = sorted(hand, key=lambda c: c[0] != rank)[: legal.lay.min]
-    return engine.LaySet(seat, tuple(cards), rank)
+def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple[int, list[str]]:
+    """The seat count and one bot strength per other seat. Raises ValueError with a message a
+    person can act on."""
+    from client.ui.controller import STRENGTHS
+
+    rules = engine.VARIANTS[variant]
+    lo, hi = rules.players
+    names = [b.strip() for b in bots.split(",")] if bots else []
+    if players is None:
+        players = len(names) + 1 if len(names) > 1 else min(max(4, lo), hi)
+    if not lo <= players <= hi:
+        raise ValueError(f"{variant} is for {lo}–{hi} players, not {players}")
+    if len(names) <= 1:
+        names = [names[0] if names else STRENGTHS[0]] * (players - 1)
+    if len(names) != players - 1:
+        raise ValueError(f"--bots names {len(names)} bots, but {players} players leave {players - 1} seats for bots")
+    unknown = sorted(set(names) - set(STRENGTHS))
+    if unknown:
+        raise ValueError(f"unknown bot strength {', '.join(unknown)}; known: {', '.join(STRENGTHS)}")
+    return players, names
 
 
 def run(args: argparse.Namespace) -> int:
-    rng = random.Random(args.seed)
-    match = engine.Match(engine.variant(args.variant), args.players, rng)
-    deal, events = match.start()
-    while True:
-        for e in events:
-            print(_describe(e))
-        if deal.over:
-            return 0
-        events = deal.apply(_simple_action(deal, rng))
+    try:
+        players, bots = seats_and_bots(args.variant, args.players, args.bots)
+        if args.turn < 0 or args.deals < 1 or args.bot_delay < 0:
+            raise ValueError("--turn and --bot-delay must be 0 or more, --deals 1 or more")
+    except ValueError as exc:
+        print(f"neveryu play: {exc}", file=sys.stderr)
+        return 2
+    _quiet_logging(args.log)
+
+    from server import ServerConfig, start_in_thread
+
+    from client.ui.app import run_client
+
+    config = ServerConfig(host="127.0.0.1", port=0, name="neveryu play", seed=args.seed).evolve(
+        table={"deals": args.deals, "bot_delay_ms": args.bot_delay, "deal_pause_ms": 6000, "grace_ms": 600_000}
+    )
+    try:
+        running = start_in_thread(config)
+    except (RuntimeError, TimeoutError) as exc:
+        print(f"neveryu play: the local server did not start: {exc}", file=sys.stderr)
+        return 1
+    request = {"t": "create_table", "variant": args.variant, "options": {}, "seats": players, "bots": bots,
+               "turn_ms": args.turn * 1000}
+    if args.seed is not None:
+        request["seed"] = args.seed
+    started: set[str] = set()
+
+    def script(net, msg: dict) -> None:
+        """Sit down at once: create the table, say ready, start the match (no lobby)."""
+        t = msg.get("t")
+        if t == "welcome" and not msg.get("resumed") and "created" not in started:
+            started.add("created")
+            net.send(request)
+        elif t == "table_joined" and "ready" not in started:
+            started.add("ready")
+            net.send({"t": "ready", "ready": True})
+            net.send({"t": "start"})
+        elif t == "match_ended":
+            started.discard("ready")
+
+    try:
+        return run_client("127.0.0.1", running.port, name=player_name(args.name), texts=make_texts(args),
+                          script=script, leave_quits=True)
+    finally:
+        running.stop()
 
 
-def _describe(e: engine.Event) -> str:
-    fields = ", ".join(f"{k}={v}" for k, v in vars_of(e).items())
-    return f"{e.type}: {fields}"
-
-
-def vars_of(e: engine.Event) -> dict:
-    import attrs
-
-    return attrs.asdict(e, recurse=False)
+def _quiet_logging(path: str | None) -> None:
+    """The screen is the client's: the server's log goes to ``path`` or nowhere."""
+    root = logging.getLogger("neveryu")
+    root.propagate = False
+    root.handlers.clear()
+    if path:
+        handler = logging.FileHandler(path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        root.addHandler(handler)
+        root.setLevel(logging.INFO)
+    else:
+        root.addHandler(logging.NullHandler())

@@ -71,11 +71,15 @@ def run_client(
     name: str,
     texts: Texts,
     password: str | None = None,
-    on_welcome=None,
+    script=None,
     leave_quits: bool = False,
 ) -> int:
     """Run the terminal client against ``host``:``port`` until the player quits. Returns 0, or 1
-    when the connection could never be made (the reason is printed after the screen closes)."""
+    when the connection could never be made (the reason is printed after the screen closes).
+
+    ``script(net, msg, resumed)``, if given, sees every message before the screen does and may
+    send requests (``neveryu play`` creates its table and starts the match this way); without
+    one, a fresh ``welcome`` asks for the tables and variants (the lobby)."""
     failure: list[str] = []
 
     async def main() -> None:
@@ -83,13 +87,16 @@ def run_client(
         app = build_app(controller)
 
         def welcome(msg: dict, resumed: bool) -> None:
-            if on_welcome is not None:
-                on_welcome(net, controller, msg, resumed)
-            elif not resumed:
+            if script is None and not resumed:
                 net.send({"t": "list_tables"})
                 net.send({"t": "variants"})
 
-        net = Net(host, port, hello_fields(name, password), controller.receive, on_welcome=welcome)
+        def deliver(msg: dict) -> None:
+            if script is not None:
+                script(net, msg)
+            controller.receive(msg)
+
+        net = Net(host, port, hello_fields(name, password), deliver, on_welcome=welcome)
         controller.send = net.send
         controller.state = controller.state.__class__(name=name)
         net.start()

@@ -20,7 +20,18 @@ import engine
 from . import model
 from .texts import Texts
 
-STRENGTHS = ("honest", "sharp", "random")
+
+
+def bot_strengths() -> tuple[str, ...]:
+    """The bot strengths a table may ask for (engine.bots, issue 4), the default first."""
+    try:
+        from engine.bots import STRENGTHS
+    except ImportError:  # bots not installed: the names issue 4 gives them
+        return ("honest", "sharp", "random")
+    return tuple(sorted(STRENGTHS, key=lambda s: s != "honest"))
+
+
+STRENGTHS = bot_strengths()
 
 
 @attrs.define

@@ -78,12 +78,13 @@ class Screen:
             self.chat_input, filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind == "chat")
         )
         dialog = ConditionalContainer(
-            Window(FormattedTextControl(self._dialog_text), style="class:dialog", width=D(max=76), height=D(max=16)),
+            _box(self.t, "neveryu", Window(FormattedTextControl(self._dialog_text), wrap_lines=True,
+                                           width=D(preferred=66, max=76), dont_extend_height=True)),
             filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind not in ("chat",)),
         )
         return FloatContainer(
             HSplit([self.header, body, chat_box]),
-            floats=[Float(content=dialog)],
+            floats=[Float(content=dialog, transparent=False)],
         )
 
     def _current(self):
@@ -206,9 +207,11 @@ class Screen:
             if seat in s.out:
                 info.append(t("out_mark") + f" {s.out.index(seat) + 1}")
             elif s.hand_counts is not None and seat is not None and seat < len(s.hand_counts) and s.in_deal:
-                info.append(str(s.hand_counts[seat]))
+                info.append(t.n_cards(s.hand_counts[seat]))
+            if seat in s.waiting and seat not in s.out:
+                info.append(t("waiting_mark"))
             if s.in_deal and s.dealer == seat:
-                info.append(t("dealer_mark"))
+                info.append("(" + t("dealer_mark") + ")")
             if not s.in_deal or s.over:
                 if x.get("ready"):
                     info.append(t("seat.ready"))
@@ -427,11 +430,13 @@ class Screen:
         if d.kind in ("rank", "count"):
             out = [("", " " + t("ask." + d.kind) + "\n\n ")]
             for i, option in enumerate(d.options):
-                label = t.rank_plural(option) if d.kind == "rank" else str(option)
-                if d.kind == "rank":
-                    label = f"{t.rank(option)} {label}"
+                label = t.rank(option) if d.kind == "rank" else str(option)
                 mark = f"[{label}]" if i == d.index else f" {label} "
-                out.append(("bold" if i == d.index else "", mark + " "))
+                out.append(("class:cursor" if i == d.index else "", mark))
+            chosen = d.options[d.index]
+            cards = len(d.data.get("cards") or ())
+            claim = t.claim(cards, chosen) if d.kind == "rank" else t.claim(chosen, d.data.get("rank"))
+            out.append(("bold", "\n\n  → " + claim + "\n"))
             return out
         if d.kind == "create":
             f = c.form

@@ -223,8 +223,7 @@ class Net:
         if t == "pong" or t == "heartbeat":
             return False
         if t == "welcome":
-            resumed = self.session is not None and msg.get("session") in (None, self.session) and bool(
-                msg.get("resumed", True))
+            resumed = bool(msg.get("resumed"))
             self.session = msg.get("session") or self.session
             if isinstance(msg.get("limits"), dict) and type(msg["limits"].get("heartbeat_ms")) is int:
                 self._heartbeat_s = max(0.5, msg["limits"]["heartbeat_ms"] / 2000.0)

@@ -84,7 +84,7 @@ EN = {
     "held": "Your set ({claim}) waits for the challenge window.",
     "out_mark": "out",
     "waiting_mark": "empty hand",
-    "dealer_mark": "deals",
+    "dealer_mark": "dealer",
     "you": "you",
     "seat_n": "Seat {n}",
     "bot_n": "Bot {n}",
