@@ -24,6 +24,9 @@ Use::
 
     async with advertising(name, host, port) as ad:
         ...  # serve; ad.update(tables=2, free=3) whenever the counts change
+
+or, beside a running ``server.Server``, ``nursery.start_soon(advertise_server, server)``: it
+follows the server's tables on its own (``neveryu serve`` does this unless ``--no-advertise``).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ import contextlib
 import functools
 import logging
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
+from typing import TYPE_CHECKING, Any
 
 import trio
 import zeroconf
@@ -40,6 +44,9 @@ import zeroconf
 from protocol import PROTOCOL_VERSION
 
 from .addresses import reachable_addresses
+
+if TYPE_CHECKING:
+    from ._server import Server
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +58,9 @@ TXT_VERSION = 1
 
 CLOSE_TIMEOUT = 1.0
 """Longest time (seconds) shutdown waits for the goodbye packets before it gives up on them."""
+
+FOLLOW_EVERY = 1.0
+"""How often ``advertise_server`` reads the server's counts (seconds)."""
 
 _MAX_LABEL = 63  # bytes of a DNS label: the instance name must fit in one
 
@@ -219,3 +229,36 @@ async def advertising(
             yield ad
         finally:
             nursery.cancel_scope.cancel()
+
+
+def lobby_counts(tables: Iterable[dict[str, Any]]) -> tuple[int, int]:
+    """(tables, free seats) of a server whose tables have these summaries (the objects of the
+    ``tables`` reply, docs/PROTOCOL.md): a free seat is one nobody holds (``name`` null) at a
+    table in state ``"waiting"``."""
+    count = free = 0
+    for table in tables:
+        count += 1
+        if table.get("state") == "waiting":
+            free += sum(1 for seat in table.get("seats", ()) if seat.get("name") is None)
+    return count, free
+
+
+async def advertise_server(server: Server, *, every: float = FOLLOW_EVERY) -> None:
+    """Advertise a running ``server.Server`` (its config's name and host, its bound port) until
+    cancelled, reading its tables every *every* seconds to keep the counts current.
+
+    Start it once the server is listening (``server.port`` is set); cancelling it withdraws
+    the advertisement within ``CLOSE_TIMEOUT`` seconds. Raises OSError if the configured host is
+    a name that does not resolve.
+    """
+    if server.port is None:
+        raise RuntimeError("advertise_server: the server is not listening yet")
+    config = server.config
+    counts = lobby_counts(t.summary for t in list(server.tables.values()))
+    async with advertising(config.name, config.host, server.port, tables=counts[0], free=counts[1]) as ad:
+        if not ad.addresses:
+            return
+        while True:
+            await trio.sleep(every)
+            tables, free = lobby_counts(t.summary for t in list(server.tables.values()))
+            ad.update(tables=tables, free=free)

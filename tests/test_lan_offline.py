@@ -216,3 +216,16 @@ def test_browse_and_pick_with_nothing_found_says_what_to_do(monkeypatch):
     assert "No neveryu server answered on the local network within 2.5 s." in text
     assert "neveryu join HOST[:PORT]" in text
     assert "firewall" in text and "another subnet" in text and "blocks multicast" in text
+
+
+def test_lobby_counts_free_seats_only_at_waiting_tables():
+    def seat(name):
+        return {"seat": 0, "name": name, "bot": None, "ready": False, "away": False}
+
+    tables = [
+        {"id": 1, "state": "waiting", "seats": [seat("ann"), seat(None), seat(None)]},
+        {"id": 2, "state": "playing", "seats": [seat("bob"), seat(None)]},
+        {"id": 3, "state": "waiting", "seats": [seat("bot 1"), seat(None)]},
+    ]
+    assert advertise.lobby_counts(tables) == (3, 3)
+    assert advertise.lobby_counts([]) == (0, 0)
