@@ -62,7 +62,8 @@ class Connection:
     def next_message(self) -> dict | None:
         """The next whole message from the peer, or None until more bytes arrive.
 
-        Returns the decoded dict (server role: a request as ``parse_request`` accepts it).
+        Returns the decoded dict. Server role: the request as its class normalises it
+        (``parse_request(msg).to_wire()``: known fields only, optional nil fields left out).
         Raises ``ProtocolError``: fatal ones (``BAD_FRAME``, ``FRAME_TOO_LARGE``,
         ``BAD_MESSAGE``, ``NOT_READY``) break the connection; ``UNKNOWN_TYPE`` does not.
         A length header above the limit raises as soon as its 4 bytes are in.
@@ -102,10 +103,10 @@ class Connection:
         if not self.hello_received:
             if t != "hello":
                 raise error("NOT_READY", "the first request must be hello", re=rid)
-        parse_request(msg)
+        request = parse_request(msg)
         if t == "hello":
             self.hello_received = True
-        return msg
+        return request.to_wire()
 
     def send(self, msg: dict) -> bytes:
         """The frame to write for ``msg``. Raises ``LocalProtocolError`` if ``msg`` is too large

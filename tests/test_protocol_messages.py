@@ -1,0 +1,299 @@
+"""Message classes of protocol v1: requests validate (a bool is not an int, uint32 ids, card
+strings), every class round-trips, the game events mirror engine/_events.py, and what a real
+deal of every variant produces fits the classes."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+
+import engine
+import protocol
+from protocol import EVENTS, REPLIES, REQUESTS, ProtocolError, parse_request
+
+TABLE = {
+    "id": 1, "variant": "verish", "options": {}, "state": "waiting", "spectators": 0, "password": False,
+    "seats": [
+        {"seat": 0, "name": "ann", "bot": None, "ready": False, "away": False},
+        {"seat": 1, "name": "bot 2", "bot": "normal", "ready": True, "away": False},
+    ],
+    "turn_ms": 60000, "challenge_window_ms": 1500, "tie_window_ms": 250, "deals": 5, "deal_no": 0, "seeded": False,
+}
+LEGAL = {"lay": {"min": 1, "max": 3, "ranks": ["Q"]}, "challenge": 4, "believe": None, "declare_none": None, "discard_quads": []}
+EV = {"seq": 1, "ts": 1_764_450_000_000}
+
+SAMPLES: dict[tuple[str, str], dict] = {
+    ("request", "hello"): {"id": 1, "proto": [1, 1], "client": {"name": "x", "version": "1"}, "name": "ann",
+                           "password": "pw", "resume": {"token": "abc", "last_seq": 12}},
+    ("request", "ping"): {"id": 2},
+    ("request", "schema"): {"id": 3},
+    ("request", "variants"): {"id": 4},
+    ("request", "list_tables"): {"id": 5},
+    ("request", "create_table"): {"id": 6, "variant": "hoyle", "options": {"declare_none": True, "deck": "2x52", "packet_size": 2},
+                                  "seats": 4, "bots": ["easy", "hard"], "turn_ms": 0, "challenge_window_ms": 1500,
+                                  "tie_window_ms": 250, "password": "p", "seed": 7},
+    ("request", "join_table"): {"id": 7, "table": 1, "seat": 2, "password": "p"},
+    ("request", "spectate"): {"id": 8, "table": 1},
+    ("request", "leave"): {"id": 9},
+    ("request", "ready"): {"id": 10, "ready": True},
+    ("request", "start"): {"id": 11},
+    ("request", "chat"): {"id": 12, "text": "привет"},
+    ("request", "lay"): {"id": 13, "cards": ["QS", "7C"], "rank": "Q", "count": 3},
+    ("request", "challenge"): {"id": 14, "set_no": 3},
+    ("request", "believe"): {"id": 15, "set_no": 3},
+    ("request", "declare_none"): {"id": 16},
+    ("request", "discard_quads"): {"id": 17, "ranks": ["7", "7"]},
+    ("reply", "ok"): {"re": 1},
+    ("reply", "error"): {"re": None, "code": "BAD_FRAME", "msg": "no", "fatal": True},
+    ("reply", "welcome"): {"re": 1, "proto": 1, "server": {"name": "dorm", "version": "0.1.0"}, "session": "tok", "resumed": False,
+                           "table": None, "seat": None, "heartbeat_ms": 10000,
+                           "limits": {"max_client_frame": 65536, "max_server_frame": 1048576, "max_chat": 500, "idle_ms": 45000}},
+    ("reply", "pong"): {"re": 2},
+    ("reply", "schema"): {"re": 3, "schema": {"title": "x", "$defs": {"a": {"type": "integer"}}}},
+    ("reply", "variants"): {"re": 4, "variants": [{"name": "hoyle", "title": "Не верю", "players": [2, 12],
+                                                   "options": {"packet_size": {"default": 3, "choices": [2, 3]}}}]},
+    ("reply", "tables"): {"re": 5, "tables": [TABLE]},
+    ("reply", "table_joined"): {"re": 6, "table": TABLE, "seat": 0},
+    ("event", "heartbeat"): {**EV},
+    ("event", "bye"): {**EV, "reason": "shutdown"},
+    ("event", "table_update"): {**EV, "table": TABLE},
+    ("event", "table_closed"): {**EV, "table": 1, "reason": "its players left"},
+    ("event", "chat"): {**EV, "seat": None, "name": "bob", "text": "hi"},
+    ("event", "player_joined"): {**EV, "seat": 1, "name": "bob"},
+    ("event", "player_left"): {**EV, "seat": 1, "name": "bob", "reason": "left"},
+    ("event", "match_started"): {**EV, "table": TABLE, "deals": 5},
+    ("event", "match_ended"): {**EV, "scores": [1, 0, 2], "deals": 5},
+    ("event", "legal"): {**EV, **LEGAL},
+}
+
+
+def sample(kind: str, t: str) -> dict:
+    return {"t": t, **SAMPLES[(kind, t)]}
+
+
+@pytest.mark.parametrize(("kind", "t"), list(SAMPLES), ids=[f"{k}.{t}" for k, t in SAMPLES])
+def test_samples_round_trip(kind, t):
+    cls = {"request": REQUESTS, "reply": REPLIES, "event": EVENTS}[kind][t]
+    msg = sample(kind, t)
+    obj = cls.from_wire(msg)
+    assert obj.to_wire() == msg
+    assert cls.from_wire(obj.to_wire()) == obj
+
+
+def test_every_request_has_a_sample():
+    assert {t for k, t in SAMPLES if k == "request"} == set(REQUESTS)
+    assert {t for k, t in SAMPLES if k == "reply"} == set(REPLIES)
+
+
+def test_every_request_names_a_reply_type():
+    assert {cls.REPLY for cls in REQUESTS.values()} <= set(REPLIES)
+
+
+def test_parse_request_returns_the_class():
+    req = parse_request(sample("request", "lay"))
+    assert req == protocol.Lay(id=13, cards=("QS", "7C"), rank="Q", count=3)
+
+
+def test_optional_fields_absent_or_nil_are_the_same():
+    a = parse_request({"t": "lay", "id": 1, "cards": ["QS"]})
+    b = parse_request({"t": "lay", "id": 1, "cards": ["QS"], "rank": None, "count": None})
+    assert a == b
+    assert a.to_wire() == {"t": "lay", "id": 1, "cards": ["QS"]}
+
+
+def test_unknown_fields_are_ignored():
+    assert parse_request({"t": "ping", "id": 1, "future": [1, 2]}).to_wire() == {"t": "ping", "id": 1}
+
+
+BAD_REQUESTS = [
+    ("bool_id", {"t": "ping", "id": True}),
+    ("negative_id", {"t": "ping", "id": -1}),
+    ("id_over_uint32", {"t": "ping", "id": 2**32}),
+    ("bool_set_no", {"t": "challenge", "id": 1, "set_no": True}),
+    ("zero_set_no", {"t": "challenge", "id": 1, "set_no": 0}),
+    ("str_set_no", {"t": "believe", "id": 1, "set_no": "3"}),
+    ("missing_set_no", {"t": "believe", "id": 1}),
+    ("int_ready", {"t": "ready", "id": 1, "ready": 1}),
+    ("card_ten_as_10", {"t": "lay", "id": 1, "cards": ["10H"]}),
+    ("card_lowercase", {"t": "lay", "id": 1, "cards": ["qh"]}),
+    ("card_bad_suit", {"t": "lay", "id": 1, "cards": ["QX"]}),
+    ("card_rank_only", {"t": "lay", "id": 1, "cards": ["Q"]}),
+    ("card_not_str", {"t": "lay", "id": 1, "cards": [12]}),
+    ("card_newline", {"t": "lay", "id": 1, "cards": ["Q\n"]}),
+    ("no_cards", {"t": "lay", "id": 1, "cards": []}),
+    ("nine_cards", {"t": "lay", "id": 1, "cards": ["2S"] * 9}),
+    ("cards_not_array", {"t": "lay", "id": 1, "cards": "QS"}),
+    ("rank_is_card", {"t": "lay", "id": 1, "cards": ["QS"], "rank": "QS"}),
+    ("rank_one", {"t": "lay", "id": 1, "cards": ["QS"], "rank": "1"}),
+    ("bool_count", {"t": "lay", "id": 1, "cards": ["QS"], "count": True}),
+    ("zero_count", {"t": "lay", "id": 1, "cards": ["QS"], "count": 0}),
+    ("empty_quads", {"t": "discard_quads", "id": 1, "ranks": []}),
+    ("empty_chat", {"t": "chat", "id": 1, "text": ""}),
+    ("long_chat", {"t": "chat", "id": 1, "text": "x" * 501}),
+    ("hello_proto_one_int", {"t": "hello", "id": 1, "proto": 1, "client": {"name": "x", "version": ""}, "name": "a"}),
+    ("hello_no_name", {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}}),
+    ("hello_long_name", {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}, "name": "a" * 33}),
+    ("hello_client_str", {"t": "hello", "id": 1, "proto": [1, 1], "client": "x", "name": "a"}),
+    ("hello_resume_bool_seq", {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}, "name": "a",
+                               "resume": {"token": "t", "last_seq": False}}),
+    ("create_one_seat", {"t": "create_table", "id": 1, "seats": 1}),
+    ("create_bool_seats", {"t": "create_table", "id": 1, "seats": True}),
+    ("create_negative_turn", {"t": "create_table", "id": 1, "turn_ms": -1}),
+    ("create_option_map", {"t": "create_table", "id": 1, "options": {"deck": {"x": 1}}}),
+    ("join_table_str", {"t": "join_table", "id": 1, "table": "1"}),
+    ("join_seat_99", {"t": "join_table", "id": 1, "table": 1, "seat": 99}),
+]
+
+
+@pytest.mark.parametrize(("name", "msg"), BAD_REQUESTS, ids=[b[0] for b in BAD_REQUESTS])
+def test_bad_requests_are_fatal_bad_message(name, msg):
+    with pytest.raises(ProtocolError) as exc:
+        parse_request(msg)
+    assert (exc.value.code, exc.value.fatal) == ("BAD_MESSAGE", True)
+    rid = msg["id"]
+    assert exc.value.re == (rid if type(rid) is int and 0 <= rid < 2**32 else None)
+
+
+def test_unknown_type_is_not_fatal_and_names_the_id():
+    with pytest.raises(ProtocolError) as exc:
+        parse_request({"t": "fold", "id": 5})
+    assert (exc.value.code, exc.value.fatal, exc.value.re) == ("UNKNOWN_TYPE", False, 5)
+
+
+def test_constructors_validate():
+    with pytest.raises(ProtocolError):
+        protocol.ChallengeRequest(id=1, set_no=True)
+    assert protocol.Lay(id=1, cards=["QS"]).cards == ("QS",)
+
+
+# -- game events mirror the engine ----------------------------------------------------------------
+
+EXTRAS = {
+    "deal_started": {"commitment", "deal_no"},
+    "turn": {"time_ms"},
+    "deal_ended": {"salt", "deck", "match_scores", "deal_no"},
+}
+
+
+@pytest.mark.parametrize("t", sorted(engine.EVENT_TYPES))
+def test_game_event_fields_are_the_engine_fields(t):
+    engine_fields = {a.name for a in attrs.fields(engine.EVENT_TYPES[t])}
+    if t == "deal_started":
+        engine_fields = engine_fields - {"hands"} | {"hand"}
+    wire_fields = set(EVENTS[t].wire_fields()) - {"seq", "ts"}
+    assert wire_fields == engine_fields | EXTRAS.get(t, set())
+
+
+def test_legal_and_state_fields_are_the_engine_fields():
+    assert set(EVENTS["legal"].wire_fields()) - {"seq", "ts"} == {a.name for a in attrs.fields(engine.Legal)}
+    view = {a.name for a in attrs.fields(engine.View)}
+    assert set(EVENTS["state"].wire_fields()) - {"seq", "ts"} == view | {"table", "deal_no", "commitment", "match_scores", "time_ms"}
+
+
+def plain(value):
+    if attrs.has(type(value)):
+        return {a.name: plain(getattr(value, a.name)) for a in attrs.fields(type(value))}
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    return value
+
+
+def event_wire(event, seq: int) -> dict:
+    body = plain(event)
+    extra: dict = {}
+    if event.type == "deal_started":
+        hands = body.pop("hands")
+        body["hand"] = next((h for h in hands if h is not None), None)
+        extra = {"commitment": "0" * 64, "deal_no": 1}
+    elif event.type == "turn":
+        extra = {"time_ms": None if seq % 2 else 1234}
+    elif event.type == "deal_ended":
+        extra = {"salt": "f" * 64, "deck": ["AS"] * 36, "match_scores": [0] * len(body["scores"]), "deal_no": 1}
+    return {"t": event.type, "seq": seq, "ts": 1, **body, **extra}
+
+
+def legal_wire(legal: engine.Legal) -> dict:
+    body = plain(legal)
+    if body["lay"] is not None and body["lay"]["count_min"] is None:
+        del body["lay"]["count_min"], body["lay"]["count_max"]
+    return body
+
+
+def random_action(deal: engine.Deal, rng: random.Random):
+    """A random legal-looking action (the engine may still refuse some; the caller retries)."""
+    last = deal.last
+    if deal.window_open and last is not None:
+        callers = [s for s in range(deal.players) if deal.legal(s).challenge is not None]
+        r = rng.random()
+        if callers and r < 0.2:
+            return engine.Challenges(tuple(rng.sample(callers, min(2, len(callers)))), last.set_no)
+        if deal.held is not None or r < 0.6:
+            return engine.CloseWindow(last.set_no)
+    seat = deal.turn
+    legal = deal.legal(seat)
+    if legal.discard_quads and rng.random() < 0.5:
+        return engine.DiscardQuads(seat, legal.discard_quads)
+    if legal.challenge is not None and rng.random() < 0.3:
+        return engine.Challenge(seat, legal.challenge)
+    if legal.believe is not None and rng.random() < 0.3:
+        return engine.Believe(seat, legal.believe)
+    if legal.declare_none is not None and rng.random() < 0.15:
+        return engine.DeclareNone(seat)
+    if legal.lay is not None:
+        hand = list(deal.hands[seat])
+        size = rng.randint(legal.lay.min, legal.lay.max)
+        count = None
+        if legal.lay.count_min is not None:
+            count = rng.randint(legal.lay.count_min, legal.lay.count_max)
+        return engine.LaySet(seat, tuple(rng.sample(hand, size)), rng.choice(legal.lay.ranks), count)
+    return engine.Timeout(seat)
+
+
+def deal_messages(name: str, seed: int):
+    """Every projected event (each seat and a spectator), legal and state message of one random deal."""
+    rng = random.Random(seed)
+    rules = engine.variant(name, **({"declare_none": True} if name.startswith("hoyle") else {}))
+    players = min(max(rules.players[0], 3 + seed % 3), rules.players[1])
+    match = engine.Match(rules, players, random.Random(seed))
+    deal, events = match.start()
+    seq = 0
+    out: list[dict] = []
+    for step in range(600):
+        for event in events:
+            for seat in [*range(players), None]:
+                seen = engine.project(event, seat, rules.hand_counts_public)
+                if seen is not None:
+                    seq += 1
+                    out.append(event_wire(seen, seq))
+        for seat in [*range(players), None]:
+            out.append({"t": "legal", "seq": 1, "ts": 1, **legal_wire(deal.legal(seat))})
+            if step % 4 and not deal.over:
+                continue
+            view = plain(deal.view(seat))
+            view["legal"] = legal_wire(deal.view(seat).legal)
+            out.append({"t": "state", "seq": 1, "ts": 1, **view, "table": TABLE, "deal_no": 1, "commitment": "a" * 64,
+                        "match_scores": None, "time_ms": 5})
+        if deal.over:
+            return out, True
+        events = []
+        while not events:
+            try:
+                events = deal.apply(random_action(deal, rng))
+            except engine.RuleViolation:
+                continue
+    return out, False
+
+
+@pytest.mark.parametrize("name", sorted(engine.VARIANTS))
+def test_real_deals_fit_the_event_classes(name):
+    kinds = set()
+    for seed in range(2):
+        messages, ended = deal_messages(name, seed)
+        assert ended
+        for msg in messages:
+            EVENTS[msg["t"]].from_wire(msg)
+            assert protocol.wire_problem(msg, arrays=(list, tuple)) is None
+            kinds.add(msg["t"])
+    assert {"deal_started", "turn", "set_laid", "set_revealed", "legal", "state"} <= kinds

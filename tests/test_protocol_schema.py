@@ -1,0 +1,170 @@
+"""The JSON Schema and the message classes agree: the schema files are what the classes
+generate, every sample and every message of real deals validates, and on random requests the
+schema accepts exactly what ``parse_request`` accepts. Every example frame in docs/PROTOCOL.md
+validates too."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+import protocol
+from protocol import REQUESTS, ProtocolError, build_schema, encode_frame, load_schema, parse_request, schema_json
+from test_protocol_messages import SAMPLES, deal_messages
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SCHEMA = build_schema()
+VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
+_BY_TYPE: dict[str, jsonschema.Draft202012Validator] = {}
+
+
+def validator_for(kind: str, t: str) -> jsonschema.Draft202012Validator:
+    """A validator of one message type (the whole schema's anyOf is slow to validate against)."""
+    key = f"{kind}.{t}"
+    if key not in _BY_TYPE:
+        _BY_TYPE[key] = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{key}", "$defs": SCHEMA["$defs"]})
+    return _BY_TYPE[key]
+
+
+def test_schema_files_are_generated_from_the_classes():
+    text = schema_json()
+    assert (ROOT / "docs" / "protocol.schema.json").read_text("utf-8") == text, "run: python -m protocol.schema"
+    assert (ROOT / "protocol" / "schema.json").read_text("utf-8") == text, "run: python -m protocol.schema"
+    assert load_schema() == SCHEMA == json.loads(text)
+
+
+def test_schema_is_a_valid_json_schema():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+def test_schema_reply_fits_a_frame():
+    reply = protocol.SchemaReply(re=1, schema=load_schema()).to_wire()
+    frame = encode_frame(reply)
+    client = protocol.Connection("client")
+    client.receive_data(frame)
+    assert client.next_message()["schema"] == SCHEMA
+
+
+def test_schema_lists_every_message_and_error():
+    defs = SCHEMA["$defs"]
+    for kind, registry in (("request", protocol.REQUESTS), ("reply", protocol.REPLIES), ("event", protocol.EVENTS)):
+        assert {k.split(".", 1)[1] for k in defs if k.startswith(kind + ".")} == set(registry)
+    assert set(SCHEMA["x-errors"]) == set(protocol.ERRORS)
+    assert SCHEMA["x-protocol-version"] == protocol.PROTOCOL_VERSION
+
+
+@pytest.mark.parametrize(("kind", "t"), list(SAMPLES), ids=[f"{k}.{t}" for k, t in SAMPLES])
+def test_samples_validate(kind, t):
+    VALIDATOR.validate({"t": t, **SAMPLES[(kind, t)]})
+
+
+@pytest.mark.parametrize("name", sorted(engine.VARIANTS))
+def test_real_deal_messages_validate(name):
+    messages, _ = deal_messages(name, 5)
+    per_type: dict[str, int] = {}
+    for msg in messages:
+        if per_type.get(msg["t"], 0) < 12:  # a dozen of each type keeps this fast
+            per_type[msg["t"]] = per_type.get(msg["t"], 0) + 1
+            validator_for("event", msg["t"]).validate(msg)
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"t": "lay", "id": True, "cards": ["QS"]},
+        {"t": "lay", "id": 1, "cards": ["10H"]},
+        {"t": "turn", "seq": 1, "ts": 1, "seat": 0, "ranks": ["Q"], "set_no": None},  # no time_ms
+        {"t": "error", "re": 1, "code": "X", "msg": "m", "fatal": 1},
+        {"t": "ok"},
+    ],
+)
+def test_schema_refuses(msg):
+    assert not VALIDATOR.is_valid(msg)
+
+
+POOL = [
+    None, True, False, 0, 1, 3, -1, 2**32 - 1, 2**32, "QS", "Q", "10H", "qs", "", "x", "hoyle", "Q\n",
+    [], ["QS"], ["QS", "7C"], ["Q"], ["7", "7"], [1, 1], [1, 2], [True, 1], {}, {"name": "x", "version": "1"},
+    {"token": "t", "last_seq": 1}, {"token": "t", "last_seq": True}, {"deck": "52"}, {"deck": [1]},
+    "a" * 33, "x" * 501, ["easy"], ["QS"] * 9,
+]
+
+
+@st.composite
+def requests(draw):
+    t = draw(st.sampled_from(sorted(REQUESTS)))
+    msg = {"t": t, "id": draw(st.sampled_from([0, 5, 2**32 - 1]))}
+    for name in REQUESTS[t].wire_fields():
+        if name != "id" and draw(st.booleans()):
+            msg[name] = draw(st.sampled_from(POOL))
+    if draw(st.integers(0, 9)) == 0:
+        msg["id"] = draw(st.sampled_from(POOL))
+    return msg
+
+
+@settings(max_examples=400, deadline=None)
+@given(requests())
+def test_schema_accepts_exactly_what_parse_request_accepts(msg):
+    try:
+        parse_request(msg)
+        parsed = True
+    except ProtocolError:
+        parsed = False
+    assert validator_for("request", msg["t"]).is_valid(msg) == parsed
+
+
+def test_schema_and_classes_agree_on_the_hand_picked_bad_requests():
+    from test_protocol_messages import BAD_REQUESTS
+
+    for _name, msg in BAD_REQUESTS:
+        assert not validator_for("request", msg["t"]).is_valid(msg), msg
+
+
+# -- docs/PROTOCOL.md ---------------------------------------------------------------------------
+
+FRAME_BLOCK = re.compile(r"```json frames\n(.*?)```", re.S)
+
+
+def protocol_md_frames() -> list[tuple[str, dict]]:
+    """Every frame in the ```json frames blocks of docs/PROTOCOL.md: one JSON object per line,
+    each line starting with ``C:`` (client to server) or ``S:`` (server to client)."""
+    text = (ROOT / "docs" / "PROTOCOL.md").read_text("utf-8")
+    frames = []
+    for block in FRAME_BLOCK.findall(text):
+        for line in block.splitlines():
+            line = line.strip()
+            if not line or line.startswith("//"):
+                continue
+            who, _, body = line.partition(" ")
+            assert who in ("C:", "S:"), line
+            frames.append((who, json.loads(body)))
+    return frames
+
+
+@pytest.mark.skipif(not (ROOT / "docs" / "PROTOCOL.md").exists(), reason="docs/PROTOCOL.md not written yet")
+def test_protocol_md_has_example_frames():
+    frames = protocol_md_frames()
+    assert len(frames) > 30
+    kinds = {f["t"] for _, f in frames}
+    assert {"hello", "welcome", "create_table", "table_joined", "deal_started", "legal", "lay", "deal_ended"} <= kinds
+
+
+@pytest.mark.parametrize("index", range(len(protocol_md_frames()) if (ROOT / "docs" / "PROTOCOL.md").exists() else 0))
+def test_protocol_md_frame_validates(index):
+    who, msg = protocol_md_frames()[index]
+    VALIDATOR.validate(msg)
+    if who == "C:":
+        assert "id" in msg
+        parse_request(msg)
+    else:
+        assert "id" not in msg
+        client = protocol.Connection("client")
+        client.receive_data(encode_frame(msg))
+        assert client.next_message() == msg
