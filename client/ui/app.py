@@ -39,6 +39,9 @@ def build_app(controller: Controller, *, input=None, output=None) -> Application
         if app.is_running and not app.future.done():
             app.exit()
 
+    # Esc alone closes a dialog at once; Alt+key (Esc and a key together) is still told apart.
+    app.ttimeoutlen = 0.05
+    app.timeoutlen = 0.1
     controller.on_quit = quit_app
     controller.invalidate = app.invalidate
     app.screen = screen  # type: ignore[attr-defined]

@@ -27,6 +27,8 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
+import engine
+
 from .controller import Controller
 from .texts import RED_SUITS
 
@@ -130,8 +132,8 @@ class Screen:
     def _table_screen(self):
         players = max(len(self.c.state.seats), self.c.state.players, 4)
         top = VSplit([
-            _box(self.t, self.t("players"), Window(FormattedTextControl(self._players_text), width=D(preferred=32, max=36)),
-                 width=D(preferred=34, max=38)),
+            _box(self.t, self.t("players"), Window(FormattedTextControl(self._players_text)),
+                 width=D(preferred=38, max=40)),
             _box(self.t, self.t("table"), Window(FormattedTextControl(self._table_text), wrap_lines=True)),
         ], height=D.exact(min(players, 8) + 2))
         middle = VSplit([
@@ -145,7 +147,7 @@ class Screen:
             middle,
             hand,
             Window(FormattedTextControl(self._message_text), height=1),
-            Window(FormattedTextControl(self._actions_text), height=D(min=1, max=2), wrap_lines=True),
+            Window(FormattedTextControl(self._actions_text), height=D(min=1, max=3), wrap_lines=True),
         ])
 
     # -- texts --------------------------------------------------------------------------------
@@ -157,6 +159,9 @@ class Screen:
             parts.append(s.server_name)
         if s.screen == "table" and s.table:
             variant = s.table.get("variant") or s.variant
+            rules = engine.VARIANTS.get(variant)
+            if rules is not None:
+                variant = f"{variant} «{rules.title}»" if not t.ascii else variant
             if s.deal_no:
                 parts.append(t("head", table=s.table.get("id"), variant=variant, deal=s.deal_no))
             else:
@@ -208,6 +213,8 @@ class Screen:
                 info.append(t("out_mark") + f" {s.out.index(seat) + 1}")
             elif s.hand_counts is not None and seat is not None and seat < len(s.hand_counts) and s.in_deal:
                 info.append(t.n_cards(s.hand_counts[seat]))
+            elif seat == s.seat and s.hand is not None and s.in_deal:
+                info.append(t.n_cards(len(s.hand)))
             if seat in s.waiting and seat not in s.out:
                 info.append(t("waiting_mark"))
             if s.in_deal and s.dealer == seat:
@@ -220,8 +227,8 @@ class Screen:
             if not x.get("name") and not x.get("bot") and s.seats:
                 info.append(t("seat.empty"))
             style = "class:turn" if turn else ("class:mine" if seat == s.seat else "")
-            text = f"{mark} {name[:18]:<18} {' '.join(info)}"
-            out.append((style, text[:34] + "\n"))
+            text = f"{mark} {name[:16]:<16} {' '.join(info)}"
+            out.append((style, text[:38] + "\n"))
         return out
 
     def _table_text(self):
@@ -404,15 +411,30 @@ class Screen:
             if ready:
                 keys.append(t("keys." + ready))
             if not keys and s.in_deal and not s.over and s.turn is not None and s.seat is not None:
-                keys.append(t("keys.wait", name=t.seat_name(s, s.turn)))
-            keys.append(t("keys.common"))
+                keys.append("~" + t("keys.wait", name=t.seat_name(s, s.turn)))
         out = []
-        for i, k in enumerate(keys):
-            if i:
-                out.append(("", "   "))
+        width, _ = _size()
+        used = 0
+        for k in keys + ["\n"] + t("keys.common").split("  "):
+            if k == "\n":
+                if used:
+                    out.append(("", "\n"))
+                used = 0
+                continue
             key, _, rest = k.partition(" ")
-            out.append(("class:key", key))
-            out.append(("", " " + rest))
+            if k.startswith("~"):  # a note, not a key
+                key, rest = "", k[1:]
+            if used and used + len(k) + 3 > width:
+                out.append(("", "\n"))
+                used = 0
+            if used:
+                out.append(("", "   "))
+                used += 3
+            if key:
+                out.append(("class:key", key))
+                rest = " " + rest
+            out.append(("class:dim" if not key else "", rest))
+            used += len(k)
         return out
 
     # -- dialogs ------------------------------------------------------------------------------
@@ -445,8 +467,6 @@ class Screen:
                 label = t("create." + name) if name in ("variant", "players", "bots", "strength") else name
                 value = f.value(name)
                 if name == "variant":
-                    import engine
-
                     value = f"{value} — {engine.VARIANTS[value].title}"
                 line = f" {'>' if i == f.field else ' '} {label:<14} < {value} >\n"
                 out.append(("bold" if i == f.field else "", line))

@@ -74,7 +74,7 @@ EN = {
     "last.none": "Last set #{no}: {name} declares no {rank}",
     "last.size": " ({n} laid)",
     "last.empty": "Last set: — (new round)",
-    "reveal": "Revealed #{no} of {name}:",
+    "reveal": "Revealed #{no} — {name}:",
     "reveal.true": "TRUE",
     "reveal.false": "FALSE",
     "claim_now": "Claim: {ranks}",
@@ -129,7 +129,7 @@ EN = {
         "Keys\n"
         "  ← → or h l   move across your hand\n"
         "  Space        select / unselect the card\n"
-        "  Enter        lay the selected cards (asks the rank or count only when you choose it)\n"
+        "  Enter        lay the selected cards (asks rank or count only if yours to choose)\n"
         "  n (т)        «Не верю»: challenge the last set\n"
         "  y (н)        «Верю»: believe the last set\n"
         "  d            discard a quad\n"
@@ -216,7 +216,7 @@ RU = {
     "last.none": "Последний набор №{no}: {name} — нет ни одной: {rank}",
     "last.size": " (положено {n})",
     "last.empty": "Последний набор: — (новый круг)",
-    "reveal": "Вскрыт №{no} ({name}):",
+    "reveal": "Вскрыт №{no} — {name}:",
     "reveal.true": "ПРАВДА",
     "reveal.false": "ЛОЖЬ",
     "claim_now": "Заявлять: {ranks}",
@@ -271,7 +271,7 @@ RU = {
         "Клавиши\n"
         "  ← → или h l  ходить по руке\n"
         "  Пробел       отметить карту / снять отметку\n"
-        "  Enter        положить отмеченные (ранг и число спросят, только если их выбираете вы)\n"
+        "  Enter        положить отмеченные (ранг и число спросят, если выбор ваш)\n"
         "  n (т)        «Не верю»: проверить последний набор\n"
         "  y (н)        «Верю»\n"
         "  d            сбросить четвёрку\n"
