@@ -1,6 +1,7 @@
 """Fixed numbers of protocol v1 (docs/PROTOCOL.md, "Limits" and "Timeouts").
 
-Sizes are bytes, times milliseconds.
+Sizes are bytes, times milliseconds. The three times are the defaults; a server may be
+configured otherwise and says so in ``welcome`` (``heartbeat_ms``, ``limits.idle_ms``).
 """
 
 from __future__ import annotations
@@ -32,12 +33,12 @@ MAX_NAME_LEN = 32
 MAX_ID = 2**32 - 1
 """Request ids are uint32: 0..MAX_ID."""
 
-HELLO_TIMEOUT_MS = 10_000
+HELLO_TIMEOUT_MS = 5_000
 """A connection that has not sent ``hello`` this long after opening is closed."""
 
-HEARTBEAT_MS = 15_000
+HEARTBEAT_MS = 10_000
 """The server sends a ``heartbeat`` event after this long without sending anything; a client
 should send ``ping`` after this long without sending anything."""
 
-IDLE_TIMEOUT_MS = 60_000
+IDLE_TIMEOUT_MS = 45_000
 """A peer from which nothing arrived this long is dropped (a player can resume)."""

@@ -287,6 +287,7 @@ class CreateTable(Request):
     tie_window_ms: int | None = wire(MS, "tie window (challengers = anyone)", required=False)
     password: str | None = wire(PASSWORD, "a password others need to join or spectate", required=False)
     seed: int | None = wire(Int(0, 2**63 - 1), "a fixed seed: reproducible deals (the table tells its players)", required=False)
+    deals: int | None = wire(Int(1, 100), "deals in a match", required=False)
 
 
 @request("join_table", reply="table_joined")

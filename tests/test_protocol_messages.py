@@ -33,7 +33,7 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("request", "list_tables"): {"id": 5},
     ("request", "create_table"): {"id": 6, "variant": "hoyle", "options": {"declare_none": True, "deck": "2x52", "packet_size": 2},
                                   "seats": 4, "bots": ["easy", "hard"], "turn_ms": 0, "challenge_window_ms": 1500,
-                                  "tie_window_ms": 250, "password": "p", "seed": 7},
+                                  "tie_window_ms": 250, "password": "p", "seed": 7, "deals": 3},
     ("request", "join_table"): {"id": 7, "table": 1, "seat": 2, "password": "p"},
     ("request", "spectate"): {"id": 8, "table": 1},
     ("request", "leave"): {"id": 9},
