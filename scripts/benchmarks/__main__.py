@@ -32,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"run only these sections, of: {', '.join(SECTIONS)}",
     )
     p.add_argument("--max-clients", type=int, default=None, help="capacity: the largest N to try")
+    p.add_argument(
+        "--batch-writes", action="store_true",
+        help="run the real server with the batched-writer experiment (scripts/benchmarks/batched_writer.py)",
+    )
     p.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)  # tests/test_bench_smoke.py
     return p
 
@@ -39,9 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
 class Report:
     """Collects figures and prints the human report line by line (stderr under ``--json``)."""
 
-    def __init__(self, as_json: bool) -> None:
+    def __init__(self, as_json: bool, sections: set[str], server_args: list[str]) -> None:
         self.out = sys.stderr if as_json else sys.stdout
         self.data: dict = {}
+        self.sections = sections
+        self.server_args = server_args
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -56,9 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"scripts/bench: unknown section(s): {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
-    report = Report(args.json)
+    args.server_args = ["--batch-writes"] if args.batch_writes else []
+    report = Report(args.json, sections, args.server_args)
     report.data["machine"] = procstat.machine()
     report.data["profile"] = "smoke" if args.smoke else "quick" if args.quick else "full"
+    report.data["server_args"] = args.server_args
     m = report.data["machine"]
     report.say(f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}, load average {m['loadavg_1min']:.2f}")
     started = time.monotonic()

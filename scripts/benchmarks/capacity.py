@@ -27,11 +27,11 @@ def loadgen(port: int, clients: int, seconds: float, delay_ms: int, warmup: floa
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, env=Helper.env())
 
 
-def step(clients: int, seconds: float, delay_ms: int = DELAY_MS, warmup: float = WARMUP_S) -> dict:
+def step(clients: int, seconds: float, delay_ms: int = DELAY_MS, warmup: float = WARMUP_S, server_args=()) -> dict:
     """One N on a fresh server. Returns the load generator's figures plus ``server_cpu`` (share
     of one core), ``server_rss_mib`` (with every client connected), ``kib_per_client``
     (RSS growth from the idle server, per seated client) and ``loadgen_cpu``."""
-    with Helper("scripts.benchmarks.neveryu_server", "--clients", str(clients), "--deal-pause-ms", str(CAPACITY_DEAL_PAUSE_MS)) as srv:
+    with Helper("scripts.benchmarks.neveryu_server", "--clients", str(clients), "--deal-pause-ms", str(CAPACITY_DEAL_PAUSE_MS), *server_args) as srv:
         idle_rss = rss_bytes(srv.pid)
         gen = loadgen(srv.port, clients, seconds, delay_ms, warmup)
         try:
@@ -60,13 +60,13 @@ def step(clients: int, seconds: float, delay_ms: int = DELAY_MS, warmup: float =
     return result
 
 
-def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S) -> dict:
+def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S, server_args=()) -> dict:
     """``step`` each N of ``ladder`` in order, stopping after the first whose p99 reaches
     ``P99_LIMIT_MS`` or whose clients could not all be seated. Returns ``{"steps", "max_ok"}``."""
     steps = []
     max_ok = None
     for n in ladder:
-        r = step(n, seconds, warmup=warmup)
+        r = step(n, seconds, warmup=warmup, server_args=server_args)
         steps.append(r)
         say(
             f"  N={r['seated']:>5}: {r['actions_per_s']:>7.1f} actions/s  p50 {r['p50_ms']} ms  p99 {r['p99_ms']} ms"

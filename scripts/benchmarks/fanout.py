@@ -33,7 +33,8 @@ async def measure(
     on_message: Callable[[int, dict], None] = lambda k, m: None,
     quiet: float | None = None,
 ) -> dict:
-    """Take up to ``samples`` samples for at most ``seconds`` s; returns ``summary_us``.
+    """Take up to ``samples`` samples for at most ``seconds`` s; returns ``summary_us`` of them
+    plus ``"samples"``: the list of durations in seconds.
     ``quiet``: pause before each sample until every task has been idle this long (s).
     ``on_message(k, msg)`` sees every frame client ``k`` decodes, in order."""
     out: list[float] = []
@@ -75,4 +76,4 @@ async def measure(
         for c in conns:
             await c.stream.aclose()
         nursery.cancel_scope.cancel()
-    return summary_us(out)
+    return {**summary_us(out), "samples": out}

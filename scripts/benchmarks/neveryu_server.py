@@ -46,6 +46,11 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser()
     p.add_argument("--clients", type=int, default=200)
     p.add_argument("--deal-pause-ms", type=int, default=200)
+    p.add_argument("--batch-writes", action="store_true", help="the batched_writer experiment")
     args = p.parse_args()
+    if args.batch_writes:
+        from . import batched_writer
+
+        batched_writer.install()
     logging.basicConfig(level=logging.WARNING)
     trio.run(_main, bench_config(args.clients, args.deal_pause_ms))

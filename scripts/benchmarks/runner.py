@@ -11,6 +11,7 @@ import trio
 
 from . import engine_speed
 from . import floor as floor_server
+from .stats import summary_us
 from .subproc import Helper
 
 
@@ -20,6 +21,7 @@ class Profile:
     engine_modes: tuple[str, ...]  # engine_speed modes
     latency_samples: int
     latency_s: float
+    rounds: int  # interleaved floor/neveryu latency rounds
     ping_clients: int
     ping_s: float
     ladder: tuple[int, ...]  # capacity: the N tried, in order
@@ -29,9 +31,9 @@ class Profile:
 
 
 PROFILES = {
-    "full": Profile(4.0, ("bots", "core"), 5000, 30.0, 200, 10.0, (250, 500, 750, 1000, 1250, 1500, 2000), 20.0, 3.0, 5.0),
-    "quick": Profile(0.6, ("bots", "core"), 1000, 4.0, 200, 2.0, (100, 200), 4.0, 1.5, 5.0),
-    "smoke": Profile(0.1, ("core",), 30, 2.0, 8, 0.3, (8,), 1.0, 0.3, 0.1),
+    "full": Profile(4.0, ("bots", "core"), 6000, 60.0, 10, 200, 10.0, (250, 500, 750, 1000, 1250, 1500, 2000), 20.0, 3.0, 5.0),
+    "quick": Profile(0.6, ("bots", "core"), 1200, 10.0, 4, 200, 2.0, (100, 200), 4.0, 1.5, 5.0),
+    "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 1.0, 0.3, 0.1),
 }
 
 
@@ -52,30 +54,70 @@ def engine(report, prof: Profile, args) -> None:
 
 
 def floor(report, prof: Profile, args) -> None:
-    report.say("\n== floor: bare trio server, same framing, no game logic (server in its own process)")
-    with Helper("scripts.benchmarks.floor") as h:
-        lat = trio.run(floor_server.latency, h.port, prof.latency_samples, prof.latency_s)
-        tp = trio.run(floor_server.throughput, h.port, prof.ping_clients, prof.ping_s)
-    report.say(f"  send → all 4 decoded: p50 {lat['p50_us']} µs, p99 {lat['p99_us']} µs ({lat['n']} samples)")
-    report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
-    report.data["floor"] = {"latency": lat, "throughput": tp}
+    """The floor's latency (interleaved with neveryu's when both run: see ``latencies``) and
+    its ping/pong requests per second."""
+    latencies(report, prof, args)
 
 
 def neveryu(report, prof: Profile, args) -> None:
-    from . import latency as nev  # imports nothing of the server; the server runs in its own process
+    """neveryu's latency (measured with the floor's, ``latencies``) and requests per second."""
+    if "neveryu" not in report.data:
+        latencies(report, prof, args)
 
-    report.say("\n== neveryu: the same through the real server (verish, 4 clients at one table)")
-    with Helper("scripts.benchmarks.neveryu_server", "--clients", str(prof.ping_clients + 16)) as h:
-        lat = trio.run(nev.latency, h.port, prof.latency_samples, prof.latency_s)
-        tp = trio.run(nev.throughput, h.port, prof.ping_clients, prof.ping_s)
-    floor_p50 = report.data.get("floor", {}).get("latency", {}).get("p50_us")
-    ratio = f" = {lat['p50_us'] / floor_p50:.2f} × floor" if floor_p50 else ""
-    report.say(
-        f"  set sent → all 4 decoded its event: p50 {lat['p50_us']} µs{ratio}, p99 {lat['p99_us']} µs"
-        f" ({lat['n']} samples, {lat['deals']} deals ended, errors {lat['errors'] or 0})"
-    )
-    report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
-    report.data["neveryu"] = {"latency": lat, "throughput": tp}
+
+def latencies(report, prof: Profile, args) -> None:
+    """Both fan-out latencies, interleaved: ``prof.rounds`` rounds, each a block of floor
+    samples then a block of neveryu samples (a new table each round), both servers running in
+    their own processes all along. Other work on the machine then weighs on both alike, and the
+    ratio of the pooled p50s is fair even when the load drifts. Then ping/pong requests per
+    second with ``prof.ping_clients`` clients against each."""
+    from . import latency as nev
+
+    want = [name for name in ("floor", "neveryu") if name in report.sections]
+    pooled: dict[str, list[float]] = {name: [] for name in want}
+    extra: dict[str, dict] = {"floor": {}, "neveryu": {"errors": {}, "deals": 0}}
+    n = max(1, prof.latency_samples // prof.rounds)
+    seconds = prof.latency_s / prof.rounds
+    with Helper("scripts.benchmarks.floor") as fl, Helper(
+        "scripts.benchmarks.neveryu_server", "--clients", str(prof.ping_clients + 16), *args.server_args
+    ) as nv:
+        for _ in range(prof.rounds):
+            if "floor" in pooled:
+                pooled["floor"] += trio.run(floor_server.latency, fl.port, n, seconds)["samples"]
+            if "neveryu" in pooled:
+                r = trio.run(nev.latency, nv.port, n, seconds)
+                pooled["neveryu"] += r["samples"]
+                extra["neveryu"]["deals"] += r["deals"]
+                for code, k in r["errors"].items():
+                    extra["neveryu"]["errors"][code] = extra["neveryu"]["errors"].get(code, 0) + k
+        tps = {}
+        if "floor" in pooled:
+            tps["floor"] = trio.run(floor_server.throughput, fl.port, prof.ping_clients, prof.ping_s)
+        if "neveryu" in pooled:
+            tps["neveryu"] = trio.run(nev.throughput, nv.port, prof.ping_clients, prof.ping_s)
+    for name in want:
+        report.data[name] = {"latency": {**summary_us(pooled[name]), **extra[name]}, "throughput": tps[name]}
+    say_latencies(report, prof)
+
+
+def say_latencies(report, prof: Profile) -> None:
+    fl, nv = report.data.get("floor"), report.data.get("neveryu")
+    if fl:
+        lat, tp = fl["latency"], fl["throughput"]
+        report.say("\n== floor: bare trio server, same framing, no game logic (server in its own process)")
+        report.say(f"  send → all 4 decoded: p50 {lat['p50_us']} µs, p99 {lat['p99_us']} µs ({lat['n']} samples)")
+        report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
+    if nv:
+        lat, tp = nv["latency"], nv["throughput"]
+        ratio = f" = {lat['p50_us'] / fl['latency']['p50_us']:.2f} × floor" if fl else ""
+        report.say(f"\n== neveryu: the same through the real server (verish, 4 clients at one table{', ' + ' '.join(report.server_args) if report.server_args else ''})")
+        report.say(
+            f"  set sent → all 4 decoded its event: p50 {lat['p50_us']} µs{ratio}, p99 {lat['p99_us']} µs"
+            f" ({lat['n']} samples, {lat['deals']} deals ended, errors {lat['errors'] or 0})"
+        )
+        report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
+    if fl and nv:
+        report.say(f"  (measured in {prof.rounds} interleaved rounds: floor block, neveryu block)")
 
 
 def capacity(report, prof: Profile, args) -> None:
@@ -88,7 +130,7 @@ def capacity(report, prof: Profile, args) -> None:
         f"\n== capacity: N clients in another process, verish tables of 4, each acting {cap.DELAY_MS} ms"
         f" after it may act ({prof.capacity_s} s per N)"
     )
-    result = cap.run(ladder, prof.capacity_s, report.say, prof.warmup_s)
+    result = cap.run(ladder, prof.capacity_s, report.say, prof.warmup_s, args.server_args)
     report.say(f"  largest N with p99 < {cap.P99_LIMIT_MS} ms: {result['max_ok']}")
     report.data["capacity"] = result
 
@@ -98,7 +140,7 @@ def soak(report, prof: Profile, args) -> None:
 
     minutes = args.soak if args.soak is not None else prof.soak_min
     report.say(f"\n== soak: bots at {soak_run.TABLES} tables for {minutes} min")
-    result = soak_run.run(minutes, report.say)
+    result = soak_run.run(minutes, report.say, args.server_args)
     report.say(
         f"  server RSS {result['rss_start_mib']} → {result['rss_end_mib']} MiB (growth {result['growth_mib']} MiB),"
         f" {result['load']['actions_per_s']} actions/s, p99 {result['load']['p99_ms']} ms, server CPU {result['server_cpu']:.0%}"

@@ -15,12 +15,12 @@ TABLES = 100
 SAMPLES = 10
 
 
-def run(minutes: float, say=print) -> dict:
+def run(minutes: float, say=print, server_args=()) -> dict:
     """Returns ``{"minutes", "clients", "rss_start_mib", "rss_end_mib", "growth_mib",
     "rss_samples_mib", "server_cpu", "load"}`` (``load``: the load generator's figures)."""
     clients = TABLES * SEATS
     seconds = minutes * 60
-    with Helper("scripts.benchmarks.neveryu_server", "--clients", str(clients), "--deal-pause-ms", str(CAPACITY_DEAL_PAUSE_MS)) as srv:
+    with Helper("scripts.benchmarks.neveryu_server", "--clients", str(clients), "--deal-pause-ms", str(CAPACITY_DEAL_PAUSE_MS), *server_args) as srv:
         gen = loadgen(srv.port, clients, seconds, DELAY_MS)
         try:
             line = gen.stdout.readline()
