@@ -363,7 +363,7 @@ class Screen:
     def _hand_text(self):
         c, s = self.c, self.c.state
         if s.hand is None:
-            return [("class:dim", self.t("spectating"))]
+            return [("class:dim", self.t("spectating") if s.seat is None else self.t("not_started"))]
         hand = c.hand
         per = self._per_row()
         out = []

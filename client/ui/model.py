@@ -196,7 +196,11 @@ def _welcome(s: State, m: dict, now: float) -> State:
     )
     if s.screen == "connecting":
         s = attrs.evolve(s, screen="lobby")
-    if resumed:
+    if m.get("resumed"):
+        s = attrs.evolve(s, log=_log(s, "conn_resumed"))
+        if isinstance(m.get("table"), dict):
+            s = attrs.evolve(s, screen="table", table=dict(m["table"]), seat=m.get("seat"))
+    elif resumed:
         s = _table_joined(s, m, now)
     return s
 

@@ -66,6 +66,7 @@ class Net:
         self._cancel: trio.CancelScope | None = None
         self._done: asyncio.Future | None = None
         self._closing = False
+        self._session_scope: trio.CancelScope | None = None
 
     # -- from the host (asyncio) side ------------------------------------------------------------
 
@@ -98,6 +99,13 @@ class Net:
             self._token.run_sync_soon(put)
         except trio.RunFinishedError:
             pass
+
+    def drop(self) -> None:
+        """Close the current connection as if the network had failed (tests; the client then
+        resumes)."""
+        scope = self._session_scope
+        if self._token is not None and scope is not None:
+            self._token.run_sync_soon(scope.cancel)
 
     async def aclose(self) -> None:
         """Cancel the trio run and wait until it has finished."""
@@ -163,6 +171,7 @@ class Net:
             await self._write(stream, conn, hello)
             try:
                 async with trio.open_nursery() as nursery:
+                    self._session_scope = nursery.cancel_scope
                     nursery.start_soon(self._reader, stream, conn, nursery, ended)
                     nursery.start_soon(self._writer, stream, conn, requests)
                     nursery.start_soon(self._pinger, stream, conn)

@@ -1,0 +1,94 @@
+"""The client's network side (client/ui/net.py): trio as a guest on an asyncio loop, against a
+real server on 127.0.0.1 (its own thread): hello, requests and replies, and resume after a drop.
+
+Sync tests that run their own asyncio loop (pytest-trio claims async tests)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from client.ui import model
+from client.ui.app import hello_fields
+from client.ui.net import Net
+
+
+@pytest.fixture
+def server():
+    from server import ServerConfig, start_in_thread
+
+    config = ServerConfig(host="127.0.0.1", port=0, name="net-test", seed=5).evolve(
+        table={"bot_delay_ms": 20, "turn_ms": 0, "deal_pause_ms": 100}
+    )
+    running = start_in_thread(config)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+async def _until(condition, timeout=10.0, what=lambda: ""):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"condition not met in time {what()}")
+        await asyncio.sleep(0.01)
+
+
+def test_a_dropped_connection_resumes_at_the_same_seat_with_the_same_hand(server):
+    received: list[dict] = []
+    states: list[model.State] = [model.State()]
+
+    def deliver(msg):
+        received.append(msg)
+        states[0] = model.reduce(states[0], msg)
+
+    async def main():
+        net = Net("127.0.0.1", server.port, hello_fields("Ann", None), deliver)
+        net.start()
+        try:
+            net.send({"t": "create_table", "variant": "verish", "options": {}, "seats": 3, "bots": ["honest"] * 2,
+                      "turn_ms": 0})
+            await _until(lambda: states[0].table is not None)  # ready goes to the table once seated
+            net.send({"t": "ready", "ready": True})
+            net.send({"t": "start"})
+            await _until(lambda: states[0].legal is not None and states[0].my_turn, what=lambda: [m["t"] for m in received])
+            before = states[0]
+            net.drop()
+            await _until(lambda: any(m.get("t") == "welcome" and m.get("resumed") for m in received))
+            await _until(lambda: states[0].connection == "connected")
+            after = states[0]
+            assert after.seat == before.seat == 0
+            assert after.hand == before.hand and after.my_turn
+            keys = [line.key for line in after.log]
+            assert keys.index("conn_lost") < keys.index("conn_resumed")
+            # still playing: lay one card and see it land
+            card = after.hand[0]
+            net.send({"t": "lay", "cards": [card], "rank": after.legal["lay"]["ranks"][0]})
+            await _until(lambda: card not in (states[0].hand or ()))
+        finally:
+            await net.aclose()
+        assert net.error is None
+
+    asyncio.run(main())
+
+
+def test_no_server_is_said_plainly():
+    received: list[dict] = []
+
+    async def main():
+        import socket
+
+        with socket.socket() as s:  # a port with nobody listening
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        net = Net("127.0.0.1", port, hello_fields("Ann", None), received.append)
+        net.start()
+        await _until(lambda: received)
+        await net.aclose()
+
+    asyncio.run(main())
+    assert received[0]["t"] == "_connection" and received[0]["status"] == "closed"
+    assert "127.0.0.1" in received[0]["reason"]
