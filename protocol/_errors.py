@@ -19,9 +19,10 @@ ERRORS: dict[str, tuple[bool, str]] = {
     "BAD_RESUME": (True, "hello.resume names a session the server does not know (or no longer keeps)"),
     "SERVER_FULL": (True, "the server takes no more connections"),
     "HELLO_TIMEOUT": (True, "no hello within the handshake time (sent with re null)"),
-    "RATE_LIMITED": (False, "the client sends requests faster than the server accepts them"),
-    "BAD_STATE": (False, "the request makes no sense now: hello twice, leave/ready/start/chat/lay when "
-                         "not at a table, join or create while at a table, ready while spectating"),
+    "RATE_LIMITED": (False, "the server cannot take the request now (the client sends faster than its table "
+                            "handles them); nothing changed, try again later"),
+    "BAD_STATE": (False, "the request makes no sense now: hello twice; leave, ready, start or chat at no "
+                         "table; join_table, spectate or create_table while at a table"),
     "INTERNAL_ERROR": (False, "the server failed to handle the request (a bug); nothing changed"),
     # lobby
     "NO_SUCH_TABLE": (False, "join_table or spectate names a table that does not exist"),
@@ -32,7 +33,8 @@ ERRORS: dict[str, tuple[bool, str]] = {
     "NOT_ALL_READY": (False, "start while a human seat is not ready, or while a seat is empty"),
     "ALREADY_PLAYING": (False, "start, or a change of seats, while the table is playing"),
     # game (the engine's RuleViolation codes)
-    "NOT_PLAYING": (False, "a game request while no deal is being played at the table, or from a spectator"),
+    "NOT_PLAYING": (False, "a game request while no deal is being played at your seat; ready or a game "
+                           "request from a spectator"),
     "ILLEGAL_ACTION": (False, "the action breaks a rule (wrong rank or size, cards not in the hand, "
                               "no such call in this variant, not allowed now)"),
     "NOT_YOUR_TURN": (False, "only the seat to act may do this now"),

@@ -148,7 +148,6 @@ def protocol_md_frames() -> list[tuple[str, dict]]:
     return frames
 
 
-@pytest.mark.skipif(not (ROOT / "docs" / "PROTOCOL.md").exists(), reason="docs/PROTOCOL.md not written yet")
 def test_protocol_md_has_example_frames():
     frames = protocol_md_frames()
     assert len(frames) > 30
@@ -156,7 +155,7 @@ def test_protocol_md_has_example_frames():
     assert {"hello", "welcome", "create_table", "table_joined", "deal_started", "legal", "lay", "deal_ended"} <= kinds
 
 
-@pytest.mark.parametrize("index", range(len(protocol_md_frames()) if (ROOT / "docs" / "PROTOCOL.md").exists() else 0))
+@pytest.mark.parametrize("index", range(len(protocol_md_frames())))
 def test_protocol_md_frame_validates(index):
     who, msg = protocol_md_frames()[index]
     VALIDATOR.validate(msg)
@@ -168,3 +167,45 @@ def test_protocol_md_frame_validates(index):
         client = protocol.Connection("client")
         client.receive_data(encode_frame(msg))
         assert client.next_message() == msg
+
+
+def test_protocol_md_lists_every_error_code_and_message_type():
+    text = (ROOT / "docs" / "PROTOCOL.md").read_text("utf-8")
+    for code, (fatal, _when) in protocol.ERRORS.items():
+        assert f"| `{code}` | {'yes' if fatal else 'no'} |" in text, code
+    for t in [*protocol.REQUESTS, *protocol.REPLIES, *protocol.EVENTS]:
+        assert f"`{t}`" in text, t
+
+
+def test_protocol_md_fair_deal_example_is_right():
+    import hashlib
+
+    frames = [f for _, f in protocol_md_frames()]
+    started = next(f for f in frames if f["t"] == "deal_started")
+    ended = next(f for f in frames if f["t"] == "deal_ended")
+    digest = hashlib.sha256((ended["salt"] + ":" + ",".join(ended["deck"])).encode()).hexdigest()
+    assert digest == started["commitment"]
+    text = (ROOT / "docs" / "PROTOCOL.md").read_text("utf-8")
+    assert digest in text.split("## 10.")[0] and ended["salt"] in text.split("## 10.")[0]
+    players = len(started["hand_counts"])
+    first = (started["dealer"] + 1) % players
+    assert started["hand"] == ended["deck"][(0 - first) % players : 50 : players]
+
+
+def test_protocol_md_session_is_consistent():
+    """The example session: ids count up, each request gets one reply in order, seq increases."""
+    text = (ROOT / "docs" / "PROTOCOL.md").read_text("utf-8")
+    session = text.split("## 10.")[1].split("## 11.")[0]
+    frames = []
+    for block in FRAME_BLOCK.findall(session):
+        frames += [(line[:2], json.loads(line[3:])) for line in block.splitlines() if line.strip()]
+    pending, seq = [], 0
+    for who, f in frames:
+        if who == "C:":
+            pending.append(f["id"])
+        elif "re" in f:
+            assert f["re"] == pending.pop(0)
+        else:
+            assert f["seq"] > seq
+            seq = f["seq"]
+    assert not pending
