@@ -387,6 +387,8 @@ class Deal:
 
     def _check_challenge(self, a: Challenge) -> None:
         if self._is_premature(a):
+            if (a.seat, a.set_no) in self.barred:
+                raise ChallengeBarred(a.seat, a, f"you already challenged set {a.set_no} early")
             return
         self._check_call(a.seat, a.set_no, a)
 
@@ -498,14 +500,12 @@ class Deal:
         self._lay(a.seat, (), rank, 0, True, events)
 
     def _do_challenge(self, a: Challenge, events: list[ev.Event]) -> None:
+        self._check_challenge(a)
         if self._is_premature(a):
-            if (a.seat, a.set_no) in self.barred:
-                raise ChallengeBarred(a.seat, a, f"you already challenged set {a.set_no} early")
             self._close_quads_offer(a.seat)
             self.barred.add((a.seat, a.set_no))
             events.append(ev.ChallengeVoid(a.seat, a.set_no))
             return
-        self._check_call(a.seat, a.set_no, a)
         self._reveal(a.seat, False, (), events)
 
     def _do_challenges(self, a: Challenges, events: list[ev.Event]) -> None:

@@ -1,0 +1,391 @@
+"""Property tests of the rules engine (issues 2 and 3), for all seven variants at every allowed
+seat count (and 2×52 at 10 seats for `hoyle` and `veryu`):
+
+- the card invariant (RULES.md: hands + pile + discard + hidden + set-aside + stock = the deck)
+  holds after every action;
+- no seat's view, and no event projected for it, holds a card it may not see, nor (where
+  ``hand_counts_public`` is false) an exact hand or pile size; checked on the objects and on
+  their msgpack serialisation;
+- while a deal goes on, the seat to act has a legal action (or the referee has one: a held set
+  waits for ``close_window``), and every action built from ``legal(seat)`` is accepted;
+- an illegal action raises a RuleViolation, agrees with ``check``, and changes no state;
+- deals played by a simple bot end within ``ACTION_CAP`` actions.
+
+Hypothesis is derandomized (the seeds are fixed) and runs few examples per case so the file
+stays fast; every deal is reproducible from its (variant, seats, deck, seed).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections import Counter
+
+import attrs
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine import (
+    Believe,
+    Challenge,
+    Challenges,
+    CloseWindow,
+    Deal,
+    DeclareNone,
+    DiscardQuads,
+    LaySet,
+    RuleViolation,
+    Timeout,
+    project,
+)
+
+ACTION_CAP = 5000
+"""A deal played by ``simple_action`` ends within this many applied actions (referee actions
+included); RULES.md's variants all end: cards leave the game only by going out or discards."""
+
+CASES = [
+    (name, n, None)
+    for name, rules in engine.VARIANTS.items()
+    for n in range(rules.players[0], rules.players[1] + 1)
+] + [("hoyle", 10, "2x52"), ("veryu", 10, "2x52"), ("hoyle", 5, "2x52"), ("veryu", 3, "2x36")]
+
+SETTINGS = settings(
+    max_examples=1,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def rules_for(name: str, deck: str | None):
+    return engine.variant(name, deck=deck) if deck else engine.variant(name)
+
+
+# -- the bots --------------------------------------------------------------------------------------
+
+
+def lay_from(deal: Deal, seat: int, rng: random.Random, truthful: float) -> LaySet:
+    """A legal set built from ``deal.legal(seat).lay``: truthful with probability ``truthful``
+    where the hand allows it."""
+    bounds = deal.legal(seat).lay
+    hand = list(deal.hands[seat])
+    rank = rng.choice(bounds.ranks)
+    n = rng.randint(bounds.min, bounds.max)
+    own = [c for c in hand if c[0] == rank]
+    if not own:
+        mine = [r for r in bounds.ranks if any(c[0] == r for c in hand)]
+        if mine and rng.random() < truthful:
+            rank = rng.choice(mine)
+            own = [c for c in hand if c[0] == rank]
+    if own and rng.random() < truthful:
+        n = max(bounds.min, min(bounds.max, len(own)))
+        cards = own[:n]
+        cards += [c for c in hand if c[0] != rank][: n - len(cards)]
+    else:
+        cards = rng.sample(hand, n)
+    count = None
+    if bounds.count_min is not None:
+        count = rng.randint(bounds.count_min, bounds.count_max) if rng.random() < 0.2 else n
+        count = min(max(count, bounds.count_min), bounds.count_max)
+    return LaySet(seat, tuple(cards), rank if len(bounds.ranks) > 1 or rng.random() < 0.5 else None, count)
+
+
+def impossible(deal: Deal, seat: int) -> bool:
+    """Whether ``seat``'s own hand proves the last claim false (more of the rank than the deck
+    holds)."""
+    last = deal.last
+    if last is None or last.seat == seat or last.none:
+        return False
+    per_rank = 8 if deal.deck.startswith("2x") else 4
+    return sum(c[0] == last.rank for c in deal.hands[seat]) + last.count > per_rank
+
+
+def random_action(deal: Deal, rng: random.Random):
+    """Random legal play for every seat and the referee, built from ``legal`` and the own hand:
+    every kind of action (early sets that are held, premature challenges, groups of simultaneous
+    challenges, believe, declare none, quads) with sets of random sizes, some truthful. Returns
+    an action that must be accepted."""
+    turn = deal.turn
+    if deal.window_open:
+        last = deal.last
+        r = rng.random()
+        callers = [s for s in deal.active if deal.legal(s).challenge is not None]
+        sure = [s for s in callers if impossible(deal, s)]
+        if sure:
+            return Challenge(rng.choice(sure), last.set_no)
+        if callers and r < 0.06:
+            return Challenge(rng.choice(callers), last.set_no)
+        if len(callers) >= 2 and r < 0.09:
+            return Challenges(tuple(rng.sample(callers, rng.randint(2, min(3, len(callers))))), last.set_no)
+        if r < 0.12:
+            seat = rng.choice(deal.active)
+            if (seat, deal.set_no + 1) not in deal.barred:
+                return Challenge(seat, deal.set_no + 1)  # premature: void, bars the seat
+        if deal.held is None and deal.legal(turn).lay is not None and r < 0.6:
+            return lay_from(deal, turn, rng, 0.7)
+        return CloseWindow(last.set_no)
+    if deal.quads_offer is not None and deal.legal(deal.quads_offer).discard_quads and rng.random() < 0.7:
+        seat = deal.quads_offer
+        return DiscardQuads(seat, deal.legal(seat).discard_quads[:1])
+    legal = deal.legal(turn)
+    if legal.discard_quads and rng.random() < 0.7:
+        return DiscardQuads(turn, legal.discard_quads)
+    r = rng.random()
+    if legal.challenge is not None and (legal.lay is None or r < 0.15 or impossible(deal, turn)):
+        if legal.believe is not None and rng.random() < 0.4:
+            return Believe(turn, legal.believe)
+        return Challenge(turn, legal.challenge)
+    if legal.declare_none is not None and r < 0.3:
+        return DeclareNone(turn)
+    if legal.lay is not None:
+        return lay_from(deal, turn, rng, 0.7)
+    raise AssertionError(f"seat {turn} has no legal action: {legal}")
+
+
+def simple_action(deal: Deal, rng: random.Random):
+    """The simple bot of the action cap: tells the truth whenever it holds a rank it may claim
+    (as many cards as allowed), else bluffs with the fewest cards; discards every quad; challenges
+    half the times its own hand proves the claim false, and otherwise rarely; the referee closes
+    each window unless a sure challenge comes."""
+    turn = deal.turn
+    if deal.window_open:
+        sure = [s for s in deal.active if deal.legal(s).challenge is not None and impossible(deal, s)]
+        if sure and rng.random() < 0.5:
+            return Challenge(sure[0], deal.last.set_no)
+        return CloseWindow(deal.last.set_no)
+    if deal.quads_offer is not None and deal.legal(deal.quads_offer).discard_quads:
+        return DiscardQuads(deal.quads_offer, deal.legal(deal.quads_offer).discard_quads)
+    legal = deal.legal(turn)
+    if legal.discard_quads:
+        return DiscardQuads(turn, legal.discard_quads)
+    if legal.challenge is not None and (legal.lay is None or rng.random() < (0.5 if impossible(deal, turn) else 0.05)):
+        if legal.believe is not None and rng.random() < 0.5:
+            return Believe(turn, legal.believe)
+        return Challenge(turn, legal.challenge)
+    bounds = legal.lay
+    hand = deal.hands[turn]
+    counts = Counter(c[0] for c in hand)
+    rank = max(bounds.ranks, key=lambda r: counts[r])
+    own = [c for c in hand if c[0] == rank]
+    if own:
+        cards = own[: bounds.max]
+        cards += [c for c in hand if c[0] != rank][: max(0, bounds.min - len(cards))]
+    else:
+        if legal.declare_none is not None:
+            return DeclareNone(turn)
+        cards = hand[: bounds.min]
+    return LaySet(turn, tuple(cards), rank, len(cards) if bounds.count_min is not None else None)
+
+
+def random_illegal(deal: Deal, rng: random.Random):
+    """An action that is often illegal now: any kind, any seat, any cards, any set number."""
+    n = deal.players
+    seat = rng.randrange(-1, n + 1)
+    set_no = deal.set_no + rng.randint(-2, 2)
+    hand = deal.hands[seat] if 0 <= seat < n else []
+    everyone = [c for h in deal.hands for c in h] or ["AS"]
+    kind = rng.randrange(8)
+    if kind == 0:
+        pool = hand if hand and rng.random() < 0.5 else everyone
+        cards = tuple(rng.choice(pool) for _ in range(rng.randint(0, 9)))
+        return LaySet(seat, cards, rng.choice("23456789TJQKAX"), rng.choice([None, 0, 1, 3, 5, 9]))
+    if kind == 1:
+        return Challenge(seat, set_no)
+    if kind == 2:
+        return Believe(seat, set_no)
+    if kind == 3:
+        return DeclareNone(seat)
+    if kind == 4:
+        return DiscardQuads(seat, tuple(rng.choice("6QKA") for _ in range(rng.randint(0, 2))))
+    if kind == 5:
+        return CloseWindow(set_no)
+    if kind == 6:
+        return Challenges(tuple(rng.randrange(-1, n + 1) for _ in range(rng.randint(0, 3))), set_no)
+    return Timeout(seat)
+
+
+# -- the checks ------------------------------------------------------------------------------------
+
+
+def snapshot(deal: Deal) -> dict:
+    return copy.deepcopy({k: v for k, v in vars(deal).items() if k != "rules"})
+
+
+CARD_IN_MSGPACK = re.compile(rb"\xa2([2-9TJQKA][SHDC])")
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_SCALARS = (str, int, bool, type(None))
+
+
+def plain(obj):
+    """``obj`` (attrs objects, tuples, lists, dicts) as msgpack-ready data, every field kept."""
+    t = type(obj)
+    if t in _SCALARS:
+        return obj
+    if t is tuple or t is list:
+        return [x if type(x) in _SCALARS else plain(x) for x in obj]
+    if t is dict:
+        return {k: plain(v) for k, v in obj.items()}
+    names = _FIELDS.get(t)
+    if names is None:
+        names = _FIELDS[t] = tuple(f.name for f in attrs.fields(t))
+    return {n: plain(getattr(obj, n)) for n in names}
+
+
+def cards_in(obj) -> list[str]:
+    """Every card anywhere in ``obj``'s fields, read from its msgpack serialisation (a card is a
+    two-character string: msgpack fixstr 0xa2, rank, suit)."""
+    return [m.decode() for m in CARD_IN_MSGPACK.findall(msgpack.packb(plain(obj)))]
+
+
+def check_projection(deal: Deal, events, before: list[list[str]]) -> None:
+    """No seat (nor a spectator) sees in a projected event a card outside its own hand (before or
+    after the event) or a revealed set; hidden counts stay hidden."""
+    public = deal.rules.hand_counts_public
+    revealed: Counter = Counter()
+    for e in events:
+        if isinstance(e, (engine.SetRevealed,)):
+            revealed.update(e.cards)
+    for seat in [None, *range(deal.players)]:
+        mine = Counter() if seat is None else Counter(before[seat]) | Counter(deal.hands[seat])
+        allowed = mine | revealed
+        for e in events:
+            p = project(e, seat, public)
+            if p is None:
+                continue
+            assert type(p) is type(e)
+            seen = Counter(cards_in(p))
+            extra = seen - allowed
+            assert not extra, f"seat {seat} sees {sorted(extra.elements())} in {p}"
+            if not public:
+                if isinstance(p, engine.SetLaid) and p.seat != seat:
+                    assert p.size is None, p
+                if isinstance(p, engine.PileTaken) and p.seat != seat:
+                    assert p.count is None, p
+                if isinstance(p, engine.DealStarted):
+                    assert p.hand_counts is None, p
+
+
+def check_views(deal: Deal, rng: random.Random | None = None) -> None:
+    """No view holds a card outside its seat's hand, nor a hidden count. ``rng``: check the
+    spectator, the seat to act and two seats drawn by ``rng`` (big tables), else every seat."""
+    public = deal.rules.hand_counts_public
+    seats = [None, *range(deal.players)]
+    if rng is not None and deal.players > 4:
+        seats = [None, deal.turn, *rng.sample(range(deal.players), 2)]
+    for seat in seats:
+        v = deal.view(seat)
+        seen = Counter(cards_in(v))
+        mine = Counter(deal.hands[seat]) if seat is not None else Counter()
+        assert not (seen - mine), f"seat {seat}'s view holds {sorted((seen - mine).elements())}"
+        if seat is None:
+            assert v.hand is None and not v.legal
+        if not public:
+            assert v.hand_counts is None and v.pile is None
+            if v.last is not None and v.last.seat != seat:
+                assert v.last.size is None
+
+
+def check_someone_may_act(deal: Deal) -> None:
+    if deal.over:
+        assert all(not deal.legal(s) for s in range(deal.players))
+        return
+    if deal.window_open and deal.held is not None:
+        return  # the referee closes the window (or a challenge comes first)
+    legal = deal.legal(deal.turn)
+    assert legal, f"seat {deal.turn} has no legal action"
+    assert legal.lay is not None or legal.challenge is not None or legal.declare_none is not None, legal
+    assert deal.turn not in deal.out
+
+
+RANDOM_BUDGET = 300
+"""Random play (``random_action``) need not end; its deals stop after this many actions."""
+
+
+def play(deal: Deal, rng: random.Random, *, illegal_rate: float = 0.0, deep: bool = True, bot=simple_action) -> int:
+    """Play ``deal`` with ``bot``, checking every property after every action (``deep``: views
+    and projections too). The simple bot must end the deal within ``ACTION_CAP`` actions; random
+    play stops after ``RANDOM_BUDGET``. Returns the number of actions applied."""
+    events = deal.opening()
+    deal.check_invariant()
+    if deep:
+        check_projection(deal, events, [list(h) for h in deal.hands])
+        check_views(deal)
+    applied = 0
+    while not deal.over:
+        if bot is simple_action:
+            assert applied < ACTION_CAP, f"no end after {ACTION_CAP} actions"
+        elif applied >= RANDOM_BUDGET:
+            break
+        if illegal_rate and rng.random() < illegal_rate:
+            bad = random_illegal(deal, rng)
+            before = snapshot(deal)
+            try:
+                deal.check(bad)
+                checked = None
+            except RuleViolation as e:
+                checked = e
+            try:
+                got = deal.apply(bad)
+            except RuleViolation as e:
+                assert checked is not None and type(checked) is type(e), (bad, checked, e)
+                assert snapshot(deal) == before, f"{bad} raised {e.code} but changed the deal"
+                continue
+            assert checked is None, f"check refused {bad} ({checked}) but apply accepted it"
+            applied += 1
+            deal.check_invariant()
+            check_someone_may_act(deal)
+            continue
+        action = bot(deal, rng)
+        deal.check(action)
+        hands_before = [list(h) for h in deal.hands]
+        events = deal.apply(action)
+        applied += 1
+        deal.check_invariant()
+        if deep:
+            check_projection(deal, events, hands_before)
+            check_views(deal, rng if not deal.over else None)
+        check_someone_may_act(deal)
+    return applied
+
+
+@pytest.mark.parametrize(("name", "players", "deck"), CASES, ids=[f"{n}-{p}{'-' + d if d else ''}" for n, p, d in CASES])
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_legal_play(name, players, deck, seed):
+    """Every variant at every seat count: one deal each, every check after every action."""
+    rules = rules_for(name, deck)
+    rng = random.Random(seed)
+    deal = Deal.new(rules, players, rng.randrange(players), rng)
+    play(deal, rng, illegal_rate=0.15, bot=random_action)
+
+
+@settings(SETTINGS, max_examples=15)
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32 - 1))
+def test_random_legal_play_more_deals(case, seed):
+    """More deals, drawn across all cases, each with the same checks."""
+    name, players, deck = case
+    rng = random.Random(seed)
+    deal = Deal.new(rules_for(name, deck), players, rng.randrange(players), rng)
+    play(deal, rng, illegal_rate=0.15, bot=random_action)
+
+
+@pytest.mark.parametrize("name", list(engine.VARIANTS))
+def test_simple_bot_deals_end_within_the_cap(name):
+    rules = engine.variant(name)
+    lo, hi = rules.players
+    longest = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        players = lo + seed % (hi - lo + 1)
+        match = engine.Match(rules, players, rng)
+        deal, _ = match.start()
+        longest = max(longest, play(deal, rng, deep=False))
+        match.finish(deal)
+    assert longest < ACTION_CAP
