@@ -1,14 +1,70 @@
-"""Not built yet."""
+"""Play many seeded bots-only deals and print figures: deals completed, actions per deal,
+invariant violations, results and scores per bot strength, deals per second.
+
+Exits 1 when any deal did not end (ACTION_CAP, engine.simulate), any check failed or any bot
+answered illegally; 2 on bad arguments."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import time
+
+import engine
+from engine.bots import STRENGTHS
+from engine.simulate import ACTION_CAP, SimulationResult, simulate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--variant", default=engine.DEFAULT_VARIANT, choices=list(engine.VARIANTS),
+                        help="the variant (RULES.md); default %(default)s")
+    parser.add_argument("--players", type=int, default=4, help="seats per deal; default %(default)s")
+    parser.add_argument("--deals", type=int, default=1000, help="deals to play; default %(default)s")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the whole run; default %(default)s")
+    parser.add_argument("--bots", default="sharp",
+                        help=f"one strength for every seat, or a comma list with one per seat "
+                             f"({', '.join(STRENGTHS)}); seats rotate between deals; default %(default)s")
+    parser.add_argument("--no-check", dest="check", action="store_false",
+                        help="do not check the card invariant after every action (faster)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
 def run(args: argparse.Namespace) -> int:
-    print("neveryu: this command is not built yet", flush=True)
-    return 2
+    if args.deals < 1:
+        print("neveryu simulate: --deals must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        result = simulate(engine.variant(args.variant), args.players, args.deals, args.seed, args.bots,
+                          check=args.check, clock=time.perf_counter)
+    except ValueError as e:
+        print(f"neveryu simulate: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.as_dict(), ensure_ascii=False))
+    else:
+        print(render(result))
+    return 0 if result.ok else 1
+
+
+def render(r: SimulationResult) -> str:
+    """The text report of one simulation."""
+    lines = [
+        f"{r.variant}, {r.players} players, bots {','.join(r.lineup)}, seed {r.seed}",
+        f"deals completed     {r.completed} of {r.deals}"
+        + (f" ({r.unfinished} unfinished at {ACTION_CAP} actions or a failed check)" if r.unfinished else ""),
+        f"actions per deal    {r.actions_per_deal:.1f}",
+        "invariant violations " + (str(r.invariant_violations) if r.checked else "not checked (--no-check)"),
+    ]
+    lines += [f"  {note}" for note in r.violations]
+    if r.bot_errors:
+        lines.append(f"bot errors          {r.bot_errors} (None or illegal answers, played by timeout)")
+    what = "losses" if r.result == "last_loses" else "wins"
+    lines.append(f"results ({what}; {r.result}) and scores per strength:")
+    for name, s in r.strengths.items():
+        count = s.losses if r.result == "last_loses" else s.wins
+        rate = s.loss_rate if r.result == "last_loses" else s.win_rate
+        lines.append(f"  {name:<8} seats {s.seats:>7}  {what} {count:>7}  rate {rate:6.1%}  score {s.score:>+8}")
+    if r.deals_per_s is not None:
+        lines.append(f"deals per second    {r.deals_per_s:.1f} ({r.seconds:.2f} s)")
+    return "\n".join(lines)

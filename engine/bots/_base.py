@@ -1,0 +1,97 @@
+"""The bot base: what every strength remembers of the deal from its seat's projected events.
+
+A bot sees what a player at its seat sees and nothing more (DESIGN.md, engine/): it is fed its
+seat's projected events (``observe(event)``, the output of ``engine.project(event, seat,
+rules.hand_counts_public)``) and asked for an action (``choose(view, rng)`` with ``view =
+deal.view(seat)``). ``choose`` changes nothing but may read the bot's memory; only ``observe``
+writes it, so a caller may ask ``choose`` and then not apply the answer (a server's quick
+decision for a timed-out or away player, a simulator's poll of every seat in a challenge window).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import ClassVar
+
+from .. import _events as ev
+from .._actions import Action
+from .._cards import Card, Rank, decks_in, deck_ranks
+from .._rules import Rules
+from .._view import View
+
+
+class Bot:
+    """One seat's player, strength ``strength``.
+
+    ``observe(event)`` takes every projected event of the seat, in order (``DealStarted`` starts
+    a fresh memory, so one bot may play several deals at the same seat). ``choose(view, rng)``
+    returns an action ``view.legal`` allows, or None when the seat has nothing it wants to do now
+    (a seat that is not to act and does not challenge; a taker who keeps his quads). A seat that
+    is to act and has a legal action always gets one. ``rng`` is the caller's ``random.Random``:
+    the same events, views and rng state give the same choice.
+
+    Public memory, kept for every strength (RULES.md, "What every variant shares": claims, reveals
+    and counts are public):
+
+    - ``claimed[rank]``: cards claimed of ``rank`` by other seats since the pile was last emptied;
+    - ``my_pile``: this seat's own cards in the pile (it saw them laid);
+    - ``pile_sets``: ``(seat, rank, count)`` of each set in the pile, oldest first;
+    - ``copies``: how many cards of each rank the deck holds (4 or 8); ``ranks``: the deck's ranks.
+    """
+
+    strength: ClassVar[str] = "base"
+
+    def __init__(self, seat: int, rules: Rules, players: int) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.players = players
+        self.ranks: str = ""
+        self.copies = 4
+        self.claimed: Counter[Rank] = Counter()
+        self.my_pile: list[Card] = []
+        self.pile_sets: list[tuple[int, Rank, int]] = []
+        self._on = {
+            ev.DealStarted: self._on_deal_started,
+            ev.SetLaid: self._on_set_laid,
+            ev.NoneDeclared: self._on_none_declared,
+            ev.PileTaken: self._on_pile_emptied,
+            ev.PileDiscarded: self._on_pile_emptied,
+        }
+
+    # -- memory -------------------------------------------------------------------------------
+
+    def observe(self, event: ev.Event | None) -> None:
+        """Remember what ``event`` (this seat's projection of it; None is ignored) tells."""
+        handler = self._on.get(type(event))
+        if handler is not None:
+            handler(event)
+
+    def _on_deal_started(self, e: ev.DealStarted) -> None:
+        self.players = len(e.hands)
+        self.ranks = deck_ranks(e.deck)
+        self.copies = 4 * decks_in(e.deck)
+        self.claimed = Counter()
+        self.my_pile = []
+        self.pile_sets = []
+
+    def _on_set_laid(self, e: ev.SetLaid) -> None:
+        self.pile_sets.append((e.seat, e.rank, e.count))
+        if e.seat == self.seat:
+            self.my_pile.extend(e.cards or ())
+        else:
+            self.claimed[e.rank] += e.count
+
+    def _on_none_declared(self, e: ev.NoneDeclared) -> None:
+        self.pile_sets.append((e.seat, e.rank, 0))
+
+    def _on_pile_emptied(self, e: ev.Event) -> None:
+        self.claimed = Counter()
+        self.my_pile = []
+        self.pile_sets = []
+
+    # -- choosing -----------------------------------------------------------------------------
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        """The action this seat takes now, or None (see the class docstring)."""
+        raise NotImplementedError

@@ -1,0 +1,75 @@
+"""``honest``: tells the truth when it can, challenges rarely."""
+
+from __future__ import annotations
+
+import random
+
+from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads
+from .._view import View
+from ._base import Bot
+from ._play import lay, rank_counts, truthful_set
+
+CALL_RATE = 0.15
+"""How often ``honest`` challenges (and, separately, believes) when it cannot tell the truth."""
+
+WATCH_RATE = 0.03
+"""How often ``honest`` challenges another seat's set when it is not its turn (`anyone`)."""
+
+
+class HonestBot(Bot):
+    """Lays the truth whenever it holds a claimable rank: all it holds of it, up to the largest
+    set (where it may claim any rank, the rank of a random card of its hand); declares none truthfully where the variant allows.
+    When it cannot tell the truth it challenges (``CALL_RATE``), believes (``CALL_RATE``, where
+    the variant has «верю») or lays the smallest bluff of random cards. It challenges at once a
+    claim its own hand proves false (more cards of the rank claimed than exist outside its hand
+    and its own sets), and otherwise, off its turn, only rarely (``WATCH_RATE``). It discards
+    every quad it may."""
+
+    strength = "honest"
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        legal = view.legal
+        seat = view.seat
+        if view.over or seat is None or not legal:
+            return None
+        if legal.discard_quads:
+            return DiscardQuads(seat, legal.discard_quads)
+        if legal.challenge is not None and self._disproved(view):
+            return Challenge(seat, legal.challenge)
+        if view.turn != seat:
+            if legal.challenge is not None and rng.random() < WATCH_RATE:
+                return Challenge(seat, legal.challenge)
+            return None
+        hand = view.hand
+        b = legal.lay
+        if b is not None:
+            counts = rank_counts(hand)
+            if len(b.ranks) == 1:
+                rank = b.ranks[0]
+            else:  # a free claim: the rank of a random card of its hand
+                rank = rng.choice(hand)[0]
+            cards = truthful_set(hand, rank, b.min, b.max)
+            if cards is not None:
+                return lay(view, cards, rank)
+            if legal.declare_none is not None and counts[legal.declare_none] == 0:
+                return DeclareNone(seat)
+        roll = rng.random()
+        if b is None:  # an empty hand answering the last set (last cards)
+            if legal.believe is not None and (legal.challenge is None or roll < 0.5):
+                return Believe(seat, legal.believe)
+            if legal.challenge is not None:
+                return Challenge(seat, legal.challenge)
+            return None
+        if legal.challenge is not None and roll < CALL_RATE:
+            return Challenge(seat, legal.challenge)
+        if legal.believe is not None and roll < 2 * CALL_RATE:
+            return Believe(seat, legal.believe)
+        return lay(view, rng.sample(hand, b.min), rng.choice(b.ranks))
+
+    def _disproved(self, view: View) -> bool:
+        """The last set claims more of its rank than exist outside this seat's hand and sets."""
+        last = view.last
+        if last is None or last.none:
+            return False
+        mine = sum(1 for c in view.hand if c[0] == last.rank) + sum(1 for c in self.my_pile if c[0] == last.rank)
+        return last.count + mine > self.copies

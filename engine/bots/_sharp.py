@@ -1,0 +1,359 @@
+"""``sharp``: remembers every card it has seen, weighs each call, bluffs with what it least needs.
+
+Every choice is an estimate in cards: how many leave its hand, how many it may have to take,
+how likely each outcome is. The estimates use only what its seat sees (RULES.md, "What every
+variant shares"): its hand, its own sets, revealed sets, shown quads, the public claims and
+counts, and how often each other seat has bluffed (reveals) and called (challenges, believes).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from functools import lru_cache
+
+from .. import _events as ev
+from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads
+from .._view import View
+from ._base import Bot
+from ._memory import DISCARD, PILE, CardMemory
+from ._play import lay, rank_counts
+
+LEAD = 1.5
+"""What leading a new round is worth, in cards (it lays the truth with its best rank)."""
+
+SHARE = 0.25
+"""What one card taken by another seat is worth to this seat, in cards."""
+
+WIN = 40.0
+"""What going out first is worth (``first_wins``), in cards; losing the deal likewise."""
+
+OUT = 6.0
+"""What going out is worth in a ``last_loses`` deal with three or more active seats, in cards;
+with two, going out is ``WIN``."""
+
+SURE = 0.02
+"""A claim this unlikely is challenged at once, even off turn (`anyone`)."""
+
+
+@lru_cache(maxsize=65536)
+def at_least(pool: int, good: int, drawn: int, need: int) -> float:
+    """P(at least ``need`` of ``drawn`` cards taken at random from ``pool`` cards, ``good`` of
+    which count, count): the hypergeometric tail."""
+    if need <= 0:
+        return 1.0
+    drawn = min(drawn, pool)
+    good = min(good, pool)
+    if need > good or need > drawn:
+        return 0.0
+    total = math.comb(pool, drawn)
+    miss = sum(math.comb(good, x) * math.comb(pool - good, drawn - x) for x in range(need))
+    return max(0.0, 1.0 - miss / total)
+
+
+def _logit(p: float) -> float:
+    p = min(0.98, max(0.02, p))
+    return math.log(p / (1 - p))
+
+
+class SharpBot(Bot):
+    """The strongest bot (module docstring). Its memory: ``memory`` (``CardMemory``: where the
+    seen cards may be), ``sizes`` (each seat's hand size, counted from claims where the variant
+    hides it), ``truth[seat][n]`` (revealed sets of ``n`` claimed cards, [true, false]),
+    ``calls[seat]`` / ``chances[seat]`` (how often the seat called when it could)."""
+
+    strength = "sharp"
+
+    def __init__(self, seat, rules, players) -> None:
+        super().__init__(seat, rules, players)
+        self._on.update({
+            ev.SetLaid: self._on_laid,
+            ev.SetRevealed: self._on_revealed,
+            ev.PileTaken: self._on_taken,
+            ev.PileDiscarded: self._on_discarded,
+            ev.QuadsDiscarded: self._on_quads,
+            ev.Challenged: self._on_called,
+            ev.Believed: self._on_called,
+            ev.Turn: self._on_turn,
+            ev.StockDrawn: self._on_drawn,
+            ev.PlayerOut: self._on_out,
+        })
+        self._reset(players, 4, [0] * players)
+
+    def _reset(self, players: int, copies: int, sizes: list[int]) -> None:
+        self.memory = CardMemory(copies)
+        self.sizes = sizes
+        self.pile_size = 0
+        self.shown: tuple = ()
+        lo, hi = self.rules.set_size
+        prior = [[1, 1]] * 4 if lo == hi else [[1, 1], [1, 1], [4, 1], [6, 1]]
+        self.truth = [[list(p) for p in prior] for _ in range(players)]
+        self.calls = [1] * players
+        self.chances = [6] * players
+        self.out: set[int] = set()
+        self.deck_size = 0
+
+    # -- memory ---------------------------------------------------------------------------
+
+    def _on_deal_started(self, e: ev.DealStarted) -> None:
+        super()._on_deal_started(e)
+        n = len(e.hands)
+        self.deck_size = len(self.ranks) * self.copies
+        dealt = self.deck_size - e.hidden - e.set_aside - e.stock
+        sizes = list(e.hand_counts) if e.hand_counts else [dealt // n] * n
+        if e.hands[self.seat] is not None:
+            sizes[self.seat] = len(e.hands[self.seat])
+        self._reset(n, self.copies, sizes)
+        self.deck_size = len(self.ranks) * self.copies
+
+    def _on_laid(self, e: ev.SetLaid) -> None:
+        self._on_set_laid(e)
+        size = e.size if e.size is not None else e.count
+        self.sizes[e.seat] -= size
+        self.pile_size += size
+        if e.seat != self.seat:
+            self.memory.laid(e.seat)
+            if self.rules.challengers == "anyone":
+                for s in range(self.players):
+                    if s != e.seat and s not in self.out:
+                        self.chances[s] += 1
+
+    def _on_turn(self, e: ev.Turn) -> None:
+        if e.set_no is not None and self.rules.challengers == "next":
+            self.chances[e.seat] += 1
+
+    def _on_called(self, e) -> None:
+        self.calls[e.seat] += 1
+        for s in getattr(e, "tied", ()):
+            self.calls[s] += 1
+
+    def _on_revealed(self, e: ev.SetRevealed) -> None:
+        if e.seat != self.seat:
+            self.truth[e.seat][min(e.count, 3)][0 if e.claim_true else 1] += 1
+        if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
+            if e.seat != self.seat:
+                self.memory.add(frozenset((e.seat,)), e.cards)
+            self.shown = ()
+        else:
+            self.shown = e.cards if e.seat != self.seat else ()
+
+    def _on_taken(self, e: ev.PileTaken) -> None:
+        me = self.seat
+        self.memory.pile_went(e.seat)
+        if e.seat == me:
+            self.memory.forget(me)
+        else:
+            self.memory.add(frozenset((e.seat,)), self.shown)
+            self.memory.add(frozenset((e.seat,)), self.my_pile)
+        self.sizes[e.seat] += e.count if e.count is not None else self.pile_size
+        self.pile_size = 0
+        self.shown = ()
+        self._on_pile_emptied(e)
+
+    def _on_discarded(self, e: ev.PileDiscarded) -> None:
+        self.memory.pile_went(DISCARD)
+        for c in self.shown:
+            self.memory.discarded[c[0]] += 1
+        for c in self.my_pile:
+            self.memory.discarded[c[0]] += 1
+        self.pile_size = 0
+        self.shown = ()
+        self._on_pile_emptied(e)
+
+    def _on_quads(self, e: ev.QuadsDiscarded) -> None:
+        self.sizes[e.seat] -= 4 * e.count
+        if e.ranks is not None and (e.shown or e.seat == self.seat):
+            if e.seat == self.seat:
+                for r in e.ranks:
+                    self.memory.discarded[r] += 4
+            else:
+                self.memory.quads_shown(e.seat, e.ranks)
+
+    def _on_drawn(self, e: ev.StockDrawn) -> None:
+        self.sizes[e.seat] += e.count
+
+    def _on_out(self, e: ev.PlayerOut) -> None:
+        self.out.add(e.seat)
+
+    # -- estimates ------------------------------------------------------------------------
+
+    def _size(self, view: View, seat: int) -> int:
+        return view.hand_counts[seat] if view.hand_counts is not None else max(0, self.sizes[seat])
+
+    def _pile(self, view: View) -> int:
+        return view.pile if view.pile is not None else self.pile_size
+
+    def _unseen(self, view: View) -> int:
+        """Cards this seat has not seen and does not track."""
+        groups = sum(sum(g.values()) for p, g in self.memory.groups.items() if DISCARD not in p)
+        return max(0, self.deck_size - len(view.hand) - len(self.my_pile) - view.discard - groups)
+
+    def p_true(self, view: View, counts: Counter) -> float:
+        """How likely the last set's claim is true, 0..1 (0: impossible)."""
+        last = view.last
+        p, rank, count = last.seat, last.rank, last.count
+        memory = self.memory
+        mine = counts[rank] + sum(1 for c in self.my_pile if c[0] == rank)
+        sure, maybe = memory.known_in(p, rank)
+        unseen_rank = max(0, self.copies - mine - memory.tracked(rank))
+        before = self._size(view, p) + (last.size if last.size is not None else count)
+        unknown = max(0, before - sure - maybe)
+        if last.none:
+            if any(g[rank] for places, g in memory.groups.items() if places == frozenset((p,))):
+                return 0.0
+            return 1.0 - at_least(self._unseen(view), unseen_rank, self._size(view, p), 1)
+        if count > self.copies - mine - memory.excluded(p, rank):
+            return 0.0
+        if last.size is not None and last.size != count:
+            return 0.0
+        need = count - sure - maybe // 2
+        if need <= 0:
+            have = 0.97
+        else:
+            consumed = 0.0
+            for s, r, n in self.pile_sets[:-1]:
+                if r == rank and s != self.seat:
+                    consumed += 0.6 * n
+            good = max(0, unseen_rank - int(consumed + 0.5))
+            have = at_least(self._unseen(view), good, unknown, need)
+        t, f = self.truth[p][min(count, 3)]
+        odds = _logit(have) + _logit(t / (t + f))
+        return 1.0 / (1.0 + math.exp(-odds))
+
+    def _call_rate(self, seat: int) -> float:
+        return self.calls[seat] / self.chances[seat]
+
+    def _caught(self, view: View, rank: str, count: int, counts: Counter) -> float:
+        """How likely a false set claiming ``count`` × ``rank`` is challenged."""
+        others = [s for s in range(self.players) if s != self.seat and s not in self.out]
+        if self.rules.challengers == "next":
+            others = [view_next(view, self.seat, self.out)]
+        unseen = self._unseen(view)
+        unseen_rank = max(0, self.copies - counts[rank] - self.memory.tracked(rank)
+                          - sum(1 for c in self.my_pile if c[0] == rank))
+        escape = 1.0
+        for s in others:
+            held = self._size(view, s)
+            # it disproves the claim if it holds more than copies - count of the rank
+            disprove = at_least(unseen, unseen_rank, held, self.copies - count + 1) if count > 1 else 0.0
+            y = self._call_rate(s)
+            escape *= (1 - disprove) * (1 - y)
+        return 1 - escape
+
+    # -- choosing -------------------------------------------------------------------------
+
+    def choose(self, view: View, rng: random.Random) -> Action | None:
+        legal = view.legal
+        seat = view.seat
+        if view.over or seat is None or not legal:
+            return None
+        if legal.discard_quads:
+            return DiscardQuads(seat, legal.discard_quads)
+        hand = view.hand
+        counts = rank_counts(hand)
+        last = view.last
+        t = self.p_true(view, counts) if legal.challenge is not None or legal.believe is not None else 1.0
+        pile = self._pile(view)
+        active = view.players - len(view.out)
+        first_wins = self.rules.result == "first_wins"
+        other_out = WIN if first_wins or active <= 2 else OUT / 2
+        claimant_empty = last is not None and (
+            last.seat in view.waiting or (view.hand_counts is None and self.sizes[last.seat] <= 0)
+        )
+        lead_after_call = LEAD if self.rules.leader_after_reveal == "by_outcome" else 0.0
+        if legal.challenge is not None:
+            ev_call = t * (-pile - (other_out if claimant_empty else 0)) + (1 - t) * (SHARE * pile + lead_after_call)
+        if view.turn != seat:  # an `anyone` window: challenge or keep quiet
+            if legal.challenge is None:
+                return None
+            quiet = -other_out if claimant_empty else 0.0
+            if t <= SURE or ev_call > quiet + 0.5:
+                return Challenge(seat, legal.challenge)
+            return None
+        best: tuple[float, Action] | None = None
+        if legal.challenge is not None:
+            best = (ev_call, Challenge(seat, legal.challenge))
+        if legal.believe is not None:
+            gone = other_out if claimant_empty else 0.0
+            ev_believe = t * (LEAD - gone) + (1 - t) * (-pile - gone)
+            if best is None or ev_believe > best[0]:
+                best = (ev_believe, Believe(seat, legal.believe))
+        b = legal.lay
+        if b is not None:
+            penalty = other_out if claimant_empty and self.rules.last_cards != "covered_or_survived" else 0.0
+            if claimant_empty and first_wins:
+                penalty = WIN
+            for value, action in self._lays(view, counts, pile, rng):
+                value -= penalty
+                if best is None or value > best[0]:
+                    best = (value, action)
+            if legal.declare_none is not None and counts[legal.declare_none] == 0:
+                value = -penalty
+                if best is None or value > best[0]:
+                    best = (value, DeclareNone(seat))
+        return best[1] if best is not None else None
+
+    def _lays(self, view: View, counts: Counter, pile: int, rng: random.Random):
+        """(value in cards, LaySet) for the sets worth considering."""
+        b = view.legal.lay
+        hand = view.hand
+        left = len(hand)
+        first_wins = self.rules.result == "first_wins"
+        active = view.players - len(view.out)
+        out_value = WIN if first_wins or active <= 2 else OUT
+        need = self._needs(view, counts)
+        junk = sorted(hand, key=lambda c: (need.get(c[0], 0) + counts[c[0]], c))
+        ranks = b.ranks
+        if len(ranks) > 1:  # a free claim: the ranks it holds most of
+            ranks = sorted((r for r in ranks if counts[r]), key=lambda r: -counts[r])[:3] or [ranks[0]]
+        lie_count = b.count_min is not None
+        for rank in ranks:
+            own = [c for c in hand if c[0] == rank]
+            rest = [c for c in junk if c[0] != rank]
+            for k in range(b.min, b.max + 1):
+                true_cards = own[:k]
+                cards = true_cards + rest[: k - len(true_cards)]
+                if len(cards) < k:
+                    break
+                if not lie_count:
+                    claim = k
+                elif true_cards:
+                    claim = len(true_cards)
+                else:
+                    claim = 1
+                if lie_count and not b.count_min <= claim <= b.count_max:
+                    continue
+                true = len(true_cards) == k and claim == k
+                caught = self._caught(view, rank, claim, counts)
+                if true:
+                    value = k + caught * SHARE * (pile + k)
+                    if k == left:
+                        value += out_value
+                else:
+                    value = k - caught * (pile + k)
+                    if k == left:
+                        value += (1 - caught) * out_value
+                yield value, lay(view, cards, rank, claim if lie_count else None)
+
+    def _needs(self, view: View, counts: Counter) -> dict[str, float]:
+        """How much each rank is worth keeping beyond its count: the ranks this seat will have
+        to claim on its next turns where the order is fixed (RULES.md, ``rank_order``)."""
+        order = self.rules.rank_order
+        if order not in ("ascending", "descending") or not view.ranks:
+            return {}
+        step = 1 if order == "ascending" else -1
+        ranks = self.ranks
+        active = max(1, view.players - len(view.out))
+        at = ranks.index(view.ranks[0]) if len(view.ranks) == 1 else 0
+        return {ranks[(at + step * active * k) % len(ranks)]: 3.0 / k for k in range(1, 4)}
+
+
+def view_next(view: View, seat: int, out: set[int]) -> int:
+    """The next active seat after ``seat``."""
+    n = view.players
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if s not in out and s not in view.out:
+            return s
+    return seat

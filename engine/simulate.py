@@ -1,0 +1,339 @@
+"""Bots-only deals, many of them, seeded: the simulator behind ``neveryu simulate``.
+
+Pure: no I/O, no clock of its own (pass ``clock`` to measure deals per second). Each deal is
+played by one bot per seat (``engine.bots``) that sees only its seat's view and projected events;
+the simulator plays the referee of RULES.md, "Timing rules", without time:
+
+- after each set in an `anyone` variant every other active seat is asked (``choose``) whether it
+  challenges; one or more challenges are applied together as ``Challenges(seats, set_no)`` (the
+  engine settles ties by seat order), else ``CloseWindow(set_no)`` and the seat to act lays the
+  set it chose;
+- after a pile is taken with ``quads = after_taking`` the taker is asked once whether it
+  discards quads, when it is not the seat to act (the seat to act is asked on its turn anyway);
+- the seat to act is asked for its action; a bot that answers None or an illegal action is
+  played by ``Timeout(seat)`` (the engine's ``auto_action``) and counted in ``bot_errors``.
+
+Strengths rotate: in deal ``i`` (0-based) seat ``s`` is played by ``lineup[(s + i) % players]``,
+so no strength keeps a position. The dealer moves as a ``Match`` moves it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from ._actions import Challenge, Challenges, CloseWindow, DiscardQuads, Timeout
+from ._errors import RuleViolation
+from ._events import DealEnded, PileTaken
+from ._match import Match
+from ._rules import Rules
+from .bots import BOTS, make_bot
+
+ACTION_CAP = 20_000
+"""A deal still running after this many applied actions (lays, calls, quads, window closings) is
+stopped and counted unfinished. Seeded deals of every variant with every strength end far sooner
+(a few hundred actions at most; see docs/BENCHMARKS.md), so reaching it means a deal that
+cannot end."""
+
+MAX_VIOLATION_NOTES = 10
+"""How many invariant violations ``SimulationResult.violations`` describes in words."""
+
+
+@attrs.frozen
+class StrengthResult:
+    """How one strength did: ``seats`` seat-deals played (one per seat per completed deal),
+    ``wins`` (``first_wins``: deals it won), ``losses`` (``last_loses``: deals it lost), ``score``
+    (the sum of its seats' score changes, RULES.md ``scoring``)."""
+
+    seats: int = 0
+    wins: int = 0
+    losses: int = 0
+    score: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seats if self.seats else 0.0
+
+    @property
+    def loss_rate(self) -> float:
+        return self.losses / self.seats if self.seats else 0.0
+
+
+@attrs.frozen
+class SimulationResult:
+    """The figures of one simulation.
+
+    ``deals``: deals asked for; ``completed``: deals that ended; ``unfinished``: stopped at
+    ``ACTION_CAP`` or by a violation; ``actions``: actions applied in completed deals;
+    ``invariant_violations``: failed checks (0 when checks were off); ``violations``: the first
+    few in words; ``bot_errors``: bot answers that were None or illegal when the seat had to act;
+    ``strengths``: per strength; ``seconds`` and ``deals_per_s``: None without a clock.
+    """
+
+    variant: str
+    players: int
+    deals: int
+    seed: int
+    lineup: tuple[str, ...]
+    checked: bool
+    completed: int
+    unfinished: int
+    actions: int
+    invariant_violations: int
+    violations: tuple[str, ...]
+    bot_errors: int
+    result: str
+    strengths: dict[str, StrengthResult]
+    seconds: float | None
+    deals_per_s: float | None
+
+    @property
+    def actions_per_deal(self) -> float:
+        return self.actions / self.completed if self.completed else 0.0
+
+    @property
+    def ok(self) -> bool:
+        """True when every deal ended, no check failed and no bot erred."""
+        return self.completed == self.deals and not self.invariant_violations and not self.bot_errors
+
+    def as_dict(self) -> dict:
+        """A JSON-ready dict (``neveryu simulate --json``)."""
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "deals": self.deals,
+            "seed": self.seed,
+            "bots": list(self.lineup),
+            "checked": self.checked,
+            "completed": self.completed,
+            "unfinished": self.unfinished,
+            "actions": self.actions,
+            "actions_per_deal": round(self.actions_per_deal, 2),
+            "invariant_violations": self.invariant_violations,
+            "violations": list(self.violations),
+            "bot_errors": self.bot_errors,
+            "result": self.result,
+            "strengths": {
+                name: {
+                    "seats": r.seats,
+                    "wins": r.wins,
+                    "losses": r.losses,
+                    "win_rate": round(r.win_rate, 4),
+                    "loss_rate": round(r.loss_rate, 4),
+                    "score": r.score,
+                }
+                for name, r in self.strengths.items()
+            },
+            "seconds": None if self.seconds is None else round(self.seconds, 3),
+            "deals_per_s": None if self.deals_per_s is None else round(self.deals_per_s, 1),
+        }
+
+
+def parse_lineup(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
+    """One strength per seat from ``bots``: a comma list (or sequence) of ``players`` strengths,
+    or one strength for every seat. Raises ValueError for an unknown strength or a wrong count."""
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    for name in names:
+        if name not in BOTS:
+            raise ValueError(f"unknown bot strength {name!r}; known: {', '.join(BOTS)}")
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise ValueError(f"--bots names {len(names)} strengths for {players} seats; give one or {players}")
+    return tuple(names)
+
+
+class _Tally:
+    def __init__(self, lineup: Sequence[str]) -> None:
+        self.by = {name: [0, 0, 0, 0] for name in dict.fromkeys(lineup)}
+
+    def add(self, strengths: Sequence[str], end: DealEnded) -> None:
+        for seat, name in enumerate(strengths):
+            row = self.by[name]
+            row[0] += 1
+            row[1] += end.winner == seat
+            row[2] += end.loser == seat
+            row[3] += end.scores[seat]
+
+    def result(self) -> dict[str, StrengthResult]:
+        return {name: StrengthResult(*row) for name, row in self.by.items()}
+
+
+class _Violation(Exception):
+    pass
+
+
+def simulate(
+    rules: Rules,
+    players: int,
+    deals: int,
+    seed: int,
+    bots: str | Sequence[str] = "sharp",
+    *,
+    check: bool = True,
+    clock: Callable[[], float] | None = None,
+) -> SimulationResult:
+    """Play ``deals`` deals of ``rules`` at ``players`` seats, seeded by ``seed``.
+
+    ``bots``: see ``parse_lineup``. ``check``: after every applied action, check the card
+    invariant (``Deal.check_invariant``) and that the deal is in a playable state (someone may
+    act, or it ended with a loser or winner); a failed check ends that deal, unfinished.
+    ``clock``: a seconds counter such as ``time.perf_counter`` to time the run.
+
+    The same arguments give the same result (figures other than time). Raises ValueError for a
+    seat count the variant does not allow or a bad ``bots``.
+    """
+    lineup = parse_lineup(bots, players)
+    match = Match(rules, players, random.Random(seed))
+    bot_rng = random.Random(seed + 1)
+    tally = _Tally(lineup)
+    completed = unfinished = actions = bot_errors = violations = 0
+    notes: list[str] = []
+    start = clock() if clock else None
+    for i in range(deals):
+        strengths = [lineup[(s + i) % players] for s in range(players)]
+        game = _Game(rules, match, strengths, bot_rng, check)
+        try:
+            end = game.play()
+        except _Violation as e:
+            violations += 1
+            if len(notes) < MAX_VIOLATION_NOTES:
+                notes.append(f"deal {i}: {e}")
+            end = None
+        bot_errors += game.bot_errors
+        if end is None:
+            unfinished += 1
+            match.deal = None
+            continue
+        match.finish(game.deal)
+        completed += 1
+        actions += game.deal.actions
+        tally.add(strengths, end)
+    seconds = clock() - start if clock else None
+    return SimulationResult(
+        variant=rules.name,
+        players=players,
+        deals=deals,
+        seed=seed,
+        lineup=lineup,
+        checked=check,
+        completed=completed,
+        unfinished=unfinished,
+        actions=actions,
+        invariant_violations=violations,
+        violations=tuple(notes),
+        bot_errors=bot_errors,
+        result=rules.result,
+        strengths=tally.result(),
+        seconds=seconds,
+        deals_per_s=(completed / seconds if seconds else None) if clock else None,
+    )
+
+
+class _Game:
+    """One deal played by bots; ``play()`` returns its ``DealEnded``, or None at the cap."""
+
+    def __init__(self, rules: Rules, match: Match, strengths: Sequence[str], rng: random.Random, check: bool) -> None:
+        self.rules = rules
+        self.rng = rng
+        self.check = check
+        self.deal, opening = match.start()
+        n = self.deal.players
+        self.bots = [make_bot(name, seat, rules, n) for seat, name in enumerate(strengths)]
+        self.bot_errors = 0
+        self.end: DealEnded | None = None
+        self._feed(opening)
+
+    def _feed(self, events) -> None:
+        public = self.rules.hand_counts_public
+        bots = self.bots
+        for e in events:
+            for seat, bot in enumerate(bots):
+                bot.observe(e.for_seat(seat, public))
+            if type(e) is DealEnded:
+                self.end = e
+
+    def _apply(self, action) -> list:
+        events = self.deal.apply(action)
+        self._feed(events)
+        if self.check:
+            self._check()
+        return events
+
+    def _check(self) -> None:
+        deal = self.deal
+        try:
+            deal.check_invariant()
+        except AssertionError as e:
+            raise _Violation(str(e)) from None
+        if deal.over:
+            if (deal.loser is None) == (deal.winner is None) or self.end is None:
+                raise _Violation("the deal ended without exactly one loser or winner")
+        elif deal.turn in deal.out or not deal.legal(deal.turn):
+            raise _Violation(f"seat {deal.turn} is to act but may do nothing")
+
+    def play(self) -> DealEnded | None:
+        deal = self.deal
+        anyone = self.rules.challengers == "anyone"
+        after_taking = self.rules.quads == "after_taking"
+        while not deal.over:
+            if deal.actions >= ACTION_CAP:
+                return None
+            turn_action = None
+            if anyone and deal.window_open:
+                turn_action = self._window()
+                if deal.over or turn_action is False:
+                    continue
+            seat = deal.turn
+            if turn_action is None:
+                turn_action = self.bots[seat].choose(deal.view(seat), self.rng)
+            events = self._act(seat, turn_action)
+            if after_taking and deal.quads_offer is not None and not deal.over:
+                if any(type(e) is PileTaken for e in events):
+                    self._offer_quads(deal.quads_offer)
+        return self.end
+
+    def _act(self, seat: int, action) -> list:
+        if action is None:
+            self.bot_errors += 1
+            return self._apply(Timeout(seat))
+        try:
+            return self._apply(action)
+        except RuleViolation:
+            self.bot_errors += 1
+            return self._apply(Timeout(seat))
+
+    def _window(self):
+        """Ask every other active seat about the last set. Returns False when a challenge was
+        applied, else the action the seat to act chose (None: ask it again)."""
+        deal = self.deal
+        last = deal.last
+        turn = deal.turn
+        challengers = []
+        turn_action = None
+        for seat, bot in enumerate(self.bots):
+            if seat == last.seat or seat in deal.out:
+                continue
+            action = bot.choose(deal.view(seat), self.rng)
+            if type(action) is Challenge:
+                challengers.append(seat)
+            elif seat == turn:
+                turn_action = action
+        if challengers:
+            self._apply(Challenges(tuple(challengers), last.set_no))
+            return False
+        self._apply(CloseWindow(last.set_no))
+        return turn_action
+
+    def _offer_quads(self, seat: int) -> None:
+        deal = self.deal
+        if seat == deal.turn or not deal.legal(seat).discard_quads:
+            return
+        action = self.bots[seat].choose(deal.view(seat), self.rng)
+        if type(action) is DiscardQuads:
+            try:
+                self._apply(action)
+            except RuleViolation:
+                self.bot_errors += 1

@@ -1,0 +1,76 @@
+"""The simulator (engine.simulate) and ``neveryu simulate``: seeded, checked, exact."""
+
+import json
+
+import pytest
+
+import engine
+from client.cli import main
+from engine.simulate import parse_lineup, simulate
+
+
+@pytest.mark.parametrize("name", list(engine.VARIANTS))
+def test_every_variant_completes_checked_deals_with_mixed_bots(name):
+    rules = engine.variant(name)
+    players = max(3, rules.players[0])
+    result = simulate(rules, players, 6, seed=3, bots=["honest", "random", "sharp"][:players] + ["honest"] * (players - 3))
+    assert result.completed == 6
+    assert result.invariant_violations == 0
+    assert result.bot_errors == 0
+    assert sum(s.seats for s in result.strengths.values()) == 6 * players
+
+
+def test_same_seed_same_figures():
+    rules = engine.variant("verish")
+    a = simulate(rules, 4, 10, seed=11, bots="honest,sharp,random,honest")
+    b = simulate(rules, 4, 10, seed=11, bots="honest,sharp,random,honest")
+    assert a.as_dict() == b.as_dict()
+    assert a.deals_per_s is None and a.seconds is None
+
+
+def test_last_loses_deal_has_one_loser_first_wins_one_winner():
+    loses = simulate(engine.variant("veryu"), 3, 12, seed=2, bots="honest")
+    assert loses.strengths["honest"].losses == 12 and loses.strengths["honest"].wins == 0
+    wins = simulate(engine.variant("cheat"), 3, 12, seed=2, bots="honest")
+    assert wins.strengths["honest"].wins == 12 and wins.strengths["honest"].losses == 0
+
+
+def test_strengths_rotate_through_the_seats():
+    # 4 deals at 4 seats: each strength plays each seat once, so each has 4 seat-deals.
+    result = simulate(engine.variant("verish"), 4, 4, seed=5, bots="sharp,honest,random,honest")
+    assert result.strengths["sharp"].seats == 4
+    assert result.strengths["random"].seats == 4
+    assert result.strengths["honest"].seats == 8
+
+
+def test_parse_lineup_one_for_all_or_one_per_seat():
+    assert parse_lineup("honest", 3) == ("honest",) * 3
+    assert parse_lineup("sharp, random", 2) == ("sharp", "random")
+    with pytest.raises(ValueError, match="unknown bot strength 'genius'"):
+        parse_lineup("genius", 3)
+    with pytest.raises(ValueError, match="2 strengths for 3 seats"):
+        parse_lineup("sharp,random", 3)
+
+
+def test_a_seat_count_the_variant_forbids_is_refused():
+    with pytest.raises(ValueError, match="3–12 players"):
+        simulate(engine.variant("cheat"), 2, 1, seed=1)
+
+
+def test_cli_json_has_the_promised_fields(capsys):
+    code = main(["simulate", "--variant", "lozh", "--players", "3", "--deals", "5", "--seed", "4",
+                 "--bots", "honest", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["variant"] == "lozh" and out["players"] == 3 and out["deals"] == 5
+    assert out["completed"] == 5 and out["invariant_violations"] == 0
+    assert out["deals_per_s"] > 0
+
+
+def test_cli_text_report_and_bad_arguments(capsys):
+    assert main(["simulate", "--variant", "hoyle", "--players", "2", "--deals", "3", "--bots", "random"]) == 0
+    text = capsys.readouterr().out
+    assert "deals completed     3 of 3" in text and "invariant violations 0" in text
+    assert "deals per second" in text
+    assert main(["simulate", "--players", "9", "--deals", "1"]) == 2
+    assert "2–6 players" in capsys.readouterr().err
