@@ -36,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--batch-writes", action="store_true",
         help="run the real server with the batched-writer experiment (scripts/benchmarks/batched_writer.py)",
     )
+    p.add_argument(
+        "--server-limit", action="append", default=[], metavar="NAME=INT",
+        help="override one of the server's limits (e.g. replay=64), for experiments",
+    )
     p.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)  # tests/test_bench_smoke.py
     return p
 
@@ -62,7 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"scripts/bench: unknown section(s): {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
-    args.server_args = ["--batch-writes"] if args.batch_writes else []
+    args.server_args = (["--batch-writes"] if args.batch_writes else []) + [
+        arg for item in args.server_limit for arg in ("--limit", item)
+    ]
     report = Report(args.json, sections, args.server_args)
     report.data["machine"] = procstat.machine()
     report.data["profile"] = "smoke" if args.smoke else "quick" if args.quick else "full"

@@ -18,9 +18,10 @@ import trio
 from server import ServerConfig, serve
 
 
-def bench_config(clients: int, deal_pause_ms: int) -> ServerConfig:
-    """The server's default configuration with the changes listed in the module docstring."""
-    return ServerConfig().evolve(
+def bench_config(clients: int, deal_pause_ms: int, limits: dict[str, int] | None = None) -> ServerConfig:
+    """The server's default configuration with the changes listed in the module docstring, then
+    ``limits`` (experiments: ``--limit replay=64``)."""
+    config = ServerConfig().evolve(
         host="127.0.0.1",
         port=0,
         log_level="warning",
@@ -34,6 +35,7 @@ def bench_config(clients: int, deal_pause_ms: int) -> ServerConfig:
             "burst": 1_000_000,
         },
     )
+    return config.evolve(limits=dict(limits)) if limits else config
 
 
 async def _main(config: ServerConfig) -> None:
@@ -47,10 +49,12 @@ if __name__ == "__main__":
     p.add_argument("--clients", type=int, default=200)
     p.add_argument("--deal-pause-ms", type=int, default=200)
     p.add_argument("--batch-writes", action="store_true", help="the batched_writer experiment")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=INT", help="set a server limit (experiments)")
     args = p.parse_args()
+    limits = {k: int(v) for k, v in (item.split("=", 1) for item in args.limit)}
     if args.batch_writes:
         from . import batched_writer
 
         batched_writer.install()
     logging.basicConfig(level=logging.WARNING)
-    trio.run(_main, bench_config(args.clients, args.deal_pause_ms))
+    trio.run(_main, bench_config(args.clients, args.deal_pause_ms, limits))
