@@ -1,0 +1,45 @@
+"""The neveryu server (DESIGN.md, server/): trio TCP, the lobby, tables and their referee.
+
+Run one in-process (tests, ``neveryu play``)::
+
+    import trio
+    from server import ServerConfig, serve
+
+    async def main():
+        config = ServerConfig(host="127.0.0.1", port=0, seed=1).evolve(table={"bot_delay_ms": 300})
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config)   # the bound port, an int
+            ...                                         # connect to 127.0.0.1:port
+            nursery.cancel_scope.cancel()               # clients get bye, serve returns
+
+Or in its own thread, from code that is not trio (``neveryu play`` runs the client on asyncio)::
+
+    from server import ServerConfig, start_in_thread
+
+    running = start_in_thread(ServerConfig(host="127.0.0.1", port=0))
+    print(running.port)
+    ...
+    running.stop()          # bye to every client; joins the thread (at most a few seconds)
+
+``serve`` installs no signal handlers; ``neveryu serve`` (client/commands/serve.py) adds them.
+Settings: ``ServerConfig`` with its ``table`` (``TableDefaults``) and ``limits`` (``Limits``);
+``load_config(path)`` reads a TOML file of the same names.
+"""
+
+from ._config import Limits, ServerConfig, TableDefaults, config_from_mapping, load_config
+from ._server import SERVER_VERSION, Server, serve, variants_info
+from ._thread import RunningServer, start_in_thread
+
+__all__ = [
+    "Limits",
+    "RunningServer",
+    "SERVER_VERSION",
+    "Server",
+    "ServerConfig",
+    "TableDefaults",
+    "config_from_mapping",
+    "load_config",
+    "serve",
+    "start_in_thread",
+    "variants_info",
+]

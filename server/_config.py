@@ -18,8 +18,8 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     deals = 5                  # deals per match
 
     [limits]
-    handshake_ms = 5000
-    heartbeat_ms = 10000
+    handshake_ms = 10000
+    heartbeat_ms = 15000
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from typing import Any
 
 import attrs
 
-DEFAULT_PORT = 7420  # protocol.DEFAULT_PORT; repeated so this module imports nothing of ours
+import protocol
+from protocol import DEFAULT_PORT
 
 
 def _ms(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -76,19 +77,24 @@ class Limits:
     is dropped. ``send_ms``: one frame must be written within this. ``outbox``: frames queued for
     one connection before it counts as a reader that fell behind and is dropped. ``replay``:
     events kept per session for a resume. ``table_queue``: commands queued for one table before
-    a request gets ``BUSY``. ``max_tables``, ``max_chat`` (characters), ``max_connections`` (in
-    total) and ``max_per_address``.
+    a request gets ``RATE_LIMITED``. ``max_tables``, ``max_chat`` (characters), ``max_connections``
+    (in total) and ``max_per_address``. ``rate``: requests per second one connection may send
+    on average, ``burst`` at once (more get ``RATE_LIMITED``). ``shutdown_ms``: how long a
+    shutdown waits for ``bye`` to reach the clients.
     """
 
-    handshake_ms: int = attrs.field(default=5_000, validator=_ms)
-    heartbeat_ms: int = attrs.field(default=10_000, validator=_positive)
-    idle_ms: int = attrs.field(default=45_000, validator=_positive)
+    handshake_ms: int = attrs.field(default=protocol.HELLO_TIMEOUT_MS, validator=_positive)
+    heartbeat_ms: int = attrs.field(default=protocol.HEARTBEAT_MS, validator=_positive)
+    idle_ms: int = attrs.field(default=protocol.IDLE_TIMEOUT_MS, validator=_positive)
     send_ms: int = attrs.field(default=10_000, validator=_positive)
     outbox: int = attrs.field(default=1_024, validator=_positive)
     replay: int = attrs.field(default=512, validator=_positive)
     table_queue: int = attrs.field(default=256, validator=_positive)
     max_tables: int = attrs.field(default=64, validator=_positive)
-    max_chat: int = attrs.field(default=500, validator=_positive)
+    max_chat: int = attrs.field(default=protocol.MAX_CHAT_LEN, validator=_positive)
+    rate: int = attrs.field(default=50, validator=_positive)
+    burst: int = attrs.field(default=200, validator=_positive)
+    shutdown_ms: int = attrs.field(default=2_000, validator=_ms)
     max_connections: int = attrs.field(default=256, validator=_positive)
     max_per_address: int = attrs.field(default=32, validator=_positive)
 

@@ -472,7 +472,6 @@ class Table:
             return
         if session.seat is not None:
             self._back(self.seats[session.seat])
-            self._table_update()
         if req.get("state") and self.playing:
             self._send_state(session)
         self._check_empty()

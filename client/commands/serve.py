@@ -1,14 +1,99 @@
-"""Not built yet."""
+"""Run a server for the local network: the lobby, tables, bots and the referee.
+
+Settings come from the defaults, then the TOML file given with --config (the names of
+``server.ServerConfig``, with ``[table]`` defaults and ``[limits]``), then the flags. Stop it with
+Ctrl-C (SIGINT) or SIGTERM: every client gets ``bye``; a second signal exits at once."""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import signal
+import sys
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--host", default=None, help="the address to listen on (default: every interface)")
+    parser.add_argument("--port", type=int, default=None, help="the TCP port (default: 7420)")
+    parser.add_argument("--name", default=None, help="the server's name, shown to players")
+    parser.add_argument("--password", default=None, help="a password every player must give")
+    parser.add_argument("--config", default=None, metavar="FILE", help="a TOML file of settings")
+    parser.add_argument("--seed", type=int, default=None, help="fixed seed for every table (reproducible deals)")
+    parser.add_argument("--log-level", default=None, choices=LOG_LEVELS, help="default: info (debug: every frame's type)")
+
+
+def build_config(args: argparse.Namespace):
+    """The ServerConfig for ``args``: defaults, then --config, then the flags. Raises OSError or
+    ValueError for a bad file or setting."""
+    from server import ServerConfig, load_config
+
+    config = load_config(args.config) if args.config else ServerConfig()
+    changes = {
+        name: getattr(args, name)
+        for name in ("host", "port", "name", "password", "seed", "log_level")
+        if getattr(args, name, None) is not None
+    }
+    return config.evolve(**changes)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("neveryu: this command is not built yet", flush=True)
-    return 2
+    import trio
+
+    try:
+        config = build_config(args)
+    except (OSError, ValueError, TypeError) as exc:
+        print(f"neveryu serve: {exc}", file=sys.stderr)
+        return 2
+    level = config.log_level.upper()
+    if level not in {lv.upper() for lv in LOG_LEVELS}:
+        print(f"neveryu serve: log_level must be one of {', '.join(LOG_LEVELS)}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(message)s", stream=sys.stderr)
+    try:
+        trio.run(_main, config)
+    except OSError as exc:
+        print(f"neveryu serve: cannot listen on port {config.port}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _main(config) -> None:
+    import trio
+
+    from server import Server
+
+    server = Server(config)
+    async with trio.open_nursery() as nursery:
+
+        async def serve_then_stop(task_status=trio.TASK_STATUS_IGNORED) -> None:
+            await server.run(task_status=task_status)
+            nursery.cancel_scope.cancel()
+
+        port = await nursery.start(serve_then_stop)
+        try:
+            from server.addresses import print_reachable
+
+            print_reachable(config.host, port)
+        except Exception:  # the printout is a courtesy; never stop the server for it
+            print(f"neveryu serve: listening on port {port}", flush=True)
+        nursery.start_soon(_watch_signals, server)
+
+
+async def _watch_signals(server) -> None:
+    import trio
+
+    log = logging.getLogger("neveryu.server")
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        seen = 0
+        async for signum in signals:
+            seen += 1
+            if seen == 1:
+                log.info("%s: saying bye to every client (again to exit at once)", signal.Signals(signum).name)
+                server.shutdown()
+            else:
+                log.warning("second signal: exiting now")
+                logging.shutdown()
+                os._exit(130)

@@ -1,0 +1,491 @@
+"""A headless client: the protocol over TCP, and a bot that plays through it like any player.
+
+- ``Client``: one connection (``hello`` → ``welcome``), requests and their replies, events in
+  order, ``ping`` when it has sent nothing for the server's heartbeat interval. Every message
+  received is also kept in ``Client.received`` when ``keep=True`` (tests read it).
+- ``SeatTracker``: an engine ``View`` of the seat rebuilt from the events the seat receives
+  (``state`` snapshots, game events, ``legal``), so an engine bot can choose.
+- ``play_bot``: join (or create) a table, get ready, start when everyone is, and let an engine
+  bot (``engine.bots``) play until the number of matches asked for has ended.
+
+The bot sees only what its seat is sent: it is exactly as blind as a person at that seat.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import random
+from collections import Counter
+from typing import Any
+
+import trio
+
+import engine
+import protocol
+
+log = logging.getLogger("neveryu.bot")
+
+CLIENT_NAME = "neveryu-bot"
+CLIENT_VERSION = "0.1.0"
+
+
+class ServerError(Exception):
+    """The server answered a request with ``error``: ``code``, ``msg``, ``fatal``."""
+
+    def __init__(self, reply: dict[str, Any]) -> None:
+        super().__init__(f"{reply.get('code')}: {reply.get('msg')}")
+        self.code = reply.get("code")
+        self.msg = reply.get("msg")
+        self.fatal = reply.get("fatal")
+        self.reply = reply
+
+
+class ConnectionClosed(Exception):
+    """The server closed the connection (``bye`` holds its last ``bye`` event, if any)."""
+
+    def __init__(self, bye: dict[str, Any] | None = None) -> None:
+        super().__init__(f"the server closed the connection ({bye.get('reason') if bye else 'no bye'})")
+        self.bye = bye
+
+
+class Client:
+    """One protocol connection to a server. Build it with ``await Client.connect(...)``.
+
+    ``request(t, **fields)`` sends a request and returns its reply (raising ``ServerError`` for
+    an ``error`` reply); events that arrive meanwhile wait in order for ``next_event()``.
+    """
+
+    def __init__(self, stream: trio.abc.Stream, *, keep: bool = False) -> None:
+        self.stream = stream
+        self.wire = protocol.Connection("client")
+        self.events: collections.deque[dict[str, Any]] = collections.deque()
+        self.replies: dict[int, dict[str, Any]] = {}
+        self.received: list[dict[str, Any]] | None = [] if keep else None
+        self.welcome: dict[str, Any] = {}
+        self.last_seq = 0
+        self.bye: dict[str, Any] | None = None
+        self.heartbeat_s = protocol.HEARTBEAT_MS / 1000
+        self._ids = 0
+
+    @classmethod
+    async def connect(
+        cls,
+        host: str,
+        port: int,
+        name: str,
+        *,
+        password: str | None = None,
+        resume: tuple[str, int] | None = None,
+        keep: bool = False,
+    ) -> "Client":
+        """Open a TCP connection and say ``hello`` (``resume``: (token, last_seq)). Raises
+        ``ServerError`` when the server refuses, OSError when it cannot be reached."""
+        stream = await trio.open_tcp_stream(host, port)
+        client = cls(stream, keep=keep)
+        try:
+            fields: dict[str, Any] = {
+                "proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
+                "client": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
+                "name": name,
+            }
+            if password is not None:
+                fields["password"] = password
+            if resume is not None:
+                fields["resume"] = {"token": resume[0], "last_seq": resume[1]}
+                client.last_seq = resume[1]
+            client.welcome = await client.request("hello", **fields)
+            client.heartbeat_s = client.welcome["heartbeat_ms"] / 1000
+        except BaseException:
+            await trio.aclose_forcefully(stream)
+            raise
+        return client
+
+    @property
+    def token(self) -> str:
+        return self.welcome["session"]
+
+    async def aclose(self) -> None:
+        await trio.aclose_forcefully(self.stream)
+
+    # -- bytes ----------------------------------------------------------------------------------
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.stream.send_all(self.wire.send(msg))
+
+    async def _receive_one(self) -> dict[str, Any]:
+        """The next message from the server, whatever it is; sorts it into replies or events."""
+        while True:
+            msg = self.wire.next_message()
+            if msg is not None:
+                break
+            try:
+                data = await self.stream.receive_some(65_536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                raise ConnectionClosed(self.bye) from exc
+            if not data:
+                raise ConnectionClosed(self.bye)
+            self.wire.receive_data(data)
+        if self.received is not None:
+            self.received.append(msg)
+        if "re" in msg:
+            self.replies[msg["re"]] = msg
+        else:
+            self.last_seq = msg["seq"]
+            if msg["t"] == "bye":
+                self.bye = msg
+            if msg["t"] != "heartbeat":
+                self.events.append(msg)
+        return msg
+
+    # -- requests and events -------------------------------------------------------------------
+
+    async def send_request(self, t: str, **fields: Any) -> int:
+        """Send a request without waiting for its reply; returns its id."""
+        self._ids += 1
+        await self.send({"t": t, "id": self._ids, **fields})
+        return self._ids
+
+    async def reply_to(self, rid: int) -> dict[str, Any]:
+        """Wait for the reply to request ``rid``. Raises ``ServerError`` for an ``error``."""
+        while rid not in self.replies:
+            await self._receive_one()
+        reply = self.replies.pop(rid)
+        if reply["t"] == "error":
+            raise ServerError(reply)
+        return reply
+
+    async def request(self, t: str, **fields: Any) -> dict[str, Any]:
+        """Send a request and return its reply. Raises ``ServerError`` for an ``error``."""
+        return await self.reply_to(await self.send_request(t, **fields))
+
+    async def next_event(self) -> dict[str, Any]:
+        """The next event in order; sends ``ping`` when quiet for the heartbeat interval."""
+        while not self.events:
+            with trio.move_on_after(self.heartbeat_s) as quiet:
+                await self._receive_one()
+            if quiet.cancelled_caught:
+                await self.send_request("ping")
+        return self.events.popleft()
+
+    def pending(self) -> bool:
+        """True if events are waiting, or a whole frame is buffered."""
+        return bool(self.events) or self.wire.buffered >= 4
+
+
+class SeatTracker:
+    """What one seat knows of the deal, kept from the events it receives, as an engine ``View``
+    (``view()``) for a bot. ``rules``: the table's rules (for who may challenge)."""
+
+    def __init__(self, seat: int | None, rules: engine.Rules, players: int) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.players = players
+        self.fields: dict[str, Any] = {}
+        self.legal = engine.NO_ACTION
+        self.active = False  # a deal is being played
+        self.held: list[str] | None = None  # its set laid early, waiting for the window
+
+    def apply(self, msg: dict[str, Any]) -> None:
+        """Take one event the seat received."""
+        t = msg["t"]
+        f = self.fields
+        if t == "state":
+            self.active, self.held = not msg["over"], None
+            for name in VIEW_FIELDS:
+                f[name] = msg.get(name)
+            f["hand"] = list(msg["hand"] or [])
+            f["last"] = _last_set(msg["last"])
+            self.legal = _legal(msg["legal"])
+        elif t == "deal_started":
+            self.active, self.held = True, None
+            counts = msg["hand_counts"]
+            f.update(
+                variant=self.rules.name, seat=self.seat, players=self.players, deck=msg["deck"],
+                dealer=msg["dealer"], hand=list(msg["hand"] or []), hand_counts=list(counts) if counts else None,
+                pile=0 if counts else None, discard=0, stock=msg["stock"], hidden=msg["hidden"],
+                set_aside=msg["set_aside"], last=None, ranks=(), turn=None, set_no=0, window_open=False,
+                out=[], waiting=[], over=False, loser=None, winner=None,
+            )
+        elif not f:
+            return
+        elif t == "turn":
+            f["turn"], f["ranks"] = msg["seat"], tuple(msg["ranks"])
+        elif t in ("set_laid", "none_declared"):
+            none = t == "none_declared"
+            size = 0 if none else msg["size"]
+            f["set_no"] = msg["set_no"]
+            f["last"] = engine.LastSet(msg["set_no"], msg["seat"], msg["rank"], 0 if none else msg["count"], size, none)
+            f["window_open"] = self.rules.challengers == "anyone"
+            if msg["seat"] == self.seat and not none:
+                if self.held is not None:
+                    self.held = None  # its cards left the hand when it was held
+                else:
+                    _take(f["hand"], msg["cards"] or ())
+            if size is not None:
+                self._count(msg["seat"], -size, pile=size)
+        elif t == "set_held":
+            self.held = list(msg["cards"])
+            _take(f["hand"], msg["cards"])
+        elif t == "set_returned":
+            self.held = None
+            f["hand"].extend(msg["cards"])
+        elif t == "window_closed":
+            f["window_open"] = False
+        elif t == "set_revealed":
+            f["last"], f["window_open"] = None, False
+        elif t == "pile_taken":
+            if msg["seat"] == self.seat:
+                f["hand"].extend(msg["cards"] or ())
+            if msg["count"] is not None:
+                self._count(msg["seat"], msg["count"], pile=-msg["count"])
+        elif t == "pile_discarded":
+            f["discard"] += msg["count"]
+            if f["pile"] is not None:
+                f["pile"] = 0
+        elif t == "quads_discarded":
+            if msg["seat"] == self.seat:
+                for rank in msg["ranks"] or ():
+                    _take(f["hand"], [c for c in f["hand"] if c[0] == rank][:4])
+            f["discard"] += 4 * msg["count"]
+            self._count(msg["seat"], -4 * msg["count"])
+        elif t == "stock_drawn":
+            if msg["seat"] == self.seat:
+                f["hand"].extend(msg["cards"] or ())
+            f["stock"] -= msg["count"]
+            self._count(msg["seat"], msg["count"])
+        elif t == "player_out":
+            f["out"].append(msg["seat"])
+        elif t == "deal_ended":
+            self.active = False
+            f.update(over=True, loser=msg["loser"], winner=msg["winner"], turn=None)
+            self.legal = engine.NO_ACTION
+        elif t == "legal":
+            self.legal = _legal(msg)
+
+    def _count(self, seat: int, delta: int, pile: int = 0) -> None:
+        f = self.fields
+        if f.get("hand_counts") is not None:
+            f["hand_counts"][seat] += delta
+        if f.get("pile") is not None:
+            f["pile"] += pile
+
+    def view(self) -> engine.View:
+        """The seat's view now (only meaningful while ``active``)."""
+        f = self.fields
+        return engine.View(
+            **{
+                **{name: f.get(name) for name in VIEW_FIELDS},
+                "variant": self.rules.name,
+                "seat": self.seat,
+                "players": self.players,
+                "hand": tuple(f.get("hand") or ()),
+                "hand_counts": tuple(f["hand_counts"]) if f.get("hand_counts") is not None else None,
+                "ranks": tuple(f.get("ranks") or ()),
+                "out": tuple(f.get("out") or ()),
+                "waiting": tuple(f.get("waiting") or ()),
+                "last": f.get("last"),
+                "legal": self.legal,
+            }
+        )
+
+
+VIEW_FIELDS = (
+    "deck", "dealer", "hand_counts", "pile", "discard", "stock", "hidden", "set_aside", "ranks", "turn",
+    "set_no", "window_open", "out", "waiting", "over", "loser", "winner",
+)
+
+
+def _take(hand: list[str], cards) -> None:
+    for c in cards:
+        if c in hand:
+            hand.remove(c)
+
+
+def _last_set(d: dict[str, Any] | None) -> engine.LastSet | None:
+    if d is None:
+        return None
+    return engine.LastSet(d["set_no"], d["seat"], d["rank"], d["count"], d["size"], d["none"])
+
+
+def _legal(d: dict[str, Any]) -> engine.Legal:
+    lay = d.get("lay")
+    bounds = None
+    if lay is not None:
+        bounds = engine.LayBounds(lay["min"], lay["max"], tuple(lay["ranks"]), lay.get("count_min"), lay.get("count_max"))
+    return engine.Legal(bounds, d.get("challenge"), d.get("believe"), d.get("declare_none"), tuple(d.get("discard_quads") or ()))
+
+
+def action_request(action: engine.Action) -> tuple[str, dict[str, Any]]:
+    """The request (type and fields) that asks the server for ``action``."""
+    if isinstance(action, engine.LaySet):
+        fields: dict[str, Any] = {"cards": list(action.cards)}
+        if action.rank is not None:
+            fields["rank"] = action.rank
+        if action.count is not None:
+            fields["count"] = action.count
+        return "lay", fields
+    if isinstance(action, engine.Challenge):
+        return "challenge", {"set_no": action.set_no}
+    if isinstance(action, engine.Believe):
+        return "believe", {"set_no": action.set_no}
+    if isinstance(action, engine.DeclareNone):
+        return "declare_none", {}
+    if isinstance(action, engine.DiscardQuads):
+        return "discard_quads", {"ranks": list(action.ranks)}
+    raise ValueError(f"not a seat's action: {action!r}")
+
+
+def make_bot(strength: str, seat: int, rules: engine.Rules, players: int):
+    """An engine bot (``engine.bots``) of ``strength``. Raises ValueError for an unknown one."""
+    from engine import bots
+
+    return bots.make_bot(strength, seat, rules, players)
+
+
+class BotPlayer:
+    """An engine bot at one seat of a table, playing through ``client``.
+
+    ``table``: the ``table_joined`` reply's table summary; ``seat``: the seat it holds.
+    ``delay``: seconds to wait before each move (people like to see it). ``start``: ask the
+    server to start the match whenever every seat is taken and ready.
+    """
+
+    def __init__(self, client: Client, table: dict[str, Any], seat: int, strength: str, *,
+                 rng: random.Random | None = None, delay: float = 0.0, start: bool = True) -> None:
+        self.client = client
+        self.table = table
+        self.seat = seat
+        self.rules = engine.variant(table["variant"], **table["options"])
+        players = len(table["seats"])
+        self.tracker = SeatTracker(seat, self.rules, players)
+        self.bot = make_bot(strength, seat, self.rules, players)
+        self.rng = rng or random.Random()
+        self.delay = delay
+        self.start = start
+        self.matches = 0
+        self.deals = 0
+        self.errors: Counter[str] = Counter()
+        self.refused: list[tuple[engine.Action, str, str]] = []
+
+    async def play(self, matches: int | None = 1) -> None:
+        """Play until ``matches`` matches have ended (None: until the connection closes)."""
+        await self.client.request("ready", ready=True)
+        await self._maybe_start(self.table)
+        while matches is None or self.matches < matches:
+            msg = await self.client.next_event()
+            self._observe(msg)
+            t = msg["t"]
+            if t == "table_update":
+                self.table = msg["table"]
+                await self._maybe_start(self.table)
+            elif t == "match_ended":
+                self.matches += 1
+                if matches is None or self.matches < matches:
+                    await self.client.request("ready", ready=True)
+            elif t == "deal_ended":
+                self.deals += 1
+            elif t == "table_closed":
+                return
+            # The server sends ``legal`` last in every batch that changes what the seat may do.
+            if t in ("legal", "state") and not self.client.pending():
+                await self._move()
+
+    def _observe(self, msg: dict[str, Any]) -> None:
+        self.tracker.apply(msg)
+        t = msg["t"]
+        if t in engine.EVENT_TYPES and t != "deal_started":
+            fields = {k: v for k, v in msg.items() if k not in ("t", "seq", "ts")}
+            self.bot.observe(_event(t, fields, self.tracker))
+        elif t == "deal_started":
+            self.bot.observe(_event(t, msg, self.tracker))
+
+    async def _maybe_start(self, table: dict[str, Any]) -> None:
+        if not self.start or table["state"] != "waiting":
+            return
+        seats = table["seats"]
+        if all(s["name"] is not None and s["ready"] for s in seats):
+            try:
+                await self.client.request("start")
+            except ServerError:
+                pass  # another seat started it first, or somebody is not ready after all
+
+    async def _move(self) -> None:
+        tracker = self.tracker
+        if not tracker.active or not tracker.legal:
+            return
+        action = self.bot.choose(tracker.view(), self.rng)
+        if action is None:
+            return
+        if self.delay:
+            await trio.sleep(self.delay)
+        t, fields = action_request(action)
+        try:
+            await self.client.request(t, **fields)
+        except ServerError as exc:  # the deal moved on meanwhile (stale, window, ...)
+            self.errors[exc.code] += 1
+            self.refused.append((action, exc.code, exc.msg))
+            log.debug("seat %d: %s refused: %s", self.seat, t, exc)
+
+
+def _event(t: str, fields: dict[str, Any], tracker: SeatTracker) -> engine.Event:
+    """An engine event from a wire event (for the bot's memory)."""
+    cls = engine.EVENT_TYPES[t]
+    if t == "deal_started":
+        hands = [None] * tracker.players
+        if tracker.seat is not None:
+            hands[tracker.seat] = tuple(fields["hand"] or ())
+        return cls(fields["dealer"], fields["deck"], tuple(hands), _tuple(fields["hand_counts"]),
+                   fields["hidden"], fields["set_aside"], fields["stock"])
+    import attrs
+
+    names = [a.name for a in attrs.fields(cls)]
+    return cls(**{n: _tuple(fields.get(n)) for n in names if n in fields})
+
+
+def _tuple(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuple(v) for v in value)
+    return value
+
+
+async def play_bot(
+    host: str,
+    port: int,
+    *,
+    name: str = "bot",
+    strength: str = "honest",
+    password: str | None = None,
+    table: int | None = None,
+    table_password: str | None = None,
+    matches: int | None = None,
+    delay: float = 0.0,
+    seed: int | None = None,
+) -> BotPlayer:
+    """Connect, take a seat and play (``neveryu bot``). ``table`` None: the first waiting table
+    with a free seat, else a new table of the server's default variant. ``matches`` None: play
+    until the table closes or the connection does. Returns the player when it stops."""
+    client = await Client.connect(host, port, name, password=password)
+    try:
+        joined = None
+        if table is None:
+            tables = (await client.request("list_tables"))["tables"]
+            for summary in tables:
+                free = any(s["name"] is None and s["bot"] is None for s in summary["seats"])
+                if summary["state"] == "waiting" and free and not summary["password"]:
+                    table = summary["id"]
+                    break
+        if table is None:
+            joined = await client.request("create_table")
+        else:
+            fields: dict[str, Any] = {"table": table}
+            if table_password is not None:
+                fields["password"] = table_password
+            joined = await client.request("join_table", **fields)
+        log.info("%s sits at seat %d of table %d", name, joined["seat"], joined["table"]["id"])
+        player = BotPlayer(client, joined["table"], joined["seat"], strength,
+                           rng=random.Random(seed), delay=delay)
+        await player.play(matches)
+        return player
+    finally:
+        await client.aclose()

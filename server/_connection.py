@@ -1,0 +1,219 @@
+"""One client connection: a reader, one writer, and a bounded outgoing queue.
+
+The reader feeds bytes to a sans-IO ``protocol.Connection`` and hands each request to the
+server; the writer is the only task that writes to the socket. Everyone else (the table tasks,
+the lobby) only ``push``es messages onto the bounded queue and never waits: when the queue is
+full the client has fallen behind and the connection is dropped (its session may resume).
+Every wait on the peer has a deadline: the handshake, idle time, and each send.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+import protocol
+
+from ._session import Session, wall_ms
+
+if TYPE_CHECKING:
+    from ._server import Server
+
+log = logging.getLogger("neveryu.server")
+
+READ_SIZE = 65_536
+LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
+
+
+class ClientConnection:
+    """The server's side of one TCP connection (a ``Link`` for its session)."""
+
+    def __init__(self, server: "Server", stream: trio.abc.Stream, address: str) -> None:
+        self.server = server
+        self.stream = stream
+        self.address = address
+        self.wire = protocol.Connection("server")
+        self.session: Session | None = None
+        limits = server.config.limits
+        self._out_send, self._out_receive = trio.open_memory_channel[tuple[dict[str, Any], bool]](limits.outbox)
+        self.scope = trio.CancelScope()
+        self.reason: str | None = None  # why it closed, once it does
+        self._final = False  # a last message (bye, fatal error) is queued: push no more
+        self._tokens = float(limits.burst)
+        self._refill = trio.current_time()
+        self._peer_closed = trio.Event()
+
+    def __repr__(self) -> str:
+        who = self.session.name if self.session else "?"
+        return f"<connection {who!r} from {self.address}>"
+
+    # -- Link: what sessions and tables call ---------------------------------------------------
+
+    def push(self, msg: dict[str, Any], final: bool = False) -> None:
+        """Queue ``msg`` without waiting. ``final``: close the connection once it is written.
+        A full queue means the client stopped reading: the connection is dropped."""
+        if self._final:
+            return
+        try:
+            self._out_send.send_nowait((msg, final))
+        except trio.WouldBlock:
+            self.drop("too_slow")
+            return
+        if final:
+            self._final = True
+
+    def drop(self, reason: str) -> None:
+        """Close now, without flushing (the session may resume)."""
+        if self.reason is None:
+            self.reason = reason
+            log.info("%s dropped: %s", self, reason)
+        self.scope.cancel()
+
+    def bye(self, reason: str) -> None:
+        """Send ``bye`` and close once it is written (shutdown, replaced by a resume, idle)."""
+        if self.reason is None:
+            self.reason = reason
+            log.info("%s: bye (%s)", self, reason)
+        seq = self.session.seq + 1 if self.session else 1
+        if self.session is not None:
+            self.session.seq = seq
+        msg = {"t": "bye", "reason": reason, "seq": seq, "ts": wall_ms()}
+        if self._final:
+            return
+        try:
+            self._out_send.send_nowait((msg, True))
+            self._final = True
+        except trio.WouldBlock:
+            self.scope.cancel()
+
+    def fatal(self, exc: protocol.ProtocolError) -> None:
+        """Send a fatal error and close once it is written."""
+        if self.reason is None:
+            self.reason = exc.code
+            log.info("%s: %s (%s)", self, exc.code, exc.msg)
+        self.push(exc.to_wire(), final=True)
+
+    # -- the tasks ----------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Read and write until the peer goes, a deadline passes, or ``drop``/``bye``."""
+        with self.scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._writer)
+                await self._reader()
+                if self.reason is None:
+                    self.reason = "closed"
+                    log.info("%s closed by the peer", self)
+                self.scope.cancel()
+
+    async def _writer(self) -> None:
+        heartbeat = self.server.config.limits.heartbeat_ms / 1000
+        while True:
+            item = None
+            with trio.move_on_after(heartbeat):
+                item = await self._out_receive.receive()
+            if item is None:  # nothing sent for a while: a sign of life
+                if self.session is not None and not self._final:
+                    self.session.event({"t": "heartbeat"}, keep=False)
+                continue
+            msg, final = item
+            await self._write(msg)
+            if final:
+                await self._linger()
+                self.scope.cancel()
+                return
+
+    async def _linger(self) -> None:
+        """After the last message: half-close and give the peer a moment to read it and close
+        (closing with unread input would reset the connection and could lose the message)."""
+        with trio.move_on_after(LINGER):
+            try:
+                await self.stream.send_eof()  # type: ignore[attr-defined]
+            except (AttributeError, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                return
+            await self._peer_closed.wait()
+
+    async def _write(self, msg: dict[str, Any]) -> None:
+        try:
+            data = self.wire.send(msg)
+        except protocol.ProtocolError:
+            log.exception("%s: cannot send a %s (a bug)", self, msg.get("t"))
+            return
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s <- %s", self, msg.get("t"))
+        with trio.move_on_after(self.server.config.limits.send_ms / 1000) as timer:
+            await self.stream.send_all(data)
+        if timer.cancelled_caught:
+            self.drop("send_timeout")
+            await trio.lowlevel.checkpoint()
+
+    async def _reader(self) -> None:
+        limits = self.server.config.limits
+        hello_by = trio.current_time() + limits.handshake_ms / 1000
+        try:
+            while True:
+                if self.session is None:
+                    deadline = hello_by
+                else:
+                    deadline = trio.current_time() + limits.idle_ms / 1000
+                if self._final:
+                    deadline = math.inf  # the writer decides when to close
+                data = None
+                with trio.move_on_at(deadline):
+                    data = await self.stream.receive_some(READ_SIZE)
+                if data is None:
+                    if self.session is None:
+                        self.fatal(protocol.error("HELLO_TIMEOUT", "no hello in time"))
+                    else:
+                        self.bye("idle")
+                    continue
+                if not data:
+                    return
+                if not self._final:
+                    self.wire.receive_data(data)
+                    self._take_messages()
+        finally:
+            self._peer_closed.set()
+
+    def _take_messages(self) -> None:
+        while not self._final:
+            try:
+                msg = self.wire.next_message()
+            except protocol.ProtocolError as exc:
+                if exc.fatal:
+                    self.fatal(exc)
+                    return
+                self.push(exc.to_wire())
+                continue
+            if msg is None:
+                return
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("%s -> %s", self, msg.get("t"))
+            if not self._take_token():
+                self.push(protocol.error("RATE_LIMITED", "too many requests; slow down", re=msg["id"]).to_wire())
+                continue
+            try:
+                self.server.dispatch(self, msg)
+            except Exception:
+                log.exception("%s: failed to handle %s", self, msg.get("t"))
+                self.push(protocol.error("INTERNAL_ERROR", "the server failed to handle this request", re=msg["id"]).to_wire())
+
+    def _take_token(self) -> bool:
+        """A token bucket: ``rate`` requests per second on average, ``burst`` at once."""
+        limits = self.server.config.limits
+        now = trio.current_time()
+        self._tokens = min(float(limits.burst), self._tokens + (now - self._refill) * limits.rate)
+        self._refill = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+    @property
+    def queued(self) -> int:
+        """Messages waiting for the writer (bounded by ``limits.outbox``)."""
+        return self._out_send.statistics().current_buffer_used
+

@@ -1,0 +1,300 @@
+"""The server: listening, the handshake, the lobby, and a clean shutdown.
+
+``Server.run`` listens with trio, runs one handler per connection (``ClientConnection``) that
+catches every exception of its own connection, and one task per table (``Table.run``). Lobby
+requests (``list_tables``, ``create_table``, ``variants``, ...) are answered here; table and game
+requests go to the session's table task over its memory channel.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import secrets
+from typing import Any
+
+import trio
+
+import engine
+import protocol
+
+from ._config import ServerConfig
+from ._connection import ClientConnection
+from ._session import Session
+from ._table import REQUESTS as TABLE_REQUESTS
+from ._table import Table, TableError, TableSettings
+
+log = logging.getLogger("neveryu.server")
+
+SERVER_VERSION = "0.1.0"
+GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads"})
+
+
+def variants_info() -> list[dict[str, Any]]:
+    """The ``variants`` reply: every variant with its seats and options (default, choices)."""
+    out = []
+    for rules in engine.VARIANTS.values():
+        options: dict[str, Any] = {}
+        for name in rules.options:
+            default = getattr(rules, name)
+            if name == "deck":
+                choices = ["auto", *rules.deck_choices]
+            elif name == "scoring":
+                choices = list(rules.scoring_choices) or [default]
+            elif isinstance(default, bool):
+                choices = [False, True]
+            elif name == "packet_size":
+                choices = [2, 3]
+            else:
+                choices = [default]
+            options[name] = {"default": default, "choices": choices}
+        out.append({"name": rules.name, "title": rules.title, "players": list(rules.players), "options": options})
+    return out
+
+
+def _schema() -> dict:
+    load = getattr(protocol, "load_schema", None)
+    if load is None:
+        from protocol._schema import load_schema as load
+    return load()
+
+
+class Server:
+    """A neveryu server for ``config``. ``run`` serves until cancelled or ``shutdown``."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.tables: dict[int, Table] = {}
+        self.sessions: dict[str, Session] = {}
+        self.connections: set[ClientConnection] = set()
+        self.per_address: collections.Counter[str] = collections.Counter()
+        self._table_ids = itertools.count(1)
+        self._tables_nursery: trio.Nursery | None = None
+        self._stop = trio.Event()
+        self.port: int | None = None
+
+    # -- running ----------------------------------------------------------------------------
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """Listen on ``config.host``:``config.port`` and serve until cancelled or ``shutdown()``.
+        Reports the bound port through ``task_status``. On the way out every client gets
+        ``bye`` ("shutdown"), waiting at most ``limits.shutdown_ms``."""
+        cfg = self.config
+        listeners = await trio.open_tcp_listeners(cfg.port, host=cfg.host or None)
+        self.port = listeners[0].socket.getsockname()[1]
+        log.info("%s listening on %s port %d", cfg.name, cfg.host or "every interface", self.port)
+        inner = trio.CancelScope(shield=True)  # connections and tables end only when we say so
+        try:
+            async with trio.open_nursery() as outer:
+
+                async def _serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
+                    with inner:
+                        async with trio.open_nursery() as nursery:
+                            self._tables_nursery = nursery
+                            nursery.start_soon(self._accept, listeners, nursery)
+                            task_status.started()
+
+                await outer.start(_serve)
+                task_status.started(self.port)
+                try:
+                    await self._stop.wait()
+                finally:
+                    with trio.CancelScope(shield=True):
+                        await self._shutdown(listeners)
+                        inner.cancel()
+        finally:
+            for listener in listeners:
+                await trio.aclose_forcefully(listener)
+            log.info("%s stopped", cfg.name)
+
+    def shutdown(self) -> None:
+        """Ask ``run`` to stop: every client gets ``bye`` and the server returns."""
+        self._stop.set()
+
+    async def _accept(self, listeners, nursery: trio.Nursery) -> None:
+        with trio.CancelScope() as self._accept_scope:
+            await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+
+    async def _shutdown(self, listeners) -> None:
+        if getattr(self, "_accept_scope", None) is not None:
+            self._accept_scope.cancel()
+        for listener in listeners:
+            await trio.aclose_forcefully(listener)
+        log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.tables))
+        for conn in list(self.connections):
+            conn.bye("shutdown")
+        with trio.move_on_after(self.config.limits.shutdown_ms / 1000):
+            while self.connections:  # each closes once its bye is written (or it fails)
+                await trio.sleep(0.01)
+
+    # -- one connection -----------------------------------------------------------------------
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        """The handler of one connection: everything it raises stays here."""
+        try:
+            address = stream.socket.getpeername()[0]
+        except (OSError, AttributeError, IndexError):
+            address = "?"
+        limits = self.config.limits
+        conn = ClientConnection(self, stream, address)
+        try:
+            if len(self.connections) >= limits.max_connections or self.per_address[address] >= limits.max_per_address:
+                log.warning("refusing a connection from %s: too many connections", address)
+                conn.fatal(protocol.error("SERVER_FULL", "the server takes no more connections"))
+            self.connections.add(conn)
+            self.per_address[address] += 1
+            log.debug("connection from %s", address)
+            await conn.run()
+        except Exception:
+            log.exception("%s failed", conn)
+        finally:
+            self.connections.discard(conn)
+            self.per_address[address] -= 1
+            if self.per_address[address] <= 0:
+                del self.per_address[address]
+            self._detach(conn)
+            await trio.aclose_forcefully(stream)
+
+    def _detach(self, conn: ClientConnection) -> None:
+        session = conn.session
+        if session is None or not session.detach(conn):
+            return
+        if session.table is not None:
+            session.table.submit("detached", session)
+        else:
+            self.sessions.pop(session.token, None)
+
+    # -- requests ----------------------------------------------------------------------------------
+
+    def dispatch(self, conn: ClientConnection, req: dict[str, Any]) -> None:
+        """Handle one checked request from ``conn`` (``protocol.Connection`` has validated it)."""
+        t = req["t"]
+        if t == "hello":
+            if conn.session is not None:
+                conn.push(protocol.error("BAD_STATE", "hello was already said", re=req["id"]).to_wire())
+                return
+            self._hello(conn, req)
+            return
+        session = conn.session
+        assert session is not None  # protocol.Connection refuses anything before hello
+        if t == "ping":
+            session.reply(req, {"t": "pong"})
+        elif t == "list_tables":
+            session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
+        elif t == "variants":
+            session.reply(req, {"t": "variants", "variants": variants_info()})
+        elif t == "schema":
+            session.reply(req, {"t": "schema", "schema": _schema()})
+        elif t == "create_table":
+            self._create_table(session, req)
+        elif t in ("join_table", "spectate"):
+            table = self.tables.get(req["table"])
+            if table is None:
+                session.error(req, "NO_SUCH_TABLE", f"there is no table {req['table']}")
+            elif session.table is not None:
+                session.error(req, "BAD_STATE", "leave your table first")
+            elif not table.submit(t, session, req):
+                session.error(req, "RATE_LIMITED", "the table is busy; try again")
+        elif t in TABLE_REQUESTS:
+            table = session.table
+            if table is None:
+                code = "NOT_PLAYING" if t in GAME_REQUESTS else "BAD_STATE"
+                session.error(req, code, "you are at no table")
+            elif not table.submit(t, session, req):
+                session.error(req, "RATE_LIMITED", "the table is busy; try again")
+        else:
+            session.error(req, "UNKNOWN_TYPE", f"this server does not handle {t!r}")
+
+    def _hello(self, conn: ClientConnection, req: dict[str, Any]) -> None:
+        cfg = self.config
+        lo, hi = req["proto"]
+        if not lo <= protocol.PROTOCOL_VERSION <= hi:
+            conn.fatal(protocol.error("UNSUPPORTED_VERSION", f"this server speaks version {protocol.PROTOCOL_VERSION}", re=req["id"]))
+            return
+        if cfg.password is not None and not secrets.compare_digest(str(req.get("password") or ""), cfg.password):
+            conn.fatal(protocol.error("WRONG_PASSWORD", "this server needs its password", re=req["id"]))
+            return
+        self._sweep()
+        resume = req.get("resume")
+        if resume is not None:
+            session = self.sessions.get(resume["token"])
+            if session is None:
+                conn.fatal(protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req["id"]))
+                return
+            old = session.attach(conn)
+            conn.session = session
+            if old is not None:
+                old.bye("replaced")  # type: ignore[attr-defined]
+            log.info("%s resumes (last seq %d of %d)", conn, resume["last_seq"], session.seq)
+            missed = session.missed(resume["last_seq"])
+            session.reply(req, self._welcome(session, resumed=True))
+            for msg in missed or ():
+                conn.push(msg)
+            if session.table is not None:
+                session.table.submit("attached", session, {"state": missed is None})
+            return
+        session = Session(req["name"], cfg.limits.replay, conn.address)
+        self.sessions[session.token] = session
+        session.attach(conn)
+        conn.session = session
+        log.info("%s says hello (%s %s)", conn, req["client"]["name"], req["client"]["version"])
+        session.reply(req, self._welcome(session, resumed=False))
+
+    def _welcome(self, session: Session, resumed: bool) -> dict[str, Any]:
+        limits = self.config.limits
+        table = session.table
+        return {
+            "t": "welcome",
+            "proto": protocol.PROTOCOL_VERSION,
+            "server": {"name": self.config.name, "version": SERVER_VERSION},
+            "session": session.token,
+            "resumed": resumed,
+            "table": table.summary if table is not None else None,
+            "seat": session.seat if table is not None else None,
+            "limits": {
+                "max_client_frame": protocol.MAX_CLIENT_FRAME,
+                "max_server_frame": protocol.MAX_SERVER_FRAME,
+                "max_chat": limits.max_chat,
+                "idle_ms": limits.idle_ms,
+            },
+            "heartbeat_ms": limits.heartbeat_ms,
+        }
+
+    def _sweep(self) -> None:
+        """Forget sessions that are neither connected nor seated (nothing to resume)."""
+        for token, session in list(self.sessions.items()):
+            if not session.connected and session.table is None:
+                del self.sessions[token]
+
+    def _create_table(self, session: Session, req: dict[str, Any]) -> None:
+        cfg = self.config
+        if session.table is not None:
+            session.error(req, "BAD_STATE", "leave your table first")
+            return
+        if len(self.tables) >= cfg.limits.max_tables:
+            session.error(req, "BAD_STATE", f"this server holds at most {cfg.limits.max_tables} tables")
+            return
+        try:
+            settings = TableSettings.from_request(req, cfg.table, cfg.seed, cfg.limits.max_chat)
+        except TableError as exc:
+            session.error(req, exc.code, exc.msg)
+            return
+        table = Table(next(self._table_ids), settings, queue=cfg.limits.table_queue, on_close=self._table_closed)
+        self.tables[table.id] = table
+        assert self._tables_nursery is not None
+        self._tables_nursery.start_soon(table.run)
+        log.info("%s makes table %d (%s, %d seats, bots %s)", session, table.id, settings.variant, settings.seats, list(settings.bots))
+        table.submit("join_table", session, {**req, "seat": None})
+
+    def _table_closed(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+
+
+async def serve(config: ServerConfig | None = None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """Run a server for ``config`` until cancelled; reports the bound port (an int) through
+    ``task_status``: ``port = await nursery.start(serve, config)``. Installs no signal
+    handlers, so it runs in any thread with its own ``trio.run``. Cancelling it sends every
+    client ``bye`` first (at most ``limits.shutdown_ms``)."""
+    await Server(config or ServerConfig()).run(task_status=task_status)
+
