@@ -102,7 +102,7 @@ def test_a_whole_deal_in_tmux(tmp_path):
                 challenged = True
         assert laid, screen
         assert "Out in order:" in screen and ("Loser:" in screen or "Winner:" in screen), screen
-        assert "Fair deal: the disclosed deck matches the commitment ✓" in screen, screen
+        assert "Fair deal: verified ✓" in screen, screen
         if not challenged:
             pytest.fail(f"the deal ended before a challenge was possible:\n{screen}")
         tmux.keys("q")

@@ -199,10 +199,14 @@ class Controller:
     def ready_action(self) -> str | None:
         """What ``s`` does now: ``ready``, ``unready``, ``start`` or None."""
         s = self.state
-        if s.screen != "table" or s.seat is None or self.playing():
+        if s.screen != "table" or s.seat is None:
+            return None
+        if self.my_seat_info().get("away"):
+            return "back"
+        if self.playing():
             return None
         table = s.table or {}
-        if table.get("state") == "playing" and not s.over:
+        if table.get("state") == "playing":  # the match goes on by itself, deal after deal
             return None
         me = self.my_seat_info()
         if not me.get("ready"):
@@ -296,7 +300,7 @@ class Controller:
 
     def ready(self) -> None:
         what = self.ready_action()
-        if what == "ready":
+        if what in ("ready", "back"):
             self.send({"t": "ready", "ready": True})
         elif what == "unready":
             self.send({"t": "ready", "ready": False})

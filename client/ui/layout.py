@@ -9,6 +9,7 @@ brackets with ``^`` under it, a selected card has ``*`` before it, the player to
 from __future__ import annotations
 
 import math
+import textwrap
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.layout import (
@@ -120,26 +121,32 @@ class Screen:
 
     @property
     def _lobby_screen(self):
+        self.lobby_log_window = Window(FormattedTextControl(self._log_text), height=D(min=3, max=6))
         return HSplit([
             _box(self.t, self.t("lobby"), Window(FormattedTextControl(self._lobby_text))),
-            _box(self.t, self.t("log"), Window(FormattedTextControl(self._log_text), height=D(min=3, max=6),
-                                               wrap_lines=True)),
+            _box(self.t, self.t("log"), self.lobby_log_window),
             Window(FormattedTextControl(self._message_text), height=1),
             Window(FormattedTextControl(lambda: [("", self.t("lobby.keys"))]), height=1),
         ])
 
+    def _top_height(self):
+        s = self.c.state
+        players = max(len(s.seats), s.players)
+        rows = max(min(players, 8), 7 if s.over and s.result else 4)
+        return D.exact(rows + 2)
+
     @property
     def _table_screen(self):
-        players = max(len(self.c.state.seats), self.c.state.players, 4)
+        self.log_window = Window(FormattedTextControl(self._log_text))
+        self.chat_window = Window(FormattedTextControl(self._chat_text))
         top = VSplit([
             _box(self.t, self.t("players"), Window(FormattedTextControl(self._players_text)),
                  width=D(preferred=38, max=40)),
             _box(self.t, self.t("table"), Window(FormattedTextControl(self._table_text), wrap_lines=True)),
-        ], height=D.exact(min(players, 8) + 2))
+        ], height=self._top_height)
         middle = VSplit([
-            _box(self.t, self.t("log"), Window(FormattedTextControl(self._log_text), wrap_lines=True)),
-            _box(self.t, self.t("chat"), Window(FormattedTextControl(self._chat_text), wrap_lines=True),
-                 width=D(preferred=30, max=34)),
+            _box(self.t, self.t("log"), self.log_window),
+            _box(self.t, self.t("chat"), self.chat_window, width=D(preferred=30, max=34)),
         ])
         hand = _box(self.t, self.t("hand"), Window(FormattedTextControl(self._hand_text), height=self._hand_height))
         return HSplit([
@@ -219,9 +226,8 @@ class Screen:
                 info.append(t("waiting_mark"))
             if s.in_deal and s.dealer == seat:
                 info.append("(" + t("dealer_mark") + ")")
-            if not s.in_deal or s.over:
-                if x.get("ready"):
-                    info.append(t("seat.ready"))
+            if (s.table or {}).get("state") != "playing" and x.get("ready"):
+                info.append(t("seat.ready"))
             if x.get("away"):
                 info.append(t("seat.away"))
             if not x.get("name") and not x.get("bot") and s.seats:
@@ -312,18 +318,24 @@ class Screen:
 
     def _log_text(self):
         s = self.c.state
+        window = "log_window" if s.screen == "table" else "lobby_log_window"
+        width = _width_of(getattr(self, window, None))
         out = []
         for line in s.log[-200:]:
-            out.append(("", self.t.log_line(s, line) + "\n"))
+            for part in _wrap(self.t.log_line(s, line), width):
+                out.append(("", part + "\n"))
         return _tail(out)
 
     def _chat_text(self):
         s = self.c.state
+        width = _width_of(getattr(self, "chat_window", None))
         out = []
         for line in s.chat[-30:]:
             who = line.name or self.t.seat_name(s, line.seat)
-            out.append(("class:mine", who + ": "))
-            out.append(("", line.text + "\n"))
+            parts = _wrap(f"{who}: {line.text}", width)
+            out.append(("class:mine", parts[0][: len(who) + 1]))
+            out.append(("", parts[0][len(who) + 1:] + "\n"))
+            out.extend(("", p + "\n") for p in parts[1:])
         return _tail(out)
 
     def _message_text(self):
@@ -333,6 +345,8 @@ class Screen:
         s = c.state
         if s.bye:
             return [("class:warn", s.bye)]
+        if s.screen == "table" and c.my_seat_info().get("away"):
+            return [("class:warn", self.t("away"))]
         if s.screen == "table" and s.seat is None and s.table:
             return [("class:dim", self.t("spectating"))]
         return []
@@ -498,6 +512,17 @@ def _box(t, title: str, body, width=None):
         Window(width=1, height=1, char=br, style="class:box"),
     ], height=1)
     return HSplit([top, middle, bottom], width=width)
+
+
+def _width_of(window) -> int:
+    """The width ``window`` had when last drawn (text is wrapped to it), or 40."""
+    info = getattr(window, "render_info", None)
+    return info.window_width if info is not None else 40
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Word-wrap one line of the log or chat; lines after the first are indented."""
+    return textwrap.wrap(text, max(10, width), subsequent_indent="  ", break_long_words=True) or [""]
 
 
 def _size() -> tuple[int, int]:

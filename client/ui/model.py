@@ -237,7 +237,8 @@ def _table_update(s: State, m: dict, now: float) -> State:
 
 
 def _left(s: State, m: dict, now: float) -> State:
-    """The reply to our own ``leave``: back to the lobby (the net layer tags it ``_left``)."""
+    """The reply to our own ``leave`` (the net layer tags it ``_left``), or the table closed:
+    back to the lobby."""
     return attrs.evolve(
         State(screen="lobby", connection=s.connection, server_name=s.server_name, session=s.session,
               last_seq=s.last_seq, name=s.name, tables=s.tables, variants=s.variants),
@@ -256,6 +257,17 @@ def _player_left(s: State, m: dict, now: float) -> State:
 def _match_started(s: State, m: dict, now: float) -> State:
     return attrs.evolve(s, match_started=True, match_scores=_tuple(m.get("match_scores")) or s.match_scores,
                         log=_log(s, "match_started"))
+
+
+def _match_ended(s: State, m: dict, now: float) -> State:
+    scores = _tuple(m.get("scores"))
+    return attrs.evolve(s, match_started=False, match_scores=scores if scores is not None else s.match_scores,
+                        log=_log(s, "match_ended", deals=m.get("deals"), scores=scores))
+
+
+def _table_closed(s: State, m: dict, now: float) -> State:
+    s = _left(s, m, now)
+    return attrs.evolve(s, log=_log(s, "table_closed", reason=m.get("reason")))
 
 
 def _chat(s: State, m: dict, now: float) -> State:
@@ -465,7 +477,7 @@ def _deal_ended(s: State, m: dict, now: float) -> State:
     scores = _tuple(m.get("match_scores"))
     s = attrs.evolve(s, over=True, result=result, legal=None, turn=None, turn_deadline=None, held=None,
                      out=result["out"] or s.out, match_scores=scores if scores is not None else s.match_scores)
-    s = attrs.evolve(s, log=_log(s, "deal_ended", loser=result["loser"], winner=result["winner"]))
+    s = attrs.evolve(s, log=_log(s, "deal_ended", loser=result["loser"], winner=result["winner"], out=result["out"]))
     return attrs.evolve(s, log=_log(s, "fair_" + {True: "ok", False: "bad", None: "unknown"}[holds]))
 
 
@@ -527,6 +539,8 @@ HANDLERS = {
     "player_joined": _player_joined,
     "player_left": _player_left,
     "match_started": _match_started,
+    "match_ended": _match_ended,
+    "table_closed": _table_closed,
     "chat": _chat,
     "bye": _bye,
     "error": _error,

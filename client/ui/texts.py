@@ -100,6 +100,8 @@ EN = {
     "keys.ready": "s ready",
     "keys.unready": "s not ready",
     "keys.start": "s start",
+    "keys.back": "s I'm back",
+    "away": "You are away: a bot plays for you. Press s to take your seat back.",
     "keys.common": "/ chat  ? help  q leave",
     "keys.wait": "waiting for {name}…",
     "ask.rank": "Claim which rank? ←→ choose, or type it; Enter confirm, Esc cancel",
@@ -115,8 +117,8 @@ EN = {
     "winner": "Winner: {name}",
     "scores": "Match scores: {scores}",
     "deal_scores": "This deal: {scores}",
-    "fair.ok": "Fair deal: the disclosed deck matches the commitment ✓",
-    "fair.bad": "UNFAIR: the disclosed deck does NOT match the commitment!",
+    "fair.ok": "Fair deal: verified ✓ (deck = commitment)",
+    "fair.bad": "Fair deal check FAILED: deck ≠ commitment!",
     "fair.unknown": "Fair deal: nothing to check.",
     "next_deal": "s ready for the next deal",
     "create": "Create a table",
@@ -169,11 +171,19 @@ EN = {
     "log.pile_taken": "{name} takes the pile ({count}).",
     "log.pile_taken_hidden": "{name} takes the pile.",
     "log.pile_discarded": "The pile ({count}) goes to the discard.",
-    "log.quads_discarded": "{name} discards {count} quad(s){ranks}.",
+    "log.quads_discarded": "{name} discards {quads}.",
+    "quads.shown": "a quad of {ranks}",
+    "quads.many": "{count} quads: {ranks}",
+    "quads.hidden": "a quad, face down",
+    "quads.hidden_many": "{count} quads, face down",
     "log.stock_drawn": "{name} draws {count} from the stock.",
     "log.timed_out": "{name}'s time ran out; the server played for them.",
     "log.player_out": "{name} is out (place {place}).",
     "log.deal_ended": "The deal is over.",
+    "log.deal_ended_loser": "The deal is over: {name} loses. Out in order: {order}.",
+    "log.deal_ended_winner": "The deal is over: {name} wins.",
+    "log.match_ended": "The match is over. Scores: {scores}.",
+    "log.table_closed": "The table closed: {reason}.",
     "log.fair_ok": "Fair deal checked: the deck matches the commitment.",
     "log.fair_bad": "Fair deal check FAILED: the deck does not match the commitment!",
     "log.fair_unknown": "Fair deal: nothing disclosed to check.",
@@ -243,6 +253,8 @@ RU = {
     "keys.ready": "s готов",
     "keys.unready": "s не готов",
     "keys.start": "s начать",
+    "keys.back": "s я вернулся",
+    "away": "Вы отошли: за вас играет бот. Нажмите s, чтобы вернуться.",
     "keys.common": "/ чат  ? помощь  q уйти",
     "keys.wait": "ждём: {name}…",
     "ask.rank": "Какой ранг заявить? ←→ выбор или буква; Enter — да, Esc — отмена",
@@ -258,8 +270,8 @@ RU = {
     "winner": "Победил: {name}",
     "scores": "Счёт матча: {scores}",
     "deal_scores": "За партию: {scores}",
-    "fair.ok": "Честная сдача: колода совпадает с обязательством ✓",
-    "fair.bad": "НЕЧЕСТНО: раскрытая колода НЕ совпадает с обязательством!",
+    "fair.ok": "Сдача честная: проверено ✓",
+    "fair.bad": "Проверка сдачи НЕ прошла: колода ≠ обязательство!",
     "fair.unknown": "Честная сдача: проверять нечего.",
     "next_deal": "s готов к следующей партии",
     "create": "Новый стол",
@@ -311,11 +323,19 @@ RU = {
     "log.pile_taken": "{name} забирает стопку ({count}).",
     "log.pile_taken_hidden": "{name} забирает стопку.",
     "log.pile_discarded": "Стопка ({count}) уходит в отбой.",
-    "log.quads_discarded": "{name} сбрасывает четвёрки: {count}{ranks}.",
+    "log.quads_discarded": "{name} сбрасывает {quads}.",
+    "quads.shown": "четвёрку: {ranks}",
+    "quads.many": "четвёрки ({count}): {ranks}",
+    "quads.hidden": "четвёрку в закрытую",
+    "quads.hidden_many": "четвёрки в закрытую: {count}",
     "log.stock_drawn": "{name} берёт из прикупа: {count}.",
     "log.timed_out": "{name}: время вышло, сервер сходил за него.",
     "log.player_out": "{name} выходит (место {place}).",
     "log.deal_ended": "Партия окончена.",
+    "log.deal_ended_loser": "Партия окончена: проиграл {name}. Вышли по порядку: {order}.",
+    "log.deal_ended_winner": "Партия окончена: победил {name}.",
+    "log.match_ended": "Матч окончен. Счёт: {scores}.",
+    "log.table_closed": "Стол закрыт: {reason}.",
     "log.fair_ok": "Честность сдачи проверена: колода совпадает с обязательством.",
     "log.fair_bad": "Проверка честности НЕ прошла: колода не совпадает с обязательством!",
     "log.fair_unknown": "Честность сдачи: раскрывать нечего.",
@@ -349,7 +369,7 @@ def can_encode(text: str, encoding: str | None) -> bool:
 
 def needs_ascii(encoding: str | None) -> bool:
     """True when ``encoding`` (the terminal's) cannot show ♠♥♦♣ and box lines."""
-    return not can_encode("♠♥♦♣─│┌«»…×↑↓←→✓", encoding)
+    return not can_encode("♠♥♦♣─│┌«»…×↑↓←→✓≠⏱", encoding)
 
 
 def plural_ru(n: int, one: str, few: str, many: str) -> str:
@@ -477,9 +497,13 @@ class Texts:
         if key == "pile_discarded":
             return self("log.pile_discarded", count=self.n_cards(a.get("count") or 0))
         if key == "quads_discarded":
-            ranks = a.get("ranks")
-            shown = f" ({', '.join(self.rank_plural(r) for r in ranks)})" if ranks else ""
-            return self("log.quads_discarded", name=name, count=a.get("count"), ranks=shown)
+            ranks, count = a.get("ranks"), a.get("count") or 1
+            shown = ", ".join(self.rank_plural(r) for r in ranks or ())
+            if ranks:
+                quads = self("quads.shown", ranks=shown) if count == 1 else self("quads.many", count=count, ranks=shown)
+            else:
+                quads = self("quads.hidden") if count == 1 else self("quads.hidden_many", count=count)
+            return self("log.quads_discarded", name=name, quads=quads)
         if key == "stock_drawn":
             return self("log.stock_drawn", name=name, count=self.n_cards(a.get("count") or 0))
         if key == "dealer_drawn":
@@ -488,6 +512,18 @@ class Texts:
             return self("log.error", msg=a.get("msg") or a.get("code"))
         if key.startswith("conn_") or key == "bye":
             return self("log." + key, reason=a.get("reason") or "—")
+        if key == "deal_ended":
+            order = ", ".join(self.seat_name(state, x) for x in a.get("out") or ()) or "—"
+            if a.get("loser") is not None:
+                return self("log.deal_ended_loser", name=self.seat_name(state, a["loser"]), order=order)
+            if a.get("winner") is not None:
+                return self("log.deal_ended_winner", name=self.seat_name(state, a["winner"]))
+            return self("log.deal_ended")
+        if key == "match_ended":
+            scores = ", ".join(f"{self.seat_name(state, i)} {v}" for i, v in enumerate(a.get("scores") or ()))
+            return self("log.match_ended", deals=a.get("deals"), scores=scores or "—")
+        if key == "table_closed":
+            return self("log.table_closed", reason=a.get("reason") or "—")
         if key == "player_out":
             return self("log.player_out", name=name, place=a.get("place"))
         return self("log." + key, name=name, **{k: v for k, v in a.items() if k not in ("seat", "name")})
@@ -496,6 +532,6 @@ class Texts:
 def to_ascii(text: str) -> str:
     """Replace the symbols an ASCII terminal cannot show (Cyrillic is left to the caller)."""
     for u, a in (("«", '"'), ("»", '"'), ("…", "..."), ("×", "x"), ("—", "-"), ("–", "-"), ("↑↓", "Up/Down"),
-                 ("←→", "Left/Right"), ("✓", "(ok)"), ("·", "|")):
+                 ("←→", "Left/Right"), ("✓", "(ok)"), ("≠", "!="), ("·", "|")):
         text = text.replace(u, a)
     return text
