@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, metavar="FILE", help="a TOML file of settings")
     parser.add_argument("--seed", type=int, default=None, help="fixed seed for every table (reproducible deals)")
     parser.add_argument("--log-level", default=None, choices=LOG_LEVELS, help="default: info (debug: every frame's type)")
+    parser.add_argument("--no-advertise", action="store_true", help="do not announce the server on the LAN (DNS-SD)")
 
 
 def build_config(args: argparse.Namespace):
@@ -53,14 +54,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(message)s", stream=sys.stderr)
     try:
-        trio.run(_main, config)
+        trio.run(_main, config, not args.no_advertise)
     except OSError as exc:
         print(f"neveryu serve: cannot listen on port {config.port}: {exc}", file=sys.stderr)
         return 1
     return 0
 
 
-async def _main(config) -> None:
+async def _main(config, advertise: bool = True) -> None:
     import trio
 
     from server import Server
@@ -80,6 +81,18 @@ async def _main(config) -> None:
         except Exception:  # the printout is a courtesy; never stop the server for it
             print(f"neveryu serve: listening on port {port}", flush=True)
         nursery.start_soon(_watch_signals, server)
+        if advertise:
+            nursery.start_soon(_advertise, server)
+
+
+async def _advertise(server) -> None:
+    """DNS-SD advertising beside the server (server/advertise.py); a failure is only logged."""
+    try:
+        from server.advertise import advertise_server
+
+        await advertise_server(server)
+    except Exception as exc:
+        logging.getLogger("neveryu.server").warning("not advertised on the LAN: %s", exc)
 
 
 async def _watch_signals(server) -> None:

@@ -1,0 +1,179 @@
+"""The lobby, the handshake and the settings, over TCP on 127.0.0.1; ``neveryu serve`` as a
+process (SIGTERM: bye, exit, the port free again)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+import engine
+import protocol
+from client.botclient import Client, ServerError
+from protocol._messages import EVENTS, REPLIES
+from server import ServerConfig, load_config, serve
+
+HOST = "127.0.0.1"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def config(**table: Any) -> ServerConfig:
+    return ServerConfig(host=HOST, port=0).evolve(table={"close_ms": 100, "bot_delay_ms": 0, **table})
+
+
+async def refused(client: Client, t: str, **fields: Any) -> ServerError:
+    with pytest.raises(ServerError) as caught:
+        await client.request(t, **fields)
+    return caught.value
+
+
+async def test_handshake_lobby_replies_are_valid_protocol():
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config())
+            c = await Client.connect(HOST, port, "ann", keep=True)
+            assert c.welcome["proto"] == protocol.PROTOCOL_VERSION and c.welcome["resumed"] is False
+            variants = await c.request("variants")
+            assert [v["name"] for v in variants["variants"]] == list(engine.VARIANTS)
+            hoyle = next(v for v in variants["variants"] if v["name"] == "hoyle")
+            assert hoyle["options"]["scoring"] == {"default": "chips_per_player", "choices": ["chips_per_player", "chips_per_card"]}
+            assert (await c.request("schema"))["schema"]["x-protocol-version"] == protocol.PROTOCOL_VERSION
+            assert (await c.request("list_tables"))["tables"] == []
+            joined = await c.request("create_table", variant="veryu", seats=3, bots=["sharp"], password="pw",
+                                     options={"deck": "52"})
+            assert joined["seat"] == 0
+            table = joined["table"]
+            assert table["password"] is True and table["options"] == {"deck": "52"}
+            assert [s["bot"] for s in table["seats"]] == [None, None, "sharp"]
+            listed = (await c.request("list_tables"))["tables"]
+            assert [t["id"] for t in listed] == [table["id"]]
+            assert (await c.request("ping"))["t"] == "pong"
+            for msg in c.received:
+                (REPLIES if "re" in msg else EVENTS)[msg["t"]].from_wire(msg)
+            nursery.cancel_scope.cancel()
+
+
+async def test_lobby_errors():
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config())
+            ann = await Client.connect(HOST, port, "ann")
+            bob = await Client.connect(HOST, port, "bob")
+            cy = await Client.connect(HOST, port, "cy")
+            assert (await refused(ann, "create_table", variant="nope")).code == "BAD_OPTION"
+            assert (await refused(ann, "create_table", variant="verish", seats=7)).code == "BAD_OPTION"
+            assert (await refused(ann, "create_table", variant="verish", options={"deck": "52"})).code == "BAD_OPTION"
+            assert (await refused(ann, "create_table", variant="verish", bots=["nobody"])).code == "BAD_OPTION"
+            assert (await refused(ann, "join_table", table=99)).code == "NO_SUCH_TABLE"
+            assert (await refused(ann, "lay", cards=["AS"])).code == "NOT_PLAYING"
+            assert (await refused(ann, "ready", ready=True)).code == "BAD_STATE"
+            joined = await ann.request("create_table", variant="verish", seats=2, password="pw")
+            tid = joined["table"]["id"]
+            assert (await refused(ann, "create_table")).code == "BAD_STATE"
+            assert (await refused(bob, "join_table", table=tid)).code == "WRONG_TABLE_PASSWORD"
+            assert (await refused(bob, "join_table", table=tid, seat=0, password="pw")).code == "SEAT_TAKEN"
+            assert (await bob.request("join_table", table=tid, password="pw"))["seat"] == 1
+            assert (await refused(cy, "join_table", table=tid, password="pw")).code == "TABLE_FULL"
+            assert (await refused(ann, "start")).code == "NOT_ALL_READY"
+            await ann.request("ready", ready=True)
+            assert (await refused(ann, "lay", cards=["AS"])).code == "NOT_PLAYING"
+            await ann.request("chat", text="привет")
+            chats = []
+            while len(chats) < 1:
+                msg = await bob.next_event()
+                if msg["t"] == "chat":
+                    chats.append(msg)
+            assert chats == [{**chats[0], "seat": 0, "name": "ann", "text": "привет"}]
+            nursery.cancel_scope.cancel()
+
+
+async def test_server_password_and_versions():
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config().evolve(password="s3cret"))
+            with pytest.raises(ServerError) as caught:
+                await Client.connect(HOST, port, "eve")
+            assert (caught.value.code, caught.value.fatal) == ("WRONG_PASSWORD", True)
+            ok = await Client.connect(HOST, port, "ann", password="s3cret")
+            assert ok.welcome["server"]["name"] == "neveryu"
+            stream = await trio.open_tcp_stream(HOST, port)
+            wire = protocol.Connection("client")
+            await stream.send_all(wire.send({"t": "hello", "id": 1, "proto": [7, 9], "client": {"name": "x", "version": "1"},
+                                             "name": "x", "password": "s3cret"}))
+            reply = None
+            while reply is None:
+                wire.receive_data(await stream.receive_some(4096))
+                reply = wire.next_message()
+            assert (reply["code"], reply["fatal"], reply["re"]) == ("UNSUPPORTED_VERSION", True, 1)
+            nursery.cancel_scope.cancel()
+
+
+async def test_table_closes_after_its_humans_left():
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config(close_ms=50))
+            ann = await Client.connect(HOST, port, "ann")
+            await ann.request("create_table", variant="verish", seats=2, bots=["random"])
+            await ann.request("leave")
+            lobby = await Client.connect(HOST, port, "lobby")
+            while (await lobby.request("list_tables"))["tables"]:
+                await trio.sleep(0.02)
+            nursery.cancel_scope.cancel()
+
+
+def test_config_file(tmp_path):
+    path = tmp_path / "neveryu.toml"
+    path.write_text('name = "dorm"\nport = 7500\n[table]\nturn_ms = 30000\nvariant = "cheat"\n[limits]\nmax_tables = 3\n')
+    cfg = load_config(path)
+    assert (cfg.name, cfg.port, cfg.table.turn_ms, cfg.table.variant, cfg.limits.max_tables) == ("dorm", 7500, 30000, "cheat", 3)
+    assert cfg.table.tie_window_ms == 250 and cfg.host == ""
+    path.write_text("[table]\nturn_time = 3\n")
+    with pytest.raises(ValueError, match="turn_time"):
+        load_config(path)
+
+
+def test_serve_command_stops_on_sigterm_with_bye():
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "client.cli", "serve", "--host", HOST, "--port", "0", "--no-advertise", "--name", "t"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        port = None
+        for line in proc.stderr:
+            found = re.search(r"listening on 127\.0\.0\.1 port (\d+)", line)
+            if found:
+                port = int(found.group(1))
+                break
+        assert port is not None
+
+        async def client_sees_bye() -> dict:
+            with trio.fail_after(10):
+                c = await Client.connect(HOST, port, "ann")
+                proc.send_signal(signal.SIGTERM)
+                with pytest.raises(Exception):
+                    while True:
+                        await c.next_event()
+                return c.bye
+
+        bye = trio.run(client_sees_bye)
+        assert bye is not None and bye["reason"] == "shutdown"
+        assert proc.wait(timeout=10) == 0
+
+        async def bind_again() -> None:  # the port is free at once
+            listeners = await trio.open_tcp_listeners(port, host=HOST)
+            for listener in listeners:
+                await listener.aclose()
+
+        trio.run(bind_again)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
