@@ -44,6 +44,8 @@ class Rules:
 
     - ``deck_auto``: ``((max_players, deck), ...)``, ascending; what ``deck = "auto"`` picks.
     - ``deck_choices``: the decks a table may choose instead of ``auto``.
+    - ``deck_choice_players``: (min, max) seats at which a table may choose its deck (`hoyle`:
+      only 5 players choose); None: at any seat count.
     - ``packet_size``: 2 or 3, for ``deal = "packets"``.
     - ``set_size``: (min, max) cards claimed per set for one deck; with ``set_size_per_deck``
       the maximum is multiplied by the number of decks (``hoyle``: 1–8 with 2×52).
@@ -58,6 +60,7 @@ class Rules:
     deck_auto: tuple[tuple[int, str], ...]
     deck: str = attrs.field(default="auto", validator=_one_of(("auto",) + DECK_KINDS))
     deck_choices: tuple[str, ...] = ()
+    deck_choice_players: tuple[int, int] | None = None
     hidden_card: bool = False
     deal: str = attrs.field(default="one_by_one", validator=_one_of(DEALS))
     packet_size: int = attrs.field(default=3, validator=attrs.validators.in_((2, 3)))
@@ -105,8 +108,13 @@ class Rules:
         if not lo <= players <= hi:
             raise ValueError(f"{self.name} is for {lo}–{hi} players, not {players}")
         kind = self.deck
+        auto = next(d for most, d in self.deck_auto if players <= most)
         if kind == "auto":
-            kind = next(d for most, d in self.deck_auto if players <= most)
+            kind = auto
+        elif kind != auto and self.deck_choice_players is not None:
+            clo, chi = self.deck_choice_players
+            if not clo <= players <= chi:
+                raise ValueError(f"{self.name} uses the {auto} deck with {players} players")
         size = (36 if kind.endswith("36") else 52) * decks_in(kind)
         if size - int(self.hidden_card) < 2 * players:
             raise ValueError(f"a {kind} deck is too small for {players} players")
@@ -133,6 +141,7 @@ _HOYLE = dict(
     players=(2, 12),
     deck_auto=((5, "52"), (12, "2x52")),
     deck_choices=("52", "2x52"),
+    deck_choice_players=(5, 5),
     deal="packets",
     first_dealer="random",
     next_dealer="left",

@@ -409,7 +409,11 @@ class _Runner:
                 for k, v in w.items():
                     if k not in g:
                         raise ScenarioError(f"{at}: event {g['type']} has no field {k!r} (fields: {', '.join(g)})")
-                    if self.norm(k, v, at) != g[k]:
+                    want_v = self.norm(k, v, at)
+                    got_v = g[k]
+                    if k in PER_SEAT_FIELDS and isinstance(want_v, dict) and isinstance(got_v, dict):
+                        got_v = {n: got_v.get(n) for n in want_v}  # only the seats named
+                    if want_v != got_v:
                         ok = False
         if not ok:
             exp_text = "\n".join(_want_text(w) for w in want) or "(none)"
@@ -427,6 +431,8 @@ class _Runner:
             return sorted(self.cards(value, at), key=sort_key)
         if key in PER_SEAT_FIELDS and isinstance(value, Mapping):
             return {self.name(self.seat(k, at)): v for k, v in value.items()}
+        if key in PER_SEAT_FIELDS and isinstance(value, list):
+            return {self.names[s]: v for s, v in enumerate(value)}
         if key == "ranks" and isinstance(value, str):
             return value.split() if " " in value else list(value)
         if isinstance(value, tuple):
