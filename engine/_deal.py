@@ -535,13 +535,15 @@ class Deal:
             events.append(ev.SetReturned(held.seat, tuple(getattr(held, "cards", ()))))
         self.window_open = False
         self.last = None
+        # believe: true → the discard, false → the believer; challenge: true → the challenger,
+        # false → the claimant (RULES.md, `veryu`, `lozh`, "What every variant shares").
         taker: int | None
         if believe and true:
             taker = None
             events.append(ev.PileDiscarded(len(self.pile)))
             self.discard.extend(self.pile)
         else:
-            taker = claimant if not true else caller
+            taker = caller if believe or true else claimant
             cards = tuple(self.pile)
             self.hands[taker].extend(cards)
             events.append(ev.PileTaken(taker, len(cards), cards))
