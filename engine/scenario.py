@@ -124,7 +124,7 @@ def parse(data: Mapping[str, Any], path: str = "<scenario>") -> Scenario:
     if not isinstance(deals, list) or not deals:
         raise ScenarioError(f"{path}: at least one [[deal]] is needed")
     match = dict(data.get("match", {}))
-    _no_unknown(match, frozenset({"draw", "dealer", "scores", "draws"}), f"{path} [match]")
+    _no_unknown(match, frozenset({"draw", "dealer", "draws", "note"}), f"{path} [match]")
     for i, d in enumerate(deals, 1):
         where = f"{path} deal {i}"
         _no_unknown(d, DEAL_KEYS, where)
