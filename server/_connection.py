@@ -45,6 +45,8 @@ class ClientConnection:
         self._tokens = float(limits.burst)
         self._refill = trio.current_time()
         self._peer_closed = trio.Event()
+        self._drained = trio.Event()
+        self._half = limits.outbox // 2
 
     def __repr__(self) -> str:
         who = self.session.name if self.session else "?"
@@ -120,6 +122,8 @@ class ClientConnection:
                     self.session.event({"t": "heartbeat"}, keep=False)
                 continue
             msg, final = item
+            if self.queued <= self._half:
+                self._drained.set()
             await self._write(msg)
             if final:
                 await self._linger()
@@ -174,12 +178,17 @@ class ClientConnection:
                     return
                 if not self._final:
                     self.wire.receive_data(data)
-                    self._take_messages()
+                    await self._take_messages()
         finally:
             self._peer_closed.set()
 
-    def _take_messages(self) -> None:
+    async def _take_messages(self) -> None:
         while not self._final:
+            # Backpressure: a client's own requests wait while its replies pile up, so only
+            # what others send it (its table's events) can overflow the queue.
+            while self.queued > self._half and not self._final:
+                self._drained = trio.Event()
+                await self._drained.wait()
             try:
                 msg = self.wire.next_message()
             except protocol.ProtocolError as exc:

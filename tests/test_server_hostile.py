@@ -1,0 +1,193 @@
+"""Broken, slow and hostile clients (issue 7), each while another table plays a deal: the
+hostile client gets its documented error or close, the deal ends, and the server stays up.
+
+Real TCP on 127.0.0.1 with small limits; every wait is under a ``fail_after`` deadline.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import struct
+from typing import Any, Awaitable, Callable
+
+import pytest
+import trio
+
+import protocol
+from client.botclient import BotPlayer, Client
+from server import Server, ServerConfig
+
+HOST = "127.0.0.1"
+
+LIMITS = dict(handshake_ms=300, heartbeat_ms=100, idle_ms=500, send_ms=300, outbox=64, table_queue=8,
+              rate=50, burst=40, max_per_address=12, shutdown_ms=500)
+
+
+def hostile_config(**limits: Any) -> ServerConfig:
+    return ServerConfig(host=HOST, port=0).evolve(
+        table={"bot_delay_ms": 0, "challenge_window_ms": 0, "tie_window_ms": 0, "deal_pause_ms": 0, "deals": 1},
+        limits={**LIMITS, **limits},
+    )
+
+
+async def raw(port: int, hello: bool = False) -> trio.SocketStream:
+    stream = await trio.open_tcp_stream(HOST, port)
+    if hello:
+        await stream.send_all(protocol.encode_frame(
+            {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "raw", "version": "0"}, "name": "raw"}))
+    return stream
+
+
+async def read_until_closed(stream: trio.SocketStream) -> list[dict[str, Any]]:
+    """Every message the server sends until it closes the connection."""
+    wire = protocol.Connection("client")
+    out: list[dict[str, Any]] = []
+    while True:
+        try:
+            data = await stream.receive_some(65_536)
+        except trio.BrokenResourceError:
+            return out
+        if not data:
+            return out
+        wire.receive_data(data)
+        while (msg := wire.next_message()) is not None:
+            out.append(msg)
+
+
+async def with_a_deal_playing(config: ServerConfig, attack: Callable[[int, Server], Awaitable[None]]) -> Server:
+    """Run ``attack(port, server)`` while a table of one bot client and two server bots plays a
+    whole deal; then check the deal ended and a new client is served."""
+    server = Server(config)
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.run)
+            owner = await Client.connect(HOST, port, "owner")
+            joined = await owner.request("create_table", variant="verish", seats=3, bots=["honest", "honest"], seed=15)
+            player = BotPlayer(owner, joined["table"], 0, "honest", rng=random.Random(1))
+            async with trio.open_nursery() as both:
+                both.start_soon(player.play, 1)
+                await attack(port, server)
+            assert player.deals == 1
+            after = await Client.connect(HOST, port, "after")
+            assert (await after.request("ping"))["t"] == "pong"
+            nursery.cancel_scope.cancel()
+    return server
+
+
+def fatal_codes(msgs: list[dict[str, Any]]) -> list[tuple[str, bool]]:
+    return [(m["code"], m["fatal"]) for m in msgs if m["t"] == "error"]
+
+
+@pytest.mark.parametrize(
+    "data, code",
+    [
+        (struct.pack(">I", 7) + b"garbage", "BAD_FRAME"),
+        (b"GET / HTTP/1.1\r\nHost: neveryu\r\n\r\n", "FRAME_TOO_LARGE"),
+        (struct.pack(">I", protocol.MAX_CLIENT_FRAME + 1), "FRAME_TOO_LARGE"),
+        (struct.pack(">I", 0), "BAD_FRAME"),
+        (protocol.encode_frame({"t": "list_tables", "id": 1}), "NOT_READY"),
+    ],
+    ids=["garbage", "http", "oversize", "zero_length", "before_hello"],
+)
+async def test_bad_bytes_get_a_fatal_error_and_a_close(data, code):
+    async def attack(port: int, server: Server) -> None:
+        stream = await raw(port)
+        await stream.send_all(data)
+        msgs = await read_until_closed(stream)
+        assert fatal_codes(msgs) == [(code, True)]
+        assert msgs[-1]["t"] == "error"
+
+    await with_a_deal_playing(hostile_config(), attack)
+
+
+async def test_stalled_half_frame_gets_hello_timeout():
+    async def attack(port: int, server: Server) -> None:
+        stream = await raw(port)
+        await stream.send_all(struct.pack(">I", 40) + b"\x85\xa1t")
+        msgs = await read_until_closed(stream)
+        assert fatal_codes(msgs) == [("HELLO_TIMEOUT", True)]
+        assert msgs[0]["re"] is None
+
+    await with_a_deal_playing(hostile_config(), attack)
+
+
+async def test_silent_peer_gets_heartbeats_then_bye_idle():
+    async def attack(port: int, server: Server) -> None:
+        stream = await raw(port, hello=True)
+        msgs = await read_until_closed(stream)
+        kinds = [m["t"] for m in msgs]
+        assert kinds[0] == "welcome" and kinds[-1] == "bye" and "heartbeat" in kinds
+        assert msgs[-1]["reason"] == "idle"
+
+    await with_a_deal_playing(hostile_config(), attack)
+
+
+async def test_half_close_and_reset_mid_burst():
+    async def attack(port: int, server: Server) -> None:
+        stream = await raw(port, hello=True)
+        await stream.send_eof()  # half-close after hello: the server answers, then closes
+        msgs = await read_until_closed(stream)
+        assert msgs and msgs[0]["t"] == "welcome"
+        stream = await raw(port, hello=True)
+        burst = b"".join(protocol.encode_frame({"t": "ping", "id": i}) for i in range(2, 30))
+        await stream.send_all(burst[: len(burst) // 2])
+        stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        await stream.aclose()  # a reset, in the middle of a frame
+
+    await with_a_deal_playing(hostile_config(), attack)
+
+
+async def test_reader_that_stops_reading_is_dropped_and_its_queue_stays_bounded():
+    async def attack(port: int, server: Server) -> None:
+        stream = await raw(port, hello=True)
+        stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        big = protocol.encode_frame({"t": "schema", "id": 2})
+        peak = 0
+        with trio.move_on_after(10):
+            for _ in range(2000):  # each reply is the whole JSON Schema, tens of kB
+                try:
+                    await stream.send_all(big)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    break
+                peak = max([peak, *(c.queued for c in server.connections)])
+                await trio.sleep(0.002)
+        assert peak <= LIMITS["outbox"]
+        assert not any(c.session is not None and c.session.name == "raw" for c in server.connections)
+
+    await with_a_deal_playing(hostile_config(rate=100_000, burst=100_000), attack)
+
+
+async def test_request_flood_is_rate_limited_and_table_queue_stays_bounded():
+    async def attack(port: int, server: Server) -> None:
+        flood = await Client.connect(HOST, port, "flood")
+        await flood.request("create_table", variant="verish", seats=2)
+        table = next(t for t in server.tables.values() if t.seats[0].name == "flood")
+        burst = b"".join(protocol.encode_frame({"t": "chat", "id": i, "text": "x"}) for i in range(10, 110))
+        await flood.stream.send_all(burst)
+        codes: list[str] = []
+        peak = 0
+        while len([r for r in flood.replies if r >= 10]) < 100:
+            await flood._receive_one()
+            peak = max(peak, table.queued)
+        codes = [flood.replies[r]["t"] if flood.replies[r]["t"] == "ok" else flood.replies[r]["code"] for r in range(10, 110)]
+        assert "RATE_LIMITED" in codes and "ok" in codes
+        assert peak <= LIMITS["table_queue"]
+        assert (await flood.request("ping"))["t"] == "pong"  # non-fatal: still connected
+
+    await with_a_deal_playing(hostile_config(), attack)
+
+
+async def test_too_many_connections_from_one_address_get_server_full():
+    async def attack(port: int, server: Server) -> None:
+        streams = [await raw(port) for _ in range(LIMITS["max_per_address"] + 3)]
+        refused = 0
+        for stream in streams[-5:]:
+            with trio.move_on_after(2):
+                msgs = await read_until_closed(stream)
+                refused += fatal_codes(msgs) == [("SERVER_FULL", True)]
+        assert refused >= 3
+        for stream in streams:
+            await stream.aclose()
+
+    await with_a_deal_playing(hostile_config(), attack)
