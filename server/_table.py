@@ -688,12 +688,16 @@ class Table:
             return
         seat.asked = deal.actions
         action = seat.brain.choose(deal.view(index), self.rng)
-        if action is None:
-            return
         try:
-            self._act(action, None, None)
+            if action is not None:
+                self._act(action, None, None)
+                return
         except engine.RuleViolation as exc:
             log.warning("table %d: the bot at seat %d tried %r: %s", self.id, index, action, exc.reason)
+        # A bot that has no move (or a wrong one) on its own turn must not stall the deal: the
+        # engine acts for the seat as it does when a turn's time runs out.
+        if not deal.over and deal.turn == index and deal.held is None and deal.legal(index).lay is not None:
+            self._publish(deal.apply(engine.Timeout(index)))
 
     # -- events out -----------------------------------------------------------------------------------
 

@@ -266,3 +266,35 @@ async def test_fair_deal_commitment_matches_disclosure(nursery, mock_clock):
     assert "hands" not in started and sorted(started["hand"]) == sorted(started["hand"])
     digest = hashlib.sha256((ended["salt"] + ":" + ",".join(ended["deck"])).encode()).hexdigest()
     assert started["commitment"] == digest and len(ended["salt"]) == 64
+
+
+async def test_repeated_challenge_is_refused_then_stale(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock)
+    claimant = h.deal.turn
+    await h.lay_something(claimant)
+    seat = (claimant + 2) % 4
+    assert (await h.send(seat, "challenge", set_no=1))["t"] == "ok"
+    again = await h.send(seat, "challenge", set_no=1)
+    assert (again["code"], again["fatal"]) == ("ILLEGAL_ACTION", False)
+    await h.jump(TIE)
+    assert [(e["seat"], e["tied"]) for e in h.events(0, "challenged")] == [(seat, [])]
+    late = await h.send(seat, "challenge", set_no=1)
+    assert late["code"] == "STALE_SET"
+
+
+async def test_a_bot_without_a_move_on_its_turn_does_not_stall_the_deal(nursery, mock_clock):
+    class Mute:
+        def observe(self, event):
+            pass
+
+        def choose(self, view, rng):
+            return None
+
+    h = await start_table(nursery, mock_clock, variant="verish", seats=2, bots=("honest",), turn_ms=0, bot_delay_ms=100)
+    h.table.seats[1].brain = Mute()
+    if h.deal.turn == 0:
+        await h.lay_something(0)
+    assert h.deal.turn == 1
+    await h.jump(0.1)
+    assert [e["seat"] for e in h.events(0, "timed_out")] == [1]
+    assert h.deal.turn == 0 or h.deal.over
