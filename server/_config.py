@@ -18,8 +18,8 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     deals = 5                  # deals per match
 
     [limits]
-    handshake_ms = 10000
-    heartbeat_ms = 15000
+    handshake_ms = 5000
+    heartbeat_ms = 10000
 """
 
 from __future__ import annotations
@@ -83,9 +83,9 @@ class Limits:
     shutdown waits for ``bye`` to reach the clients.
     """
 
-    handshake_ms: int = attrs.field(default=protocol.HELLO_TIMEOUT_MS, validator=_positive)
-    heartbeat_ms: int = attrs.field(default=protocol.HEARTBEAT_MS, validator=_positive)
-    idle_ms: int = attrs.field(default=protocol.IDLE_TIMEOUT_MS, validator=_positive)
+    handshake_ms: int = attrs.field(default=5_000, validator=_positive)  # docs/PROTOCOL.md, 8.
+    heartbeat_ms: int = attrs.field(default=10_000, validator=_positive)
+    idle_ms: int = attrs.field(default=45_000, validator=_positive)
     send_ms: int = attrs.field(default=10_000, validator=_positive)
     outbox: int = attrs.field(default=1_024, validator=_positive)
     replay: int = attrs.field(default=512, validator=_positive)

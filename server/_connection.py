@@ -62,10 +62,20 @@ class ClientConnection:
         try:
             self._out_send.send_nowait((msg, final))
         except trio.WouldBlock:
-            self.drop("too_slow")
+            self._too_slow()
             return
         if final:
             self._final = True
+
+    def _too_slow(self) -> None:
+        """The queue is full: the client stopped reading. What is queued is thrown away (its
+        session keeps its events for a resume) and ``bye`` "too_slow" goes out instead."""
+        while True:
+            try:
+                self._out_receive.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                break
+        self.bye("too_slow")
 
     def drop(self, reason: str) -> None:
         """Close now, without flushing (the session may resume)."""

@@ -19,6 +19,7 @@ import trio
 import engine
 import protocol
 
+from ._bots import default_strength, strengths
 from ._config import ServerConfig
 from ._connection import ClientConnection
 from ._session import Session
@@ -51,6 +52,12 @@ def variants_info() -> list[dict[str, Any]]:
             options[name] = {"default": default, "choices": choices}
         out.append({"name": rules.name, "title": rules.title, "players": list(rules.players), "options": options})
     return out
+
+
+def bot_strengths() -> list[str]:
+    """The bot strengths ``create_table`` accepts, the default first (``welcome.bots``)."""
+    default = default_strength()
+    return [default, *(s for s in strengths() if s != default)]
 
 
 def _schema() -> dict:
@@ -259,6 +266,7 @@ class Server:
                 "idle_ms": limits.idle_ms,
             },
             "heartbeat_ms": limits.heartbeat_ms,
+            "bots": bot_strengths(),
         }
 
     def _sweep(self) -> None:

@@ -82,7 +82,7 @@ class TableSettings:
         variant = req.get("variant", defaults.variant)
         options = dict(req.get("options") or {})
         seats = req.get("seats", defaults.seats)
-        bots = tuple(req.get("bots") or ())
+        bots = tuple(strength or default_strength() for strength in req.get("bots") or ())
         try:
             rules = engine.variant(variant, **options)
             rules.deck_for(seats)
@@ -107,7 +107,7 @@ class TableSettings:
             tie_window_ms=ms("tie_window_ms"),
             bot_delay_ms=defaults.bot_delay_ms,
             deal_pause_ms=defaults.deal_pause_ms,
-            deals=defaults.deals,
+            deals=req.get("deals") or defaults.deals,
             grace_ms=defaults.grace_ms,
             close_ms=defaults.close_ms,
             password=req.get("password") or None,
@@ -383,8 +383,10 @@ class Table:
             raise TableError("WRONG_TABLE_PASSWORD", f"table {self.id} needs its password")
 
     def _seat_of(self, session: Session) -> Seat:
-        if session.table is not self or session.seat is None:
-            raise TableError("BAD_STATE", "you hold no seat here")
+        if session.table is not self:
+            raise TableError("BAD_STATE", "you are at no table")
+        if session.seat is None:
+            raise TableError("NOT_PLAYING", "a spectator holds no seat")
         return self.seats[session.seat]
 
     def _on_leave(self, session: Session, req: dict[str, Any]) -> None:
@@ -472,8 +474,10 @@ class Table:
             return
         if session.seat is not None:
             self._back(self.seats[session.seat])
-        if req.get("state") and self.playing:
-            self._send_state(session)
+        if req.get("state"):  # docs/PROTOCOL.md, Resume: a table_update, then (in a deal) state
+            session.event({"t": "table_update", "table": self.summary})
+            if self.playing:
+                self._send_state(session)
         self._check_empty()
 
     def _back(self, seat: Seat) -> None:
