@@ -159,7 +159,11 @@ class ClientConnection:
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s <- %s", self, msg.get("t"))
         with trio.move_on_after(self.server.config.limits.send_ms / 1000) as timer:
-            await self.stream.send_all(data)
+            try:
+                await self.stream.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self.drop("broken")
+                await trio.lowlevel.checkpoint()
         if timer.cancelled_caught:
             self.drop("send_timeout")
             await trio.lowlevel.checkpoint()
@@ -177,7 +181,13 @@ class ClientConnection:
                     deadline = math.inf  # the writer decides when to close
                 data = None
                 with trio.move_on_at(deadline):
-                    data = await self.stream.receive_some(READ_SIZE)
+                    try:
+                        data = await self.stream.receive_some(READ_SIZE)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        if self.reason is None:
+                            self.reason = "reset"
+                            log.info("%s reset by the peer", self)
+                        return
                 if data is None:
                     if self.session is None:
                         self.fatal(protocol.error("HELLO_TIMEOUT", "no hello in time"))

@@ -291,9 +291,21 @@ class Server:
         table = Table(next(self._table_ids), settings, queue=cfg.limits.table_queue, on_close=self._table_closed)
         self.tables[table.id] = table
         assert self._tables_nursery is not None
-        self._tables_nursery.start_soon(table.run)
+        self._tables_nursery.start_soon(self._run_table, table)
         log.info("%s makes table %d (%s, %d seats, bots %s)", session, table.id, settings.variant, settings.seats, list(settings.bots))
         table.submit("join_table", session, {**req, "seat": None})
+
+    async def _run_table(self, table: Table) -> None:
+        """A table's task; a bug in one table closes that table, never the server."""
+        try:
+            await table.run()
+        except Exception:
+            log.exception("table %d failed and is closed", table.id)
+            self._table_closed(table)
+            for session in list(self.sessions.values()):
+                if session.table is table:
+                    session.event({"t": "table_closed", "table": table.id, "reason": "a server error"})
+                    session.table, session.seat = None, None
 
     def _table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)

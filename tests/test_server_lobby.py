@@ -177,3 +177,23 @@ def test_serve_command_stops_on_sigterm_with_bye():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+EXAMPLE_CLIENT = ROOT / "scripts" / "example_client.py"
+
+
+@pytest.mark.skipif(not EXAMPLE_CLIENT.exists(), reason="the protocol's example client is not there")
+def test_example_client_plays_a_whole_deal_against_the_server():
+    from server import start_in_thread
+
+    cfg = ServerConfig(host=HOST, port=0, seed=52).evolve(
+        table={"bot_delay_ms": 0, "challenge_window_ms": 20, "tie_window_ms": 5, "deal_pause_ms": 0, "deals": 1}
+    )
+    with start_in_thread(cfg) as running:
+        done = subprocess.run(
+            [sys.executable, str(EXAMPLE_CLIENT), "--host", HOST, "--port", str(running.port), "--variant", "verish",
+             "--timeout", "60"],
+            capture_output=True, text=True, timeout=90,
+        )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "the commitment matches" in done.stdout
