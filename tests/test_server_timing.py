@@ -298,3 +298,41 @@ async def test_a_bot_without_a_move_on_its_turn_does_not_stall_the_deal(nursery,
     await h.jump(0.1)
     assert [e["seat"] for e in h.events(0, "timed_out")] == [1]
     assert h.deal.turn == 0 or h.deal.over
+
+
+async def test_dropped_player_is_played_by_a_bot_after_the_grace_time_and_comes_back(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="verish", turn_ms=0, grace_ms=5_000, bot_delay_ms=100)
+    seat = h.deal.turn
+    session = h.sessions[seat]
+    link = session.link
+    session.detach(link)
+    assert h.table.submit("detached", session)
+    await trio.testing.wait_all_tasks_blocked()
+    await h.jump(4.9)
+    assert not h.table.seats[seat].away and h.deal.turn == seat  # his seat waits
+    await h.jump(0.11)
+    assert h.table.seats[seat].away
+    await h.jump(0.1)
+    assert h.deal.turn != seat  # the bot played for him
+    session.attach(link)
+    assert h.table.submit("attached", session, {"state": True})
+    await trio.testing.wait_all_tasks_blocked()
+    assert not h.table.seats[seat].away
+    (state,) = h.events(seat, "state")
+    assert state["seat"] == seat and sorted(state["hand"]) == sorted(h.deal.hands[seat])
+
+
+async def test_turn_timer_in_an_anyone_variant_acts_once_after_the_window(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, turn_ms=3_000, bot_delay_ms=60_000)
+    first = h.deal.turn
+    await h.lay_something(first)
+    second = h.deal.turn
+    await h.jump(WINDOW)
+    assert [e["set_no"] for e in h.events(0, "window_closed")] == [1]
+    await h.jump(3.0 - WINDOW - 0.01)
+    assert h.events(0, "timed_out") == []
+    await h.jump(0.01)
+    assert [e["seat"] for e in h.events(0, "timed_out")] == [second]
+    assert [e["seat"] for e in h.events(0, "set_laid")] == [first, second]
+    await h.jump(WINDOW)  # the next window closes; the third seat's own timer runs on
+    assert [e["seat"] for e in h.events(0, "timed_out")] == [second]
