@@ -40,6 +40,9 @@ async def _writer(self) -> None:
                 items.append(self._out_receive.receive_nowait())
             except trio.WouldBlock:
                 break
+        drained = getattr(self, "_drained", None)  # the reader's backpressure, where the server has it
+        if drained is not None and self.queued <= self._half:
+            drained.set()
         chunks = []
         for msg, _final in items:
             try:
