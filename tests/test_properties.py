@@ -292,6 +292,54 @@ def check_views(deal: Deal, rng: random.Random | None = None) -> None:
                 assert v.last.size is None
 
 
+def check_outcome(deal: Deal, events) -> None:
+    """RULES.md's outcomes, recomputed from the events: a revealed claim is true exactly when
+    every card is of the claimed rank and (where counts may lie) the count is right; the pile
+    goes where "What every variant shares" and `veryu` say; the next leader is the one
+    ``leader_after_reveal`` names; the result follows ``result``."""
+    kinds = [type(e) for e in events]
+    if engine.SetRevealed in kinds:
+        i = kinds.index(engine.SetRevealed)
+        shown = events[i]
+        call = events[i - 1]
+        if not (deal.rules.declare_none and shown.count == 0):
+            assert shown.claim_true == (
+                all(c[0] == shown.rank for c in shown.cards) and len(shown.cards) == shown.count
+            ), shown
+        else:
+            assert shown.claim_true == (not shown.cards), shown
+        believed = isinstance(call, engine.Believed)
+        after = [e for e in events[i + 1 :] if isinstance(e, (engine.PileTaken, engine.PileDiscarded))]
+        assert len(after) == 1, events
+        if believed and shown.claim_true:
+            assert isinstance(after[0], engine.PileDiscarded), events
+            taker = None
+        else:
+            want = call.seat if believed or shown.claim_true else shown.seat
+            assert isinstance(after[0], engine.PileTaken) and after[0].seat == want, events
+            taker = want
+        turns = [e for e in events[i:] if isinstance(e, engine.Turn)]
+        if not deal.over:
+            leader = turns[-1].seat
+            how = deal.rules.leader_after_reveal
+            nxt = deal.next_active
+            if how == "sequence":
+                assert leader == nxt(shown.seat), events
+            elif how == "taker":
+                assert leader == taker, events
+            elif taker == call.seat:
+                assert leader == nxt(call.seat), events
+            else:
+                assert leader == (call.seat if call.seat not in deal.out else nxt(call.seat)), events
+    if deal.over:
+        if deal.rules.result == "last_loses":
+            assert deal.active == [deal.loser] and deal.winner is None
+        else:
+            assert deal.out == [deal.winner] and deal.loser is None
+    else:
+        assert len(deal.active) >= 2 and (deal.rules.result == "last_loses" or not deal.out)
+
+
 def check_someone_may_act(deal: Deal) -> None:
     if deal.over:
         assert all(not deal.legal(s) for s in range(deal.players))
@@ -304,7 +352,7 @@ def check_someone_may_act(deal: Deal) -> None:
     assert deal.turn not in deal.out
 
 
-RANDOM_BUDGET = 300
+RANDOM_BUDGET = 250
 """Random play (``random_action``) need not end; its deals stop after this many actions."""
 
 
@@ -348,6 +396,7 @@ def play(deal: Deal, rng: random.Random, *, illegal_rate: float = 0.0, deep: boo
         events = deal.apply(action)
         applied += 1
         deal.check_invariant()
+        check_outcome(deal, events)
         if deep:
             check_projection(deal, events, hands_before)
             check_views(deal, rng if not deal.over else None)
@@ -366,7 +415,7 @@ def test_random_legal_play(name, players, deck, seed):
     play(deal, rng, illegal_rate=0.15, bot=random_action)
 
 
-@settings(SETTINGS, max_examples=15)
+@settings(SETTINGS, max_examples=10)
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32 - 1))
 def test_random_legal_play_more_deals(case, seed):
     """More deals, drawn across all cases, each with the same checks."""
@@ -389,3 +438,78 @@ def test_simple_bot_deals_end_within_the_cap(name):
         longest = max(longest, play(deal, rng, deep=False))
         match.finish(deal)
     assert longest < ACTION_CAP
+
+
+# -- dealing and dealers (RULES.md, ``deal``, ``first_dealer``, ``next_dealer``) ---------------------
+
+
+@pytest.mark.parametrize("name", list(engine.VARIANTS))
+def test_deals_follow_the_variant(name):
+    rules = engine.variant(name)
+    lo, hi = rules.players
+    for players in range(lo, hi + 1):
+        rng = random.Random(players)
+        dealer = players - 1
+        deal = Deal.new(rules, players, dealer, rng)
+        sizes = [len(h) for h in deal.hands]
+        left = (dealer + 1) % players
+        deck = len(engine.new_deck(rules.deck_for(players)))
+        assert len(deal.hidden) == int(rules.hidden_card)
+        assert sum(sizes) + len(deal.hidden) + len(deal.set_aside) + len(deal.stock) == deck
+        assert deal.turn == (dealer if rules.first_player == "dealer" else left)
+        if rules.deal in ("equal_set_aside", "equal_with_stock"):
+            assert len(set(sizes)) == 1
+            rest = deal.set_aside if rules.deal == "equal_set_aside" else deal.stock
+            assert len(rest) == deck % players
+        else:
+            assert max(sizes) - min(sizes) <= 1 and not deal.set_aside and not deal.stock
+            # dealing starts left of the dealer: the seats from there get the extra cards first
+            order = [(left + k) % players for k in range(players)]
+            assert [sizes[s] for s in order] == sorted(sizes, reverse=True)
+
+
+def test_packets_then_one_by_one():
+    """`hoyle`: packets of 3 from the dealer's left while every player can take a whole packet,
+    then one at a time."""
+    deck = engine.new_deck("52")
+    dealt = engine.deal_cards(engine.variant("hoyle"), deck, 4, dealer=3)
+    seat0 = deck[0:3] + deck[12:15] + deck[24:27] + deck[36:39] + deck[48:49]
+    assert dealt.hands[0] == seat0
+    assert dealt.hands[3] == deck[9:12] + deck[21:24] + deck[33:36] + deck[45:48] + deck[51:52]
+    two = engine.deal_cards(engine.variant("hoyle", packet_size=2), deck, 5, dealer=0)
+    assert two.hands[1][:2] == deck[0:2] and len(two.hands[1]) == 11 and len(two.hands[0]) == 10
+
+
+def test_hoyle_deck_choice_only_at_five():
+    assert engine.variant("hoyle", deck="2x52").deck_for(5) == "2x52"
+    assert engine.variant("hoyle").deck_for(5) == "52"
+    assert engine.variant("hoyle").deck_for(6) == "2x52"
+    for players, deck in ((4, "2x52"), (6, "52")):
+        with pytest.raises(ValueError, match="deck"):
+            engine.variant("hoyle", deck=deck).deck_for(players)
+
+
+def test_first_dealer_by_draw_and_next_dealers():
+    rules = engine.variant("lozh")
+    match = engine.Match(rules, 5, random.Random(3))
+    deal, events = match.start()
+    drawn = events[0]
+    assert isinstance(drawn, engine.DealerDrawn) and drawn.dealer == deal.dealer
+    last = drawn.draws[-1]
+    low = min(engine.RANKS.index(c[0]) for _, c in last)
+    assert [s for s, c in last if engine.RANKS.index(c[0]) == low] == [drawn.dealer]
+    for name in engine.VARIANTS:
+        rules = engine.variant(name)
+        players = rules.players[0] + 1
+        match = engine.Match(rules, players, random.Random(9))
+        for _ in range(3):
+            deal, events = match.start()
+            assert not any(isinstance(e, engine.DealerDrawn) for e in events[1:])
+            play(deal, random.Random(1), deep=False)
+            match.finish(deal)
+            want = deal.loser if rules.next_dealer == "loser" else (deal.dealer + 1) % players
+            assert match.dealer == want
+        if rules.scoring == "losses":
+            assert sum(match.scores) == 3
+        elif rules.scoring.startswith("chips"):
+            assert sum(match.scores) == 0
