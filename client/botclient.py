@@ -119,6 +119,8 @@ class Client:
             msg = self.wire.next_message()
             if msg is not None:
                 break
+            if self.bye is not None:  # the server said bye: nothing more will come
+                raise ConnectionClosed(self.bye)
             try:
                 data = await self.stream.receive_some(65_536)
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
@@ -134,6 +136,7 @@ class Client:
             self.last_seq = msg["seq"]
             if msg["t"] == "bye":
                 self.bye = msg
+                await trio.aclose_forcefully(self.stream)  # lets the server close at once
             if msg["t"] != "heartbeat":
                 self.events.append(msg)
         return msg

@@ -653,7 +653,9 @@ class Table:
                 valid.append(seat)
             except engine.RuleViolation:
                 pass
-        if not valid:
+        if not valid:  # every challenger went out meanwhile: the window resumes its course
+            if deal.window_open and "window" not in self.deadlines:
+                self._fire_window(None)
             return
         action = engine.Challenge(valid[0], set_no) if len(valid) == 1 else engine.Challenges(tuple(valid), set_no)
         log.debug("table %d: settling challenges of set %d by seats %s", self.id, set_no, valid)
@@ -782,7 +784,7 @@ class Table:
             return
         # The challenge window follows the last set (RULES.md, "Timing rules").
         if deal.window_open and deal.last is not None:
-            if self.deadlines.get("window") is None or getattr(self, "_window_set", None) != deal.last.set_no:
+            if self._window_set != deal.last.set_no:  # a new set: its own window
                 self._window_set = deal.last.set_no
                 self._at("window", self.settings.challenge_window_ms)
         else:

@@ -289,3 +289,31 @@ async def test_shutdown_says_bye_to_every_client():
                     while True:
                         await c.next_event()
                 assert c.bye is not None and c.bye["reason"] == "shutdown"
+
+
+async def test_neveryu_bot_command_fills_a_free_seat():
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, fast_config())
+            owner = await Client.connect(HOST, port, "owner")
+            joined = await owner.request("create_table", variant="verish", seats=3, bots=["honest"], seed=15)
+            command = [sys.executable, "-m", "client.cli", "bot", "--host", HOST, "--port", str(port),
+                       "--table", str(joined["table"]["id"]), "--matches", "1", "--delay-ms", "0", "--seed", "4",
+                       "--log-level", "warning"]
+            done: list[trio.Process] = []
+
+            async def run_bot() -> None:
+                done.append(await trio.run_process(command, cwd=root, capture_stdout=True, capture_stderr=True, check=False))
+
+            nursery.start_soon(run_bot)
+            player = BotPlayer(owner, joined["table"], 0, "honest", rng=random.Random(2))
+            await player.play(1)
+            while not done:
+                await trio.sleep(0.02)
+            assert done[0].returncode == 0, done[0].stderr.decode()[-2000:]
+            assert b"played 1 deals in 1 matches" in done[0].stdout
+            nursery.cancel_scope.cancel()
