@@ -121,8 +121,19 @@ def test_keys_not_allowed_now_send_nothing():
 def test_discard_quads_and_declare_none():
     legal = {"lay": {"min": 1, "max": 4, "ranks": ["K"]}, "challenge": None, "believe": None, "declare_none": "K",
              "discard_quads": ["9"]}
-    sent, _ = press(["d", "0"], deal_messages("hoyle", legal=legal))
-    assert sent == [{"t": "discard_quads", "ranks": ["9"]}, {"t": "declare_none"}]
+    sent, _ = press(["d"], deal_messages("hoyle", legal=legal))
+    assert sent == [{"t": "discard_quads", "ranks": ["9"]}]
+    sent, _ = press(["0"], deal_messages("hoyle", legal=legal))
+    assert sent == [{"t": "declare_none"}]
+
+
+def test_one_press_one_action_until_the_server_answers():
+    legal = {"lay": {"min": 1, "max": 4, "ranks": ["Q"]}, "challenge": 5, "believe": 5, "declare_none": None,
+             "discard_quads": []}
+    sent, c = press(["n", "n", "y"], deal_messages("veryu", legal=legal))
+    assert sent == [{"t": "challenge", "set_no": 5}] and c.legal == {}
+    c.receive({"t": "error", "re": 7, "code": "STALE_SET", "msg": "set 5 is no longer the last set", "fatal": False})
+    assert c.legal["challenge"] == 5 and c.message == "Refused: set 5 is no longer the last set"
 
 
 def test_chat_field_takes_the_keys_while_open():

@@ -146,6 +146,7 @@ class Controller:
         self.lobby_cursor = 0
         self.form = CreateForm()
         self._hand: tuple[str, ...] = self.state.playable_hand
+        self._acted: dict | None = None  # the offer we answered, until the server says what now
         self.on_open_chat: Callable[[], None] = lambda: None  # the screen focuses its text field
         self.on_close_chat: Callable[[], None] = lambda: None
 
@@ -155,8 +156,13 @@ class Controller:
         """Fold one message into the state and keep the cursor and selection on the same cards."""
         before = self.state
         self.state = model.reduce(self.state, msg, self.clock())
+        if msg.get("t") == "legal" or msg.get("t") == "deal_started":
+            self._acted = None
         if msg.get("t") == "error" and not (msg.get("fatal")):
             self.message = self.t("log.error", msg=msg.get("msg") or msg.get("code"))
+            if self._acted is not None and self.state.legal is None:  # refused: the offer stands
+                self.state = attrs.evolve(self.state, legal=self._acted)
+            self._acted = None
         self._follow_hand()
         if before.legal != self.state.legal and self.dialog and self.dialog.kind in ("rank", "count"):
             if not (self.state.legal or {}).get("lay"):
@@ -269,34 +275,41 @@ class Controller:
             return
         self._send_lay(data)
 
+    def _act(self, request: dict) -> None:
+        """Send a game action and take the offer down until the server's next ``legal`` (or its
+        refusal, which puts it back): one key press, one action, even on a slow link."""
+        self._acted = self.state.legal
+        self.state = attrs.evolve(self.state, legal=None)
+        self.message = ""
+        self.send(request)
+
     def _send_lay(self, data: dict) -> None:
         request = {"t": "lay", "cards": list(data["cards"]), "rank": data["rank"]}
         if data.get("count") is not None:
             request["count"] = data["count"]
         self.dialog = None
         self.selected = []
-        self.message = ""
-        self.send(request)
+        self._act(request)
 
     def challenge(self) -> None:
         set_no = self.legal.get("challenge")
         if set_no is not None:
-            self.send({"t": "challenge", "set_no": set_no})
+            self._act({"t": "challenge", "set_no": set_no})
 
     def believe(self) -> None:
         set_no = self.legal.get("believe")
         if set_no is not None:
-            self.send({"t": "believe", "set_no": set_no})
+            self._act({"t": "believe", "set_no": set_no})
 
     def declare_none(self) -> None:
         if self.legal.get("declare_none") is not None:
             self.selected = []
-            self.send({"t": "declare_none"})
+            self._act({"t": "declare_none"})
 
     def discard_quads(self) -> None:
         ranks = list(self.legal.get("discard_quads") or ())
         if ranks:
-            self.send({"t": "discard_quads", "ranks": ranks})
+            self._act({"t": "discard_quads", "ranks": ranks})
 
     def ready(self) -> None:
         what = self.ready_action()

@@ -255,6 +255,8 @@ def _player_left(s: State, m: dict, now: float) -> State:
 
 
 def _match_started(s: State, m: dict, now: float) -> State:
+    if isinstance(m.get("table"), dict):
+        s = attrs.evolve(s, table=dict(m["table"]))
     return attrs.evolve(s, match_started=True, match_scores=_tuple(m.get("match_scores")) or s.match_scores,
                         log=_log(s, "match_started"))
 
