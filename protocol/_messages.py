@@ -281,7 +281,11 @@ class CreateTable(Request):
     variant: str | None = wire(Str(32, 1), "a variant name (RULES.md), e.g. verish", required=False)
     options: dict | None = wire(OPTIONS, "variant options, as listed by variants", required=False)
     seats: int | None = wire(Int(2, MAX_SEATS), "number of seats", required=False)
-    bots: tuple[str, ...] | None = wire(Array(Str(16, 1), MAX_SEATS - 1), "one bot strength per bot; bots fill the last seats", required=False)
+    bots: tuple[str | None, ...] | None = wire(
+        Array(Nullable(Str(16, 1)), MAX_SEATS - 1),
+        "one entry per bot: a strength from welcome.bots, or nil for the server's default; bots fill the last seats",
+        required=False,
+    )
     turn_ms: int | None = wire(MS, "turn time limit; 0: untimed", required=False)
     challenge_window_ms: int | None = wire(MS, "challenge window (challengers = anyone)", required=False)
     tie_window_ms: int | None = wire(MS, "tie window (challengers = anyone)", required=False)
@@ -402,6 +406,7 @@ class Welcome(Reply):
         "idle_ms": Field(MS, doc="a peer silent this long is dropped"),
     }), "the server's limits")
     heartbeat_ms: int = wire(MS, "the server sends heartbeat after this long without sending; a client should ping as often")
+    bots: tuple[str, ...] | None = wire(Array(Str(16, 1), 16), "the bot strengths create_table accepts, the default first", required=False)
 
 
 @reply("pong")
