@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Protocol
+from typing import Protocol
 
 import engine
 

@@ -24,7 +24,8 @@ from ._config import ServerConfig
 from ._connection import ClientConnection
 from ._session import Session
 from ._table import REQUESTS as TABLE_REQUESTS
-from ._table import Table, TableError, TableSettings
+from ._settings import TableError, TableSettings
+from ._table import Table
 
 log = logging.getLogger("neveryu.server")
 

@@ -1,24 +1,13 @@
-"""A table: its seats, its match, and the referee. One trio task owns each table.
+"""A table: its seats, its lobby commands, its match, and what each seat is sent.
 
-Sessions never touch a table's state: they ``submit`` commands (a request dict with its session)
-to the table's bounded memory channel, and the table task handles them one at a time, replying
-to the session and pushing events without ever waiting on a connection. All rule timing reads
-``trio.current_time()`` through one table of deadlines (``Table.deadlines``), so the timing rules
-of RULES.md ("Timing rules") can be tested on ``trio.testing.MockClock``:
+One trio task owns each table (``Table.run``). Sessions never touch a table's state: they
+``submit`` commands (a request dict with its session) to the table's bounded memory channel, and
+the table task handles them one at a time, replying to the session and pushing events without
+ever waiting on a connection. Deadlines (``Table.deadlines``, on ``trio.current_time()``) drive
+the referee's timing rules (``_referee.Referee``) and these:
 
-- ``window``: the challenge window of the last set (`anyone` variants). When it expires the
-  referee applies ``CloseWindow(set_no)`` (a set laid early is then applied), unless a tie group
-  is collecting.
-- ``tie``: the first valid challenge of a set opens the tie window; challenges of the same set
-  that arrive before it expires join the group, and when it expires the engine settles the group
-  (``Challenges(seats, set_no)``: the seat nearest the claimant's left wins).
-- ``turn``: the turn time limit; when it expires the engine acts for the seat
-  (``Timeout(seat)``) and the seat is marked away.
-- ``bot:<seat>``: a bot (a bot seat, or an away player) acts after ``bot_delay_ms``.
 - ``grace:<seat>``: a dropped player's seat is played by a bot after ``grace_ms``.
 - ``next_deal``, ``close``: the pause between deals; a table without humans closes.
-
-Every deadline that belongs to a deal is cleared when the deal ends: no timer fires after it.
 """
 
 from __future__ import annotations
@@ -27,120 +16,20 @@ import logging
 import math
 import random
 import secrets
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
-import attrs
 import trio
 
 import engine
 
 from . import _wire
-from ._bots import Bot, default_strength, new_bot
+from ._bots import default_strength, new_bot
+from ._referee import Referee
+from ._seats import Seat
 from ._session import Session
-
-if TYPE_CHECKING:
-    from ._config import TableDefaults
+from ._settings import TableError, TableSettings
 
 log = logging.getLogger("neveryu.server")
-
-
-class TableError(Exception):
-    """A request the table refuses: ``code`` is the protocol's error code."""
-
-    def __init__(self, code: str, msg: str) -> None:
-        super().__init__(msg)
-        self.code = code
-        self.msg = msg
-
-
-@attrs.frozen(kw_only=True)
-class TableSettings:
-    """One table's settings, fixed when it is made (``create_table``). Times in ms; ``turn_ms``
-    0 means untimed; ``seed`` None seeds every deal from ``secrets``."""
-
-    variant: str
-    options: dict[str, Any]
-    seats: int
-    bots: tuple[str, ...] = ()
-    turn_ms: int = 60_000
-    challenge_window_ms: int = 1_500
-    tie_window_ms: int = 250
-    bot_delay_ms: int = 800
-    deal_pause_ms: int = 4_000
-    deals: int = 5
-    grace_ms: int = 30_000
-    close_ms: int = 60_000
-    password: str | None = None
-    seed: int | None = None
-    max_chat: int = 500
-
-    @classmethod
-    def from_request(cls, req: dict[str, Any], defaults: "TableDefaults", seed: int | None, max_chat: int) -> "TableSettings":
-        """The settings a ``create_table`` request asks for, with ``defaults`` for what it leaves
-        out. Raises TableError(BAD_OPTION) for a variant, option, seat count or bot strength the
-        rules do not allow."""
-        variant = req.get("variant", defaults.variant)
-        options = dict(req.get("options") or {})
-        seats = req.get("seats", defaults.seats)
-        bots = tuple(strength or default_strength() for strength in req.get("bots") or ())
-        try:
-            rules = engine.variant(variant, **options)
-            rules.deck_for(seats)
-            for strength in bots:
-                new_bot(strength, 0, rules, seats)
-        except (ValueError, TypeError) as exc:
-            raise TableError("BAD_OPTION", str(exc)) from None
-        if len(bots) >= seats:
-            raise TableError("BAD_OPTION", f"{len(bots)} bots leave no seat of {seats} for a player")
-
-        def ms(name: str) -> int:
-            value = req.get(name)
-            return getattr(defaults, name) if value is None else value
-
-        return cls(
-            variant=variant,
-            options=options,
-            seats=seats,
-            bots=bots,
-            turn_ms=ms("turn_ms"),
-            challenge_window_ms=ms("challenge_window_ms"),
-            tie_window_ms=ms("tie_window_ms"),
-            bot_delay_ms=defaults.bot_delay_ms,
-            deal_pause_ms=defaults.deal_pause_ms,
-            deals=req.get("deals") or defaults.deals,
-            grace_ms=defaults.grace_ms,
-            close_ms=defaults.close_ms,
-            password=req.get("password") or None,
-            seed=req.get("seed", seed),
-            max_chat=max_chat,
-        )
-
-
-class Seat:
-    """One seat: a bot (``bot`` = its strength) or a player (``session``, None when nobody holds
-    it). ``away``: a bot plays it until its player comes back."""
-
-    def __init__(self, index: int, bot: str | None = None) -> None:
-        self.index = index
-        self.bot = bot
-        self.name: str | None = f"bot {index + 1}" if bot else None
-        self.session: Session | None = None
-        self.ready = bot is not None
-        self.away = False
-        self.brain: Bot | None = None  # plays a bot seat, and an away player's seat
-        self.asked: int | None = None  # the deal's action count when the bot last chose
-
-    @property
-    def human(self) -> bool:
-        return self.bot is None
-
-    @property
-    def by_bot(self) -> bool:
-        """True when a bot makes this seat's moves now."""
-        return self.bot is not None or self.away or self.session is None
-
-    def summary(self) -> dict[str, Any]:
-        return {"seat": self.index, "name": self.name, "bot": self.bot, "ready": self.ready, "away": self.away}
 
 
 Command = tuple[str, Session | None, dict[str, Any]]
@@ -152,7 +41,7 @@ REQUESTS = frozenset(
 COMMANDS = REQUESTS | {"detached", "attached", "close"}
 
 
-class Table:
+class Table(Referee):
     """A table and its referee. Create it, start ``run`` in a nursery, then ``submit`` commands.
 
     ``on_close(table)`` is called once when the table closes (its humans all left, or the
@@ -282,12 +171,6 @@ class Table:
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
         return True
-
-    def _clear_deal_deadlines(self) -> None:
-        for key in list(self.deadlines):
-            if key.split(":")[0] in ("window", "tie", "turn", "bot"):
-                del self.deadlines[key]
-        self.tie, self.tie_set, self.turn_deadline = [], None, None
 
     # -- sending ----------------------------------------------------------------------------------
 
@@ -586,125 +469,6 @@ class Table:
     def _on_challenge(self, session: Session, req: dict[str, Any]) -> None:
         self._act(engine.Challenge(self._game_seat(session), req.get("set_no")), session, req)
 
-    def _act(self, action: engine.Action, session: Session | None, req: dict[str, Any] | None) -> None:
-        """Apply a seat's action under the timing rules; reply ``ok`` (or let the RuleViolation
-        reach ``_handle``, which replies with its code). ``session`` None: a bot's move."""
-        deal = self.deal
-        assert deal is not None
-        if deal.over:
-            raise engine.DealOver(getattr(action, "seat", None), action, "the deal is over")
-        if isinstance(action, engine.Challenge) and self.rules.challengers == "anyone":
-            if self._collect_challenge(action):
-                if session is not None:
-                    session.ok(req)
-                return
-            # Premature (RULES.md, `hoyle`): void, and its sender may not challenge that set.
-            events = deal.apply(action)
-            if session is not None:
-                session.error(req, "PREMATURE", f"set {action.set_no} is not laid yet: your challenge is void "
-                              "and you may not challenge that set")
-            self._publish(events)
-            return
-        if isinstance(action, (engine.LaySet, engine.DeclareNone)):
-            self._settle_tie_before_cover(action)
-        events = deal.apply(action)
-        if session is not None:
-            session.ok(req)
-        self._publish(events)
-
-    def _collect_challenge(self, action: engine.Challenge) -> bool:
-        """RULES.md, "Timing rules": the first valid challenge of the last set opens the tie
-        window; later ones within it join the group. True if ``action`` was taken into a group
-        (the engine settles it when the tie window expires); False to apply it now (a premature
-        challenge: void, and its sender is barred). Raises the engine's RuleViolation for a
-        challenge the rules refuse (stale, barred, the claimant's own set)."""
-        deal = self.deal
-        assert deal is not None
-        deal.check(action)
-        last = deal.last
-        if last is None or action.set_no != last.set_no:
-            return False  # premature: the engine makes it void
-        if self.tie_set == action.set_no:
-            if action.seat in self.tie:
-                raise engine.IllegalAction(action.seat, action, f"you have already challenged set {action.set_no}")
-            self.tie.append(action.seat)
-            return True
-        self.tie, self.tie_set = [action.seat], action.set_no
-        self._at("tie", self.settings.tie_window_ms)
-        return True
-
-    def _settle_tie_before_cover(self, action: engine.Action) -> None:
-        """A set arrives while a tie group collects and the challenge window has closed: the
-        challenges came first, so they are settled before the set is looked at."""
-        if self.tie_set is not None and self.deal is not None and not self.deal.window_open:
-            self._cancel("tie")
-            self._fire_tie(None)
-
-    def _fire_tie(self, _arg: None) -> None:
-        deal = self.deal
-        seats, set_no = self.tie, self.tie_set
-        self.tie, self.tie_set = [], None
-        if deal is None or deal.over or set_no is None or not seats:
-            return
-        valid = []
-        for seat in seats:
-            try:
-                deal.check(engine.Challenge(seat, set_no))
-                valid.append(seat)
-            except engine.RuleViolation:
-                pass
-        if not valid:  # every challenger went out meanwhile: the window resumes its course
-            if deal.window_open and "window" not in self.deadlines:
-                self._fire_window(None)
-            return
-        action = engine.Challenge(valid[0], set_no) if len(valid) == 1 else engine.Challenges(tuple(valid), set_no)
-        log.debug("table %d: settling challenges of set %d by seats %s", self.id, set_no, valid)
-        self._publish(deal.apply(action))
-
-    def _fire_window(self, _arg: None) -> None:
-        deal = self.deal
-        if deal is None or deal.over or not deal.window_open or deal.last is None:
-            return
-        if self.tie_set is not None:  # a challenge came first; the tie group settles it
-            return
-        self._publish(deal.apply(engine.CloseWindow(deal.last.set_no)))
-
-    def _fire_turn(self, _arg: None) -> None:
-        deal = self.deal
-        self.turn_deadline = None
-        if deal is None or deal.over:
-            return
-        seat = deal.turn
-        if deal.held is not None:
-            return
-        self._settle_tie_before_cover(engine.Timeout(seat))
-        if deal.over or deal.turn != seat or deal.held is not None:
-            return
-        log.info("table %d: seat %d's time ran out; it is away", self.id, seat)
-        events = deal.apply(engine.Timeout(seat))
-        self.seats[seat].away = True
-        self._refresh_summary()
-        self._publish(events)
-        self._table_update()
-
-    def _fire_bot(self, index: int) -> None:
-        deal = self.deal
-        seat = self.seats[index]
-        if deal is None or deal.over or not seat.by_bot or seat.brain is None:
-            return
-        seat.asked = deal.actions
-        action = seat.brain.choose(deal.view(index), self.rng)
-        try:
-            if action is not None:
-                self._act(action, None, None)
-                return
-        except engine.RuleViolation as exc:
-            log.warning("table %d: the bot at seat %d tried %r: %s", self.id, index, action, exc.reason)
-        # A bot that has no move (or a wrong one) on its own turn must not stall the deal: the
-        # engine acts for the seat as it does when a turn's time runs out.
-        if not deal.over and deal.turn == index and deal.held is None and deal.legal(index).lay is not None:
-            self._publish(deal.apply(engine.Timeout(index)))
-
     # -- events out -----------------------------------------------------------------------------------
 
     def _publish(self, events: list[engine.Event]) -> None:
@@ -749,20 +513,6 @@ class Table:
             self._start_turn_timer()
         self._after_batch()
 
-    def _turn_time_ms(self, seat: int) -> int | None:
-        if not self.settings.turn_ms or self.seats[seat].by_bot:
-            return None
-        return self.settings.turn_ms
-
-    def _start_turn_timer(self) -> None:
-        deal = self.deal
-        self._cancel("turn")
-        self.turn_deadline = None
-        if deal is None or deal.over or not self.settings.turn_ms or self.seats[deal.turn].by_bot:
-            return
-        self._at("turn", self.settings.turn_ms)
-        self.turn_deadline = self.deadlines["turn"]
-
     def _after_batch(self) -> None:
         """After every change: deadlines follow the deal, seats get their new ``legal``, bots
         get asked, and an ended deal leads to the next one."""
@@ -782,20 +532,7 @@ class Table:
             else:
                 self._at("next_deal", self.settings.deal_pause_ms)
             return
-        # The challenge window follows the last set (RULES.md, "Timing rules").
-        if deal.window_open and deal.last is not None:
-            if self._window_set != deal.last.set_no:  # a new set: its own window
-                self._window_set = deal.last.set_no
-                self._at("window", self.settings.challenge_window_ms)
-        else:
-            self._cancel("window")
-            self._window_set = None
-        if self.tie_set is not None and (deal.last is None or deal.last.set_no != self.tie_set):
-            self._cancel("tie")
-            self.tie, self.tie_set = [], None
-        if deal.held is not None and deal.held.seat == deal.turn:
-            self._cancel("turn")  # the seat has acted; its set waits for the window
-            self.turn_deadline = None
+        self._follow_deal(deal)
         for seat in self.seats:
             legal = deal.legal(seat.index)
             if seat.session is not None and self.sent_legal.get(seat.index) != legal:

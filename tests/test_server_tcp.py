@@ -16,7 +16,6 @@ import pytest
 import trio
 
 import engine
-import protocol
 from client.botclient import BotPlayer, Client, SeatTracker, ServerError, play_bot
 from protocol._messages import EVENTS, REPLIES
 from server import ServerConfig, serve

@@ -14,7 +14,8 @@ import trio.testing
 
 import engine
 from server._session import Session
-from server._table import Table, TableSettings
+from server._settings import TableSettings
+from server._table import Table
 
 TIE = 0.2  # s
 WINDOW = 1.0  # s

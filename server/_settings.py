@@ -1,0 +1,86 @@
+"""A table's settings, fixed when it is made (``create_table``), and the table's refusals."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+import engine
+
+from ._bots import default_strength, new_bot
+
+if TYPE_CHECKING:
+    from ._config import TableDefaults
+
+
+class TableError(Exception):
+    """A request the table refuses: ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, msg: str) -> None:
+        super().__init__(msg)
+        self.code = code
+        self.msg = msg
+
+
+@attrs.frozen(kw_only=True)
+class TableSettings:
+    """One table's settings, fixed when it is made (``create_table``). Times in ms; ``turn_ms``
+    0 means untimed; ``seed`` None seeds every deal from ``secrets``."""
+
+    variant: str
+    options: dict[str, Any]
+    seats: int
+    bots: tuple[str, ...] = ()
+    turn_ms: int = 60_000
+    challenge_window_ms: int = 1_500
+    tie_window_ms: int = 250
+    bot_delay_ms: int = 800
+    deal_pause_ms: int = 4_000
+    deals: int = 5
+    grace_ms: int = 30_000
+    close_ms: int = 60_000
+    password: str | None = None
+    seed: int | None = None
+    max_chat: int = 500
+
+    @classmethod
+    def from_request(cls, req: dict[str, Any], defaults: "TableDefaults", seed: int | None, max_chat: int) -> "TableSettings":
+        """The settings a ``create_table`` request asks for, with ``defaults`` for what it leaves
+        out. Raises TableError(BAD_OPTION) for a variant, option, seat count or bot strength the
+        rules do not allow."""
+        variant = req.get("variant", defaults.variant)
+        options = dict(req.get("options") or {})
+        seats = req.get("seats", defaults.seats)
+        bots = tuple(strength or default_strength() for strength in req.get("bots") or ())
+        try:
+            rules = engine.variant(variant, **options)
+            rules.deck_for(seats)
+            for strength in bots:
+                new_bot(strength, 0, rules, seats)
+        except (ValueError, TypeError) as exc:
+            raise TableError("BAD_OPTION", str(exc)) from None
+        if len(bots) >= seats:
+            raise TableError("BAD_OPTION", f"{len(bots)} bots leave no seat of {seats} for a player")
+
+        def ms(name: str) -> int:
+            value = req.get(name)
+            return getattr(defaults, name) if value is None else value
+
+        return cls(
+            variant=variant,
+            options=options,
+            seats=seats,
+            bots=bots,
+            turn_ms=ms("turn_ms"),
+            challenge_window_ms=ms("challenge_window_ms"),
+            tie_window_ms=ms("tie_window_ms"),
+            bot_delay_ms=defaults.bot_delay_ms,
+            deal_pause_ms=defaults.deal_pause_ms,
+            deals=req.get("deals") or defaults.deals,
+            grace_ms=defaults.grace_ms,
+            close_ms=defaults.close_ms,
+            password=req.get("password") or None,
+            seed=req.get("seed", seed),
+            max_chat=max_chat,
+        )
