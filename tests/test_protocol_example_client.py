@@ -60,3 +60,31 @@ def test_example_client_plays_a_whole_deal(server_port, variant):
     assert lines[1].startswith("table ") and f": {variant}, you at seat 0 with " in lines[1]
     assert any(line.startswith("the deal is over: ") for line in lines)
     assert lines[-1] == "fair deal: the commitment matches"
+
+
+@pytest.mark.parametrize("variant", ["veryu", "hoyle-three"])
+def test_every_frame_the_server_sends_matches_the_schema(server_port, variant, monkeypatch, capsys):
+    """The contract, checked on the server: run the example client in-process, keep every
+    message it receives, validate each against the schema of its type."""
+    import importlib.util
+
+    import jsonschema
+
+    import protocol
+
+    spec = importlib.util.spec_from_file_location("example_client", SCRIPT)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    received: list[dict] = []
+    receive = example.Client.receive
+    monkeypatch.setattr(example.Client, "receive", lambda self: received.append(receive(self)) or received[-1])
+    assert example.main(["--port", str(server_port), "--variant", variant, "--timeout", "40", *bot_args()]) == 0
+    defs = protocol.build_schema()["$defs"]
+    validators: dict[str, jsonschema.Draft202012Validator] = {}
+    for msg in received:
+        key = f"{'reply' if 're' in msg else 'event'}.{msg['t']}"
+        assert key in defs, key
+        if key not in validators:
+            validators[key] = jsonschema.Draft202012Validator({"$ref": f"#/$defs/{key}", "$defs": defs})
+        validators[key].validate(msg)
+    assert {"reply.welcome", "event.deal_started", "event.legal", "event.deal_ended"} <= set(validators)
