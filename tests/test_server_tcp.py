@@ -76,10 +76,15 @@ def check_frames(frames: list[dict[str, Any]], seat: int | None, rules: engine.R
                 continue
             kind = CARD_FIELDS.get((t, name))
             assert kind is not None, f"{t}.{name} holds cards {found}"
-            if kind == "receiver":
-                assert msg.get("seat", seat) == seat if t == "state" else True
+            if kind == "receiver" and t == "state":
+                assert msg["seat"] == seat, f"seat {seat} was sent seat {msg['seat']}'s hand"
             elif kind == "own":
                 assert msg["seat"] == seat, f"seat {seat} was sent seat {msg['seat']}'s cards in {t}"
+        if not rules.hand_counts_public:  # `cheat`: sizes of hands, pile and others' sets hidden
+            if t in ("set_laid", "pile_taken") and msg["seat"] != seat:
+                assert msg.get("size") is None and (t != "pile_taken" or msg["count"] is None), msg
+            if t in ("deal_started", "state"):
+                assert msg["hand_counts"] is None and msg.get("pile") is None, t
         if t == "deal_started":
             started = msg
             assert (msg["hand"] is None) == (seat is None)
