@@ -66,7 +66,7 @@ def hand_line(screen: str) -> str:
     """The hand's box: the cards on screen, all rows."""
     lines = screen.splitlines()
     for i, line in enumerate(lines):
-        if "Your hand" in line:
+        if "Your hand" in line or "Ваша рука" in line:
             rows = []
             for row in lines[i + 1:]:
                 if row.startswith("└"):
@@ -123,5 +123,30 @@ def test_a_whole_deal_in_tmux(tmp_path):
         tmux.keys("q")
         tmux.wait_for(lambda s: done.exists(), timeout=10, what="the client to exit")
         assert done.read_text().strip() == "0"
+    finally:
+        tmux.kill()
+
+
+def test_too_small_then_resized_keeps_the_game_in_russian(tmp_path):
+    tmux = Tmux(width=50, height=15)
+    command = (f"cd {ROOT} && {NEVERYU} play --seed 3 --players 2 --turn 0 --bot-delay 30 --lang ru "
+               f"--name Tess 2> {tmp_path}/stderr; sleep 600")
+    try:
+        tmux.start(command)
+        tmux.wait_for(lambda s: "Терминал слишком мал: 50×15" in s, what="the too-small message")
+        tmux.run("resize-window", "-x", "90", "-y", "28")
+        screen = tmux.wait_for(lambda s: "Ваша рука" in s and "Ваш ход!" in s, what="the table after the resize")
+        assert "слишком мал" not in screen
+        hand = hand_line(screen)
+        tmux.keys("Right", "Space")  # select the second card
+        screen = tmux.wait_for(lambda s: "*" in hand_line(s), what="the card selected")
+        tmux.run("resize-window", "-x", "50", "-y", "15")
+        tmux.wait_for(lambda s: "Терминал слишком мал" in s, what="the too-small message again")
+        tmux.run("resize-window", "-x", "90", "-y", "28")
+        screen = tmux.wait_for(lambda s: "Ваша рука" in s, what="the table again")
+        assert "*" in hand_line(screen)
+        assert hand_line(screen).splitlines()[0].replace("*", " ") == hand.splitlines()[0]
+        tmux.keys("?")
+        tmux.wait_for(lambda s: "Клавиши" in s and "«Не верю»" in s, what="the help")
     finally:
         tmux.kill()
