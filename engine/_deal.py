@@ -327,7 +327,7 @@ class Deal:
     # -- checks (raise, change nothing) --------------------------------------------------------
 
     def _check_seat(self, seat: int, action: Action) -> None:
-        if not (isinstance(seat, int) and 0 <= seat < self.players):
+        if not (type(seat) is int and 0 <= seat < self.players):
             raise IllegalAction(seat, action, f"no seat {seat}")
         if seat in self.out:
             raise IllegalAction(seat, action, "you are out of this deal")
@@ -341,6 +341,8 @@ class Deal:
             raise IllegalAction(a.seat, a, "your hand is empty: answer the last set")
         if self.window_open and self.held is not None:
             raise IllegalAction(a.seat, a, "your set is already laid and waits for the window")
+        if not isinstance(a.cards, (tuple, list)) or not all(isinstance(c, str) for c in a.cards):
+            raise IllegalAction(a.seat, a, "cards must be a list of cards")
         lo, hi = self.lay_bounds(a.seat)
         n = len(a.cards)
         if not lo <= n <= hi:
@@ -357,6 +359,8 @@ class Deal:
             shown = ", ".join(ranks) if len(ranks) < len(self.ranks) else "any rank"
             raise IllegalAction(a.seat, a, f"claim {shown}, not {rank!r}")
         count = a.count
+        if count is not None and type(count) is not int:
+            raise IllegalAction(a.seat, a, f"the claimed count must be a number, not {count!r}")
         if self.rules.count_may_lie:
             clo, chi = self.set_bounds
             if count is None:
@@ -371,7 +375,7 @@ class Deal:
         """Checks common to a challenge and a believe; returns the set answered."""
         self._check_seat(seat, action)
         last = self.last
-        if not isinstance(set_no, int) or set_no < 1:
+        if type(set_no) is not int or set_no < 1:
             raise IllegalAction(seat, action, f"no set {set_no}")
         if set_no > self.set_no:
             raise PrematureChallenge(seat, action, f"set {set_no} is not laid yet")
@@ -397,9 +401,9 @@ class Deal:
         if self.rules.challengers != "anyone":
             return False
         self._check_seat(a.seat, a)
-        if isinstance(a.set_no, int) and a.set_no == self.set_no + 1:
+        if type(a.set_no) is int and a.set_no == self.set_no + 1:
             return True
-        if isinstance(a.set_no, int) and a.set_no > self.set_no + 1:
+        if type(a.set_no) is int and a.set_no > self.set_no + 1:
             raise IllegalAction(a.seat, a, f"no set {a.set_no}")
         return False
 
@@ -411,7 +415,7 @@ class Deal:
     def _check_challenges(self, a: Challenges) -> list[int]:
         if self.rules.challengers != "anyone":
             raise IllegalAction(None, a, "simultaneous challenges need challengers = anyone")
-        if not a.seats:
+        if not isinstance(a.seats, (tuple, list)) or not a.seats:
             raise IllegalAction(None, a, "no challengers")
         for s in a.seats:
             self._check_call(s, a.set_no, Challenge(s, a.set_no))
@@ -438,7 +442,7 @@ class Deal:
             raise NotYourTurn(a.seat, a, "discard quads during your turn")
         if self.rules.quads == "after_taking" and a.seat != self.quads_offer:
             raise IllegalAction(a.seat, a, "only the player who just took the pile may discard quads")
-        if not a.ranks:
+        if not isinstance(a.ranks, (tuple, list)) or not a.ranks:
             raise IllegalAction(a.seat, a, "name at least one quad")
         have = Counter(quad_ranks(self.hands[a.seat]))
         if any(have[r] < n for r, n in Counter(a.ranks).items()):

@@ -513,3 +513,38 @@ def test_first_dealer_by_draw_and_next_dealers():
             assert sum(match.scores) == 3
         elif rules.scoring.startswith("chips"):
             assert sum(match.scores) == 0
+
+
+MALFORMED = [None, "x", 1.5, -1, 99, True, (), ("XX",), "KH", [None], 2**70]
+ACTION_FIELDS = [
+    (LaySet, ("seat", "cards", "rank", "count")),
+    (Challenge, ("seat", "set_no")),
+    (Believe, ("seat", "set_no")),
+    (DeclareNone, ("seat",)),
+    (DiscardQuads, ("seat", "ranks")),
+    (Challenges, ("seats", "set_no")),
+    (CloseWindow, ("set_no",)),
+    (Timeout, ("seat",)),
+]
+
+
+@pytest.mark.parametrize("name", ["verish", "veryu", "hoyle", "cheat"])
+def test_malformed_actions_are_rule_violations(name):
+    """A field of the wrong type or range is a RuleViolation from check and apply alike, and
+    changes nothing (the engine never raises TypeError at the server)."""
+    rules = engine.variant(name, declare_none=True) if name == "hoyle" else engine.variant(name)
+    deal = Deal.new(rules, 4, 0, random.Random(1))
+    deal.opening()
+    before = snapshot(deal)
+    good = {"seat": deal.turn, "cards": tuple(deal.hands[deal.turn][:1]), "rank": None, "count": None,
+            "set_no": 1, "ranks": ("A",), "seats": (1,)}
+    for cls, fields in ACTION_FIELDS:
+        for field in fields:
+            for value in MALFORMED:
+                action = cls(**{**{k: good[k] for k in fields}, field: value})
+                if isinstance(action, LaySet) and field in ("rank", "count") and value is None:
+                    continue  # None is a legal rank / count (the only rank; the true count)
+                for method in (deal.check, deal.apply):
+                    with pytest.raises(RuleViolation):
+                        method(action)
+                assert snapshot(deal) == before, action
