@@ -38,7 +38,7 @@ class ClientConnection:
         self.wire = protocol.Connection("server")
         self.session: Session | None = None
         limits = server.config.limits
-        self._out_send, self._out_receive = trio.open_memory_channel[tuple[dict[str, Any], bool]](limits.outbox)
+        self._out_send, self._out_receive = trio.open_memory_channel[tuple[dict[str, Any] | None, bool]](limits.outbox)
         self.scope = trio.CancelScope()
         self.reason: str | None = None  # why it closed, once it does
         self._final = False  # a last message (bye, fatal error) is queued: push no more
@@ -47,6 +47,7 @@ class ClientConnection:
         self._peer_closed = trio.Event()
         self._drained = trio.Event()
         self._half = limits.outbox // 2
+        self._flushing = False  # the peer half-closed; the writer closes once the queue is empty
 
     def __repr__(self) -> str:
         who = self.session.name if self.session else "?"
@@ -66,6 +67,14 @@ class ClientConnection:
             return
         if final:
             self._final = True
+
+    def _end_after_flush(self) -> None:
+        """The peer will send no more: write what is queued, then close."""
+        try:
+            self._out_send.send_nowait((None, True))
+        except trio.WouldBlock:
+            return
+        self._final = self._flushing = True
 
     def _too_slow(self) -> None:
         """The queue is full: the client stopped reading. What is queued is thrown away (its
@@ -119,7 +128,8 @@ class ClientConnection:
                 if self.reason is None:
                     self.reason = "closed"
                     log.info("%s closed by the peer", self)
-                self.scope.cancel()
+                if not self._flushing:
+                    self.scope.cancel()
 
     async def _writer(self) -> None:
         heartbeat = self.server.config.limits.heartbeat_ms / 1000
@@ -134,6 +144,9 @@ class ClientConnection:
             msg, final = item
             if self.queued <= self._half:
                 self._drained.set()
+            if msg is None:  # the peer half-closed and everything queued is written
+                self.scope.cancel()
+                return
             await self._write(msg)
             if final:
                 await self._linger()
@@ -195,6 +208,8 @@ class ClientConnection:
                         self.bye("idle")
                     continue
                 if not data:
+                    if not self._final:  # a half-close: what is queued still goes out
+                        self._end_after_flush()
                     return
                 if not self._final:
                     self.wire.receive_data(data)
