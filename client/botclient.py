@@ -415,8 +415,8 @@ class BotPlayer:
 
     async def _move(self) -> None:
         tracker = self.tracker
-        if not tracker.active or not tracker.legal:
-            return
+        if not tracker.active or not tracker.legal or tracker.held is not None:
+            return  # nothing to do, or its set is laid early and waits for the window
         action = self.bot.choose(tracker.view(), self.rng)
         if action is None:
             return
