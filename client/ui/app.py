@@ -58,6 +58,18 @@ def hello_fields(name: str, password: str | None) -> dict:
     return fields
 
 
+LOBBY_REFRESH_S = 3.0
+
+
+async def _refresh_lobby(controller: Controller, net: Net) -> None:
+    """Keep the lobby's list of tables fresh (tables change without telling the lobby)."""
+    while True:
+        await asyncio.sleep(LOBBY_REFRESH_S)
+        state = controller.state
+        if state.screen == "lobby" and state.connection == "connected" and controller.dialog is None:
+            net.send({"t": "list_tables"})
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -103,9 +115,11 @@ def run_client(
         controller.send = net.send
         controller.state = controller.state.__class__(name=name)
         net.start()
+        refresh = asyncio.ensure_future(_refresh_lobby(controller, net))
         try:
             await app.run_async()
         finally:
+            refresh.cancel()
             await net.aclose()
             state = controller.state
             if state.session is None and state.connection == "closed":

@@ -224,7 +224,7 @@ class Screen:
                 info.append(t.n_cards(len(s.hand)))
             if seat in s.waiting and seat not in s.out:
                 info.append(t("waiting_mark"))
-            if s.in_deal and s.dealer == seat:
+            if s.in_deal and not s.over and s.dealer == seat:
                 info.append("(" + t("dealer_mark") + ")")
             if (s.table or {}).get("state") != "playing" and x.get("ready"):
                 info.append(t("seat.ready"))
