@@ -306,7 +306,7 @@ wire_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.dictionaries(st.sampled_from(["t", "id", "cards", "rank", "text", "x"]), wire_values, max_size=5))
 def test_arbitrary_maps_raise_only_protocol_error(msg):
     only_protocol_errors("server", frame(HELLO) + frame(msg), 7)
