@@ -30,6 +30,7 @@ from ._table import Table
 log = logging.getLogger("neveryu.server")
 
 SERVER_VERSION = "0.1.0"
+REFUSAL_LOG_EVERY = 10.0  # s: at most one log line this often about refused connections
 GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads"})
 
 
@@ -80,6 +81,8 @@ class Server:
         self._table_ids = itertools.count(1)
         self._tables_nursery: trio.Nursery | None = None
         self._stop = trio.Event()
+        self._refused = 0
+        self._refusal_logged = -REFUSAL_LOG_EVERY
         self.port: int | None = None
 
     # -- running ----------------------------------------------------------------------------
@@ -148,7 +151,11 @@ class Server:
         conn = ClientConnection(self, stream, address)
         try:
             if len(self.connections) >= limits.max_connections or self.per_address[address] >= limits.max_per_address:
-                log.warning("refusing a connection from %s: too many connections", address)
+                self._refused += 1
+                now = trio.current_time()
+                if now >= self._refusal_logged + REFUSAL_LOG_EVERY:  # one line, not a flood
+                    log.warning("refusing connections: too many (%d refused, the last from %s)", self._refused, address)
+                    self._refusal_logged, self._refused = now, 0
                 conn.fatal(protocol.error("SERVER_FULL", "the server takes no more connections"))
             self.connections.add(conn)
             self.per_address[address] += 1
