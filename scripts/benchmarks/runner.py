@@ -24,14 +24,14 @@ class Profile:
     rounds: int  # interleaved floor/neveryu latency rounds
     ping_clients: int
     ping_s: float
-    ladder: tuple[int, ...]  # capacity: the N tried, in order
+    ladder: tuple[int, ...]  # capacity: the N tried, in order (multiples of 4: tables of 4)
     capacity_s: float  # measured seconds per N
     warmup_s: float  # capacity: play before measuring
     soak_min: float  # when --soak is given without minutes
 
 
 PROFILES = {
-    "full": Profile(4.0, ("bots", "core"), 6000, 60.0, 10, 200, 10.0, (50, 100, 250, 500, 750, 1000, 1500, 2000), 20.0, 3.0, 5.0),
+    "full": Profile(4.0, ("bots", "core"), 6000, 60.0, 10, 200, 10.0, (40, 100, 200, 400, 600, 800, 1000, 1200, 1600, 2000), 20.0, 3.0, 5.0),
     "quick": Profile(0.6, ("bots", "core"), 1200, 10.0, 4, 200, 2.0, (40, 100, 200), 4.0, 1.5, 5.0),
     "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 1.0, 0.3, 0.1),
 }
