@@ -5,6 +5,7 @@ validates too."""
 
 from __future__ import annotations
 
+import ast
 import json
 import pathlib
 import re
@@ -209,3 +210,9 @@ def test_protocol_md_session_is_consistent():
             assert f["seq"] > seq
             seq = f["seq"]
     assert not pending
+
+
+def test_protocol_md_framing_example_bytes():
+    text = (ROOT / "docs" / "PROTOCOL.md").read_text("utf-8")
+    shown = re.search(r"# (b'\\x00.*?')\n", text).group(1)
+    assert ast.literal_eval(shown) == encode_frame({"t": "ping", "id": 7})
