@@ -1,0 +1,94 @@
+"""The connection layer's timeouts on MockClock, in-process over memory streams: the handshake
+time, heartbeats and the idle drop happen at exactly the configured times; and a whole table
+(three challenges in the tie window) driven through the wire."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+import trio.testing
+
+import protocol
+from client.botclient import Client
+from server import Server, ServerConfig
+
+CONFIG = ServerConfig(port=0).evolve(
+    limits={"handshake_ms": 2_000, "heartbeat_ms": 1_000, "idle_ms": 3_500},
+    table={"challenge_window_ms": 1_000, "tie_window_ms": 200, "turn_ms": 0, "bot_delay_ms": 0},
+)
+
+
+async def connect(nursery: trio.Nursery, server: Server) -> trio.abc.Stream:
+    client_end, server_end = trio.testing.memory_stream_pair()
+    nursery.start_soon(server._handle, server_end)
+    return client_end
+
+
+async def hello(nursery: trio.Nursery, server: Server, name: str) -> Client:
+    client = Client(await connect(nursery, server), keep=True)
+    client.welcome = await client.request(
+        "hello", proto=[1, 1], client={"name": "test", "version": "0"}, name=name)
+    return client
+
+
+async def timed_messages(client: Client) -> list[tuple[float, dict[str, Any]]]:
+    """Every message until the server closes, with the (mock) time it arrived."""
+    out = []
+    try:
+        while True:
+            msg = await client._receive_one()
+            out.append((trio.current_time(), msg))
+    except Exception:
+        return out
+
+
+async def test_heartbeats_then_idle_bye_at_the_configured_times(nursery, autojump_clock):
+    server = Server(CONFIG)
+    server._tables_nursery = nursery
+    client = await hello(nursery, server, "quiet")
+    start = trio.current_time()
+    got = await timed_messages(client)
+    kinds = [(round(t - start, 3), m["t"]) for t, m in got]
+    assert kinds == [(1.0, "heartbeat"), (2.0, "heartbeat"), (3.0, "heartbeat"), (3.5, "bye")]
+    assert got[-1][1]["reason"] == "idle"
+    seqs = [m["seq"] for _, m in got]
+    assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+
+
+async def test_no_hello_in_time_gets_hello_timeout(nursery, autojump_clock):
+    server = Server(CONFIG)
+    stream = await connect(nursery, server)
+    start = trio.current_time()
+    wire = protocol.Connection("client")
+    while (data := await stream.receive_some(65_536)):
+        wire.receive_data(data)
+    msg = wire.next_message()
+    assert (msg["code"], msg["re"], msg["fatal"]) == ("HELLO_TIMEOUT", None, True)
+    assert trio.current_time() - start >= 2.0
+
+
+async def test_three_challenges_through_the_wire_go_to_the_nearest_left(nursery, autojump_clock):
+    server = Server(CONFIG)
+    server._tables_nursery = nursery
+    clients = [await hello(nursery, server, f"p{i}") for i in range(4)]
+    joined = await clients[0].request("create_table", variant="hoyle", seats=4, seed=3)
+    for c in clients[1:]:
+        await c.request("join_table", table=joined["table"]["id"])
+    for c in clients:
+        await c.request("ready", ready=True)
+    await clients[0].request("start")
+    table = server.tables[joined["table"]["id"]]
+    deal = table.deal
+    claimant = deal.turn
+    lay = deal.legal(claimant).lay
+    await clients[claimant].request("lay", cards=deal.hands[claimant][: lay.min], rank=lay.ranks[0])
+    for offset in (3, 1, 2):  # arrival order: farthest first
+        await clients[(claimant + offset) % 4].request("challenge", set_no=1)
+        await trio.sleep(0.05)
+    while not any(m["t"] == "challenged" for m in clients[0].received):
+        await clients[0]._receive_one()
+    (challenged,) = [m for m in clients[0].received if m["t"] == "challenged"]
+    assert challenged["seat"] == (claimant + 1) % 4
+    assert challenged["tied"] == [(claimant + 2) % 4, (claimant + 3) % 4]
+    nursery.cancel_scope.cancel()
