@@ -328,7 +328,7 @@ class Table(Referee):
 
     def _on_detached(self, session: Session, req: dict[str, Any]) -> None:
         """The session's connection dropped: its seat waits ``grace_ms``, then a bot plays it."""
-        if session.table is not self:
+        if session.table is not self or session.connected:  # gone, or already back
             return
         if session.seat is None:
             self._remove(session, "dropped")
