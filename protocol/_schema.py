@@ -16,7 +16,7 @@ import json
 from ._errors import ERRORS
 from ._limits import MAX_CLIENT_FRAME, MAX_SERVER_FRAME, PROTOCOL_VERSION
 from ._messages import EVENTS, REPLIES, REQUESTS, Message
-from ._types import SHARED, Field, Ref, _described
+from ._types import SHARED, Field, Nullable, _described
 
 SCHEMA_ID = "https://neveryu.invalid/protocol/v1/schema.json"
 
@@ -43,8 +43,6 @@ def message_schema(cls: type[Message]) -> dict:
 
 
 def _nullable(ty):
-    from ._types import Nullable
-
     return ty if isinstance(ty, Nullable) else Nullable(ty)
 
 
