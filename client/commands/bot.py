@@ -54,5 +54,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"neveryu bot: cannot reach {args.host}: {exc}", file=sys.stderr)
         return 1
+    except ValueError as exc:  # an unknown --strength
+        print(f"neveryu bot: {exc}", file=sys.stderr)
+        return 2
     print(f"neveryu bot: played {player.deals} deals in {player.matches} matches")
     return 0
