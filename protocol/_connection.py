@@ -11,6 +11,7 @@ from typing import Literal
 from ._codec import decode_body, encode_frame
 from ._errors import ProtocolError, error
 from ._limits import HEADER_SIZE, MAX_CLIENT_FRAME, MAX_ID, MAX_SERVER_FRAME
+from ._messages import parse_request
 
 Role = Literal["server", "client"]
 
@@ -93,8 +94,6 @@ class Connection:
             raise
 
     def _check_request(self, msg: dict) -> dict:
-        from ._messages import parse_request  # the message classes import this module's helpers
-
         t, rid = msg.get("t"), msg.get("id")
         if not is_uint32(rid):
             raise error("BAD_MESSAGE", "a request needs an id, a uint32")
