@@ -467,7 +467,12 @@ async def play_bot(
 ) -> BotPlayer:
     """Connect, take a seat and play (``neveryu bot``). ``table`` None: the first waiting table
     with a free seat, else a new table of the server's default variant. ``matches`` None: play
-    until the table closes or the connection does. Returns the player when it stops."""
+    until the table closes or the connection does. Returns the player when it stops. Raises
+    ValueError for an unknown ``strength``, ``ServerError`` when the server refuses."""
+    from engine import bots
+
+    if strength not in bots.STRENGTHS:
+        raise ValueError(f"unknown bot strength {strength!r}; known: {', '.join(bots.STRENGTHS)}")
     client = await Client.connect(host, port, name, password=password)
     try:
         joined = None
