@@ -8,11 +8,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.ui import model
 from client.ui.app import build_app
 from client.ui.controller import Controller
 from client.ui.texts import Texts

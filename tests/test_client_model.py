@@ -7,7 +7,6 @@ import hashlib
 
 import pytest
 
-import engine
 from client.ui import model
 from client.ui.texts import Texts
 from client_messages import record_deal

@@ -7,7 +7,6 @@ killed in ``finally``; every wait polls capture-pane under a deadline."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys

@@ -198,11 +198,12 @@ class Screen:
         for i, table in enumerate(s.tables):
             seats = table.get("seats") or []
             taken = sum(1 for x in seats if x.get("name") or x.get("bot"))
-            names = ", ".join(x.get("name") or (f"bot:{x['bot']}" if x.get("bot") else "·") for x in seats)
+            names = ", ".join(t("bot_n", n=x.get("seat", 0) + 1) if x.get("bot") else (x.get("name") or "·")
+                              for x in seats)
             state = t("state." + str(table.get("state", "waiting")))
             mark = ">" if i == self.c.lobby_cursor else " "
             lock = "*" if table.get("password") else " "
-            line = f"{mark} {str(table.get('id')):>3}{lock} {str(table.get('variant')):<12} {taken}/{len(seats):<3} {state:<9} {names}"
+            line = f"{mark} {str(table.get('id')):>2}{lock} {str(table.get('variant')):<13} {taken}/{len(seats):<3} {state:<9} {names}"
             out.append(("class:cursor" if i == self.c.lobby_cursor else "", line + "\n"))
         return out
 
@@ -282,8 +283,7 @@ class Screen:
             left = self._time_left()
             out.append(("class:turn" if s.my_turn else "", who))
             if left is not None:
-                out.append(("class:warn" if left <= 10 else "", f"  ⏱ {left // 60}:{left % 60:02d}" if not t.ascii
-                            else f"  {left // 60}:{left % 60:02d}"))
+                out.append(("class:warn" if left <= 10 else "", "  " + t("time_left", time=f"{left // 60}:{left % 60:02d}")))
             out.append(("", "\n"))
         return out
 
@@ -347,8 +347,6 @@ class Screen:
             return [("class:warn", s.bye)]
         if s.screen == "table" and c.my_seat_info().get("away"):
             return [("class:warn", self.t("away"))]
-        if s.screen == "table" and s.seat is None and s.table:
-            return [("class:dim", self.t("spectating"))]
         return []
 
     # -- the hand -----------------------------------------------------------------------------

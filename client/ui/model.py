@@ -15,7 +15,6 @@ The log holds ``Line(key, args)`` records, not text: ``texts.py`` turns them int
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from typing import Any
 
 import attrs
@@ -590,8 +589,3 @@ def reduce_all(msgs, state: State | None = None, now: float = 0.0) -> State:
         state = reduce(state, m, now)
     return state
 
-
-def quads_in(hand) -> tuple[str, ...]:
-    """Ranks of the complete quads in ``hand`` (one per four)."""
-    counts = Counter(c[0] for c in hand)
-    return tuple(r for r in RANKS for _ in range(counts[r] // 4))
