@@ -67,9 +67,13 @@ def sorted_cards(cards: Iterable[Card]) -> list[Card]:
 
 def contains(hand: Iterable[Card], cards: Iterable[Card]) -> bool:
     """True if the multiset ``cards`` is contained in the multiset ``hand``."""
-    need = Counter(cards)
-    have = Counter(hand)
-    return all(have[c] >= n for c, n in need.items())
+    rest = list(hand)
+    try:
+        for c in cards:
+            rest.remove(c)
+    except ValueError:
+        return False
+    return True
 
 
 def remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:

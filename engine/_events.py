@@ -82,7 +82,7 @@ class SetLaid(Event):
     def for_seat(self, seat, counts_public):
         if seat == self.seat:
             return self
-        return attrs.evolve(self, cards=None, size=self.size if counts_public else None)
+        return SetLaid(self.seat, self.set_no, self.rank, self.count, None, self.size if counts_public else None)
 
 
 @attrs.frozen
@@ -187,7 +187,7 @@ class PileTaken(Event):
     def for_seat(self, seat, counts_public):
         if seat == self.seat:
             return self
-        return attrs.evolve(self, cards=None, count=self.count if counts_public else None)
+        return PileTaken(self.seat, self.count if counts_public else None, None)
 
 
 @attrs.frozen
@@ -212,7 +212,7 @@ class QuadsDiscarded(Event):
     def for_seat(self, seat, counts_public):
         if self.shown or seat == self.seat:
             return self
-        return attrs.evolve(self, ranks=None)
+        return QuadsDiscarded(self.seat, self.count, None, self.shown)
 
 
 @attrs.frozen
@@ -225,7 +225,7 @@ class StockDrawn(Event):
     cards: tuple[Card, ...] | None
 
     def for_seat(self, seat, counts_public):
-        return self if seat == self.seat else attrs.evolve(self, cards=None)
+        return self if seat == self.seat else StockDrawn(self.seat, self.count, None)
 
 
 @attrs.frozen

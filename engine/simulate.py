@@ -26,7 +26,7 @@ import attrs
 
 from ._actions import Challenge, Challenges, CloseWindow, DiscardQuads, Timeout
 from ._errors import RuleViolation
-from ._events import DealEnded, PileTaken
+from ._events import DealEnded, Event, PileTaken, project
 from ._match import Match
 from ._rules import Rules
 from .bots import BOTS, make_bot
@@ -34,8 +34,10 @@ from .bots import BOTS, make_bot
 ACTION_CAP = 20_000
 """A deal still running after this many applied actions (lays, calls, quads, window closings) is
 stopped and counted unfinished. Seeded deals of every variant with every strength end far sooner
-(a few hundred actions at most; see docs/BENCHMARKS.md), so reaching it means a deal that
-cannot end."""
+(a few hundred actions on average, a few thousand at the most seen), so reaching it means bots
+caught in a cycle or a deal that cannot end."""
+
+_SAME_FOR_ALL = Event.for_seat  # the projection of an event class that hides nothing
 
 MAX_VIOLATION_NOTES = 10
 """How many invariant violations ``SimulationResult.violations`` describes in words."""
@@ -250,8 +252,12 @@ class _Game:
         public = self.rules.hand_counts_public
         bots = self.bots
         for e in events:
-            for seat, bot in enumerate(bots):
-                bot.observe(e.for_seat(seat, public))
+            if type(e).for_seat is _SAME_FOR_ALL:  # every seat sees this event whole
+                for bot in bots:
+                    bot.observe(e)
+            else:
+                for seat, bot in enumerate(bots):
+                    bot.observe(project(e, seat, public))
             if type(e) is DealEnded:
                 self.end = e
 

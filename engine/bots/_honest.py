@@ -20,9 +20,9 @@ class HonestBot(Bot):
     """Lays the truth whenever it holds a claimable rank: all it holds of it, up to the largest
     set (where it may claim any rank, the rank of a random card of its hand); declares none truthfully where the variant allows.
     When it cannot tell the truth it challenges (``CALL_RATE``), believes (``CALL_RATE``, where
-    the variant has «верю») or lays the smallest bluff of random cards. It challenges at once a
-    claim its own hand proves false (more cards of the rank claimed than exist outside its hand
-    and its own sets), and otherwise, off its turn, only rarely (``WATCH_RATE``). It discards
+    the variant has «верю») or lays the smallest bluff of random cards. On its turn it challenges
+    a claim its own hand proves false (more cards of the rank claimed than exist outside its hand
+    and its own sets); off its turn (`anyone` variants) only rarely (``WATCH_RATE``). It discards
     every quad it may."""
 
     strength = "honest"
@@ -34,12 +34,12 @@ class HonestBot(Bot):
             return None
         if legal.discard_quads:
             return DiscardQuads(seat, legal.discard_quads)
-        if legal.challenge is not None and self._disproved(view):
-            return Challenge(seat, legal.challenge)
         if view.turn != seat:
             if legal.challenge is not None and rng.random() < WATCH_RATE:
                 return Challenge(seat, legal.challenge)
             return None
+        if legal.challenge is not None and self._disproved(view):
+            return Challenge(seat, legal.challenge)
         hand = view.hand
         b = legal.lay
         if b is not None:

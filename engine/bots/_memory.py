@@ -29,17 +29,25 @@ class CardMemory:
     the discard; ``copies``: cards of each rank in the deck.
     """
 
-    __slots__ = ("groups", "discarded", "copies")
+    __slots__ = ("groups", "discarded", "copies", "_tracked")
 
     def __init__(self, copies: int) -> None:
         self.groups: dict[frozenset[int], Counter[Rank]] = {}
         self.discarded: Counter[Rank] = Counter()
         self.copies = copies
+        self._tracked: Counter[Rank] | None = None
+
+    def discard(self, cards) -> None:
+        """Cards (or ranks) seen going to the discard."""
+        for c in cards:
+            self.discarded[c[0]] += 1
+        self._tracked = None
 
     def add(self, places: frozenset[int], cards: tuple[Card, ...] | list[Card]) -> None:
         """Cards seen now, and where they can be."""
         if not cards:
             return
+        self._tracked = None
         group = self.groups.get(places)
         if group is None:
             group = self.groups[places] = Counter()
@@ -59,6 +67,7 @@ class CardMemory:
 
     def pile_went(self, to: int) -> None:
         """The pile was taken by seat ``to`` (or discarded: ``to = DISCARD``)."""
+        self._tracked = None
         moved = {}
         for places, group in self.groups.items():
             if PILE in places:
@@ -71,9 +80,11 @@ class CardMemory:
     def forget(self, seat: int) -> None:
         """Drop every group that may be in ``seat``'s hand (the bot's own: it sees its hand)."""
         self.groups = {p: g for p, g in self.groups.items() if seat not in p}
+        self._tracked = None
 
     def quads_shown(self, seat: int, ranks: tuple[Rank, ...]) -> None:
         """``seat`` discarded quads of ``ranks`` face up: those cards left its hand."""
+        self._tracked = None
         for r in ranks:
             self.discarded[r] += 4
             left = 4
@@ -105,7 +116,12 @@ class CardMemory:
 
     def tracked(self, rank: Rank) -> int:
         """Cards of ``rank`` seen and tracked anywhere (discard included)."""
-        return self.discarded[rank] + sum(g[rank] for g in self.groups.values())
+        totals = self._tracked
+        if totals is None:
+            totals = self._tracked = Counter(self.discarded)
+            for g in self.groups.values():
+                totals.update(g)
+        return totals[rank]
 
     def size(self) -> int:
         """How many cards the groups and the known discard hold."""

@@ -33,8 +33,14 @@ OUT = 6.0
 """What going out is worth in a ``last_loses`` deal with three or more active seats, in cards;
 with two, going out is ``WIN``."""
 
-SURE = 0.02
-"""A claim this unlikely is challenged at once, even off turn (`anyone`)."""
+
+NOISE = 0.25
+"""Up to this much (in cards) is added at random to the value of each set considered, so that its
+play cannot be read (and two sharp bots cannot fall into a fixed cycle)."""
+
+TRUTH_PRIOR = [[4.0, 6.0], [3.0, 0.1], [2.0, 0.03], [1.0, 0.01]]
+"""Before any set of a seat is revealed: how often it claims 1, 2, 3, 4+ cards when the claim is
+true, and when it is a bluff (relative weights): bluffs are mostly small."""
 
 
 @lru_cache(maxsize=65536)
@@ -60,8 +66,10 @@ def _logit(p: float) -> float:
 class SharpBot(Bot):
     """The strongest bot (module docstring). Its memory: ``memory`` (``CardMemory``: where the
     seen cards may be), ``sizes`` (each seat's hand size, counted from claims where the variant
-    hides it), ``truth[seat][n]`` (revealed sets of ``n`` claimed cards, [true, false]),
-    ``calls[seat]`` / ``chances[seat]`` (how often the seat called when it could)."""
+    hides it), ``truth[seat][n - 1]`` (revealed sets of ``n`` claimed cards, 4 for 4 or more: [true,
+    false], from ``TRUTH_PRIOR``),
+    ``calls[seat][k]`` / ``chances[seat][k]`` (how often the seat called when it
+    could: k = 0 on a set, k = 1 on a set that emptied its layer's hand)."""
 
     strength = "sharp"
 
@@ -87,10 +95,11 @@ class SharpBot(Bot):
         self.pile_size = 0
         self.shown: tuple = ()
         lo, hi = self.rules.set_size
-        prior = [[1, 1]] * 4 if lo == hi else [[1, 1], [1, 1], [4, 1], [6, 1]]
+        prior = [[1.0, 1.0]] * 4 if lo == hi else TRUTH_PRIOR
         self.truth = [[list(p) for p in prior] for _ in range(players)]
-        self.calls = [1] * players
-        self.chances = [6] * players
+        self.calls = [[1, 2] for _ in range(players)]
+        self.chances = [[6, 3] for _ in range(players)]
+        self.last_cards = 0  # 1 while the last set emptied its layer's hand
         self.out: set[int] = set()
         self.deck_size = 0
 
@@ -112,25 +121,26 @@ class SharpBot(Bot):
         size = e.size if e.size is not None else e.count
         self.sizes[e.seat] -= size
         self.pile_size += size
+        self.last_cards = int(self.sizes[e.seat] <= 0)
         if e.seat != self.seat:
             self.memory.laid(e.seat)
-            if self.rules.challengers == "anyone":
-                for s in range(self.players):
-                    if s != e.seat and s not in self.out:
-                        self.chances[s] += 1
+        if self.rules.challengers == "anyone":
+            for s in range(self.players):
+                if s != e.seat and s not in self.out:
+                    self.chances[s][self.last_cards] += 1
 
     def _on_turn(self, e: ev.Turn) -> None:
         if e.set_no is not None and self.rules.challengers == "next":
-            self.chances[e.seat] += 1
+            self.chances[e.seat][self.last_cards] += 1
 
     def _on_called(self, e) -> None:
-        self.calls[e.seat] += 1
+        self.calls[e.seat][self.last_cards] += 1
         for s in getattr(e, "tied", ()):
-            self.calls[s] += 1
+            self.calls[s][self.last_cards] += 1
 
     def _on_revealed(self, e: ev.SetRevealed) -> None:
         if e.seat != self.seat:
-            self.truth[e.seat][min(e.count, 3)][0 if e.claim_true else 1] += 1
+            self.truth[e.seat][min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
         if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
             if e.seat != self.seat:
                 self.memory.add(frozenset((e.seat,)), e.cards)
@@ -153,10 +163,8 @@ class SharpBot(Bot):
 
     def _on_discarded(self, e: ev.PileDiscarded) -> None:
         self.memory.pile_went(DISCARD)
-        for c in self.shown:
-            self.memory.discarded[c[0]] += 1
-        for c in self.my_pile:
-            self.memory.discarded[c[0]] += 1
+        self.memory.discard(self.shown)
+        self.memory.discard(self.my_pile)
         self.pile_size = 0
         self.shown = ()
         self._on_pile_emptied(e)
@@ -165,8 +173,7 @@ class SharpBot(Bot):
         self.sizes[e.seat] -= 4 * e.count
         if e.ranks is not None and (e.shown or e.seat == self.seat):
             if e.seat == self.seat:
-                for r in e.ranks:
-                    self.memory.discarded[r] += 4
+                self.memory.discard(e.ranks * 4)
             else:
                 self.memory.quads_shown(e.seat, e.ranks)
 
@@ -217,29 +224,49 @@ class SharpBot(Bot):
                     consumed += 0.6 * n
             good = max(0, unseen_rank - int(consumed + 0.5))
             have = at_least(self._unseen(view), good, unknown, need)
-        t, f = self.truth[p][min(count, 3)]
-        odds = _logit(have) + _logit(t / (t + f))
-        return 1.0 / (1.0 + math.exp(-odds))
+        # How much more often this seat makes a claim of this count when it is true than when it
+        # bluffs, from the sets of it revealed so far (and TRUTH_PRIOR).
+        sizes = self.truth[p]
+        t, f = sizes[min(count, 4) - 1]
+        ratio = (t / sum(x[0] for x in sizes)) / (f / sum(x[1] for x in sizes))
+        have = min(0.995, max(0.005, have))
+        odds = have / (1 - have) * ratio
+        return odds / (1 + odds)
 
-    def _call_rate(self, seat: int) -> float:
-        return self.calls[seat] / self.chances[seat]
-
-    def _caught(self, view: View, rank: str, count: int, counts: Counter) -> float:
-        """How likely a false set claiming ``count`` × ``rank`` is challenged."""
-        others = [s for s in range(self.players) if s != self.seat and s not in self.out]
+    def _catcher(self, view: View, counts: Counter, unseen: int):
+        """A function (rank, count) -> how likely a false set claiming ``count`` × ``rank`` is
+        challenged: by a seat that may challenge it and holds enough of the rank to know, or
+        at that seat's rate of calls so far."""
         if self.rules.challengers == "next":
             others = [view_next(view, self.seat, self.out)]
-        unseen = self._unseen(view)
-        unseen_rank = max(0, self.copies - counts[rank] - self.memory.tracked(rank)
-                          - sum(1 for c in self.my_pile if c[0] == rank))
-        escape = 1.0
+        else:
+            others = [s for s in range(self.players) if s != self.seat and s not in self.out]
+        watchers = [self._size(view, s) for s in others]
+        quiet = [1.0, 1.0]  # no one calls at its rate: for a set, for a last set
         for s in others:
-            held = self._size(view, s)
-            # it disproves the claim if it holds more than copies - count of the rank
-            disprove = at_least(unseen, unseen_rank, held, self.copies - count + 1) if count > 1 else 0.0
-            y = self._call_rate(s)
-            escape *= (1 - disprove) * (1 - y)
-        return 1 - escape
+            for kind in (0, 1):
+                quiet[kind] *= 1 - self.calls[s][kind] / self.chances[s][kind]
+        copies = self.copies
+        memo: dict[tuple[str, int, int], float] = {}
+        mine = Counter(c[0] for c in self.my_pile)
+        mine.update(counts)
+        tracked = self.memory.tracked
+
+        def caught(rank: str, count: int, last: int) -> float:
+            key = (rank, count, last)
+            risk = memo.get(key)
+            if risk is not None:
+                return risk
+            escape = quiet[last]
+            if count > 1:
+                # a seat disproves the claim if it holds more than copies - count of the rank
+                unseen_rank = max(0, copies - mine[rank] - tracked(rank))
+                for held in watchers:
+                    escape *= 1 - at_least(unseen, unseen_rank, held, copies - count + 1)
+            memo[key] = risk = 1 - escape
+            return risk
+
+        return caught
 
     # -- choosing -------------------------------------------------------------------------
 
@@ -264,15 +291,19 @@ class SharpBot(Bot):
         lead_after_call = LEAD if self.rules.leader_after_reveal == "by_outcome" else 0.0
         if legal.challenge is not None:
             ev_call = t * (-pile - (other_out if claimant_empty else 0)) + (1 - t) * (SHARE * pile + lead_after_call)
-        if view.turn != seat:  # an `anyone` window: challenge or keep quiet
-            if legal.challenge is None:
+        sequence = self.rules.leader_after_reveal == "sequence"
+        if view.turn != seat or sequence:
+            # Off turn (an `anyone` window), or where a challenge does not replace laying
+            # (``sequence``): challenge when it pays, by a margin drawn afresh each time so that
+            # no two seats fall into a fixed cycle of calls.
+            if legal.challenge is not None:
+                quiet = -other_out if claimant_empty else 0.0
+                if ev_call > quiet + 0.5 + rng.random():
+                    return Challenge(seat, legal.challenge)
+            if view.turn != seat:
                 return None
-            quiet = -other_out if claimant_empty else 0.0
-            if t <= SURE or ev_call > quiet + 0.5:
-                return Challenge(seat, legal.challenge)
-            return None
         best: tuple[float, Action] | None = None
-        if legal.challenge is not None:
+        if legal.challenge is not None and not sequence:
             best = (ev_call, Challenge(seat, legal.challenge))
         if legal.believe is not None:
             gone = other_out if claimant_empty else 0.0
@@ -284,59 +315,75 @@ class SharpBot(Bot):
             penalty = other_out if claimant_empty and self.rules.last_cards != "covered_or_survived" else 0.0
             if claimant_empty and first_wins:
                 penalty = WIN
-            for value, action in self._lays(view, counts, pile, rng):
-                value -= penalty
-                if best is None or value > best[0]:
-                    best = (value, action)
+            value, action = self._best_lay(view, counts, pile, rng)
+            value -= penalty
+            if best is None or value > best[0]:
+                best = (value, action)
             if legal.declare_none is not None and counts[legal.declare_none] == 0:
                 value = -penalty
                 if best is None or value > best[0]:
                     best = (value, DeclareNone(seat))
         return best[1] if best is not None else None
 
-    def _lays(self, view: View, counts: Counter, pile: int, rng: random.Random):
-        """(value in cards, LaySet) for the sets worth considering."""
+    def _best_lay(self, view: View, counts: Counter, pile: int, rng: random.Random) -> tuple[float, Action]:
+        """The set worth most, in cards, and its value: each claimable rank (where any rank may
+        be claimed, the three it holds most of) at each size, its own cards of the rank first,
+        then the cards it needs least; valued by the cards it sheds against the risk of being
+        challenged, and going out."""
         b = view.legal.lay
         hand = view.hand
         left = len(hand)
         first_wins = self.rules.result == "first_wins"
         active = view.players - len(view.out)
         out_value = WIN if first_wins or active <= 2 else OUT
-        need = self._needs(view, counts)
-        junk = sorted(hand, key=lambda c: (need.get(c[0], 0) + counts[c[0]], c))
+        need = self._needs(view)
+        by_rank: dict[str, list[str]] = {}
+        for c in hand:
+            by_rank.setdefault(c[0], []).append(c)
+        # the ranks it holds, the one it needs least first
+        spare = sorted(by_rank, key=lambda r: (need.get(r, 0) + len(by_rank[r]), r))
+        caught = self._catcher(view, counts, self._unseen(view))
         ranks = b.ranks
         if len(ranks) > 1:  # a free claim: the ranks it holds most of
-            ranks = sorted((r for r in ranks if counts[r]), key=lambda r: -counts[r])[:3] or [ranks[0]]
+            ranks = sorted(by_rank, key=lambda r: (-len(by_rank[r]), r))[:3]
         lie_count = b.count_min is not None
+        best = None
         for rank in ranks:
-            own = [c for c in hand if c[0] == rank]
-            rest = [c for c in junk if c[0] != rank]
+            held = len(by_rank.get(rank, ()))
             for k in range(b.min, b.max + 1):
-                true_cards = own[:k]
-                cards = true_cards + rest[: k - len(true_cards)]
-                if len(cards) < k:
+                n_true = min(k, held)
+                if k > left:
                     break
                 if not lie_count:
                     claim = k
-                elif true_cards:
-                    claim = len(true_cards)
+                elif n_true:
+                    claim = n_true
                 else:
                     claim = 1
                 if lie_count and not b.count_min <= claim <= b.count_max:
                     continue
-                true = len(true_cards) == k and claim == k
-                caught = self._caught(view, rank, claim, counts)
-                if true:
-                    value = k + caught * SHARE * (pile + k)
+                risk = caught(rank, claim, int(k == left))
+                if n_true == k and claim == k:
+                    value = k + risk * SHARE * (pile + k)
                     if k == left:
                         value += out_value
                 else:
-                    value = k - caught * (pile + k)
+                    value = k - risk * (pile + k)
                     if k == left:
-                        value += (1 - caught) * out_value
-                yield value, lay(view, cards, rank, claim if lie_count else None)
+                        value += (1 - risk) * out_value
+                value += NOISE * rng.random()
+                if best is None or value > best[0]:
+                    best = (value, rank, k, n_true, claim)
+        value, rank, k, n_true, claim = best
+        cards = by_rank.get(rank, [])[:n_true]
+        for r in spare:
+            if len(cards) == k:
+                break
+            if r != rank:
+                cards += by_rank[r][: k - len(cards)]
+        return value, lay(view, cards, rank, claim if lie_count else None)
 
-    def _needs(self, view: View, counts: Counter) -> dict[str, float]:
+    def _needs(self, view: View) -> dict[str, float]:
         """How much each rank is worth keeping beyond its count: the ranks this seat will have
         to claim on its next turns where the order is fixed (RULES.md, ``rank_order``)."""
         order = self.rules.rank_order

@@ -1,0 +1,172 @@
+"""Bots (engine.bots): legal everywhere, blind to hidden cards, side-effect free choices, and the
+sharp bot's reasoning on written deals."""
+
+import copy
+import random
+
+import pytest
+
+import engine
+from engine import Challenge, DiscardQuads, LaySet, project
+from engine.bots import BOTS, STRENGTHS, Bot, HonestBot, SharpBot, make_bot
+from engine.simulate import simulate
+
+
+def feed(bots, events, rules):
+    for e in events:
+        for bot in bots:
+            bot.observe(project(e, bot.seat, rules.hand_counts_public))
+
+
+def table(rules, strengths, **arrangement):
+    """A deal from a written arrangement, with one bot per seat fed its opening events."""
+    deal = engine.Deal(rules, **arrangement)
+    bots = [make_bot(s, seat, rules, deal.players) for seat, s in enumerate(strengths)]
+    feed(bots, deal.opening(), rules)
+    return deal, bots
+
+
+def play(deal, bots, rules, action):
+    feed(bots, deal.apply(action), rules)
+
+
+def test_three_strengths_by_name():
+    assert STRENGTHS == ("random", "honest", "sharp")
+    assert isinstance(make_bot("sharp", 2, engine.variant("hoyle"), 4), SharpBot)
+    assert all(issubclass(cls, Bot) for cls in BOTS.values())
+    with pytest.raises(ValueError, match="unknown bot strength 'genius'; known: random, honest, sharp"):
+        make_bot("genius", 0, engine.variant("verish"), 4)
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.parametrize("name", list(engine.VARIANTS))
+def test_every_strength_plays_only_legal_actions(name, strength):
+    rules = engine.variant(name)
+    players = max(3, rules.players[0])
+    result = simulate(rules, players, 3, seed=21, bots=strength)
+    assert (result.completed, result.invariant_violations, result.bot_errors) == (3, 0, 0)
+
+
+
+
+@pytest.mark.parametrize("name", ["verish", "cheat", "hoyle-three"])
+def test_bots_are_fed_only_their_seats_projection(name, monkeypatch):
+    # Wrap every real bot so that what it observes is recorded, then look for hidden cards.
+    rules = engine.variant(name)
+    seen = []
+    real = Bot.observe
+
+    def observe(self, event):
+        seen.append((self.seat, event))
+        real(self, event)
+
+    for cls in BOTS.values():
+        monkeypatch.setattr(cls, "observe", observe)
+    simulate(rules, 3 if name != "verish" else 4, 2, seed=8, bots="sharp")
+    assert seen
+    for seat, e in seen:
+        if isinstance(e, engine.DealStarted):
+            assert all(h is None for s, h in enumerate(e.hands) if s != seat)
+            assert e.hands[seat] is not None
+        if isinstance(e, (engine.SetLaid, engine.PileTaken, engine.StockDrawn)) and e.seat != seat:
+            assert e.cards is None
+        if isinstance(e, (engine.SetHeld, engine.SetReturned)):
+            assert e.seat == seat
+        if isinstance(e, engine.QuadsDiscarded) and not e.shown and e.seat != seat:
+            assert e.ranks is None
+        if not rules.hand_counts_public and isinstance(e, engine.SetLaid) and e.seat != seat:
+            assert e.size is None
+
+
+def test_choose_changes_nothing_and_repeats():
+    rules = engine.variant("verish")
+    deal, bots = table(rules, ["honest", "sharp"], deck="36", dealer=1,
+                       hands=[["KS", "6H", "7H", "8D"], ["KH", "KD", "9S", "9C"]], turn=0)
+    play(deal, bots, rules, LaySet(0, ("6H",), "K"))
+    sharp = bots[1]
+    before = copy.deepcopy(sharp.__dict__)
+    view = deal.view(1)
+    first = sharp.choose(view, random.Random(5))
+    again = sharp.choose(view, random.Random(5))
+    assert first == again
+    after = sharp.__dict__
+    for key in ("claimed", "my_pile", "pile_sets", "sizes", "truth", "calls", "chances"):
+        assert after[key] == before[key], key
+    assert after["memory"].groups == before["memory"].groups
+
+
+def test_sharp_challenges_a_claim_its_hand_disproves():
+    # verish, kings held: sharp holds two kings; the claim of three more cannot be true.
+    rules = engine.variant("verish")
+    deal, bots = table(rules, ["honest", "sharp"], deck="36", dealer=1, rank="K", turn=0,
+                       hands=[["KS", "6H", "7H", "8D"], ["KH", "KD", "9S", "9C"]],
+                       pile=["6S", "6C", "7S", "7C", "8S", "8C"])
+    play(deal, bots, rules, LaySet(0, ("KS", "6H", "7H"), "K"))
+    assert bots[1].p_true(deal.view(1), {"K": 2}) == 0.0
+    assert bots[1].choose(deal.view(1), random.Random(1)) == Challenge(1, 1)
+
+
+def test_sharp_remembers_revealed_cards_in_the_takers_hand():
+    # veryu, 3 players. Seat 0 lays two true queens, seat 1 challenges and takes them; sharp
+    # (seat 2) holds the other two queens, so seat 0's next claim of a queen cannot be true.
+    rules = engine.variant("veryu")
+    deal, bots = table(rules, ["honest", "honest", "sharp"], deck="36", dealer=0, turn=0,
+                       hands=[["QS", "QH", "6S", "7S", "8S", "9S"],
+                              ["6H", "7H", "8H", "9H", "TH", "JH"],
+                              ["QD", "QC", "6D", "7D", "8D", "9D"]])
+    play(deal, bots, rules, LaySet(0, ("QS", "QH"), "Q"))
+    play(deal, bots, rules, Challenge(1, 1))
+    sharp = bots[2]
+    assert sharp.memory.known_in(1, "Q") == (2, 0)
+    assert sharp.memory.excluded(0, "Q") == 2
+    # seat 1 took the pile; seat 2 (next after the challenger) leads
+    assert deal.turn == 2
+    play(deal, bots, rules, LaySet(2, ("6D",), "6"))
+    play(deal, bots, rules, LaySet(0, ("6S",), "6"))
+    play(deal, bots, rules, Challenge(1, 3))  # true: seat 1 takes again; seat 2 leads
+    play(deal, bots, rules, LaySet(2, ("7D",), "Q"))
+    play(deal, bots, rules, LaySet(0, ("7S",), "Q"))
+    view = deal.view(1)
+    assert view.turn == 1
+    # seat 2 (sharp) watches seat 0 claim a queen: mine 2 + seat 1's 2 = all four.
+    assert sharp.p_true(deal.view(2), {"Q": 2}) == 0.0
+
+
+def test_honest_lays_every_card_of_the_rank_it_holds():
+    rules = engine.variant("verish")
+    deal, bots = table(rules, ["sharp", "honest"], deck="36", dealer=1, rank="Q", turn=0,
+                       hands=[["KS", "6H", "7H"], ["QH", "QD", "9S", "9C"]])
+    play(deal, bots, rules, LaySet(0, ("KS",), "Q"))
+    action = bots[1].choose(deal.view(1), random.Random(3))
+    if isinstance(action, LaySet):
+        assert sorted(action.cards) == ["QD", "QH"]
+    else:  # the one false-claim answer it may give instead: a rare challenge
+        assert action == Challenge(1, 1)
+
+
+def test_every_strength_discards_a_quad_after_taking_when_sharp_or_honest():
+    rules = engine.variant("verish")
+    deal, bots = table(rules, ["honest", "sharp"], deck="36", dealer=1, turn=0,
+                       hands=[["KS", "6H", "7H"], ["KH", "KD", "KC", "9S"]])
+    play(deal, bots, rules, LaySet(0, ("KS",), "K"))  # true
+    play(deal, bots, rules, Challenge(1, 1))  # sharp takes the king: four kings
+    assert deal.legal(1).discard_quads == ("K",)
+    assert bots[1].choose(deal.view(1), random.Random(1)) == DiscardQuads(1, ("K",))
+    assert HonestBot(1, rules, 2).choose(deal.view(1), random.Random(1)) == DiscardQuads(1, ("K",))
+
+
+def test_sharp_challenges_a_last_set_in_first_wins():
+    # hoyle: seat 0 lays its last card claiming an ace; the sharp seat 2, off turn, challenges,
+    # since an unchallenged last set wins the deal.
+    rules = engine.variant("hoyle")
+    deal, bots = table(rules, ["honest", "honest", "sharp"], deck="52", dealer=2, turn=0,
+                       hands=[["5S"], ["2H", "3H", "4H", "6H"], ["2D", "3D", "4D", "6D", "7D"]])
+    play(deal, bots, rules, LaySet(0, ("5S",), "A"))
+    assert deal.window_open
+    assert bots[2].choose(deal.view(2), random.Random(1)) == Challenge(2, 1)
+
+
+def test_sharp_beats_honest_in_verish():
+    result = simulate(engine.variant("verish"), 4, 60, seed=4, bots="sharp,honest,honest,honest", check=False)
+    sharp, honest = result.strengths["sharp"], result.strengths["honest"]
+    assert sharp.loss_rate <= 2 / 3 * honest.loss_rate
