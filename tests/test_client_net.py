@@ -92,3 +92,30 @@ def test_no_server_is_said_plainly():
     asyncio.run(main())
     assert received[0]["t"] == "_connection" and received[0]["status"] == "closed"
     assert "127.0.0.1" in received[0]["reason"]
+
+
+def test_a_crash_on_the_network_side_reaches_the_done_callback_as_a_group():
+    """The guest run's outcome may hold an exception group; ``on_done`` gets it, ``error`` keeps it."""
+    done: list = []
+
+    def deliver(msg):
+        if msg.get("t") == "_connection":
+            raise RuntimeError("boom in deliver")
+
+    async def main():
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        net = Net("127.0.0.1", port, hello_fields("Ann", None), deliver, on_done=done.append)
+        net.start()
+        await _until(lambda: done)
+        await net.aclose()
+        return net
+
+    net = asyncio.run(main())
+    assert done[0] is net.error
+    from client.ui.app import _describe
+
+    assert _describe(net.error) == "RuntimeError: boom in deliver"

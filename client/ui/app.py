@@ -61,6 +61,13 @@ def hello_fields(name: str, password: str | None) -> dict:
 LOBBY_REFRESH_S = 3.0
 
 
+def _describe(exc: BaseException) -> str:
+    """One line for an error, the first leaf of an exception group."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return f"{type(exc).__name__}: {exc}"
+
+
 async def _refresh_lobby(controller: Controller, net: Net) -> None:
     """Keep the lobby's list of tables fresh (tables change without telling the lobby)."""
     while True:
@@ -111,7 +118,11 @@ def run_client(
                 script(net, msg)
             controller.receive(msg)
 
-        net = Net(host, port, hello_fields(name, password), deliver, on_welcome=welcome)
+        def done(exc: BaseException | None) -> None:
+            if exc is not None:  # a bug on the network side: say so, keep the screen usable
+                controller.receive({"t": "_connection", "status": "closed", "reason": _describe(exc)})
+
+        net = Net(host, port, hello_fields(name, password), deliver, on_welcome=welcome, on_done=done)
         controller.send = net.send
         controller.state = controller.state.__class__(name=name)
         net.start()
