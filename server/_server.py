@@ -9,6 +9,7 @@ requests go to the session's table task over its memory channel.
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 import logging
 import secrets
@@ -62,11 +63,10 @@ def bot_strengths() -> list[str]:
     return [default, *(s for s in strengths() if s != default)]
 
 
+@functools.cache
 def _schema() -> dict:
-    load = getattr(protocol, "load_schema", None)
-    if load is None:
-        from protocol._schema import load_schema as load
-    return load()
+    """The protocol's JSON Schema, read once."""
+    return protocol.load_schema()
 
 
 class Server:
@@ -83,6 +83,7 @@ class Server:
         self._stop = trio.Event()
         self._refused = 0
         self._refusal_logged = -REFUSAL_LOG_EVERY
+        self._accept_scope: trio.CancelScope | None = None
         self.port: int | None = None
 
     # -- running ----------------------------------------------------------------------------
@@ -128,7 +129,7 @@ class Server:
             await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
 
     async def _shutdown(self, listeners) -> None:
-        if getattr(self, "_accept_scope", None) is not None:
+        if self._accept_scope is not None:
             self._accept_scope.cancel()
         for listener in listeners:
             await trio.aclose_forcefully(listener)
