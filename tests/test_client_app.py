@@ -199,3 +199,11 @@ def test_alt_keys_do_nothing():
              "discard_quads": []}
     sent, _ = press(["\x1bn", "\x1by", "\x1b\r"], deal_messages("veryu", legal=legal))
     assert sent == []
+
+
+def test_a_table_with_a_password_asks_for_it():
+    tables = [{"id": 5, "variant": "lozh", "seats": SEATS, "state": "waiting", "spectators": 0, "password": True}]
+    msgs = [{"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"}, {"t": "tables", "re": 2,
+                                                                              "tables": tables}]
+    sent, c = press(["\r", "n0tq", "\r"], msgs, leave_quits=False)
+    assert sent == [{"t": "join_table", "table": 5, "password": "n0tq"}] and c.dialog is None

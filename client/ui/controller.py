@@ -376,7 +376,13 @@ class Controller:
         self.on_open_chat()
 
     def send_chat(self, text: str) -> None:
+        """Enter in the text field: a chat line, or the table password the field asked for."""
+        data = self.dialog.data if self.dialog is not None else {}
         self.close_dialog()
+        if data.get("password_for") is not None:
+            kind = "spectate" if data.get("spectate") else "join_table"
+            self.send({"t": kind, "table": data["password_for"], "password": text})
+            return
         text = text.strip()
         if text:
             self.send({"t": "chat", "text": text[:500]})
@@ -414,8 +420,14 @@ class Controller:
         return tables[min(self.lobby_cursor, len(tables) - 1)]
 
     def join(self, spectate: bool = False) -> None:
+        """Enter (or ``v``) in the lobby: sit at (watch) the chosen table; a table with a password
+        asks for it first."""
         table = self.lobby_table()
         if table is None:
+            return
+        if table.get("password"):
+            self.dialog = Dialog("chat", data={"password_for": table.get("id"), "spectate": spectate})
+            self.on_open_chat()
             return
         if spectate:
             self.send({"t": "spectate", "table": table.get("id")})

@@ -63,7 +63,9 @@ class Screen:
     def __init__(self, c: Controller) -> None:
         self.c = c
         self.t = c.t
-        self.chat_input = TextArea(multiline=False, prompt=self.t("ask.chat"), accept_handler=self._chat_accept)
+        asks_password = Condition(lambda: c.dialog is not None and c.dialog.data.get("password_for") is not None)
+        self.chat_input = TextArea(multiline=False, prompt=self._input_prompt, accept_handler=self._chat_accept,
+                                   password=asks_password)
         self._cache: dict = {}
         # The header holds the focus while no text field is open, so typed keys never land in a
         # hidden field; the chat field takes it while open.
@@ -101,6 +103,12 @@ class Screen:
             builder = {"table": "_table_screen", "lobby": "_lobby_screen"}.get(screen, "_connecting_screen")
             self._cache[key] = getattr(self, builder)
         return self._cache[key]
+
+    def _input_prompt(self):
+        d = self.c.dialog
+        if d is not None and d.data.get("password_for") is not None:
+            return [("class:key", self.t("ask.password", table=d.data["password_for"]))]
+        return [("class:key", self.t("ask.chat"))]
 
     def focus_chat(self) -> None:
         self.chat_input.text = ""
