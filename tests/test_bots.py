@@ -170,3 +170,23 @@ def test_sharp_beats_honest_in_verish():
     result = simulate(engine.variant("verish"), 4, 60, seed=4, bots="sharp,honest,honest,honest", check=False)
     sharp, honest = result.strengths["sharp"], result.strengths["honest"]
     assert sharp.loss_rate <= 2 / 3 * honest.loss_rate
+
+
+@pytest.mark.parametrize("name", ["veryu", "hoyle", "cheat"])
+def test_sharp_never_counts_more_cards_of_a_rank_than_the_deck_holds(name, monkeypatch):
+    rules = engine.variant(name)
+    real = SharpBot.choose
+    checked = []
+
+    def choose(self, view, rng):
+        mine = {}
+        for c in tuple(view.hand) + tuple(self.my_pile):
+            mine[c[0]] = mine.get(c[0], 0) + 1
+        for rank in self.ranks:
+            assert self.memory.tracked(rank) + mine.get(rank, 0) <= self.copies, rank
+        checked.append(1)
+        return real(self, view, rng)
+
+    monkeypatch.setattr(SharpBot, "choose", choose)
+    result = simulate(rules, 4, 6, seed=13, bots="sharp", check=False)
+    assert result.completed == 6 and checked

@@ -54,6 +54,16 @@ class CardMemory:
         for c in cards:
             group[c[0]] += 1
 
+    def revealed(self, seat: int, cards: tuple[Card, ...]) -> None:
+        """``seat``'s cards are shown: any group that may hold them stops counting them (they
+        are added again where they go), so no card is counted twice."""
+        self._tracked = None
+        for c in cards:
+            r = c[0]
+            for places in sorted((p for p, g in self.groups.items() if seat in p and g[r]), key=len):
+                self.groups[places][r] -= 1
+                break
+
     def laid(self, seat: int) -> None:
         """``seat`` laid a set: whatever it may hold may now be in the pile."""
         if not self.groups:

@@ -141,6 +141,8 @@ class SharpBot(Bot):
     def _on_revealed(self, e: ev.SetRevealed) -> None:
         if e.seat != self.seat:
             self.truth[e.seat][min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
+        if e.seat != self.seat:
+            self.memory.revealed(e.seat, e.cards)
         if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
             if e.seat != self.seat:
                 self.memory.add(frozenset((e.seat,)), e.cards)
