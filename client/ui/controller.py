@@ -251,11 +251,12 @@ class Controller:
             return
         cards = self.selected_cards()
         lo, hi = bounds.get("min", 1), bounds.get("max", 1)
+        exactly = "_exactly" if lo == hi else ""
         if not cards:
-            self.message = self.t("select_first", lo=lo, hi=hi)
+            self.message = self.t("select_first" + exactly, lo=lo, hi=hi)
             return
         if not lo <= len(cards) <= hi:
-            self.message = self.t("select_n", lo=lo, hi=hi, n=len(cards))
+            self.message = self.t(("select_exactly" if exactly else "select_n"), lo=lo, hi=hi, n=len(cards))
             return
         ranks = tuple(bounds.get("ranks") or ())
         data = {"cards": cards, "rank": ranks[0] if len(ranks) == 1 else None, "count": None}
