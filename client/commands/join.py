@@ -57,6 +57,14 @@ def _login() -> str | None:
         return None
 
 
+def need_terminal(command: str) -> bool:
+    """True (after saying so) when stdin or stdout is not a terminal: the client is full-screen."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return False
+    print(f"neveryu {command}: this is a full-screen program; run it in a terminal", file=sys.stderr)
+    return True
+
+
 def make_texts(args: argparse.Namespace):
     from client.ui.texts import Texts, can_encode, choose_lang, needs_ascii
 
@@ -70,6 +78,8 @@ def make_texts(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from client.ui.app import run_client
 
+    if need_terminal("join"):
+        return 2
     if args.server:
         try:
             host, port = parse_address(args.server)

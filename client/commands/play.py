@@ -13,7 +13,7 @@ import sys
 
 import engine
 
-from .join import add_ui_arguments, make_texts, player_name
+from .join import add_ui_arguments, make_texts, need_terminal, player_name
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--turn and --bot-delay must be 0 or more, --deals 1 or more")
     except ValueError as exc:
         print(f"neveryu play: {exc}", file=sys.stderr)
+        return 2
+    if need_terminal("play"):
         return 2
     _quiet_logging(args.log)
 

@@ -116,7 +116,10 @@ def run_client(
         def deliver(msg: dict) -> None:
             if script is not None:
                 script(net, msg)
+            never_connected = controller.state.session is None
             controller.receive(msg)
+            if never_connected and msg.get("t") == "_connection" and msg.get("status") == "closed":
+                controller.on_quit()  # nothing to show: say why on the terminal instead
 
         def done(exc: BaseException | None) -> None:
             if exc is not None:  # a bug on the network side: say so, keep the screen usable
@@ -134,8 +137,8 @@ def run_client(
             await net.aclose()
             state = controller.state
             if state.session is None and state.connection == "closed":
-                failure.append(next((texts.log_line(state, x) for x in reversed(state.log)
-                                     if x.key == "conn_closed"), "cannot connect"))
+                failure.append(next((str(x.args.get("reason")) for x in reversed(state.log)
+                                     if x.key == "conn_closed"), f"cannot connect to {host}:{port}"))
 
     asyncio.run(main())
     if failure:
