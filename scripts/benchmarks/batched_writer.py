@@ -7,7 +7,9 @@ action makes the table task push 3–4 frames to each of the 4 connections at on
 (and as many receiver wake-ups) per action where one per connection would do. The profile of
 the latency run puts about half of the server's time in ``socket.send``
 (docs/BENCHMARKS.md). This writer drains the queue after the first frame and writes what it
-found in one call; the rest (heartbeat, final message, send timeout) is as the server does it.
+found in one call; the rest (heartbeat, final message, send timeout, backpressure) is as the
+server's writer does it. It follows the server's private names, so it may need a touch when
+server/_connection.py changes.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ async def _writer(self) -> None:
             drained.set()
         chunks = []
         for msg, _final in items:
+            if msg is None:  # the server's "flush, then close" mark (the peer half-closed)
+                continue
             try:
                 chunks.append(self.wire.send(msg))
             except protocol.ProtocolError:
@@ -54,8 +58,10 @@ async def _writer(self) -> None:
         if timer.cancelled_caught:
             self.drop("send_timeout")
             await trio.lowlevel.checkpoint()
-        if items[-1][1]:
-            await self._linger()
+        last, final = items[-1]
+        if final:
+            if last is not None:
+                await self._linger()
             self.scope.cancel()
             return
 
