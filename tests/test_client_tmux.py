@@ -52,7 +52,11 @@ class Tmux:
             time.sleep(0.1)
 
     def kill(self) -> None:
+        path = subprocess.run(["tmux", "-L", self.socket, "display-message", "-p", "#{socket_path}"],
+                              capture_output=True, text=True, timeout=10).stdout.strip()
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
+        if path:
+            Path(path).unlink(missing_ok=True)
 
 
 def offered(screen: str) -> bool:
