@@ -97,8 +97,8 @@ class SharpBot(Bot):
         lo, hi = self.rules.set_size
         prior = [[1.0, 1.0]] * 4 if lo == hi else TRUTH_PRIOR
         self.truth = [[list(p) for p in prior] for _ in range(players)]
-        self.calls = [[1, 2] for _ in range(players)]
-        self.chances = [[6, 3] for _ in range(players)]
+        self.calls = [[1, 1] for _ in range(players)]
+        self.chances = [[6, 4] for _ in range(players)]
         self.last_cards = 0  # 1 while the last set emptied its layer's hand
         self.out: set[int] = set()
         self.deck_size = 0
