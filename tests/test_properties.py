@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from server import _wire
 from engine import (
     Believe,
     Challenge,
@@ -238,13 +239,29 @@ def plain(obj):
     return {n: plain(getattr(obj, n)) for n in names}
 
 
+_calls = [0]
+WIRE_EVERY = 4
+"""The server's wire form is built for every WIRE_EVERY-th object checked (it is slow); the
+object's own fields are read every time."""
+
+
 def cards_in(obj) -> list[str]:
-    """Every card anywhere in ``obj``'s fields, read from its msgpack serialisation (a card is a
-    two-character string: msgpack fixstr 0xa2, rank, suit)."""
-    return [m.decode() for m in CARD_IN_MSGPACK.findall(msgpack.packb(plain(obj)))]
+    """Every card anywhere in ``obj``'s fields, read from the msgpack bytes of its fields (a card
+    is a fixstr 0xa2, rank, suit); every WIRE_EVERY-th call also from the msgpack bytes of the
+    server's wire form of it (server/_wire.py), which must hold the same cards."""
+    fields = [m.decode() for m in CARD_IN_MSGPACK.findall(msgpack.packb(plain(obj)))]
+    _calls[0] += 1
+    if _calls[0] % WIRE_EVERY == 0:
+        if isinstance(obj, engine.View):
+            wire = _wire.view_fields(obj)
+        else:
+            wire = _wire.event_message(obj)
+        on_wire = [m.decode() for m in CARD_IN_MSGPACK.findall(msgpack.packb(wire))]
+        assert sorted(on_wire) == sorted(fields), (obj, on_wire, fields)
+    return fields
 
 
-def check_projection(deal: Deal, events, before: list[list[str]]) -> None:
+def check_projection(deal: Deal, events, before: list[list[str]], rng: random.Random | None = None) -> None:
     """No seat (nor a spectator) sees in a projected event a card outside its own hand (before or
     after the event) or a revealed set; hidden counts stay hidden."""
     public = deal.rules.hand_counts_public
@@ -252,7 +269,11 @@ def check_projection(deal: Deal, events, before: list[list[str]]) -> None:
     for e in events:
         if isinstance(e, (engine.SetRevealed,)):
             revealed.update(e.cards)
-    for seat in [None, *range(deal.players)]:
+    seats = [None, *range(deal.players)]
+    if rng is not None and deal.players > 4:  # big tables: the actors, a spectator, two others
+        actors = {getattr(e, "seat", None) for e in events} - {None}
+        seats = [None, *actors, *rng.sample(range(deal.players), 2)]
+    for seat in seats:
         mine = Counter() if seat is None else Counter(before[seat]) | Counter(deal.hands[seat])
         allowed = mine | revealed
         for e in events:
@@ -352,7 +373,7 @@ def check_someone_may_act(deal: Deal) -> None:
     assert deal.turn not in deal.out
 
 
-RANDOM_BUDGET = 250
+RANDOM_BUDGET = 200
 """Random play (``random_action``) need not end; its deals stop after this many actions."""
 
 
@@ -398,7 +419,7 @@ def play(deal: Deal, rng: random.Random, *, illegal_rate: float = 0.0, deep: boo
         deal.check_invariant()
         check_outcome(deal, events)
         if deep:
-            check_projection(deal, events, hands_before)
+            check_projection(deal, events, hands_before, rng if not deal.over else None)
             check_views(deal, rng if not deal.over else None)
         check_someone_may_act(deal)
     return applied
