@@ -6,11 +6,14 @@ Every loop is bounded by a count and a time; ``Profile`` holds both, per run len
 
 from __future__ import annotations
 
+import os
+
 import attrs
 import trio
 
 from . import engine_speed
 from . import floor as floor_server
+from .procstat import cpu_seconds
 from .stats import summary_us
 from .subproc import Helper
 
@@ -75,18 +78,29 @@ def latencies(report, prof: Profile, args) -> None:
 
     want = [name for name in ("floor", "neveryu") if name in report.sections]
     pooled: dict[str, list[float]] = {name: [] for name in want}
+    cpu = {name: {"server": 0.0, "client": 0.0} for name in want}
     extra: dict[str, dict] = {"floor": {}, "neveryu": {"errors": {}, "deals": 0}}
     n = max(1, prof.latency_samples // prof.rounds)
     seconds = prof.latency_s / prof.rounds
+    me = os.getpid()
     with Helper("scripts.benchmarks.floor") as fl, Helper(
         "scripts.benchmarks.neveryu_server", "--clients", str(prof.ping_clients + 16), *args.server_args
     ) as nv:
+        pids = {"floor": fl.pid, "neveryu": nv.pid}
+
+        def block(name: str, fn, port: int) -> dict:
+            s0, c0 = cpu_seconds(pids[name]), cpu_seconds(me)
+            r = trio.run(fn, port, n, seconds)
+            cpu[name]["server"] += cpu_seconds(pids[name]) - s0
+            cpu[name]["client"] += cpu_seconds(me) - c0
+            pooled[name].extend(r["samples"])
+            return r
+
         for _ in range(prof.rounds):
             if "floor" in pooled:
-                pooled["floor"] += trio.run(floor_server.latency, fl.port, n, seconds)["samples"]
+                block("floor", floor_server.latency, fl.port)
             if "neveryu" in pooled:
-                r = trio.run(nev.latency, nv.port, n, seconds)
-                pooled["neveryu"] += r["samples"]
+                r = block("neveryu", nev.latency, nv.port)
                 extra["neveryu"]["deals"] += r["deals"]
                 for code, k in r["errors"].items():
                     extra["neveryu"]["errors"][code] = extra["neveryu"]["errors"].get(code, 0) + k
@@ -96,7 +110,12 @@ def latencies(report, prof: Profile, args) -> None:
         if "neveryu" in pooled:
             tps["neveryu"] = trio.run(nev.throughput, nv.port, prof.ping_clients, prof.ping_s)
     for name in want:
-        report.data[name] = {"latency": {**summary_us(pooled[name]), **extra[name]}, "throughput": tps[name]}
+        k = max(len(pooled[name]), 1)
+        per = {
+            "server_cpu_us_per_sample": round(cpu[name]["server"] / k * 1e6, 1),
+            "client_cpu_us_per_sample": round(cpu[name]["client"] / k * 1e6, 1),
+        }
+        report.data[name] = {"latency": {**summary_us(pooled[name]), **per, **extra[name]}, "throughput": tps[name]}
     say_latencies(report, prof)
 
 
@@ -106,6 +125,7 @@ def say_latencies(report, prof: Profile) -> None:
         lat, tp = fl["latency"], fl["throughput"]
         report.say("\n== floor: bare trio server, same framing, no game logic (server in its own process)")
         report.say(f"  send → all 4 decoded: p50 {lat['p50_us']} µs, p99 {lat['p99_us']} µs ({lat['n']} samples)")
+        report.say(f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs")
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     if nv:
         lat, tp = nv["latency"], nv["throughput"]
@@ -115,6 +135,7 @@ def say_latencies(report, prof: Profile) -> None:
             f"  set sent → all 4 decoded its event: p50 {lat['p50_us']} µs{ratio}, p99 {lat['p99_us']} µs"
             f" ({lat['n']} samples, {lat['deals']} deals ended, errors {lat['errors'] or 0})"
         )
+        report.say(f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs")
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     if fl and nv:
         report.say(f"  (measured in {prof.rounds} interleaved rounds: floor block, neveryu block)")
