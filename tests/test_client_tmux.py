@@ -82,7 +82,7 @@ def hand_line(screen: str) -> str:
 def test_a_whole_deal_in_tmux(tmp_path):
     tmux = Tmux()
     done = tmp_path / "exit"
-    command = (f"cd {ROOT} && {NEVERYU} play --seed 7 --players 3 --turn 0 --deals 1 --bot-delay 30 "
+    command = (f"cd {ROOT} && {NEVERYU} play --seed 7 --players 2 --turn 0 --deals 1 --bot-delay 20 "
                f"--lang en --name Tess 2> {tmp_path}/stderr; echo $? > {done}; sleep 600")
     try:
         tmux.start(command)
