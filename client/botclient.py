@@ -66,7 +66,9 @@ class Client:
         self.last_seq = 0
         self.bye: dict[str, Any] | None = None
         self.heartbeat_s = protocol.HEARTBEAT_MS / 1000
+        self.last_sent = 0.0  # trio.current_time() of the last frame sent
         self._ids = 0
+        self._pings: set[int] = set()  # pings sent by next_event, whose pong nobody awaits
 
     @classmethod
     async def connect(
@@ -111,6 +113,7 @@ class Client:
     # -- bytes ----------------------------------------------------------------------------------
 
     async def send(self, msg: dict[str, Any]) -> None:
+        self.last_sent = trio.current_time()
         await self.stream.send_all(self.wire.send(msg))
 
     async def _receive_one(self) -> dict[str, Any]:
@@ -131,7 +134,10 @@ class Client:
         if self.received is not None:
             self.received.append(msg)
         if "re" in msg:
-            self.replies[msg["re"]] = msg
+            if msg["re"] in self._pings:  # nobody waits for a pong
+                self._pings.discard(msg["re"])
+            else:
+                self.replies[msg["re"]] = msg
         else:
             self.last_seq = msg["seq"]
             if msg["t"] == "bye":
@@ -163,12 +169,13 @@ class Client:
         return await self.reply_to(await self.send_request(t, **fields))
 
     async def next_event(self) -> dict[str, Any]:
-        """The next event in order; sends ``ping`` when quiet for the heartbeat interval."""
+        """The next event in order; sends ``ping`` when it has sent nothing for the heartbeat
+        interval (the server drops a peer it hears nothing from, whatever it sends it)."""
         while not self.events:
-            with trio.move_on_after(self.heartbeat_s) as quiet:
+            with trio.move_on_at(self.last_sent + self.heartbeat_s):
                 await self._receive_one()
-            if quiet.cancelled_caught:
-                await self.send_request("ping")
+            if trio.current_time() >= self.last_sent + self.heartbeat_s:
+                self._pings.add(await self.send_request("ping"))
         return self.events.popleft()
 
     def pending(self) -> bool:
@@ -375,6 +382,7 @@ class BotPlayer:
         """Play until ``matches`` matches have ended (None: until the connection closes)."""
         await self.client.request("ready", ready=True)
         await self._maybe_start(self.table)
+        to_answer = False
         while matches is None or self.matches < matches:
             msg = await self.client.next_event()
             self._observe(msg)
@@ -390,8 +398,11 @@ class BotPlayer:
                 self.deals += 1
             elif t == "table_closed":
                 return
-            # The server sends ``legal`` last in every batch that changes what the seat may do.
-            if t in ("legal", "state") and not self.client.pending():
+            # The server sends ``legal`` last in every batch that changes what the seat may do;
+            # other events (a table_update after a resume, chat) may still follow it.
+            to_answer = to_answer or t in ("legal", "state")
+            if to_answer and not self.client.pending():
+                to_answer = False
                 await self._move()
 
     def _observe(self, msg: dict[str, Any]) -> None:

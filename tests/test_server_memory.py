@@ -29,6 +29,7 @@ async def hello(nursery: trio.Nursery, server: Server, name: str) -> Client:
     client = Client(await connect(nursery, server), keep=True)
     client.welcome = await client.request(
         "hello", proto=[1, 1], client={"name": "test", "version": "0"}, name=name)
+    client.heartbeat_s = client.welcome["heartbeat_ms"] / 1000
     return client
 
 
@@ -92,3 +93,16 @@ async def test_three_challenges_through_the_wire_go_to_the_nearest_left(nursery,
     assert challenged["seat"] == (claimant + 1) % 4
     assert challenged["tied"] == [(claimant + 2) % 4, (claimant + 3) % 4]
     nursery.cancel_scope.cancel()
+
+
+async def test_a_waiting_bot_client_pings_and_is_never_dropped(nursery, autojump_clock):
+    server = Server(CONFIG)
+    server._tables_nursery = nursery
+    client = await hello(nursery, server, "patient")
+    await client.request("create_table", variant="verish", seats=2)
+    with trio.move_on_after(20 * CONFIG.limits.idle_ms / 1000):  # nobody else ever comes
+        while True:
+            await client.next_event()
+    assert client.bye is None
+    assert (await client.request("ping"))["t"] == "pong"
+    assert client.replies == {}
