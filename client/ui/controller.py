@@ -55,6 +55,7 @@ class CreateForm:
     strength: str = "honest"
     options: dict = attrs.field(factory=dict)
     field: int = 0
+    strengths: tuple[str, ...] = ()  # the server's (welcome.bots), when it says
 
     def fields(self) -> list[str]:
         return ["variant", "players", "bots", "strength"] + list(engine.VARIANTS[self.variant].options)
@@ -69,7 +70,7 @@ class CreateForm:
         if name == "bots":
             return tuple(range(0, self.players))
         if name == "strength":
-            return STRENGTHS
+            return self.strengths or STRENGTHS
         if name == "deck":
             return ("auto",) + tuple(rules.deck_choices)
         if name == "packet_size":
@@ -389,6 +390,9 @@ class Controller:
             self.send({"t": "chat", "text": text[:500]})
 
     def open_create(self) -> None:
+        self.form.strengths = self.state.bots
+        if self.state.bots and self.form.strength not in self.state.bots:
+            self.form.strength = self.state.bots[0]
         self.dialog = Dialog("create")
 
     # -- leaving ------------------------------------------------------------------------------

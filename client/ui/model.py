@@ -63,6 +63,7 @@ class State:
     name: str = ""
     tables: tuple = ()
     variants: tuple = ()
+    bots: tuple[str, ...] = ()
     table: dict | None = None
     seat: int | None = None
     match_started: bool = False
@@ -190,6 +191,7 @@ def _welcome(s: State, m: dict, now: float) -> State:
         connection="connected",
         server_name=str(server.get("name", s.server_name)),
         session=m.get("session", s.session),
+        bots=tuple(m.get("bots") or s.bots),
         bye=None,
         error=None,
     )
@@ -523,6 +525,7 @@ def _state(s: State, m: dict, now: float) -> State:
         waiting=tuple(m.get("waiting") or ()),
         over=bool(m.get("over")),
         commitment=m.get("commitment", s.commitment),
+        match_scores=_tuple(m.get("match_scores")) or s.match_scores,
         held=None,
     )
     if isinstance(legal, dict):

@@ -198,9 +198,17 @@ class Net:
 
     _heartbeat_s = protocol.HEARTBEAT_MS / 1000.0
 
+    _idle_s = protocol.IDLE_TIMEOUT_MS / 1000.0
+
     async def _reader(self, stream, conn, nursery, ended: list) -> None:
         while True:
-            data = await stream.receive_some(65536)
+            data = b""
+            with trio.move_on_after(self._idle_s) as idle:
+                data = await stream.receive_some(65536)
+            if idle.cancelled_caught:  # docs/PROTOCOL.md: a silent server is dropped, then resumed
+                ended[0] = "the server went silent"
+                nursery.cancel_scope.cancel()
+                return
             if not data:
                 ended[0] = "the server closed the connection"
                 nursery.cancel_scope.cancel()
@@ -235,10 +243,11 @@ class Net:
         if t == "welcome":
             resumed = bool(msg.get("resumed"))
             self.session = msg.get("session") or self.session
-            if isinstance(msg.get("limits"), dict) and type(msg["limits"].get("heartbeat_ms")) is int:
-                self._heartbeat_s = max(0.5, msg["limits"]["heartbeat_ms"] / 2000.0)
-            elif type(msg.get("heartbeat_ms")) is int:
+            if type(msg.get("heartbeat_ms")) is int:
                 self._heartbeat_s = max(0.5, msg["heartbeat_ms"] / 2000.0)
+            limits = msg.get("limits") if isinstance(msg.get("limits"), dict) else {}
+            if type(limits.get("idle_ms")) is int:
+                self._idle_s = max(1.0, limits["idle_ms"] / 1000.0)
             self.deliver(msg)
             self.on_welcome(msg, resumed)
             return False
