@@ -569,3 +569,43 @@ def test_malformed_actions_are_rule_violations(name):
                     with pytest.raises(RuleViolation):
                         method(action)
                 assert snapshot(deal) == before, action
+
+
+# -- the parameters of each variant, as RULES.md states them -----------------------------------------
+
+RULES_TABLE = {
+    #              players  hidden  deal               first_dealer   next_dealer  first_player      rank_order    first_rank set_size count_lie public challengers believe quads          leader        last_cards             result        scoring
+    "verish":      ((2, 6),  True,  "one_by_one",      "random",      "left",      "left_of_dealer", "hold",       "any",     (1, 3),  False,    True,  "next",     False,  "after_taking", "by_outcome", "next_decides",        "last_loses", "losses"),
+    "veryu":       ((2, 12), False, "one_by_one",      "random",      "loser",     "dealer",         "hold",       "any",     (1, 4),  False,    True,  "next",     True,   "on_turn",      "by_outcome", "final_call",          "last_loses", "losses"),
+    "lozh":        ((2, 12), False, "equal_set_aside", "lowest_draw", "loser",     "left_of_dealer", "hold",       "any",     (1, 4),  False,    True,  "next",     True,   "never",        "by_outcome", "next_decides",        "last_loses", "losses"),
+    "hoyle":       ((2, 12), False, "packets",         "random",      "left",      "left_of_dealer", "descending", "ace",     (1, 4),  False,    True,  "anyone",   False,  "never",        "sequence",   "covered_or_survived", "first_wins", "chips_per_player"),
+    "hoyle-three": ((3, 8),  False, "equal_with_stock", "random",     "left",      "left_of_dealer", "descending", "any",     (3, 3),  False,    True,  "anyone",   False,  "never",        "sequence",   "covered_or_survived", "first_wins", "chips_per_player"),
+    "cheat":       ((3, 12), False, "one_by_one",      "random",      "left",      "left_of_dealer", "ascending",  "any",     (1, 4),  True,     False, "anyone",   False,  "never",        "taker",      "covered_or_survived", "first_wins", "none"),
+    "cheat-free":  ((3, 12), False, "one_by_one",      "random",      "left",      "left_of_dealer", "free",       "any",     (1, 4),  True,     False, "anyone",   False,  "never",        "taker",      "covered_or_survived", "first_wins", "none"),
+}
+FIELDS = ("players", "hidden_card", "deal", "first_dealer", "next_dealer", "first_player", "rank_order",
+          "first_rank", "set_size", "count_may_lie", "hand_counts_public", "challengers", "believe", "quads",
+          "leader_after_reveal", "last_cards", "result", "scoring")
+
+DECKS = {  # seats -> deck, "auto" (RULES.md, each variant's deck paragraph)
+    "verish": {2: "36", 3: "36", 4: "52", 6: "52"},
+    "veryu": {2: "36", 4: "36", 5: "52", 8: "52", 9: "2x52", 12: "2x52"},
+    "lozh": {2: "36", 6: "36", 7: "52", 10: "52", 11: "2x52", 12: "2x52"},
+    "hoyle": {2: "52", 4: "52", 5: "52", 6: "2x52", 12: "2x52"},
+    "hoyle-three": {3: "52", 5: "52", 6: "2x52", 8: "2x52"},
+    "cheat": {3: "52", 6: "52", 7: "2x52", 12: "2x52"},
+    "cheat-free": {3: "52", 6: "52", 7: "2x52", 12: "2x52"},
+}
+
+
+@pytest.mark.parametrize("name", list(RULES_TABLE))
+def test_variant_parameters_are_those_of_rules_md(name):
+    rules = engine.variant(name)
+    assert {f: getattr(rules, f) for f in FIELDS} == dict(zip(FIELDS, RULES_TABLE[name]))
+    assert {n: rules.deck_for(n) for n in DECKS[name]} == DECKS[name]
+    assert not rules.declare_none
+    if name.startswith("hoyle"):
+        assert engine.variant(name, declare_none=True).declare_none
+    assert engine.variant("hoyle").set_bounds("2x52") == (1, 8)
+    assert engine.variant("cheat").set_bounds("2x52") == (1, 8)
+    assert engine.variant("hoyle-three").set_bounds("2x52") == (3, 3)
