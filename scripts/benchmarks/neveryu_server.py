@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 
 import trio
 
@@ -42,6 +43,10 @@ async def _main(config: ServerConfig) -> None:
     async with trio.open_nursery() as nursery:
         port = await nursery.start(serve, config)
         print("PORT", port, flush=True)
+        with trio.open_signal_receiver(signal.SIGTERM) as signals:
+            async for _ in signals:
+                nursery.cancel_scope.cancel()  # SIGTERM from the bench: stop cleanly
+                break
 
 
 if __name__ == "__main__":
@@ -50,6 +55,7 @@ if __name__ == "__main__":
     p.add_argument("--deal-pause-ms", type=int, default=200)
     p.add_argument("--batch-writes", action="store_true", help="the batched_writer experiment")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=INT", help="set a server limit (experiments)")
+    p.add_argument("--profile", metavar="FILE", help="profile the server's CPU time with cProfile into FILE")
     args = p.parse_args()
     limits = {k: int(v) for k, v in (item.split("=", 1) for item in args.limit)}
     if args.batch_writes:
@@ -57,4 +63,13 @@ if __name__ == "__main__":
 
         batched_writer.install()
     logging.basicConfig(level=logging.WARNING)
-    trio.run(_main, bench_config(args.clients, args.deal_pause_ms, limits))
+    config = bench_config(args.clients, args.deal_pause_ms, limits)
+    if args.profile:
+        import cProfile
+        import time
+
+        profiler = cProfile.Profile(time.process_time)  # CPU time: waiting for a CPU is not counted
+        profiler.runcall(trio.run, _main, config)
+        profiler.dump_stats(args.profile)
+    else:
+        trio.run(_main, config)
