@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -197,3 +198,45 @@ def test_example_client_plays_a_whole_deal_against_the_server():
         )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "the commitment matches" in done.stdout
+
+
+def test_serve_command_exits_at_once_on_a_second_signal(tmp_path):
+    """A client that reads nothing keeps the first shutdown waiting (its bye cannot be
+    written); a second signal ends the process at once."""
+    path = tmp_path / "slow.toml"
+    path.write_text("[limits]\nsend_ms = 30000\nshutdown_ms = 30000\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "client.cli", "serve", "--host", HOST, "--port", "0", "--no-advertise",
+         "--config", str(path)],
+        cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        port = None
+        for line in proc.stderr:
+            if found := re.search(r"listening on 127\.0\.0\.1 port (\d+)", line):
+                port = int(found.group(1))
+                break
+        assert port is not None
+        sock = socket.create_connection((HOST, port))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.sendall(protocol.encode_frame({"t": "hello", "id": 1, "proto": [1, 1],
+                                           "client": {"name": "stuck", "version": "0"}, "name": "stuck"}))
+        request = protocol.encode_frame({"t": "schema", "id": 2})
+        sock.settimeout(0.2)
+        try:
+            for _ in range(400):  # until the server stops reading us (its queue for us is full)
+                sock.sendall(request)
+        except TimeoutError:
+            pass
+        proc.send_signal(signal.SIGTERM)
+        for line in proc.stderr:
+            if "saying bye" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=5) == 130
+        sock.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
