@@ -52,7 +52,7 @@ EXPECT_KEYS = frozenset(
     }
 )
 DEAL_KEYS = frozenset(
-    {"dealer", "turn", "rank", "deck", "complete", "hands", "steps", "step", "after", "note", *ARRANGEMENT}
+    {"dealer", "turn", "rank", "deck", "complete", "hands", "steps", "step", "after", "note", "opening", *ARRANGEMENT}
 )
 TOP_KEYS = frozenset({"title", "variant", "options", "seats", "players", "deal", "match", "note"})
 
@@ -243,7 +243,9 @@ class _Runner:
                 self.miss(where, "complete deck", f"the {deck} deck",
                           f"missing {_cards_text(want - have)}; extra {_cards_text(have - want)}")
         match.deal = deal
-        self.opening = deal.opening()
+        opening = deal.opening()
+        if "opening" in d:
+            self.compare_events(where, "opening events", d["opening"], opening)
         return deal
 
     def action(self, deal: Deal, step: Mapping[str, Any], where: str) -> Action:
