@@ -106,3 +106,29 @@ async def test_a_waiting_bot_client_pings_and_is_never_dropped(nursery, autojump
     assert client.bye is None
     assert (await client.request("ping"))["t"] == "pong"
     assert client.replies == {}
+
+
+async def test_a_stalled_reader_fills_its_queue_to_the_bound_and_is_dropped(nursery, autojump_clock):
+    config = CONFIG.evolve(limits={"outbox": 32, "send_ms": 10_000, "idle_ms": 60_000, "heartbeat_ms": 30_000})
+    server = Server(config)
+    server._tables_nursery = nursery
+    talker = await hello(nursery, server, "talker")
+    joined = await talker.request("create_table", variant="verish", seats=2)
+    # The stalled client's stream passes bytes only when it reads, and it never reads again.
+    client_end, server_end = trio.testing.lockstep_stream_pair()
+    nursery.start_soon(server._handle, server_end)
+    stalled = Client(client_end)
+    stalled.welcome = await stalled.request("hello", proto=[1, 1], client={"name": "t", "version": "0"}, name="stalled")
+    await stalled.request("join_table", table=joined["table"]["id"])
+    (conn,) = [c for c in server.connections if c.session is not None and c.session.name == "stalled"]
+    session = conn.session
+    for k in range(100):  # each chat is an event queued for the stalled client
+        await talker.request("chat", text=f"line {k}")
+        assert conn.queued <= config.limits.outbox
+        if conn.reason is not None:
+            break
+    assert conn.reason == "too_slow" and k + 1 < 100
+    while conn in server.connections:
+        await trio.sleep(1)
+    # Its session keeps its seat and the events it missed, for a resume.
+    assert not session.connected and session.seat == 1 and session.missed(0) is not None
