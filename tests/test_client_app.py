@@ -207,3 +207,8 @@ def test_a_table_with_a_password_asks_for_it():
                                                                               "tables": tables}]
     sent, c = press(["\r", "n0tq", "\r"], msgs, leave_quits=False)
     assert sent == [{"t": "join_table", "table": 5, "password": "n0tq"}] and c.dialog is None
+
+
+def test_backspace_unselects_all():
+    sent, c = press([" ", "l", " ", "\x7f", "l", " ", "\r"], deal_messages())
+    assert sent == [{"t": "lay", "cards": ["QS"], "rank": "Q"}]

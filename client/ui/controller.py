@@ -239,6 +239,10 @@ class Controller:
             self.selected.sort()
         self.message = ""
 
+    def clear_selection(self) -> None:
+        self.selected = []
+        self.message = ""
+
     def selected_cards(self) -> list[str]:
         return [self.hand[i] for i in self.selected if i < len(self.hand)]
 

@@ -40,6 +40,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("left", "h"), at_table, lambda: c.move(-1))
     add(("right", "l"), at_table, lambda: c.move(1))
     add(("space",), at_table, c.toggle)
+    add(("backspace", "delete"), at_table, c.clear_selection)
     add(("enter",), at_table, c.lay)
     add(("n",), at_table, c.challenge)
     add(("y",), at_table, c.believe)

@@ -134,7 +134,7 @@ EN = {
     "help": (
         "Keys\n"
         "  ← → or h l   move across your hand\n"
-        "  Space        select / unselect the card\n"
+        "  Space        select / unselect the card; Backspace unselects all\n"
         "  Enter        lay the selected cards (asks rank or count only if yours to choose)\n"
         "  n (т)        «Не верю»: challenge the last set\n"
         "  y (н)        «Верю»: believe the last set\n"
@@ -291,7 +291,7 @@ RU = {
     "help": (
         "Клавиши\n"
         "  ← → или h l  ходить по руке\n"
-        "  Пробел       отметить карту / снять отметку\n"
+        "  Пробел       отметить карту / снять отметку; Backspace снять все\n"
         "  Enter        положить отмеченные (ранг и число спросят, если выбор ваш)\n"
         "  n (т)        «Не верю»: проверить последний набор\n"
         "  y (н)        «Верю»\n"
