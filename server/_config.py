@@ -70,17 +70,26 @@ class TableDefaults:
 
 @attrs.frozen(kw_only=True)
 class Limits:
-    """Timeouts and bounds that keep one client from hurting others (DESIGN.md, server/).
+    """Timeouts and bounds that keep one client from hurting others (DESIGN.md, server/), and
+    what a client meets when it crosses one (docs/PROTOCOL.md, "Errors"):
 
-    ``handshake_ms``: time allowed for ``hello``. ``heartbeat_ms``: the server sends a
-    ``heartbeat`` after this long without sending anything. ``idle_ms``: a peer silent this long
-    is dropped. ``send_ms``: one frame must be written within this. ``outbox``: frames queued for
-    one connection before it counts as a reader that fell behind and is dropped. ``replay``:
-    events kept per session for a resume. ``table_queue``: commands queued for one table before
-    a request gets ``RATE_LIMITED``. ``max_tables``, ``max_chat`` (characters), ``max_connections``
-    (in total) and ``max_per_address``. ``rate``: requests per second one connection may send
-    on average, ``burst`` at once (more get ``RATE_LIMITED``). ``shutdown_ms``: how long a
-    shutdown waits for ``bye`` to reach the clients.
+    - ``handshake_ms``: time allowed for ``hello``; then fatal ``HELLO_TIMEOUT``.
+    - ``heartbeat_ms``: the server sends ``heartbeat`` after this long without sending anything.
+    - ``idle_ms``: a peer silent this long gets ``bye`` "idle" and is closed.
+    - ``send_ms``: one frame must be written within this, else the connection is closed.
+    - ``outbox``: frames queued for one connection; a full queue means the client stopped
+      reading: what is queued is dropped, ``bye`` "too_slow" goes out and the connection closes
+      (its session keeps its seat and its events for a resume). A client's own requests wait
+      while half of it is used.
+    - ``replay``: events kept per session for a resume (older ones: a ``state`` snapshot).
+    - ``table_queue``: commands queued for one table; more get ``RATE_LIMITED``.
+    - ``rate``, ``burst``: requests per second one connection may send on average, and at once;
+      more get ``RATE_LIMITED``.
+    - ``max_connections`` (in total), ``max_per_address``: more get fatal ``SERVER_FULL``.
+    - ``max_tables``: more ``create_table`` get ``BAD_STATE``.
+    - ``max_chat``: characters of a chat line (at most the protocol's 500); longer:
+      ``BAD_OPTION``.
+    - ``shutdown_ms``: how long a shutdown waits for ``bye`` to reach the clients.
     """
 
     handshake_ms: int = attrs.field(default=5_000, validator=_positive)  # docs/PROTOCOL.md, 8.
