@@ -86,7 +86,7 @@ class Bot:
         self.pile_sets.append((e.seat, e.rank, 0))
 
     def _on_pile_emptied(self, e: ev.Event) -> None:
-        self.claimed = Counter()
+        self.claimed.clear()
         self.my_pile = []
         self.pile_sets = []
 

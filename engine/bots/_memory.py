@@ -66,7 +66,7 @@ class CardMemory:
 
     def laid(self, seat: int) -> None:
         """``seat`` laid a set: whatever it may hold may now be in the pile."""
-        if not self.groups:
+        if not any(seat in p and PILE not in p for p in self.groups):
             return
         moved = {}
         for places, group in self.groups.items():

@@ -250,8 +250,7 @@ class SharpBot(Bot):
                 quiet[kind] *= 1 - self.calls[s][kind] / self.chances[s][kind]
         copies = self.copies
         memo: dict[tuple[str, int, int], float] = {}
-        mine = Counter(c[0] for c in self.my_pile)
-        mine.update(counts)
+        my_pile = self.my_pile
         tracked = self.memory.tracked
 
         def caught(rank: str, count: int, last: int) -> float:
@@ -262,7 +261,8 @@ class SharpBot(Bot):
             escape = quiet[last]
             if count > 1:
                 # a seat disproves the claim if it holds more than copies - count of the rank
-                unseen_rank = max(0, copies - mine[rank] - tracked(rank))
+                mine = counts[rank] + sum(1 for c in my_pile if c[0] == rank)
+                unseen_rank = max(0, copies - mine - tracked(rank))
                 for held in watchers:
                     escape *= 1 - at_least(unseen, unseen_rank, held, copies - count + 1)
             memo[key] = risk = 1 - escape
