@@ -160,3 +160,12 @@ def test_state_snapshot_restores_a_deal():
     state = model.reduce(model.State(), snap, now=10.0)
     assert state.screen == "table" and state.hand == ("6H", "QS") and state.my_turn
     assert state.legal["challenge"] == 3 and state.turn_deadline == 15.0 and state.last_seq == 40
+
+
+def test_dealer_drawn_is_told_with_the_cards():
+    state = model.reduce_all([{"t": "dealer_drawn", "seq": 1, "ts": 0, "dealer": 2,
+                               "draws": [[[0, "9S"], [1, "6H"], [2, "6C"]], [[1, "TS"], [2, "7D"]]]}])
+    assert state.dealer == 2
+    assert Texts("en").log_line(state, state.log[-1]) == (
+        "Draw for the dealer: Seat 1 9♠, Seat 2 6♥, Seat 3 6♣; again: Seat 2 10♠, Seat 3 7♦. "
+        "Seat 3 drew the lowest card and deals.")

@@ -159,7 +159,8 @@ EN = {
     "log.conn_resuming": "Resuming…",
     "log.conn_resumed": "Back at the table: the connection is restored.",
     "log.conn_closed": "Disconnected: {reason}",
-    "log.dealer_drawn": "{name} drew the lowest card and deals.",
+    "log.dealer_drawn": "Draw for the dealer: {draws}. {name} drew the lowest card and deals.",
+    "draw_again": "again",
     "log.deal_started": "Deal {deal_no}: {name} deals, {deck} deck.",
     "log.set_laid": "{name} claims {claim}.",
     "log.set_laid_size": "{name} claims {claim} ({size} laid).",
@@ -315,7 +316,8 @@ RU = {
     "log.conn_resuming": "Восстанавливаю связь…",
     "log.conn_resumed": "Связь восстановлена, вы снова за столом.",
     "log.conn_closed": "Отключено: {reason}",
-    "log.dealer_drawn": "{name} вытянул младшую карту и сдаёт.",
+    "log.dealer_drawn": "Жребий на сдачу: {draws}. {name} вытянул младшую карту и сдаёт.",
+    "draw_again": "снова",
     "log.deal_started": "Партия {deal_no}: сдаёт {name}, колода {deck}.",
     "log.set_laid": "{name}: {claim}.",
     "log.set_laid_size": "{name}: {claim} (положено {size}).",
@@ -515,7 +517,10 @@ class Texts:
         if key == "stock_drawn":
             return self("log.stock_drawn", name=name, count=self.n_cards(a.get("count") or 0))
         if key == "dealer_drawn":
-            return self("log.dealer_drawn", name=name)
+            rounds = []
+            for draw in a.get("draws") or ():
+                rounds.append(", ".join(f"{self.seat_name(state, seat)} {self.card(card)}" for seat, card in draw))
+            return self("log.dealer_drawn", name=name, draws=f"; {self('draw_again')}: ".join(rounds) or "—")
         if key == "error":
             return self("log.error", msg=a.get("msg") or a.get("code"))
         if key.startswith("conn_") or key == "bye":
