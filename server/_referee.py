@@ -125,8 +125,10 @@ class Referee:
         seat = deal.turn
         if deal.held is not None:
             return
-        self._settle_tie_before_cover(engine.Timeout(seat))
-        if deal.over or deal.turn != seat or deal.held is not None:
+        if self.tie_set is not None and not deal.window_open:
+            # A challenge came first: it is settled now, and the turn that follows from it
+            # (the same seat's, in `sequence` variants) has a timer of its own.
+            self._settle_tie_before_cover(engine.Timeout(seat))
             return
         log.info("table %d: seat %d's time ran out; it is away", self.id, seat)
         events = deal.apply(engine.Timeout(seat))

@@ -337,3 +337,21 @@ async def test_turn_timer_in_an_anyone_variant_acts_once_after_the_window(nurser
     assert [e["seat"] for e in h.events(0, "set_laid")] == [first, second]
     await h.jump(WINDOW)  # the next window closes; the third seat's own timer runs on
     assert [e["seat"] for e in h.events(0, "timed_out")] == [second]
+
+
+async def test_turn_time_running_out_during_a_tie_settles_the_challenge_and_restarts_the_turn(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, turn_ms=2_000, bot_delay_ms=60_000)
+    first = h.deal.turn
+    await h.lay_something(first)
+    second = h.deal.turn
+    await h.jump(WINDOW)  # window closed; the second seat thinks
+    await h.jump(2.0 - WINDOW - TIE / 2)
+    assert (await h.send((first + 2) % 4, "challenge", set_no=1))["t"] == "ok"
+    await h.jump(TIE / 2)  # the turn time runs out inside the tie window
+    assert [e["seat"] for e in h.events(0, "challenged")] == [(first + 2) % 4]
+    assert h.events(0, "timed_out") == []  # the challenge came first; hoyle: the same seat lays next
+    assert h.deal.turn == second and h.events(0, "turn")[-1]["seat"] == second
+    await h.jump(1.99)
+    assert h.events(0, "timed_out") == []
+    await h.jump(0.02)
+    assert [e["seat"] for e in h.events(0, "timed_out")] == [second]
