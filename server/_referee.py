@@ -142,13 +142,15 @@ class Referee:
         seat = self.seats[index]
         if deal is None or deal.over or not seat.by_bot or seat.brain is None:
             return
-        seat.asked = deal.actions
+        seat.asked = before = deal.actions
         action = seat.brain.choose(deal.view(index), self.rng)
         try:
             if action is not None:
                 self._act(action, None, None)
                 return
         except engine.RuleViolation as exc:
+            if deal.actions != before:  # a challenge was settled first: the bot is asked again
+                return
             log.warning("table %d: the bot at seat %d tried %r: %s", self.id, index, action, exc.reason)
         # A bot that has no move (or a wrong one) on its own turn must not stall the deal: the
         # engine acts for the seat as it does when a turn's time runs out.
