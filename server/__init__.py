@@ -21,7 +21,17 @@ Or in its own thread, from code that is not trio (``neveryu play`` runs the clie
     ...
     running.stop()          # bye to every client; joins the thread (at most a few seconds)
 
-``serve`` installs no signal handlers; ``neveryu serve`` (client/commands/serve.py) adds them.
+``serve`` installs no signal handlers; ``neveryu serve`` (client/commands/serve.py) adds them
+(SIGINT/SIGTERM: ``Server.shutdown()``; a second one exits at once) and DNS-SD advertising
+(``server.advertise.advertise_server``). With a ``Server`` object, ``port = await
+nursery.start(server.run)`` and ``server.shutdown()`` do the same as ``serve`` and expose
+``server.tables``, ``server.sessions`` and ``server.connections``.
+
+Inside: ``_server`` (listening, handshake, lobby), ``_connection`` (one client: reader, writer,
+bounded queue, timeouts), ``_session`` (tokens, seq, replay), ``_table`` (one task per table:
+seats, match, events per seat), ``_referee`` (the timing rules of RULES.md), ``_settings`` and
+``_seats``, ``_bots`` (engine bots for bot and away seats), ``_wire`` (engine objects as
+messages, the fair-deal commitment), ``_config`` (settings, TOML), ``_thread``.
 Settings: ``ServerConfig`` with its ``table`` (``TableDefaults``) and ``limits`` (``Limits``);
 ``load_config(path)`` reads a TOML file of the same names.
 """
