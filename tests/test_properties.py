@@ -52,7 +52,7 @@ CASES = [
     (name, n, None)
     for name, rules in engine.VARIANTS.items()
     for n in range(rules.players[0], rules.players[1] + 1)
-] + [("hoyle", 10, "2x52"), ("veryu", 10, "2x52"), ("hoyle", 5, "2x52"), ("veryu", 3, "2x36")]
+] + [("hoyle", 10, "2x52"), ("veryu", 10, "2x52"), ("hoyle", 5, "2x52"), ("veryu", 3, "2x36"), ("cheat", 4, "2x52"), ("lozh", 4, "52"), ("hoyle-three", 5, "2x52")]
 
 SETTINGS = settings(
     max_examples=1,
