@@ -17,7 +17,7 @@ from .. import _events as ev
 from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads
 from .._view import View
 from ._base import Bot
-from ._memory import DISCARD, PILE, CardMemory
+from ._memory import DISCARD, CardMemory
 from ._play import lay, rank_counts
 
 LEAD = 1.5
@@ -32,7 +32,6 @@ WIN = 40.0
 OUT = 6.0
 """What going out is worth in a ``last_loses`` deal with three or more active seats, in cards;
 with two, going out is ``WIN``."""
-
 
 NOISE = 0.25
 """Up to this much (in cards) is added at random to the value of each set considered, so that its
@@ -58,18 +57,23 @@ def at_least(pool: int, good: int, drawn: int, need: int) -> float:
     return max(0.0, 1.0 - miss / total)
 
 
-def _logit(p: float) -> float:
-    p = min(0.98, max(0.02, p))
-    return math.log(p / (1 - p))
-
-
 class SharpBot(Bot):
-    """The strongest bot (module docstring). Its memory: ``memory`` (``CardMemory``: where the
-    seen cards may be), ``sizes`` (each seat's hand size, counted from claims where the variant
-    hides it), ``truth[seat][n - 1]`` (revealed sets of ``n`` claimed cards, 4 for 4 or more: [true,
-    false], from ``TRUTH_PRIOR``),
-    ``calls[seat][k]`` / ``chances[seat][k]`` (how often the seat called when it
-    could: k = 0 on a set, k = 1 on a set that emptied its layer's hand)."""
+    """The strongest bot (module docstring).
+
+    Choosing: ``p_true`` is 0 for a claim its memory proves false (more of the rank claimed
+    than can be outside its hand and the places it knows), and such a claim is challenged as
+    soon as the set is laid (off turn too, in `anyone` variants) whenever the pile makes it pay;
+    otherwise ``p_true`` estimates the claim (the chance the claimant held the cards, from the unseen cards, times how much likelier
+    a claim of that count is when true than when bluffed) and each answer (challenge, believe,
+    each set it could lay) is valued in cards. Bluffs are made of the cards it needs least (the
+    ranks it holds fewest of and, where the order of ranks is fixed, will not have to claim soon).
+    A set that would end an opponent's deal is challenged unless surely true.
+
+    Memory (written only by ``observe``): ``memory`` (``CardMemory``: where the seen cards may be),
+    ``sizes`` (each seat's hand size, counted from claims where the variant hides it),
+    ``truth[seat][n - 1]`` (revealed sets of ``n`` claimed cards, 4 for 4 or more: [true, false],
+    from ``TRUTH_PRIOR``), ``calls[seat][k]`` / ``chances[seat][k]`` (how often the seat called
+    when it could: k = 0 on a set, k = 1 on a set that emptied its layer's hand)."""
 
     strength = "sharp"
 
@@ -240,7 +244,7 @@ class SharpBot(Bot):
         challenged: by a seat that may challenge it and holds enough of the rank to know, or
         at that seat's rate of calls so far."""
         if self.rules.challengers == "next":
-            others = [view_next(view, self.seat, self.out)]
+            others = [_next_seat(view, self.seat, self.out)]
         else:
             others = [s for s in range(self.players) if s != self.seat and s not in self.out]
         watchers = [self._size(view, s) for s in others]
@@ -398,8 +402,8 @@ class SharpBot(Bot):
         return {ranks[(at + step * active * k) % len(ranks)]: 3.0 / k for k in range(1, 4)}
 
 
-def view_next(view: View, seat: int, out: set[int]) -> int:
-    """The next active seat after ``seat``."""
+def _next_seat(view: View, seat: int, out: set[int]) -> int:
+    """The next active seat after ``seat`` (RULES.md: "next" is the next active seat clockwise)."""
     n = view.players
     for k in range(1, n + 1):
         s = (seat + k) % n
