@@ -169,3 +169,25 @@ def test_dealer_drawn_is_told_with_the_cards():
     assert Texts("en").log_line(state, state.log[-1]) == (
         "Draw for the dealer: Seat 1 9♠, Seat 2 6♥, Seat 3 6♣; again: Seat 2 10♠, Seat 3 7♦. "
         "Seat 3 drew the lowest card and deals.")
+
+
+@pytest.mark.parametrize("variant", ["verish", "veryu", "cheat"])
+def test_model_on_a_session_recorded_from_the_real_server(variant):
+    """tests/data/client_session_<variant>.json: everything seat 0 got from a real server during
+    one deal (tests/record_client_session.py made it). The model follows it to the end: the hand
+    it keeps is the one the deal's end counts, the fair deal holds, and every log line reads."""
+    import json
+    from pathlib import Path
+
+    msgs = json.loads((Path(__file__).parent / "data" / f"client_session_{variant}.json").read_text())
+    state = model.reduce_all(msgs)
+    assert state.screen == "table" and state.seat == 0 and state.over
+    assert len(state.hand) == state.result["hand_counts"][0]
+    assert state.result["fair"] is True
+    assert state.out == tuple(state.result["out"])
+    for lang in ("en", "ru"):
+        t = Texts(lang)
+        lines = [t.log_line(state, line) for line in state.log]
+        assert all(lines) and not any("{" in x for x in lines)
+    ended = next(m for m in msgs if m["t"] == "deal_ended")
+    assert state.match_scores == tuple(ended["match_scores"])
