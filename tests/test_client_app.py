@@ -212,3 +212,14 @@ def test_a_table_with_a_password_asks_for_it():
 def test_backspace_unselects_all():
     sent, c = press([" ", "l", " ", "\x7f", "l", " ", "\r"], deal_messages())
     assert sent == [{"t": "lay", "cards": ["QS"], "rank": "Q"}]
+
+
+def test_play_another_match_after_the_match_ended():
+    msgs = deal_messages()
+    msgs += [{"t": "deal_ended", "seq": 9, "ts": 0, "loser": 1, "winner": None, "out": [0, 2], "scores": [0, 1, 0],
+              "hand_counts": [0, 4, 0], "salt": "s", "deck": [], "match_scores": [0, 1, 0]},
+             {"t": "match_ended", "seq": 10, "ts": 0, "scores": [0, 1, 0], "deals": 1},
+             {"t": "table_update", "seq": 11, "ts": 0, "table": {"id": 1, "variant": "verish", "state": "waiting",
+                                                                "seats": [dict(SEATS[0], ready=False)] + SEATS[1:]}}]
+    sent, _ = press(["s"], msgs, leave_quits=True)
+    assert sent == [{"t": "ready", "ready": True}, {"t": "start"}]

@@ -217,7 +217,7 @@ class Controller:
             return None
         me = self.my_seat_info()
         if not me.get("ready"):
-            return "ready"
+            return "again" if self.leave_quits and s.match_scores is not None else "ready"
         humans = [x for x in s.seats if not x.get("bot")]
         if all(x.get("ready") and x.get("name") for x in humans) and table.get("state") != "playing":
             return "start"
@@ -321,6 +321,9 @@ class Controller:
         what = self.ready_action()
         if what in ("ready", "back"):
             self.send({"t": "ready", "ready": True})
+        elif what == "again":  # neveryu play: the other seats are bots, always ready
+            self.send({"t": "ready", "ready": True})
+            self.send({"t": "start"})
         elif what == "unready":
             self.send({"t": "ready", "ready": False})
         elif what == "start":
