@@ -1,0 +1,81 @@
+"""Checks shared by the server's tests: every frame a seat receives is a valid protocol message
+and holds no card (and, where the variant hides them, no count) the seat may not see."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from typing import Any
+
+import engine
+from protocol._messages import EVENTS, REPLIES
+
+# -- what a seat may see --------------------------------------------------------------------------
+
+# Fields that may hold cards, by message type: "own" when only the seat they belong to may see
+# them (the event's ``seat`` field, or the receiver for set_held/set_returned), "public" for
+# reveals and the disclosure.
+CARD_FIELDS = {
+    ("deal_started", "hand"): "receiver",
+    ("state", "hand"): "receiver",
+    ("set_laid", "cards"): "own",
+    ("set_held", "cards"): "own",
+    ("set_returned", "cards"): "own",
+    ("pile_taken", "cards"): "own",
+    ("stock_drawn", "cards"): "own",
+    ("set_revealed", "cards"): "public",
+    ("dealer_drawn", "draws"): "public",
+    ("deal_ended", "deck"): "public",
+}
+
+
+def cards_in(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if engine.is_card(value) else []
+    if isinstance(value, list):
+        return [c for v in value for c in cards_in(v)]
+    if isinstance(value, dict):
+        return [c for v in value.values() for c in cards_in(v)]
+    return []
+
+
+def check_frames(frames: list[dict[str, Any]], seat: int | None, rules: engine.Rules, players: int) -> int:
+    """Assert that ``frames`` (everything one client received) are valid protocol messages and
+    hold no card ``seat`` may not see; returns the number of deals checked against their
+    fair-deal disclosure."""
+    deals = 0
+    started = None
+    for msg in frames:
+        t = msg["t"]
+        cls = (REPLIES if "re" in msg else EVENTS).get(t)
+        assert cls is not None, f"unknown message type {t}"
+        cls.from_wire(msg)  # raises ProtocolError if a field is missing or mistyped
+        for name, value in msg.items():
+            found = cards_in(value)
+            if not found:
+                continue
+            kind = CARD_FIELDS.get((t, name))
+            assert kind is not None, f"{t}.{name} holds cards {found}"
+            if kind == "receiver" and t == "state":
+                assert msg["seat"] == seat, f"seat {seat} was sent seat {msg['seat']}'s hand"
+            elif kind == "own":
+                assert msg["seat"] == seat, f"seat {seat} was sent seat {msg['seat']}'s cards in {t}"
+        if not rules.hand_counts_public:  # `cheat`: sizes of hands, pile and others' sets hidden
+            if t in ("set_laid", "pile_taken") and msg["seat"] != seat:
+                assert msg.get("size") is None and (t != "pile_taken" or msg["count"] is None), msg
+            if t in ("deal_started", "state"):
+                assert msg["hand_counts"] is None and msg.get("pile") is None, t
+        if t == "deal_started":
+            started = msg
+            assert (msg["hand"] is None) == (seat is None)
+        elif t == "deal_ended" and started is not None:
+            digest = hashlib.sha256((msg["salt"] + ":" + ",".join(msg["deck"])).encode()).hexdigest()
+            assert digest == started["commitment"]
+            dealt = engine.deal_cards(rules, list(msg["deck"]), players, started["dealer"])
+            if seat is not None:
+                assert Counter(started["hand"]) == Counter(dealt.hands[seat])
+            deals += 1
+            started = None
+    return deals
+
+

@@ -1,0 +1,59 @@
+"""Hidden information, in-process on MockClock: whole matches of every variant played by the
+server's bots (a player whose turn time ran out is away and played by a bot too), and every
+message his seat and a spectator were sent checked for cards (and hidden counts) they may not
+see, against the protocol's message classes and the fair-deal disclosure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+import engine
+from server._session import Session
+from server._settings import TableSettings
+from server._table import Table
+from server_checks import check_frames
+
+
+class ListLink:
+    def __init__(self) -> None:
+        self.msgs: list[dict[str, Any]] = []
+
+    def push(self, msg: dict[str, Any]) -> None:
+        self.msgs.append(msg)
+
+    def drop(self, reason: str) -> None:
+        raise AssertionError(f"dropped: {reason}")
+
+
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
+@pytest.mark.parametrize("seed", [1, 2])
+async def test_whole_match_sends_each_seat_only_what_it_may_see(nursery, autojump_clock, variant, seed):
+    players = max(4, engine.VARIANTS[variant].players[0])
+    table = Table(1, TableSettings(
+        variant=variant, options={}, seats=players, bots=("honest", "sharp", "random")[: players - 1],
+        turn_ms=10, challenge_window_ms=300, tie_window_ms=50, bot_delay_ms=0, deal_pause_ms=100,
+        deals=2, seed=seed,
+    ))
+    nursery.start_soon(table.run)
+    player, watcher = Session("ann", 10_000), Session("eve", 10_000)
+    player.attach(ListLink())
+    watcher.attach(ListLink())
+    table.submit("join_table", player, {"id": 1})
+    table.submit("spectate", watcher, {"id": 2})
+    table.submit("ready", player, {"id": 3, "ready": True})
+    table.submit("start", player, {"id": 4})
+    await trio.testing.wait_all_tasks_blocked()
+    assert table.playing
+    for _ in range(100_000):
+        if not table.playing:
+            break
+        await trio.sleep(0.05)
+    assert not table.playing
+    rules = engine.variant(variant)
+    assert check_frames(player.link.msgs, 0, rules, players) == 2
+    assert check_frames(watcher.link.msgs, None, rules, players) == 2
+    assert [m["t"] for m in player.link.msgs if m["t"] == "match_ended"] == ["match_ended"]
