@@ -30,7 +30,7 @@ from ._actions import (
     LaySet,
     Timeout,
 )
-from ._cards import is_card, new_deck, sort_key
+from ._cards import DECK_KINDS, deck_ranks, is_card, new_deck, sort_key
 from ._deal import Deal
 from ._dealing import draw_for_dealer
 from ._errors import RuleViolation
@@ -120,6 +120,10 @@ def parse(data: Mapping[str, Any], path: str = "<scenario>") -> Scenario:
         raise ScenarioError(f"{path}: give seats = [names...] or players = N")
     if len(set(names)) != len(names):
         raise ScenarioError(f"{path}: seat names repeat")
+    try:
+        rules.deck_for(len(names))
+    except ValueError as e:
+        raise ScenarioError(f"{path}: {e}") from None
     deals = data.get("deal")
     if not isinstance(deals, list) or not deals:
         raise ScenarioError(f"{path}: at least one [[deal]] is needed")
@@ -186,7 +190,10 @@ class _Runner:
         m = sc.match
         if "draw" in m:
             kind = rules.deck_for(players)
-            draws, dealer = draw_for_dealer(players, kind, random.Random(0), pack=self.cards(m["draw"], f"{sc.path} [match] draw"))
+            try:
+                draws, dealer = draw_for_dealer(players, kind, random.Random(0), pack=self.cards(m["draw"], f"{sc.path} [match] draw"))
+            except ValueError as e:
+                raise ScenarioError(f"{sc.path} [match] draw: {e}") from None
             match.dealer = dealer
             if "dealer" in m and self.seat(m["dealer"], sc.path) != dealer:
                 self.miss(f"{sc.path} [match]", "dealer drawn", m["dealer"], self.name(dealer))
@@ -232,8 +239,15 @@ class _Runner:
             hands[self.seat(name, where)] = self.cards(cards, f"{where} hands.{name}")
         extra = {k: self.cards(d.get(k, ()), f"{where} {k}") for k in ARRANGEMENT}
         deck = d.get("deck") or rules.deck_for(players)
+        if deck not in DECK_KINDS:
+            raise ScenarioError(f"{where}: deck must be one of {', '.join(DECK_KINDS)}, not {deck!r}")
+        if d.get("rank") is not None and (not isinstance(d["rank"], str) or d["rank"] not in deck_ranks(deck)):
+            raise ScenarioError(f"{where}: rank must be one of {deck_ranks(deck)}, not {d['rank']!r}")
         turn = self.seat(d["turn"], where) if "turn" in d else None
-        deal = Deal(rules, deck=deck, dealer=dealer, hands=hands, turn=turn, rank=d.get("rank"), **extra)
+        try:
+            deal = Deal(rules, deck=deck, dealer=dealer, hands=hands, turn=turn, rank=d.get("rank"), **extra)
+        except ValueError as e:
+            raise ScenarioError(f"{where}: {e}") from None
         if d.get("complete", False):
             have = Counter(c for h in hands for c in h)
             for k in ARRANGEMENT:
