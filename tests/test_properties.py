@@ -609,3 +609,18 @@ def test_variant_parameters_are_those_of_rules_md(name):
     assert engine.variant("hoyle").set_bounds("2x52") == (1, 8)
     assert engine.variant("cheat").set_bounds("2x52") == (1, 8)
     assert engine.variant("hoyle-three").set_bounds("2x52") == (3, 3)
+
+
+@pytest.mark.parametrize("name", list(engine.VARIANTS))
+def test_same_seed_same_actions_same_deal(name):
+    """DESIGN.md: the same seed and the same actions give the same deal."""
+    def run():
+        rng = random.Random(42)
+        match = engine.Match(engine.variant(name), engine.variant(name).players[0] + 1, rng)
+        deal, events = match.start()
+        bot_rng = random.Random(7)
+        while not deal.over:
+            events += deal.apply(simple_action(deal, bot_rng))
+        return events
+
+    assert run() == run()
