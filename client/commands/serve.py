@@ -73,6 +73,7 @@ async def _main(config, advertise: bool = True) -> None:
             await server.run(task_status=task_status)
             nursery.cancel_scope.cancel()
 
+        await nursery.start(_watch_signals, server)  # before anyone can see the server listen
         port = await nursery.start(serve_then_stop)
         try:
             from server.addresses import print_reachable
@@ -80,7 +81,6 @@ async def _main(config, advertise: bool = True) -> None:
             print_reachable(config.host, port)
         except Exception:  # the printout is a courtesy; never stop the server for it
             print(f"neveryu serve: listening on port {port}", flush=True)
-        nursery.start_soon(_watch_signals, server)
         if advertise:
             nursery.start_soon(_advertise, server)
 
@@ -95,11 +95,13 @@ async def _advertise(server) -> None:
         logging.getLogger("neveryu.server").warning("not advertised on the LAN: %s", exc)
 
 
-async def _watch_signals(server) -> None:
+async def _watch_signals(server, task_status=None) -> None:
     import trio
 
     log = logging.getLogger("neveryu.server")
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        if task_status is not None:
+            task_status.started()
         seen = 0
         async for signum in signals:
             seen += 1
