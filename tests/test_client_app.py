@@ -94,6 +94,10 @@ def test_rank_is_asked_only_when_the_player_may_choose_it():
     assert sent == [] and c.dialog.kind == "rank" and c.dialog.options[c.dialog.index] == "6"
     sent, _ = press([" ", "\r", "k", "\r"], deal_messages(ranks=tuple("6789TJQKA")))
     assert sent == [{"t": "lay", "cards": ["6H"], "rank": "K"}]
+    sent, _ = press([" ", "\r", "д", "\r"], deal_messages(ranks=tuple("6789TJQKA")), lang="ru")
+    assert sent == [{"t": "lay", "cards": ["6H"], "rank": "Q"}]
+    sent, _ = press([" ", "\r", "1", "\r"], deal_messages(ranks=tuple("6789TJQKA")))
+    assert sent == [{"t": "lay", "cards": ["6H"], "rank": "T"}]
 
 
 def test_count_is_asked_where_counts_may_lie():

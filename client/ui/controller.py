@@ -342,8 +342,8 @@ class Controller:
         if d is None or not d.options:
             return False
         key = key.upper()
-        if d.kind == "rank":
-            key = {"1": "T", "0": "T"}.get(key, key)
+        if d.kind == "rank":  # 1 or 0 for a ten; В Д К Т: валет, дама, король, туз
+            key = {"1": "T", "0": "T", "В": "J", "Д": "Q", "К": "K", "Т": "A"}.get(key, key)
         for i, option in enumerate(d.options):
             if str(option) == key:
                 d.index = i
