@@ -21,7 +21,6 @@ from . import model
 from .texts import Texts
 
 
-
 def bot_strengths() -> tuple[str, ...]:
     """The bot strengths a table may ask for (engine.bots, issue 4), the default first."""
     try:
