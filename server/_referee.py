@@ -46,13 +46,9 @@ class Referee:
                 if session is not None:
                     session.ok(req)
                 return
-            # Premature (RULES.md, `hoyle`): void, and its sender may not challenge that set.
-            events = deal.apply(action)
-            if session is not None:
-                session.error(req, "PREMATURE", f"set {action.set_no} is not laid yet: your challenge is void "
-                              "and you may not challenge that set")
-            self._publish(events)
-            return
+            # Premature (RULES.md, `hoyle`): void, and its sender may not challenge that set. The
+            # request was done (it bars him), so it gets ``ok``; ``challenge_void`` says the rest
+            # (docs/PROTOCOL.md: an error reply means nothing changed).
         if isinstance(action, (engine.LaySet, engine.DeclareNone)):
             self._settle_tie_before_cover(action)
         events = deal.apply(action)

@@ -155,8 +155,8 @@ async def test_premature_challenge_is_void_and_bars_its_sender(nursery, mock_clo
     first = h.deal.turn
     second = (first + 1) % 4
     early = (first + 3) % 4
-    reply = await h.send(early, "challenge", set_no=1)  # set 1 is not laid yet
-    assert reply["code"] == "PREMATURE"
+    reply = await h.send(early, "challenge", set_no=1)  # set 1 is not laid yet: done, and void
+    assert reply["t"] == "ok"
     assert [(e["seat"], e["set_no"]) for e in h.events(0, "challenge_void")] == [(early, 1)]
     await h.lay_something(first)
     barred = await h.send(early, "challenge", set_no=1)
