@@ -216,14 +216,18 @@ class Lines:
         return "\n".join(self.lines)
 
 
-def wait_for(what: str, check: Callable[[], Any], timeout: float, every: float = 0.05) -> Any:
+def wait_for(
+    what: str, check: Callable[[], Any], timeout: float, every: float = 0.05, detail: Callable[[], str] | None = None
+) -> Any:
     """Poll *check* until it returns something true, and return that; raise AssertionError
-    naming *what* after *timeout* seconds."""
+    naming *what* (and adding ``detail()``, such as the processes' output) after *timeout*
+    seconds."""
     deadline = time.monotonic() + timeout
     while True:
         result = check()
         if result:
             return result
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            more = f"\n{detail()}" if detail is not None else ""
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}{more}")
         time.sleep(every)
