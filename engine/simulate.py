@@ -13,8 +13,10 @@ the simulator plays the referee of RULES.md, "Timing rules", without time:
 - the seat to act is asked for its action; a bot that answers None or an illegal action is
   played by ``Timeout(seat)`` (the engine's ``auto_action``) and counted in ``bot_errors``.
 
-Strengths rotate: in deal ``i`` (0-based) seat ``s`` is played by ``lineup[(s + i) % players]``,
-so no strength keeps a position. The dealer moves as a ``Match`` moves it.
+Strengths rotate: the dealer moves as a ``Match`` moves it, and in deal ``i`` (0-based) the seat
+``p`` places left of the dealer (``p = (seat - dealer) % players``) is played by
+``lineup[(p + i) % players]``, so over any ``players`` deals in a row each strength sits once at
+each place from the dealer (who leads, who answers whom), whatever rule moves the dealer.
 """
 
 from __future__ import annotations
@@ -195,8 +197,8 @@ def simulate(
     notes: list[str] = []
     start = clock() if clock else None
     for i in range(deals):
-        strengths = [lineup[(s + i) % players] for s in range(players)]
-        game = _Game(rules, match, strengths, bot_rng, check)
+        game = _Game(rules, match, lineup, i, bot_rng, check)
+        strengths = game.strengths
         try:
             end = game.play()
         except _Violation as e:
@@ -235,15 +237,18 @@ def simulate(
 
 
 class _Game:
-    """One deal played by bots; ``play()`` returns its ``DealEnded``, or None at the cap."""
+    """Deal number ``index`` of ``match`` played by bots (``strengths[seat]``, see the module
+    docstring); ``play()`` returns its ``DealEnded``, or None at the cap."""
 
-    def __init__(self, rules: Rules, match: Match, strengths: Sequence[str], rng: random.Random, check: bool) -> None:
+    def __init__(self, rules: Rules, match: Match, lineup: Sequence[str], index: int, rng: random.Random, check: bool) -> None:
         self.rules = rules
         self.rng = rng
         self.check = check
         self.deal, opening = match.start()
         n = self.deal.players
-        self.bots = [make_bot(name, seat, rules, n) for seat, name in enumerate(strengths)]
+        dealer = self.deal.dealer
+        self.strengths = [lineup[((seat - dealer) % n + index) % n] for seat in range(n)]
+        self.bots = [make_bot(name, seat, rules, n) for seat, name in enumerate(self.strengths)]
         self.bot_errors = 0
         self.end: DealEnded | None = None
         self._feed(opening)

@@ -104,6 +104,8 @@ class SharpBot(Bot):
         self.calls = [[1, 1] for _ in range(players)]
         self.chances = [[6, 4] for _ in range(players)]
         self.last_cards = 0  # 1 while the last set emptied its layer's hand
+        self.free_turn = self.free_claim = False  # the seat to act / the last set's claimant
+        # might claim any rank
         self.out: set[int] = set()
         self.deck_size = 0
 
@@ -126,6 +128,7 @@ class SharpBot(Bot):
         self.sizes[e.seat] -= size
         self.pile_size += size
         self.last_cards = int(self.sizes[e.seat] <= 0)
+        self.free_claim = self.free_turn
         if e.seat != self.seat:
             self.memory.laid(e.seat)
         if self.rules.challengers == "anyone":
@@ -134,6 +137,7 @@ class SharpBot(Bot):
                     self.chances[s][self.last_cards] += 1
 
     def _on_turn(self, e: ev.Turn) -> None:
+        self.free_turn = len(e.ranks) > 1
         if e.set_no is not None and self.rules.challengers == "next":
             self.chances[e.seat][self.last_cards] += 1
 
@@ -230,6 +234,8 @@ class SharpBot(Bot):
                     consumed += 0.6 * n
             good = max(0, unseen_rank - int(consumed + 0.5))
             have = at_least(self._unseen(view), good, unknown, need)
+            if self.free_claim:  # the claimant chose the rank: any rank he held enough of
+                have = 1 - (1 - have) ** min(len(self.ranks), max(1, unknown))
         # How much more often this seat makes a claim of this count when it is true than when it
         # bluffs, from the sets of it revealed so far (and TRUTH_PRIOR).
         sizes = self.truth[p]
