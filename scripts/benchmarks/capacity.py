@@ -17,6 +17,7 @@ from .subproc import ROOT, Helper
 from .loadgen import WARMUP_S
 
 P99_LIMIT_MS = 50.0
+GIVE_UP_MS = 1_000.0  # the ladder stops after an N whose p99 reaches this: the server is swamped
 DELAY_MS = 100
 CAPACITY_DEAL_PAUSE_MS = 1_000
 
@@ -62,7 +63,9 @@ def step(clients: int, seconds: float, delay_ms: int = DELAY_MS, warmup: float =
 
 def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S, server_args=()) -> dict:
     """``step`` each N of ``ladder`` in order, stopping after the first whose p99 reaches
-    ``P99_LIMIT_MS`` or whose clients could not all be seated. Returns ``{"steps", "max_ok"}``."""
+    ``GIVE_UP_MS`` or whose clients could not all be seated or were dropped. Returns
+    ``{"steps", "max_ok"}``: ``max_ok`` is the largest N whose p99 stayed under
+    ``P99_LIMIT_MS`` with every client seated and none dropped (None if none did)."""
     steps = []
     max_ok = None
     for n in ladder:
@@ -73,9 +76,9 @@ def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S, 
             f"  server CPU {r['server_cpu']:.0%}  RSS {r['server_rss_mib']} MiB ({r['kib_per_client']} KiB/client)"
             f"  loadgen CPU {r['loadgen_cpu']:.0%}  errors {r['errors'] or 0}  dropped {r['dropped']}"
         )
-        ok = r["seated"] == n and r["p99_ms"] < P99_LIMIT_MS and not r["dropped"]
-        if ok:
+        healthy = r["seated"] == n and not r["dropped"]
+        if healthy and r["p99_ms"] < P99_LIMIT_MS:
             max_ok = n
-        else:
+        if not healthy or r["p99_ms"] >= GIVE_UP_MS:
             break
     return {"steps": steps, "max_ok": max_ok, "p99_limit_ms": P99_LIMIT_MS, "delay_ms": DELAY_MS}

@@ -163,7 +163,8 @@ def soak(report, prof: Profile, args) -> None:
     report.say(f"\n== soak: bots at {soak_run.TABLES} tables for {minutes} min")
     result = soak_run.run(minutes, report.say, args.server_args)
     report.say(
-        f"  server RSS {result['rss_start_mib']} → {result['rss_end_mib']} MiB (growth {result['growth_mib']} MiB),"
+        f"  server RSS {result['rss_start_mib']} → {result['rss_end_mib']} MiB (growth {result['growth_mib']} MiB;"
+        f" {result['kib_per_client_end']} KiB per client at the end),"
         f" {result['load']['actions_per_s']} actions/s, p99 {result['load']['p99_ms']} ms, server CPU {result['server_cpu']:.0%}"
     )
     report.data["soak"] = result

@@ -17,10 +17,13 @@ SAMPLES = 10
 
 def run(minutes: float, say=print, server_args=()) -> dict:
     """Returns ``{"minutes", "clients", "rss_start_mib", "rss_end_mib", "growth_mib",
-    "rss_samples_mib", "server_cpu", "load"}`` (``load``: the load generator's figures)."""
+    "rss_samples_mib", "idle_rss_mib", "kib_per_client_end", "server_cpu", "load"}`` (``load``:
+    the load generator's figures; ``kib_per_client_end``: RSS at the end over the idle
+    server's, per client)."""
     clients = TABLES * SEATS
     seconds = minutes * 60
     with Helper("scripts.benchmarks.neveryu_server", "--clients", str(clients), "--deal-pause-ms", str(CAPACITY_DEAL_PAUSE_MS), *server_args) as srv:
+        idle_rss = rss_bytes(srv.pid)
         gen = loadgen(srv.port, clients, seconds, DELAY_MS)
         try:
             line = gen.stdout.readline()
@@ -50,6 +53,8 @@ def run(minutes: float, say=print, server_args=()) -> dict:
         "rss_end_mib": mib[-1],
         "growth_mib": round(mib[-1] - mib[0], 1),
         "rss_samples_mib": mib,
+        "idle_rss_mib": round(idle_rss / 2**20, 1),
+        "kib_per_client_end": round((samples[-1] - idle_rss) / 1024 / clients, 1),
         "server_cpu": round(cpu, 3),
         "load": load,
     }
