@@ -75,7 +75,10 @@ class Limits:
 
     - ``handshake_ms``: time allowed for ``hello``; then fatal ``HELLO_TIMEOUT``.
     - ``heartbeat_ms``: the server sends ``heartbeat`` after this long without sending anything.
-    - ``idle_ms``: a peer silent this long gets ``bye`` "idle" and is closed.
+    - ``idle_ms``: a peer from which no whole frame arrived this long gets ``bye`` "idle" and is
+      closed (bytes of an unfinished frame are no sign of life).
+    - ``frame_ms``: a frame, once its first byte arrived, must be complete within this, else
+      ``bye`` "frame_timeout" (a client dribbling bytes cannot hold a connection: slowloris).
     - ``send_ms``: one frame must be written within this, else the connection is closed.
     - ``outbox``: frames queued for one connection; a full queue means the client stopped
       reading: what is queued is dropped, ``bye`` "too_slow" goes out and the connection closes
@@ -88,19 +91,21 @@ class Limits:
     - ``max_connections`` (in total), ``max_per_address``: more get fatal ``SERVER_FULL``.
     - ``max_tables``: more ``create_table`` get ``BAD_STATE``.
     - ``max_chat``: characters of a chat line (at most the protocol's 500); longer:
-      ``BAD_OPTION``.
+      ``BAD_OPTION`` (over 500: fatal ``BAD_MESSAGE``, the protocol's own limit).
     - ``shutdown_ms``: how long a shutdown waits for ``bye`` to reach the clients.
     """
 
     handshake_ms: int = attrs.field(default=5_000, validator=_positive)  # docs/PROTOCOL.md, 8.
     heartbeat_ms: int = attrs.field(default=10_000, validator=_positive)
     idle_ms: int = attrs.field(default=45_000, validator=_positive)
+    frame_ms: int = attrs.field(default=10_000, validator=_positive)
     send_ms: int = attrs.field(default=10_000, validator=_positive)
     outbox: int = attrs.field(default=1_024, validator=_positive)
     replay: int = attrs.field(default=512, validator=_positive)
     table_queue: int = attrs.field(default=256, validator=_positive)
     max_tables: int = attrs.field(default=64, validator=_positive)
-    max_chat: int = attrs.field(default=protocol.MAX_CHAT_LEN, validator=_positive)
+    max_chat: int = attrs.field(
+        default=protocol.MAX_CHAT_LEN, validator=[_positive, attrs.validators.le(protocol.MAX_CHAT_LEN)])
     rate: int = attrs.field(default=50, validator=_positive)
     burst: int = attrs.field(default=200, validator=_positive)
     shutdown_ms: int = attrs.field(default=2_000, validator=_ms)

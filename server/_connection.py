@@ -9,6 +9,7 @@ Every wait on the peer has a deadline: the handshake, idle time, and each send.
 
 from __future__ import annotations
 
+import collections
 import logging
 import math
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("neveryu.server")
 
 READ_SIZE = 65_536
+ERRORS_LOGGED = 5  # error replies to one connection logged one by one; after that ...
+ERROR_LOG_EVERY = 10.0  # s: ... at most one summary line this often per connection
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
 
 
@@ -41,6 +44,11 @@ class ClientConnection:
         self._out_send, self._out_receive = trio.open_memory_channel[tuple[dict[str, Any] | None, bool]](limits.outbox)
         self.scope = trio.CancelScope()
         self.reason: str | None = None  # why it closed, once it does
+        self.detail = ""  # more about the reason, for the log
+        self.quiet = False  # refused at once (SERVER_FULL): the server logs those in bulk
+        self.errors: collections.Counter[str] = collections.Counter()  # error replies sent, by code
+        self._errors_unlogged: collections.Counter[str] = collections.Counter()
+        self._errors_logged_at = -math.inf
         self._final = False  # a last message (bye, fatal error) is queued: push no more
         self._tokens = float(limits.burst)
         self._refill = trio.current_time()
@@ -48,6 +56,8 @@ class ClientConnection:
         self._drained = trio.Event()
         self._half = limits.outbox // 2
         self._flushing = False  # the peer half-closed; the writer closes once the queue is empty
+        self._last_frame = trio.current_time()  # when the last whole frame arrived (idle counts these)
+        self._frame_started: float | None = None  # when the frame now arriving began, None: between frames
 
     def __repr__(self) -> str:
         who = self.session.name if self.session else "?"
@@ -60,6 +70,8 @@ class ClientConnection:
         A full queue means the client stopped reading: the connection is dropped."""
         if self._final:
             return
+        if msg.get("t") == "error" and not msg.get("fatal"):
+            self._note_error(msg)
         try:
             self._out_send.send_nowait((msg, final))
         except trio.WouldBlock:
@@ -67,6 +79,26 @@ class ClientConnection:
             return
         if final:
             self._final = True
+
+    def _note_error(self, msg: dict[str, Any]) -> None:
+        """Log a non-fatal error reply without flooding: the first ``ERRORS_LOGGED`` of a
+        connection one by one, then one summary line at most every ``ERROR_LOG_EVERY`` s."""
+        code = msg.get("code", "?")
+        self.errors[code] += 1
+        if sum(self.errors.values()) <= ERRORS_LOGGED:
+            log.info("%s: error %s (%s)", self, code, msg.get("msg"))
+            return
+        self._errors_unlogged[code] += 1
+        now = trio.current_time()
+        if now >= self._errors_logged_at + ERROR_LOG_EVERY:
+            self._log_unlogged_errors()
+            self._errors_logged_at = now
+
+    def _log_unlogged_errors(self) -> None:
+        if self._errors_unlogged:
+            counts = ", ".join(f"{code} x{n}" for code, n in self._errors_unlogged.most_common())
+            log.info("%s: more errors: %s", self, counts)
+            self._errors_unlogged.clear()
 
     def _end_after_flush(self) -> None:
         """The peer will send no more: write what is queued, then close."""
@@ -86,24 +118,26 @@ class ClientConnection:
                 break
         self.bye("too_slow")
 
+    def _closing(self, reason: str, detail: str = "") -> None:
+        """Remember the first reason the connection closes for (logged once, by ``run``)."""
+        if self.reason is None:
+            self.reason, self.detail = reason, detail
+
     def drop(self, reason: str) -> None:
         """Close now, without flushing (the session may resume)."""
-        if self.reason is None:
-            self.reason = reason
-            log.info("%s dropped: %s", self, reason)
+        self._closing(reason)
         self.scope.cancel()
 
     def bye(self, reason: str) -> None:
-        """Send ``bye`` and close once it is written (shutdown, replaced by a resume, idle)."""
-        if self.reason is None:
-            self.reason = reason
-            log.info("%s: bye (%s)", self, reason)
+        """Send ``bye`` and close once it is written (shutdown, replaced by a resume, idle,
+        frame_timeout, too_slow)."""
+        self._closing(reason, "bye")
+        if self._final:
+            return
         seq = self.session.seq + 1 if self.session else 1
         if self.session is not None:
             self.session.seq = seq
         msg = {"t": "bye", "reason": reason, "seq": seq, "ts": wall_ms()}
-        if self._final:
-            return
         try:
             self._out_send.send_nowait((msg, True))
             self._final = True
@@ -112,24 +146,32 @@ class ClientConnection:
 
     def fatal(self, exc: protocol.ProtocolError) -> None:
         """Send a fatal error and close once it is written."""
-        if self.reason is None:
-            self.reason = exc.code
-            log.info("%s: %s (%s)", self, exc.code, exc.msg)
+        self._closing(exc.code, exc.msg)
         self.push(exc.to_wire(), final=True)
 
     # -- the tasks ----------------------------------------------------------------------------
 
     async def run(self) -> None:
         """Read and write until the peer goes, a deadline passes, or ``drop``/``bye``."""
-        with self.scope:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._writer)
-                await self._reader()
-                if self.reason is None:
-                    self.reason = "closed"
-                    log.info("%s closed by the peer", self)
-                if not self._flushing:
-                    self.scope.cancel()
+        try:
+            with self.scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer)
+                    await self._reader()
+                    self._closing("closed", "by the peer")
+                    if not self._flushing:
+                        self.scope.cancel()
+        finally:
+            self._closing("closed")
+            self._log_unlogged_errors()
+            (log.debug if self.quiet else log.info)(
+                "connection from %s (%s) closed: %s%s%s",
+                self.address,
+                f"name {self.session.name!r}" if self.session else "no hello",
+                self.reason,
+                f" ({self.detail})" if self.detail else "",
+                f"; errors sent: {dict(self.errors)}" if self.errors else "",
+            )
 
     async def _writer(self) -> None:
         heartbeat = self.server.config.limits.heartbeat_ms / 1000
@@ -181,31 +223,37 @@ class ClientConnection:
             self.drop("send_timeout")
             await trio.lowlevel.checkpoint()
 
-    async def _reader(self) -> None:
+    def _deadline(self) -> tuple[float, str]:
+        """When the reader gives up on the peer, and why. Before ``hello``: the handshake time.
+        After: ``idle_ms`` after the last *whole* frame (bytes dribbled in one by one are no sign
+        of life), and a frame once begun must be complete within ``frame_ms`` (slowloris)."""
         limits = self.server.config.limits
-        hello_by = trio.current_time() + limits.handshake_ms / 1000
+        if self._final:
+            return math.inf, ""  # the writer decides when to close
+        if self.session is None:
+            return self._opened + limits.handshake_ms / 1000, "hello"
+        deadline, why = self._last_frame + limits.idle_ms / 1000, "idle"
+        if self._frame_started is not None and self._frame_started + limits.frame_ms / 1000 < deadline:
+            deadline, why = self._frame_started + limits.frame_ms / 1000, "frame_timeout"
+        return deadline, why
+
+    async def _reader(self) -> None:
+        self._opened = trio.current_time()
         try:
             while True:
-                if self.session is None:
-                    deadline = hello_by
-                else:
-                    deadline = trio.current_time() + limits.idle_ms / 1000
-                if self._final:
-                    deadline = math.inf  # the writer decides when to close
+                deadline, why = self._deadline()
                 data = None
                 with trio.move_on_at(deadline):
                     try:
                         data = await self.stream.receive_some(READ_SIZE)
                     except (trio.BrokenResourceError, trio.ClosedResourceError):
-                        if self.reason is None:
-                            self.reason = "reset"
-                            log.info("%s reset by the peer", self)
+                        self._closing("reset", "by the peer")
                         return
                 if data is None:
-                    if self.session is None:
+                    if why == "hello":
                         self.fatal(protocol.error("HELLO_TIMEOUT", "no hello in time"))
                     else:
-                        self.bye("idle")
+                        self.bye(why)
                     continue
                 if not data:
                     if not self._final:  # a half-close: what is queued still goes out
@@ -213,6 +261,8 @@ class ClientConnection:
                     return
                 if not self._final:
                     self.wire.receive_data(data)
+                    if self._frame_started is None:
+                        self._frame_started = trio.current_time()
                     await self._take_messages()
         finally:
             self._peer_closed.set()
@@ -230,10 +280,12 @@ class ClientConnection:
                 if exc.fatal:
                     self.fatal(exc)
                     return
+                self._frame_done()
                 self.push(exc.to_wire())
                 continue
             if msg is None:
                 return
+            self._frame_done()
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("%s -> %s", self, msg.get("t"))
             if not self._take_token():
@@ -242,8 +294,14 @@ class ClientConnection:
             try:
                 self.server.dispatch(self, msg)
             except Exception:
-                log.exception("%s: failed to handle %s", self, msg.get("t"))
+                if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
+                    log.exception("%s: failed to handle %s", self, msg.get("t"))
                 self.push(protocol.error("INTERNAL_ERROR", "the server failed to handle this request", re=msg["id"]).to_wire())
+
+    def _frame_done(self) -> None:
+        """A whole frame arrived: a sign of life; the next one's clock starts with its bytes."""
+        self._last_frame = trio.current_time()
+        self._frame_started = self._last_frame if self.wire.buffered else None
 
     def _take_token(self) -> bool:
         """A token bucket: ``rate`` requests per second on average, ``burst`` at once."""

@@ -157,6 +157,7 @@ class Server:
                 if now >= self._refusal_logged + REFUSAL_LOG_EVERY:  # one line, not a flood
                     log.warning("refusing connections: too many (%d refused, the last from %s)", self._refused, address)
                     self._refusal_logged, self._refused = now, 0
+                conn.quiet = True
                 conn.fatal(protocol.error("SERVER_FULL", "the server takes no more connections"))
             self.connections.add(conn)
             self.per_address[address] += 1

@@ -1,0 +1,157 @@
+"""Per-connection limits in-process on trio's MockClock (exact times), and what the operator's
+log says about a dropped client.
+
+The server runs its real ``ClientConnection`` over an in-memory stream pair, so a test can send
+bytes one by one and know to the millisecond when the server gives up.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+import protocol
+from server import Server, ServerConfig
+
+HELLO = {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "t", "version": "0"}, "name": "slow"}
+
+
+@pytest.fixture
+def autojump_clock():
+    return trio.testing.MockClock(autojump_threshold=0)
+
+
+class Peer:
+    """The client end of an in-memory connection to ``server``."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.wire = protocol.Connection("client")
+        self.msgs: list[tuple[float, dict[str, Any]]] = []  # (when, message)
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        await self.stream.send_all(protocol.encode_frame(msg))
+
+    async def read_all(self) -> None:
+        """Read until the server closes; stamps each message with the clock."""
+        while True:
+            try:
+                data = await self.stream.receive_some(65_536)
+            except trio.BrokenResourceError:
+                return
+            if not data:
+                return
+            self.wire.receive_data(data)
+            while (msg := self.wire.next_message()) is not None:
+                self.msgs.append((trio.current_time(), msg))
+
+    def last(self) -> dict[str, Any]:
+        return self.msgs[-1][1]
+
+
+async def connect(nursery: trio.Nursery, server: Server) -> Peer:
+    client_end, server_end = trio.testing.memory_stream_pair()
+    nursery.start_soon(server._handle, server_end)
+    peer = Peer(client_end)
+    nursery.start_soon(peer.read_all)
+    return peer
+
+
+def limits_config(**limits: Any) -> ServerConfig:
+    base = dict(handshake_ms=5_000, heartbeat_ms=100_000, idle_ms=45_000, frame_ms=10_000)
+    return ServerConfig(host="127.0.0.1", port=0).evolve(limits={**base, **limits})
+
+
+async def test_a_frame_dribbled_byte_by_byte_gets_bye_frame_timeout(autojump_clock):
+    server = Server(limits_config(frame_ms=10_000, idle_ms=45_000))
+    async with trio.open_nursery() as nursery:
+        peer = await connect(nursery, server)
+        await peer.send(HELLO)
+        await trio.sleep(1)
+        frame = protocol.encode_frame({"t": "ping", "id": 2})
+        start = trio.current_time()
+        for byte in frame[:-1]:  # one byte every 2 s: each arrives long before idle_ms
+            await peer.stream.send_all(bytes([byte]))
+            await trio.sleep(2)
+            if peer.msgs and peer.last()["t"] == "bye":
+                break
+        await trio.testing.wait_all_tasks_blocked()
+    when, bye = peer.msgs[-1]
+    assert [m["t"] for _, m in peer.msgs] == ["welcome", "bye"]
+    assert bye["reason"] == "frame_timeout"
+    assert when - start == pytest.approx(10.0)
+
+
+async def test_idle_counts_whole_frames_only(autojump_clock):
+    # frame_ms out of the way: a byte every 10 s of a frame that never ends is still idle.
+    server = Server(limits_config(frame_ms=1_000_000, idle_ms=45_000))
+    async with trio.open_nursery() as nursery:
+        peer = await connect(nursery, server)
+        await peer.send(HELLO)
+        await trio.sleep(5)
+        await peer.send({"t": "ping", "id": 2})  # the last whole frame, at 5 s
+        last_frame = trio.current_time()
+        frame = protocol.encode_frame({"t": "ping", "id": 3})
+        for byte in frame[:-1]:
+            await trio.sleep(10)
+            if peer.last()["t"] == "bye":
+                break
+            await peer.stream.send_all(bytes([byte]))
+        await trio.testing.wait_all_tasks_blocked()
+    when, bye = peer.msgs[-1]
+    assert [m["t"] for _, m in peer.msgs] == ["welcome", "pong", "bye"]
+    assert bye["reason"] == "idle"
+    assert when - last_frame == pytest.approx(45.0)
+
+
+async def test_whole_frames_in_time_keep_a_connection(autojump_clock):
+    server = Server(limits_config(frame_ms=10_000, idle_ms=45_000))
+    async with trio.open_nursery() as nursery:
+        peer = await connect(nursery, server)
+        await peer.send(HELLO)
+        frame = protocol.encode_frame({"t": "ping", "id": 2})
+        for _ in range(10):  # a slow but whole frame every 40 s: 9 s per frame, split in two
+            await trio.sleep(31)
+            await peer.stream.send_all(frame[:3])
+            await trio.sleep(9)
+            await peer.stream.send_all(frame[3:])
+        await trio.testing.wait_all_tasks_blocked()
+        assert [m["t"] for _, m in peer.msgs] == ["welcome"] + ["pong"] * 10
+        nursery.cancel_scope.cancel()
+
+
+def test_max_chat_cannot_exceed_the_protocol_limit():
+    with pytest.raises(ValueError):
+        ServerConfig().evolve(limits={"max_chat": protocol.MAX_CHAT_LEN + 1})
+
+
+# -- the operator's log -------------------------------------------------------------------------
+
+
+async def test_log_has_one_line_per_drop_and_error_lines_are_bounded(autojump_clock, caplog):
+    caplog.set_level(logging.INFO, logger="neveryu.server")
+    server = Server(limits_config(idle_ms=45_000, rate=1_000_000, burst=1_000_000))
+    async with trio.open_nursery() as nursery:
+        peer = await connect(nursery, server)
+        await peer.send(HELLO)
+        for i in range(500):  # 500 requests that each get a non-fatal error, over 50 s
+            await peer.send({"t": "leave", "id": 10 + i})
+            await trio.sleep(0.1)
+        await trio.testing.wait_all_tasks_blocked()
+        assert sum(1 for _, m in peer.msgs if m["t"] == "error") == 500
+        await peer.stream.send_all(b"\x00\x00\x00\x00")  # a fatal error: the connection is dropped
+        await trio.testing.wait_all_tasks_blocked()
+    lines = [r.getMessage() for r in caplog.records if r.name == "neveryu.server"]
+    closed = [line for line in lines if " closed: " in line]
+    assert closed == [
+        "connection from ? (name 'slow') closed: BAD_FRAME (a frame of length 0); errors sent: {'BAD_STATE': 500}"
+    ]
+    errors = [line for line in lines if "BAD_STATE" in line and line not in closed]
+    # five one by one, then one summary at most every 10 s (and one on close): 5 + 5 + 1
+    assert len(errors) <= 12, errors
+    assert sum(int(part.split(" x")[1]) for line in errors if "more errors" in line
+               for part in line.split(": ")[-1].split(", ")) == 495
