@@ -5,7 +5,7 @@ test's network namespace (tests/lan_netns.py).
     python tests/lan_advertiser.py NAME HOST PORT
 
 Prints ``advertising INSTANCE`` once the announcement went out (``not advertising`` at once
-when there is nothing to advertise). Reads ``update TABLES FREE`` (answers ``updated``) and
+when there is nothing to advertise). Reads ``update TABLES FREE`` (answers ``updated`` once the new counts were announced) and
 ``quit``; end of input quits too. Prints ``closed SECONDS`` after the advertisement is
 withdrawn, with the time the withdrawal took.
 """
@@ -38,6 +38,7 @@ async def main(name: str, host: str, port: int) -> None:
                 break
             if words[0] == "update":
                 ad.update(tables=int(words[1]), free=int(words[2]))
+                await ad.flushed()
                 print("updated", flush=True)
         started = time.monotonic()
     print(f"closed {time.monotonic() - started:.2f}", flush=True)

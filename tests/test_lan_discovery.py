@@ -5,8 +5,12 @@ creates (tests/lan_netns.py); skipped without root or iproute2."""
 from __future__ import annotations
 
 import json
+import os
+import pty
+import select
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -15,7 +19,7 @@ from lan_netns import Lan, Lines, skip_reason, wait_for
 _why_not = skip_reason()
 pytestmark = pytest.mark.skipif(_why_not is not None, reason=_why_not or "")
 
-BROWSE_S = 2.0  # each `neveryu servers` browses this long
+BROWSE_S = 1.5  # each `neveryu servers` browses this long
 PORT = 7420
 
 
@@ -63,6 +67,35 @@ def test_servers_finds_a_server_advertised_on_another_host_with_its_counts(lan):
         }
     ]
 
+    # `neveryu join` without a host (in a terminal: a pty) shows the same server to pick from.
+    terminal, its_end = pty.openpty()
+    join = lan.popen(client, [sys.executable, "-m", "client.cli", "join"], stdin=its_end, stdout=its_end, stderr=its_end)
+    os.close(its_end)
+    shown = read_until(terminal, "Join which server?", 20)
+    os.write(terminal, b"q\n")
+    assert join.wait(timeout=10) == 1
+    os.close(terminal)
+    assert shown.replace("\r\n", "\n").splitlines() == [
+        "Looking for servers on the local network (3 s)...",
+        "#  NAME             ADDRESS         TABLES  FREE SEATS  PROTOCOL",
+        "1  Dorm 4.2 «Верю»  10.77.0.1:7420  1       3           1",
+        "Join which server? [1-1, Enter: 1, q: quit] ",
+    ]
+
+
+def read_until(fd: int, text: str, timeout: float) -> str:
+    """What a program wrote on the terminal *fd* up to and including *text* (UTF-8), read
+    within *timeout* seconds."""
+    got = b""
+    deadline = time.monotonic() + timeout
+    while text.encode() not in got:
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([fd], [], [], max(left, 0))
+        if not ready:
+            raise AssertionError(f"{text!r} not shown within {timeout} s; shown: {got.decode(errors='replace')!r}")
+        got += os.read(fd, 4096)
+    return got.decode()
+
 
 def test_new_counts_reach_browsers_and_a_goodbye_removes_the_server(lan):
     server, client = lan.add_host("server"), lan.add_host("client")
@@ -86,18 +119,21 @@ def test_new_counts_reach_browsers_and_a_goodbye_removes_the_server(lan):
     assert "firewall" in hint and "subnet" in hint and "multicast" in hint
 
 
-def test_a_server_on_loopback_sends_nothing_and_is_not_found(lan):
+def test_a_server_on_loopback_or_told_not_to_advertise_sends_nothing_and_is_not_found(lan):
     server, client = lan.add_host("server"), lan.add_host("client")
-    before = lan.sent_packets(server)
-    proc, out = advertiser(lan, server, "hidden", "127.0.0.1")
-    wait_for("the start", lambda: out.find(r"^not advertising$"), 15)
+    serves = [
+        lan.neveryu(server, "serve", "--name", "hidden", "--host", "127.0.0.1", "--port", "7421"),
+        lan.neveryu(server, "serve", "--name", "quiet", "--no-advertise", "--port", "7422"),
+    ]
+    for proc, port in zip(serves, (7421, 7422)):
+        out = Lines(proc.stdout)
+        wait_for("the server to listen", lambda: out.find(f"port {port}"), 15)
 
     status, found, _ = servers(lan, client)
 
     assert (status, found) == (1, [])
-    assert lan.sent_packets(server) == before == 0
-    say(proc, "quit")
-    assert proc.wait(timeout=10) == 0
+    assert lan.sent_packets(server) == 0
+    assert [proc.poll() for proc in serves] == [None, None]
 
 
 def test_servers_on_an_unknown_interface_says_so(lan):
