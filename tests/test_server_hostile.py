@@ -14,9 +14,11 @@ from typing import Any, Awaitable, Callable
 import pytest
 import trio
 
+import engine
 import protocol
-from client.botclient import BotPlayer, Client
+from client.botclient import BotPlayer, Client, ServerError
 from server import Server, ServerConfig
+from server_checks import check_frames
 
 HOST = "127.0.0.1"
 
@@ -192,3 +194,55 @@ async def test_too_many_connections_from_one_address_get_server_full():
             await stream.aclose()
 
     await with_a_deal_playing(hostile_config(), attack)
+
+
+class RepeatChallenger(BotPlayer):
+    """A seat that challenges whenever it may, sending each challenge ``times`` times at once."""
+
+    times = 30
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rounds: list[list[str]] = []  # per challenge: the reply to each copy, in order
+
+    async def _move(self) -> None:
+        legal = self.tracker.legal
+        if not self.tracker.active or not legal or legal.challenge is None:
+            return await super()._move()
+        ids = [await self.client.send_request("challenge", set_no=legal.challenge) for _ in range(self.times)]
+        replies = []
+        for rid in ids:
+            try:
+                replies.append((await self.client.reply_to(rid))["t"])
+            except ServerError as exc:
+                replies.append(exc.code)
+        self.rounds.append(replies)
+
+
+async def test_a_repeated_challenge_gets_errors_and_the_table_plays_on():
+    async def attack(port: int, server: Server) -> None:
+        other = await Client.connect(HOST, port, "other", keep=True)
+        joined = await other.request("create_table", variant="verish", seats=3, bots=["honest"], seed=4)
+        hostile = await Client.connect(HOST, port, "again")
+        hjoined = await hostile.request("join_table", table=joined["table"]["id"])
+        players = [BotPlayer(other, joined["table"], 0, "honest", rng=random.Random(2)),
+                   RepeatChallenger(hostile, hjoined["table"], 1, "honest", rng=random.Random(3))]
+        async with trio.open_nursery() as game:
+            for p in players:
+                game.start_soon(p.play, 1)
+        challenger = players[1]
+        assert challenger.rounds and players[0].deals == 1
+        for replies in challenger.rounds:  # one copy is done, every other one refused
+            assert replies[0] == "ok" and set(replies[1:]) <= {"STALE_SET", "NOT_YOUR_TURN", "DEAL_OVER", "NOT_PLAYING"}, replies
+        seen = other.received
+        # The other seat's own moves go through (BotPlayer may send discard_quads twice when two
+        # ``legal`` events arrive before its reply, and both seats may ask to start: its races).
+        assert all(isinstance(a, engine.DiscardQuads) for a, _, _ in players[0].refused)
+        assert check_frames(seen, 0, engine.variant("verish"), 3) == 1
+        # each challenge happened once: one challenged event per round, and one set revealed
+        challenged = [m["set_no"] for m in seen if m["t"] == "challenged" and m["seat"] == 1]
+        assert len(challenged) == len(set(challenged)) == len(challenger.rounds)
+        revealed = [m["set_no"] for m in seen if m["t"] == "set_revealed"]
+        assert len(revealed) == len(set(revealed))
+
+    await with_a_deal_playing(hostile_config(rate=1_000, burst=100), attack)
