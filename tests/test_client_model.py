@@ -191,3 +191,19 @@ def test_model_on_a_session_recorded_from_the_real_server(variant):
         assert all(lines) and not any("{" in x for x in lines)
     ended = next(m for m in msgs if m["t"] == "deal_ended")
     assert state.match_scores == tuple(ended["match_scores"])
+
+
+def test_back_from_away_on_ones_turn_restarts_the_countdown():
+    seats = [{"seat": 0, "name": "A", "bot": None, "ready": True, "away": True},
+             {"seat": 1, "name": "bot 2", "bot": "honest", "ready": True, "away": False}]
+    table = {"id": 1, "variant": "verish", "state": "playing", "turn_ms": 20000, "seats": seats}
+    state = model.reduce_all([
+        {"t": "table_joined", "re": 1, "seat": 0, "table": table},
+        {"t": "deal_started", "seq": 1, "ts": 0, "dealer": 1, "deck": "36", "hand": ["6S"], "hand_counts": [1, 1],
+         "hidden": 1, "set_aside": 0, "stock": 0, "commitment": "c", "deal_no": 1},
+        {"t": "turn", "seq": 2, "ts": 0, "seat": 0, "ranks": ["6"], "set_no": None, "time_ms": None},
+    ])
+    assert state.turn_deadline is None
+    back = {**table, "seats": [dict(seats[0], away=False), seats[1]]}
+    state = model.reduce(state, {"t": "table_update", "seq": 3, "ts": 0, "table": back}, now=50.0)
+    assert state.turn_deadline == 70.0

@@ -116,6 +116,10 @@ class State:
                     return str(s["name"])
         return None
 
+    def seat_info(self) -> dict:
+        """This client's own seat in the table summary, or {}."""
+        return next((x for x in self.seats if x.get("seat") == self.seat), {}) if self.seat is not None else {}
+
     @property
     def playable_hand(self) -> tuple[str, ...]:
         """The hand without the cards of a set laid early and still held (they are on their way)."""
@@ -233,7 +237,13 @@ def _table_update(s: State, m: dict, now: float) -> State:
     tid = table.get("id")
     tables = tuple(table if t.get("id") == tid else t for t in s.tables)
     if s.table is not None and s.table.get("id") == tid:
-        return attrs.evolve(s, table=dict(table), tables=tables)
+        was_away = s.seat_info().get("away")
+        s = attrs.evolve(s, table=dict(table), tables=tables)
+        turn_ms = table.get("turn_ms")
+        if was_away and not s.seat_info().get("away") and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
+            # Back from away on one's own turn: the server starts the turn timer afresh.
+            s = attrs.evolve(s, turn_deadline=now + turn_ms / 1000.0)
+        return s
     return attrs.evolve(s, tables=tables)
 
 
