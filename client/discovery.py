@@ -1,6 +1,6 @@
 """Find neveryu servers on the local network with DNS-SD over multicast DNS.
 
-Servers advertise the service type ``_neveryu._tcp`` (docs/PROTOCOL.md, "Finding servers");
+Servers advertise the service type ``_neveryu._tcp`` (docs/PROTOCOL.md, section 12);
 ``discover`` browses for it for a few seconds and returns what answered. It blocks: from trio,
 call it as ``await trio.to_thread.run_sync(discover, timeout)``.
 

@@ -1,4 +1,5 @@
-"""DNS-SD advertising of a running server over multicast DNS (docs/PROTOCOL.md, "Finding servers").
+"""DNS-SD advertising of a running server over multicast DNS (docs/PROTOCOL.md, section 12,
+"Finding servers on a LAN").
 
 A server announces one service instance of type ``_neveryu._tcp`` (``SERVICE_TYPE``) whose SRV
 record carries its TCP port and whose TXT record carries:

@@ -186,8 +186,8 @@ def _kill(proc: subprocess.Popen[str]) -> None:
         except ProcessLookupError:
             pass
     try:
-        proc.communicate(timeout=5)
-    except (subprocess.TimeoutExpired, ValueError):
+        proc.wait(timeout=5)  # not communicate(): a ``Lines`` thread may be reading its pipes
+    except subprocess.TimeoutExpired:
         pass
 
 

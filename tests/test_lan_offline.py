@@ -229,3 +229,10 @@ def test_lobby_counts_free_seats_only_at_waiting_tables():
     ]
     assert advertise.lobby_counts(tables) == (3, 3)
     assert advertise.lobby_counts([]) == (0, 0)
+
+
+def test_what_a_server_advertises_is_what_a_browser_reads():
+    assert discovery.SERVICE_TYPE == advertise.SERVICE_TYPE
+    info = _info(advertise.txt_properties("Dorm «4»", tables=3, free=1, proto=1), ["192.168.1.5"])
+    server = discovery.server_from_info(info, [])
+    assert (server.name, server.tables, server.free, server.proto) == ("Dorm «4»", 3, 1, 1)
