@@ -195,9 +195,6 @@ class Controller:
     def hand(self) -> tuple[str, ...]:
         return self._hand
 
-    def my_seat_info(self) -> dict:
-        return next((s for s in self.state.seats if s.get("seat") == self.state.seat), {})
-
     def playing(self) -> bool:
         """In a deal that has not ended, at a seat."""
         return self.state.in_deal and not self.state.over and self.state.seat is not None
@@ -207,14 +204,14 @@ class Controller:
         s = self.state
         if s.screen != "table" or s.seat is None:
             return None
-        if self.my_seat_info().get("away"):
+        if self.state.seat_info().get("away"):
             return "back"
         if self.playing():
             return None
         table = s.table or {}
         if table.get("state") == "playing":  # the match goes on by itself, deal after deal
             return None
-        me = self.my_seat_info()
+        me = self.state.seat_info()
         if not me.get("ready"):
             return "again" if self.leave_quits and s.match_scores is not None else "ready"
         humans = [x for x in s.seats if not x.get("bot")]

@@ -353,7 +353,7 @@ class Screen:
         s = c.state
         if s.bye:
             return [("class:warn", s.bye)]
-        if s.screen == "table" and c.my_seat_info().get("away"):
+        if s.screen == "table" and c.state.seat_info().get("away"):
             return [("class:warn", self.t("away"))]
         return []
 
