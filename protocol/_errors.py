@@ -17,19 +17,23 @@ ERRORS: dict[str, tuple[bool, str]] = {
     "UNSUPPORTED_VERSION": (True, "hello.proto does not include a version the server speaks"),
     "WRONG_PASSWORD": (True, "hello without the server's password, or with a wrong one"),
     "BAD_RESUME": (True, "hello.resume names a session the server does not know (or no longer keeps)"),
-    "SERVER_FULL": (True, "the server takes no more connections"),
+    "SERVER_FULL": (True, "the server takes no more connections: it holds its most in total, or from "
+                          "your address (sent on connecting, with re null)"),
     "HELLO_TIMEOUT": (True, "no hello within the handshake time (sent with re null)"),
-    "RATE_LIMITED": (False, "the server cannot take the request now (the client sends faster than its table "
-                            "handles them); nothing changed, try again later"),
+    "RATE_LIMITED": (False, "the server cannot take the request now: the client sends more requests per "
+                            "second than the server allows, or faster than its table handles them; nothing "
+                            "changed, try again later"),
     "BAD_STATE": (False, "the request makes no sense now: hello twice; leave, ready, start or chat at no "
-                         "table; join_table, spectate or create_table while at a table"),
+                         "table; join_table, spectate or create_table while at a table; create_table "
+                         "while the server holds its most tables"),
     "INTERNAL_ERROR": (False, "the server failed to handle the request (a bug); nothing changed"),
     # lobby
     "NO_SUCH_TABLE": (False, "join_table or spectate names a table that does not exist"),
     "SEAT_TAKEN": (False, "join_table names a seat somebody holds"),
     "TABLE_FULL": (False, "join_table with no seat given, and no seat is free"),
     "WRONG_TABLE_PASSWORD": (False, "join_table or spectate of a table with a password, without it or with a wrong one"),
-    "BAD_OPTION": (False, "create_table with an unknown variant, option, or a value the variant does not allow"),
+    "BAD_OPTION": (False, "create_table with an unknown variant, option, or a value the variant does not "
+                          "allow; chat longer than this server's welcome.limits.max_chat"),
     "NOT_ALL_READY": (False, "start while a human seat is not ready, or while a seat is empty"),
     "ALREADY_PLAYING": (False, "start, or a change of seats, while the table is playing"),
     # game (the engine's RuleViolation codes)

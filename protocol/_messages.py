@@ -464,7 +464,7 @@ class Heartbeat(Event):
 
 @event("bye")
 class Bye(Event):
-    """The server closes the connection (shutdown, replaced, idle, too_slow)."""
+    """The server closes the connection (shutdown, replaced, idle, frame_timeout, too_slow)."""
 
     reason: str = wire(Str(64), "why")
 

@@ -8,14 +8,17 @@ bytes one by one and know to the millisecond when the server gives up.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 import trio
 import trio.testing
 
 import protocol
 from server import Server, ServerConfig
+from server._config import Limits
 
 HELLO = {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "t", "version": "0"}, "name": "slow"}
 
@@ -155,3 +158,34 @@ async def test_log_has_one_line_per_drop_and_error_lines_are_bounded(autojump_cl
     assert len(errors) <= 12, errors
     assert sum(int(part.split(" x")[1]) for line in errors if "more errors" in line
                for part in line.split(": ")[-1].split(", ")) == 495
+
+
+# -- the documentation agrees with the server -----------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def limits_section() -> str:
+    text = (ROOT / "docs" / "PROTOCOL.md").read_text("utf-8")
+    return text[text.index("## 8. Limits and timeouts"):text.index("## 9.")]
+
+
+@pytest.mark.parametrize("field", [a.name for a in attrs.fields(Limits)])
+def test_protocol_md_lists_each_limit_with_its_default(field):
+    rows = [line for line in limits_section().splitlines() if f"`{field}`" in line.split(" | ")[0]]
+    assert len(rows) == 1, field
+    names = [n.strip(" `|") for n in rows[0].split(" | ")[0].split(",")]
+    defaults = [d.strip() for d in rows[0].split(" | ")[1].split(", ")]
+    assert f"{getattr(Limits(), field):,}" == defaults[names.index(field)]
+
+
+def test_protocol_md_error_table_says_what_the_registry_says():
+    text = (ROOT / "docs" / "PROTOCOL.md").read_text("utf-8")
+    for code, (fatal, when) in protocol.ERRORS.items():
+        assert f"| `{code}` | {'yes' if fatal else 'no'} | {when} |" in text, code
+
+
+def test_protocol_constants_are_the_server_defaults():
+    limits = Limits()
+    assert (limits.handshake_ms, limits.heartbeat_ms, limits.idle_ms, limits.max_chat) == (
+        protocol.HELLO_TIMEOUT_MS, protocol.HEARTBEAT_MS, protocol.IDLE_TIMEOUT_MS, protocol.MAX_CHAT_LEN)
