@@ -291,12 +291,15 @@ class ClientConnection:
             if not self._take_token():
                 self.push(protocol.error("RATE_LIMITED", "too many requests; slow down", re=msg["id"]).to_wire())
                 continue
+            done = None
             try:
-                self.server.dispatch(self, msg)
+                done = self.server.dispatch(self, msg)
             except Exception:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, msg.get("t"))
                 self.push(protocol.error("INTERNAL_ERROR", "the server failed to handle this request", re=msg["id"]).to_wire())
+            if done is not None:  # a table handles it: the next request waits (replies in order)
+                await done.wait()
 
     def _frame_done(self) -> None:
         """A whole frame arrived: a sign of life; the next one's clock starts with its bytes."""

@@ -184,15 +184,18 @@ class Server:
 
     # -- requests ----------------------------------------------------------------------------------
 
-    def dispatch(self, conn: ClientConnection, req: dict[str, Any]) -> None:
-        """Handle one checked request from ``conn`` (``protocol.Connection`` has validated it)."""
+    def dispatch(self, conn: ClientConnection, req: dict[str, Any]) -> trio.Event | None:
+        """Handle one checked request from ``conn`` (``protocol.Connection`` has validated it).
+        Returns an event set once a table has handled it (None: handled already): ``conn``
+        waits for it before its next request, so one connection's requests are done, and
+        answered, strictly in order (docs/PROTOCOL.md §3)."""
         t = req["t"]
         if t == "hello":
             if conn.session is not None:
                 conn.push(protocol.error("BAD_STATE", "hello was already said", re=req["id"]).to_wire())
-                return
-            self._hello(conn, req)
-            return
+                return None
+            return self._hello(conn, req)
+        done = trio.Event()
         session = conn.session
         assert session is not None  # protocol.Connection refuses anything before hello
         if t == "ping":
@@ -204,41 +207,46 @@ class Server:
         elif t == "schema":
             session.reply(req, {"t": "schema", "schema": _schema()})
         elif t == "create_table":
-            self._create_table(session, req)
+            return self._create_table(session, req)
         elif t in ("join_table", "spectate"):
             table = self.tables.get(req["table"])
             if table is None:
                 session.error(req, "NO_SUCH_TABLE", f"there is no table {req['table']}")
             elif session.table is not None:
                 session.error(req, "BAD_STATE", "leave your table first")
-            elif not table.submit(t, session, req):
+            elif table.submit(t, session, req, done):
+                return done
+            else:
                 session.error(req, "RATE_LIMITED", "the table is busy; try again")
         elif t in TABLE_REQUESTS:
             table = session.table
             if table is None:
                 code = "NOT_PLAYING" if t in GAME_REQUESTS else "BAD_STATE"
                 session.error(req, code, "you are at no table")
-            elif not table.submit(t, session, req):
+            elif table.submit(t, session, req, done):
+                return done
+            else:
                 session.error(req, "RATE_LIMITED", "the table is busy; try again")
         else:
             session.error(req, "UNKNOWN_TYPE", f"this server does not handle {t!r}")
+        return None
 
-    def _hello(self, conn: ClientConnection, req: dict[str, Any]) -> None:
+    def _hello(self, conn: ClientConnection, req: dict[str, Any]) -> trio.Event | None:
         cfg = self.config
         lo, hi = req["proto"]
         if not lo <= protocol.PROTOCOL_VERSION <= hi:
             conn.fatal(protocol.error("UNSUPPORTED_VERSION", f"this server speaks version {protocol.PROTOCOL_VERSION}", re=req["id"]))
-            return
+            return None
         if cfg.password is not None and not secrets.compare_digest(str(req.get("password") or ""), cfg.password):
             conn.fatal(protocol.error("WRONG_PASSWORD", "this server needs its password", re=req["id"]))
-            return
+            return None
         self._sweep()
         resume = req.get("resume")
         if resume is not None:
             session = self.sessions.get(resume["token"])
             if session is None:
                 conn.fatal(protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req["id"]))
-                return
+                return None
             old = session.attach(conn)
             conn.session = session
             if old is not None:
@@ -248,15 +256,17 @@ class Server:
             session.reply(req, self._welcome(session, resumed=True))
             for msg in missed or ():
                 conn.push(msg)
-            if session.table is not None:
-                session.table.submit("attached", session, {"state": missed is None})
-            return
+            done = trio.Event()
+            if session.table is not None and session.table.submit("attached", session, {"state": missed is None}, done):
+                return done  # the snapshot (or the seat back from away) before the next reply
+            return None
         session = Session(req["name"], cfg.limits.replay, conn.address)
         self.sessions[session.token] = session
         session.attach(conn)
         conn.session = session
         log.info("%s says hello (%s %s)", conn, req["client"]["name"], req["client"]["version"])
         session.reply(req, self._welcome(session, resumed=False))
+        return None
 
     def _welcome(self, session: Session, resumed: bool) -> dict[str, Any]:
         limits = self.config.limits
@@ -285,25 +295,26 @@ class Server:
             if not session.connected and session.table is None:
                 del self.sessions[token]
 
-    def _create_table(self, session: Session, req: dict[str, Any]) -> None:
+    def _create_table(self, session: Session, req: dict[str, Any]) -> trio.Event | None:
         cfg = self.config
         if session.table is not None:
             session.error(req, "BAD_STATE", "leave your table first")
-            return
+            return None
         if len(self.tables) >= cfg.limits.max_tables:
             session.error(req, "BAD_STATE", f"this server holds at most {cfg.limits.max_tables} tables")
-            return
+            return None
         try:
             settings = TableSettings.from_request(req, cfg.table, cfg.seed, cfg.limits.max_chat)
         except TableError as exc:
             session.error(req, exc.code, exc.msg)
-            return
+            return None
         table = Table(next(self._table_ids), settings, queue=cfg.limits.table_queue, on_close=self._table_closed)
         self.tables[table.id] = table
         assert self._tables_nursery is not None
         self._tables_nursery.start_soon(self._run_table, table)
         log.info("%s makes table %d (%s, %d seats, bots %s)", session, table.id, settings.variant, settings.seats, list(settings.bots))
-        table.submit("join_table", session, {**req, "seat": None})
+        done = trio.Event()
+        return done if table.submit("join_table", session, {**req, "seat": None}, done) else None
 
     async def _run_table(self, table: Table) -> None:
         """A table's task; a bug in one table closes that table, never the server."""

@@ -32,7 +32,7 @@ from ._settings import TableError, TableSettings
 log = logging.getLogger("neveryu.server")
 
 
-Command = tuple[str, Session | None, dict[str, Any]]
+Command = tuple[str, Session | None, dict[str, Any], trio.Event | None]
 
 REQUESTS = frozenset(
     {"join_table", "spectate", "leave", "ready", "start", "chat", "lay", "challenge", "believe", "declare_none", "discard_quads"}
@@ -88,16 +88,20 @@ class Table(Referee):
 
     # -- the outside: commands in -------------------------------------------------------------
 
-    def submit(self, kind: str, session: Session | None, request: dict[str, Any] | None = None) -> bool:
+    def submit(
+        self, kind: str, session: Session | None, request: dict[str, Any] | None = None, done: trio.Event | None = None
+    ) -> bool:
         """Queue a command for the table task without waiting. Returns False when the table's
         queue is full (the caller answers the request with ``RATE_LIMITED``) or it has closed.
 
         ``kind`` is a request type (``join_table``, ``lay``, ...) or an internal one:
         ``detached`` (the session's connection dropped), ``attached`` (it resumed; request
-        ``{"state": bool}``: send a snapshot), ``close`` (shut the table).
+        ``{"state": bool}``: send a snapshot), ``close`` (shut the table). ``done`` is set once
+        the command is handled (or the table closed without handling it): a connection waits
+        for it before its next request (docs/PROTOCOL.md §3, replies in request order).
         """
         try:
-            self._send.send_nowait((kind, session, request or {}))
+            self._send.send_nowait((kind, session, request or {}, done))
             return True
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
             return False
@@ -133,7 +137,7 @@ class Table(Referee):
             self._close("the server is shutting down" if not self.closed else None)
 
     def _handle(self, command: Command) -> None:
-        kind, session, req = command
+        kind, session, req, done = command
         try:
             if kind not in COMMANDS:
                 raise TableError("UNKNOWN_TYPE", f"a table does not handle {kind!r}")
@@ -148,6 +152,9 @@ class Table(Referee):
             log.exception("table %d: failed to handle %s", self.id, kind)
             if session is not None and "id" in req:
                 session.error(req, "INTERNAL_ERROR", "the server failed to handle this request")
+        finally:
+            if done is not None:
+                done.set()
 
     # -- deadlines ------------------------------------------------------------------------------
 
@@ -392,6 +399,15 @@ class Table(Referee):
             session.event({"t": "table_closed", "table": self.id, "reason": reason or "closed"})
             session.table, session.seat = None, None
         self._send.close()
+        while True:  # commands that came too late: refused, and their senders go on
+            try:
+                _kind, session, req, done = self._receive.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                break
+            if session is not None and "id" in req:
+                session.error(req, "BAD_STATE", f"table {self.id} has closed")
+            if done is not None:
+                done.set()
         if self._closed_callback is not None:
             self._closed_callback(self)
 
