@@ -35,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import secrets
 import socket
 from collections.abc import AsyncIterator, Iterable
 from typing import TYPE_CHECKING, Any
@@ -112,6 +113,10 @@ class Advertisement:
         self._changed = trio.Event()
         self._announcement = trio.Event()
         self._running = bool(addresses)
+        # A host name of our own, never this machine's real one (which another responder, such
+        # as avahi, may own), unique even between machines cloned with the same name.
+        hostname = instance_label(socket.gethostname().split(".")[0])[:40]
+        self._host = f"neveryu-{hostname}-{port}-{secrets.token_hex(3)}.local."
         txt_properties(name, tables, free)  # validate now, in the caller's task
 
     def update(self, *, tables: int, free: int) -> None:
@@ -141,14 +146,12 @@ class Advertisement:
 
     def _info(self, instance: str, counts: tuple[int, int]) -> zeroconf.ServiceInfo:
         tables, free = counts
-        hostname = socket.gethostname().split(".")[0] or "host"
         return zeroconf.ServiceInfo(
             SERVICE_TYPE,
             f"{instance}.{SERVICE_TYPE}",
             port=self.port,
             properties=txt_properties(self.name, tables, free),
-            # A host name of our own, so that we never answer for this machine's real one.
-            server=f"neveryu-{instance_label(hostname)[:40]}-{self.port}.local.",
+            server=self._host,
             parsed_addresses=list(self.addresses),
         )
 
