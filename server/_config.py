@@ -90,6 +90,8 @@ class Limits:
       more get ``RATE_LIMITED``.
     - ``max_connections`` (in total), ``max_per_address``: more get fatal ``SERVER_FULL``.
     - ``max_tables``: more ``create_table`` get ``BAD_STATE``.
+    - ``max_tables_per_address``: tables made from one IP address and still open; more
+      ``create_table`` from there get ``BAD_STATE`` (one client cannot take every table).
     - ``max_chat``: characters of a chat line (at most the protocol's 500); longer:
       ``BAD_OPTION`` (over 500: fatal ``BAD_MESSAGE``, the protocol's own limit).
     - ``shutdown_ms``: how long a shutdown waits for ``bye`` to reach the clients.
@@ -104,6 +106,7 @@ class Limits:
     replay: int = attrs.field(default=512, validator=_positive)
     table_queue: int = attrs.field(default=256, validator=_positive)
     max_tables: int = attrs.field(default=64, validator=_positive)
+    max_tables_per_address: int = attrs.field(default=8, validator=_positive)
     max_chat: int = attrs.field(
         default=protocol.MAX_CHAT_LEN, validator=[_positive, attrs.validators.le(protocol.MAX_CHAT_LEN)])
     rate: int = attrs.field(default=50, validator=_positive)

@@ -24,6 +24,7 @@ from ._bots import default_strength, strengths
 from ._config import ServerConfig
 from ._connection import ClientConnection
 from ._session import Session
+from ._text import blank, shown
 from ._table import REQUESTS as TABLE_REQUESTS
 from ._settings import TableError, TableSettings
 from ._table import Table
@@ -79,6 +80,7 @@ class Server:
         self.connections: set[ClientConnection] = set()
         self.per_address: collections.Counter[str] = collections.Counter()
         self._table_ids = itertools.count(1)
+        self.table_address: dict[int, str] = {}  # table id -> the address of who made it
         self._tables_nursery: trio.Nursery | None = None
         self._stop = trio.Event()
         self._refused = 0
@@ -260,7 +262,11 @@ class Server:
             if session.table is not None and session.table.submit("attached", session, {"state": missed is None}, done):
                 return done  # the snapshot (or the seat back from away) before the next reply
             return None
-        session = Session(req["name"], cfg.limits.replay, conn.address)
+        name = shown(req["name"])
+        if blank(name):
+            conn.fatal(protocol.error("BAD_MESSAGE", "hello.name: a name needs a letter, digit or sign", re=req["id"]))
+            return None
+        session = Session(name, cfg.limits.replay, conn.address)
         self.sessions[session.token] = session
         session.attach(conn)
         conn.session = session
@@ -303,6 +309,10 @@ class Server:
         if len(self.tables) >= cfg.limits.max_tables:
             session.error(req, "BAD_STATE", f"this server holds at most {cfg.limits.max_tables} tables")
             return None
+        mine = sum(1 for address in self.table_address.values() if address == session.address)
+        if mine >= cfg.limits.max_tables_per_address:
+            session.error(req, "BAD_STATE", f"at most {cfg.limits.max_tables_per_address} tables from one address")
+            return None
         try:
             settings = TableSettings.from_request(req, cfg.table, cfg.seed, cfg.limits.max_chat)
         except TableError as exc:
@@ -310,6 +320,7 @@ class Server:
             return None
         table = Table(next(self._table_ids), settings, queue=cfg.limits.table_queue, on_close=self._table_closed)
         self.tables[table.id] = table
+        self.table_address[table.id] = session.address
         assert self._tables_nursery is not None
         self._tables_nursery.start_soon(self._run_table, table)
         log.info("%s makes table %d (%s, %d seats, bots %s)", session, table.id, settings.variant, settings.seats, list(settings.bots))
@@ -330,6 +341,7 @@ class Server:
 
     def _table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
+        self.table_address.pop(table.id, None)
 
 
 async def serve(config: ServerConfig | None = None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:

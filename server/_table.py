@@ -28,6 +28,7 @@ from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings
+from ._text import shown
 
 log = logging.getLogger("neveryu.server")
 
@@ -284,6 +285,8 @@ class Table(Referee):
             raise TableError("BAD_STATE", "you are at no table")
         self._remove(session, "left")
         session.ok(req)
+        if not self.spectators and all(s.session is None for s in self.seats):
+            self._close("its players left")  # nobody can come back to it: it closes at once
 
     def _remove(self, session: Session, why: str) -> None:
         """Take ``session`` off this table: a spectator goes; a seat is freed (during a deal a
@@ -325,7 +328,7 @@ class Table(Referee):
     def _on_chat(self, session: Session, req: dict[str, Any]) -> None:
         if session.table is not self:
             raise TableError("BAD_STATE", "you are at no table")
-        text = str(req.get("text", ""))
+        text = shown(str(req.get("text", "")))
         if len(text) > self.settings.max_chat:
             raise TableError("BAD_OPTION", f"chat is at most {self.settings.max_chat} characters")
         session.ok(req)

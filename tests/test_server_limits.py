@@ -17,6 +17,7 @@ import trio
 import trio.testing
 
 import protocol
+from client.botclient import Client, ServerError
 from server import Server, ServerConfig
 from server._config import Limits
 
@@ -189,3 +190,57 @@ def test_protocol_constants_are_the_server_defaults():
     limits = Limits()
     assert (limits.handshake_ms, limits.heartbeat_ms, limits.idle_ms, limits.max_chat) == (
         protocol.HELLO_TIMEOUT_MS, protocol.HEARTBEAT_MS, protocol.IDLE_TIMEOUT_MS, protocol.MAX_CHAT_LEN)
+
+
+# -- what one client may do to everybody's lobby and screen -----------------------------------------
+
+HOST = "127.0.0.1"
+
+
+async def test_tables_made_and_left_close_at_once_and_one_address_holds_few():
+    config = ServerConfig(host=HOST, port=0).evolve(limits={"max_tables": 6, "max_tables_per_address": 3})
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            server = Server(config)
+            port = await nursery.start(server.run)
+            maker = await Client.connect(HOST, port, "maker")
+            for _ in range(20):  # made and abandoned: each closes as its only player leaves
+                await maker.request("create_table", variant="verish", seats=2)
+                await maker.request("leave")
+            while server.tables:  # a table closes in its own task, just after the leave's ok
+                await trio.sleep(0.01)
+            held = []
+            for k in range(4):  # tables held by players from one address: at most 3
+                c = await Client.connect(HOST, port, f"h{k}")
+                try:
+                    await c.request("create_table", variant="verish", seats=2)
+                    held.append(c)
+                except ServerError as exc:
+                    assert (exc.code, k) == ("BAD_STATE", 3)
+            assert len(held) == 3 and len(server.tables) == 3
+            await held[0].request("leave")
+            while len(server.tables) == 3:
+                await trio.sleep(0.01)
+            assert (await maker.request("create_table", variant="verish", seats=2))["t"] == "table_joined"
+            nursery.cancel_scope.cancel()
+
+
+async def test_names_and_chat_reach_others_without_control_characters():
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            server = Server(ServerConfig(host=HOST, port=0))
+            port = await nursery.start(server.run)
+            evil = await Client.connect(HOST, port, "\x1b[2Jann\u202e\nx")
+            joined = await evil.request("create_table", variant="verish", seats=2)
+            other = await Client.connect(HOST, port, "bob")
+            await other.request("join_table", table=joined["table"]["id"])
+            await evil.request("chat", text="hi\x1b]0;pwned\x07\ttab\u200bzw 👨\u200d👩\u200d👧")
+            seen = [await other.next_event() for _ in range(2)]
+            (chat,) = [m for m in seen if m["t"] == "chat"]
+            assert chat["name"] == "\ufffd[2Jann\ufffd x"
+            assert chat["text"] == "hi\ufffd]0;pwned\ufffd tab\ufffdzw 👨\u200d👩\u200d👧"
+            for name in (" ", "\u200b", "\x1b"):
+                with pytest.raises(ServerError) as refused:
+                    await Client.connect(HOST, port, name)
+                assert (refused.value.code, refused.value.reply["fatal"]) == ("BAD_MESSAGE", True)
+            nursery.cancel_scope.cancel()
