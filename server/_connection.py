@@ -45,7 +45,6 @@ class ClientConnection:
         self.scope = trio.CancelScope()
         self.reason: str | None = None  # why it closed, once it does
         self.detail = ""  # more about the reason, for the log
-        self.quiet = False  # refused at once (SERVER_FULL): the server logs those in bulk
         self.errors: collections.Counter[str] = collections.Counter()  # error replies sent, by code
         self._errors_unlogged: collections.Counter[str] = collections.Counter()
         self._errors_logged_at = -math.inf
@@ -164,7 +163,7 @@ class ClientConnection:
         finally:
             self._closing("closed")
             self._log_unlogged_errors()
-            (log.debug if self.quiet else log.info)(
+            log.info(
                 "connection from %s (%s) closed: %s%s%s",
                 self.address,
                 f"name {self.session.name!r}" if self.session else "no hello",

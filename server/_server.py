@@ -33,6 +33,7 @@ log = logging.getLogger("neveryu.server")
 
 SERVER_VERSION = "0.1.0"
 REFUSAL_LOG_EVERY = 10.0  # s: at most one log line this often about refused connections
+REFUSE_S = 1.0  # s: how long a refused connection may take to get its SERVER_FULL
 GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads"})
 
 
@@ -151,16 +152,11 @@ class Server:
         except (OSError, AttributeError, IndexError):
             address = "?"
         limits = self.config.limits
+        if len(self.connections) >= limits.max_connections or self.per_address[address] >= limits.max_per_address:
+            await self._refuse(stream, address)
+            return
         conn = ClientConnection(self, stream, address)
         try:
-            if len(self.connections) >= limits.max_connections or self.per_address[address] >= limits.max_per_address:
-                self._refused += 1
-                now = trio.current_time()
-                if now >= self._refusal_logged + REFUSAL_LOG_EVERY:  # one line, not a flood
-                    log.warning("refusing connections: too many (%d refused, the last from %s)", self._refused, address)
-                    self._refusal_logged, self._refused = now, 0
-                conn.quiet = True
-                conn.fatal(protocol.error("SERVER_FULL", "the server takes no more connections"))
             self.connections.add(conn)
             self.per_address[address] += 1
             log.debug("connection from %s", address)
@@ -174,6 +170,26 @@ class Server:
                 del self.per_address[address]
             self._detach(conn)
             await trio.aclose_forcefully(stream)
+
+    async def _refuse(self, stream: trio.SocketStream, address: str) -> None:
+        """Send the fatal ``SERVER_FULL`` and close, within ``REFUSE_S``. A refused connection
+        is not counted among the connections (a flood of them cannot keep others out) and is
+        logged in bulk: one line at most every ``REFUSAL_LOG_EVERY`` s."""
+        self._refused += 1
+        now = trio.current_time()
+        if now >= self._refusal_logged + REFUSAL_LOG_EVERY:
+            log.warning("refusing connections: too many (%d refused, the last from %s)", self._refused, address)
+            self._refusal_logged, self._refused = now, 0
+        refusal = protocol.encode_frame(protocol.error("SERVER_FULL", "the server takes no more connections").to_wire())
+        with trio.move_on_after(REFUSE_S):
+            try:
+                await stream.send_all(refusal)
+                await stream.send_eof()
+                while await stream.receive_some(4096):  # let the client read it before the close
+                    pass
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+        await trio.aclose_forcefully(stream)
 
     def _detach(self, conn: ClientConnection) -> None:
         session = conn.session

@@ -2,7 +2,8 @@
 
 Run as ``python -m scripts.benchmarks.neveryu_server [--clients N]``: serves on 127.0.0.1 and a
 free port (printed as ``PORT n``), with the connection limits raised for ``N`` clients from one
-address (``max_connections``, ``max_per_address``, ``max_tables``), no request rate limit (the
+address (``max_connections``, ``max_per_address``, ``max_tables``, ``max_tables_per_address``:
+those of them the server has), no request rate limit (the
 ping/pong loop would hit it), untimed turns, no idle drop,
 a short pause between deals and matches that do not end (``deals``), so every client keeps
 playing. Everything else is the server's default configuration.
@@ -16,25 +17,31 @@ import signal
 
 import trio
 
-from server import ServerConfig, serve
+import attrs
+
+from server import Limits, ServerConfig, serve
 
 
 def bench_config(clients: int, deal_pause_ms: int, limits: dict[str, int] | None = None) -> ServerConfig:
     """The server's default configuration with the changes listed in the module docstring, then
     ``limits`` (experiments: ``--limit replay=64``)."""
+    tables = clients // 4 + 64
+    raised = {
+        "max_connections": clients + 64,
+        "max_per_address": clients + 64,
+        "max_tables": tables,
+        "max_tables_per_address": tables,
+        "idle_ms": 3_600_000,
+        "rate": 1_000_000,
+        "burst": 1_000_000,
+    }
+    known = {a.name for a in attrs.fields(Limits)}
     config = ServerConfig().evolve(
         host="127.0.0.1",
         port=0,
         log_level="warning",
         table={"turn_ms": 0, "deal_pause_ms": deal_pause_ms, "deals": 1_000_000},
-        limits={
-            "max_connections": clients + 64,
-            "max_per_address": clients + 64,
-            "max_tables": clients // 4 + 64,
-            "idle_ms": 3_600_000,
-            "rate": 1_000_000,
-            "burst": 1_000_000,
-        },
+        limits={k: v for k, v in raised.items() if k in known},
     )
     return config.evolve(limits=dict(limits)) if limits else config
 
