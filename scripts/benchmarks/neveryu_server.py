@@ -15,9 +15,8 @@ import argparse
 import logging
 import signal
 
-import trio
-
 import attrs
+import trio
 
 from server import Limits, ServerConfig, serve
 
