@@ -190,3 +190,22 @@ def test_sharp_never_counts_more_cards_of_a_rank_than_the_deck_holds(name, monke
     monkeypatch.setattr(SharpBot, "choose", choose)
     result = simulate(rules, 4, 6, seed=13, bots="sharp", check=False)
     assert result.completed == 6 and checked
+
+
+@pytest.mark.parametrize("name", list(engine.VARIANTS))
+def test_a_bot_taking_a_seat_mid_deal_acts_legally(name):
+    # An away player's stand-in starts in the middle of a deal, without DealStarted.
+    rules = engine.variant(name)
+    players = max(3, rules.players[0])
+    deal, _ = engine.Match(rules, players, random.Random(1)).start()
+    rng = random.Random(2)
+    for _ in range(12):
+        seat = deal.turn
+        deal.apply(deal.auto_action(seat))
+        if deal.window_open:
+            deal.apply(engine.CloseWindow(deal.last.set_no))
+    for strength in STRENGTHS:
+        bot = make_bot(strength, deal.turn, rules, players)
+        action = bot.choose(deal.view(deal.turn), rng)
+        deal.check(action)
+        assert bot.choose(deal.view(deal.turn), random.Random(9)) is not None

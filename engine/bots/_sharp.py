@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from .. import _events as ev
 from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads
+from .._cards import deck_ranks, decks_in
 from .._view import View
 from ._base import Bot
 from ._memory import DISCARD, CardMemory
@@ -120,6 +121,14 @@ class SharpBot(Bot):
         if e.hands[self.seat] is not None:
             sizes[self.seat] = len(e.hands[self.seat])
         self._reset(n, self.copies, sizes)
+        self.deck_size = len(self.ranks) * self.copies
+
+    def _join(self, view: View) -> None:
+        """Start a memory from ``view`` alone: a bot that takes a seat in the middle of a deal
+        (an away player's stand-in) has not seen ``DealStarted``."""
+        self.ranks = deck_ranks(view.deck)
+        self.copies = 4 * decks_in(view.deck)
+        self._reset(view.players, self.copies, list(view.hand_counts or [len(view.hand)] * view.players))
         self.deck_size = len(self.ranks) * self.copies
 
     def _on_laid(self, e: ev.SetLaid) -> None:
@@ -289,6 +298,8 @@ class SharpBot(Bot):
             return None
         if legal.discard_quads:
             return DiscardQuads(seat, legal.discard_quads)
+        if not self.ranks:
+            self._join(view)
         hand = view.hand
         counts = rank_counts(hand)
         last = view.last
