@@ -246,3 +246,21 @@ async def test_a_repeated_challenge_gets_errors_and_the_table_plays_on():
         assert len(revealed) == len(set(revealed))
 
     await with_a_deal_playing(hostile_config(rate=1_000, burst=100), attack)
+
+
+async def test_refused_connections_do_not_keep_other_addresses_out():
+    async def attack(port: int, server: Server) -> None:
+        held = [await raw(port, hello=True) for _ in range(3)]  # with the owner: 4 from 127.0.0.1
+        flood = [await raw(port) for _ in range(40)]  # each refused; none read their refusal
+        while len(server.connections) < 4:
+            await trio.sleep(0.01)
+        assert len(server.connections) == 4
+        stream = await trio.open_tcp_stream(HOST, port, local_address="127.0.0.2")
+        other = Client(stream)
+        welcome = await other.request("hello", proto=[1, 1], client={"name": "t", "version": "0"}, name="elsewhere")
+        assert welcome["t"] == "welcome"
+        assert fatal_codes(await read_until_closed(flood[-1])) == [("SERVER_FULL", True)]
+        for s in [*held, *flood, stream]:
+            await s.aclose()
+
+    await with_a_deal_playing(hostile_config(max_per_address=4, max_connections=6), attack)
