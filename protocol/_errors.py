@@ -10,7 +10,8 @@ ERRORS: dict[str, tuple[bool, str]] = {
                         "string, nesting deeper than the limit"),
     "FRAME_TOO_LARGE": (True, "the length header is above the limit (65,536 from a client)"),
     "BAD_MESSAGE": (True, "a well-formed map that is not a valid message: no string t, no uint32 id, "
-                          "a field missing or of the wrong type or out of its documented range"),
+                          "a field missing or of the wrong type, or out of its documented range (except "
+                          "in a game request: ILLEGAL_ACTION)"),
     "UNKNOWN_TYPE": (False, "a well-formed request whose t the server does not know"),
     # session
     "NOT_READY": (True, "a request other than hello before hello"),
@@ -40,7 +41,8 @@ ERRORS: dict[str, tuple[bool, str]] = {
     "NOT_PLAYING": (False, "a game request while no deal is being played at your seat; ready or a game "
                            "request from a spectator"),
     "ILLEGAL_ACTION": (False, "the action breaks a rule (wrong rank or size, cards not in the hand, "
-                              "no such call in this variant, not allowed now)"),
+                              "no such call in this variant, not allowed now), or a game request names an "
+                              "impossible value of the right type (set_no 0, a card \"10H\", nine cards)"),
     "NOT_YOUR_TURN": (False, "only the seat to act may do this now"),
     "STALE_SET": (False, "challenge or believe names a set that is no longer the last one"),
     "PREMATURE": (False, "challenge names a set not laid yet where only the next player challenges"),

@@ -40,6 +40,7 @@ from ._types import (
     Str,
     Tuple,
     Type,
+    well_typed,
 )
 from ._limits import MAX_CHAT_LEN, MAX_NAME_LEN
 
@@ -724,7 +725,9 @@ class LegalEvent(Event):
 @event("state")
 class State(Event):
     """A full snapshot of what the receiver may know of the deal (after join, spectate or resume
-    during a match). Fields as engine/_view.py View, plus table information."""
+    during a match), plus the table's summary; it never holds another seat's cards.
+
+    The deal fields mirror engine/_view.py View."""
 
     variant: str = wire(Str(32, 1), "the variant")
     seat: int | None = wire(Nullable(SEAT), "the receiver's seat; nil: spectating")
@@ -756,12 +759,19 @@ class State(Event):
     time_ms: int | None = wire(Nullable(MS), "turn time left; nil: untimed")
 
 
+GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads"})
+"""The requests that act in a deal (docs/PROTOCOL.md, Game requests)."""
+
+
 def parse_request(d: dict) -> Request:
     """The request object for a decoded client message ``d`` (a dict with ``t`` and ``id``).
 
     Raises ``ProtocolError``: ``UNKNOWN_TYPE`` (non-fatal) for a ``t`` no request has,
     ``BAD_MESSAGE`` (fatal) for a missing id or a missing or wrongly typed field; both carry
-    ``re`` = the id when it is a uint32.
+    ``re`` = the id when it is a uint32. A game request (``GAME_REQUESTS``) whose fields all
+    have the right kind but a value out of range (``set_no`` 0, a card ``"10H"``, nine cards,
+    ``count`` 0, no ranks) is refused with the non-fatal ``ILLEGAL_ACTION``: it names an
+    impossible action, it does not break the protocol.
     """
     rid = d.get("id")
     re = rid if type(rid) is int and 0 <= rid <= UINT32.hi else None
@@ -775,4 +785,13 @@ def parse_request(d: dict) -> Request:
         return cls.from_wire(d)
     except ProtocolError as exc:
         exc.re = re
+        if t in GAME_REQUESTS and re is not None and _well_typed(cls, d):
+            raise ProtocolError("ILLEGAL_ACTION", exc.msg, False, re=re) from None
         raise
+
+
+def _well_typed(cls: type[Message], d: dict) -> bool:
+    """Every required field of ``cls`` is in ``d`` and every field there has its wire kind."""
+    return all(
+        well_typed(f.type, d[name]) if name in d else not f.required for name, f in cls.wire_fields().items()
+    )

@@ -298,6 +298,30 @@ class Ref(Type):
         return self.inner.to_wire(value)
 
 
+def well_typed(ty: Type, value: Any) -> bool:
+    """Whether ``value`` has the wire *kind* ``ty`` asks for (an int, a bool, a str, an array of
+    such, nil where allowed), whatever its range, length, pattern or choices: a game request
+    that is well typed but names an impossible value is refused, not a broken frame
+    (docs/PROTOCOL.md, Game requests)."""
+    if isinstance(ty, Ref):
+        return well_typed(ty.inner, value)
+    if isinstance(ty, Nullable):
+        return value is None or well_typed(ty.inner, value)
+    if isinstance(ty, Int):
+        return type(value) is int
+    if isinstance(ty, Bool):
+        return type(value) is bool
+    if isinstance(ty, Str):
+        return type(value) is str
+    if isinstance(ty, Array):
+        return type(value) in (list, tuple) and all(well_typed(ty.items, v) for v in value)
+    try:
+        ty.check(value, "")
+    except ProtocolError:
+        return False
+    return True
+
+
 def _described(f: Field) -> dict:
     s = f.type.schema()
     if f.doc:

@@ -27,7 +27,8 @@ def server_port():
     if not hasattr(server, "start_in_thread"):
         pytest.skip("the server cannot be started in-process yet")
     config = server.ServerConfig(host="127.0.0.1", port=0, seed=3).evolve(
-        table={"bot_delay_ms": 0, "challenge_window_ms": 30, "tie_window_ms": 5}
+        table={"bot_delay_ms": 0, "challenge_window_ms": 30, "tie_window_ms": 5},
+        limits={"max_tables_per_address": 64},  # every test here makes a table from 127.0.0.1
     )
     running = server.start_in_thread(config)
     try:

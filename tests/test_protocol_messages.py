@@ -113,24 +113,12 @@ BAD_REQUESTS = [
     ("negative_id", {"t": "ping", "id": -1}),
     ("id_over_uint32", {"t": "ping", "id": 2**32}),
     ("bool_set_no", {"t": "challenge", "id": 1, "set_no": True}),
-    ("zero_set_no", {"t": "challenge", "id": 1, "set_no": 0}),
     ("str_set_no", {"t": "believe", "id": 1, "set_no": "3"}),
     ("missing_set_no", {"t": "believe", "id": 1}),
     ("int_ready", {"t": "ready", "id": 1, "ready": 1}),
-    ("card_ten_as_10", {"t": "lay", "id": 1, "cards": ["10H"]}),
-    ("card_lowercase", {"t": "lay", "id": 1, "cards": ["qh"]}),
-    ("card_bad_suit", {"t": "lay", "id": 1, "cards": ["QX"]}),
-    ("card_rank_only", {"t": "lay", "id": 1, "cards": ["Q"]}),
     ("card_not_str", {"t": "lay", "id": 1, "cards": [12]}),
-    ("card_newline", {"t": "lay", "id": 1, "cards": ["Q\n"]}),
-    ("no_cards", {"t": "lay", "id": 1, "cards": []}),
-    ("nine_cards", {"t": "lay", "id": 1, "cards": ["2S"] * 9}),
     ("cards_not_array", {"t": "lay", "id": 1, "cards": "QS"}),
-    ("rank_is_card", {"t": "lay", "id": 1, "cards": ["QS"], "rank": "QS"}),
-    ("rank_one", {"t": "lay", "id": 1, "cards": ["QS"], "rank": "1"}),
     ("bool_count", {"t": "lay", "id": 1, "cards": ["QS"], "count": True}),
-    ("zero_count", {"t": "lay", "id": 1, "cards": ["QS"], "count": 0}),
-    ("empty_quads", {"t": "discard_quads", "id": 1, "ranks": []}),
     ("empty_chat", {"t": "chat", "id": 1, "text": ""}),
     ("long_chat", {"t": "chat", "id": 1, "text": "x" * 501}),
     ("hello_proto_one_int", {"t": "hello", "id": 1, "proto": 1, "client": {"name": "x", "version": ""}, "name": "a"}),
@@ -155,6 +143,44 @@ def test_bad_requests_are_fatal_bad_message(name, msg):
     assert (exc.value.code, exc.value.fatal) == ("BAD_MESSAGE", True)
     rid = msg["id"]
     assert exc.value.re == (rid if type(rid) is int and 0 <= rid < 2**32 else None)
+
+
+# Game requests whose fields have the right kind but an impossible value: an impossible action,
+# refused like any other (non-fatal ILLEGAL_ACTION), not a broken protocol.
+IMPOSSIBLE_GAME_REQUESTS = [
+    ("zero_set_no", {"t": "challenge", "id": 1, "set_no": 0}),
+    ("card_ten_as_10", {"t": "lay", "id": 1, "cards": ["10H"]}),
+    ("card_lowercase", {"t": "lay", "id": 1, "cards": ["qh"]}),
+    ("card_bad_suit", {"t": "lay", "id": 1, "cards": ["QX"]}),
+    ("card_rank_only", {"t": "lay", "id": 1, "cards": ["Q"]}),
+    ("card_newline", {"t": "lay", "id": 1, "cards": ["Q\n"]}),
+    ("no_cards", {"t": "lay", "id": 1, "cards": []}),
+    ("nine_cards", {"t": "lay", "id": 1, "cards": ["2S"] * 9}),
+    ("rank_is_card", {"t": "lay", "id": 1, "cards": ["QS"], "rank": "QS"}),
+    ("rank_one", {"t": "lay", "id": 1, "cards": ["QS"], "rank": "1"}),
+    ("zero_count", {"t": "lay", "id": 1, "cards": ["QS"], "count": 0}),
+    ("empty_quads", {"t": "discard_quads", "id": 1, "ranks": []}),
+]
+
+
+@pytest.mark.parametrize(("name", "msg"), IMPOSSIBLE_GAME_REQUESTS, ids=[b[0] for b in IMPOSSIBLE_GAME_REQUESTS])
+def test_impossible_game_requests_are_illegal_not_fatal(name, msg):
+    with pytest.raises(ProtocolError) as exc:
+        parse_request(msg)
+    assert (exc.value.code, exc.value.fatal, exc.value.re) == ("ILLEGAL_ACTION", False, 1)
+    assert exc.value.msg.startswith(msg["t"] + ".")  # names the field at fault
+
+
+def test_impossible_game_request_keeps_the_connection():
+    server = protocol.Connection("server")
+    for msg in ({"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}, "name": "a"},
+                {"t": "challenge", "id": 2, "set_no": 0}, {"t": "ping", "id": 3}):
+        server.receive_data(protocol.encode_frame(msg))
+    assert server.next_message()["t"] == "hello"
+    with pytest.raises(ProtocolError) as exc:
+        server.next_message()
+    assert (exc.value.code, exc.value.fatal, exc.value.re) == ("ILLEGAL_ACTION", False, 2)
+    assert server.next_message() == {"t": "ping", "id": 3}
 
 
 def test_unknown_type_is_not_fatal_and_names_the_id():

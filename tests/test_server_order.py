@@ -1,4 +1,5 @@
-"""One connection's requests are done and answered strictly in order (docs/PROTOCOL.md §3).
+"""One connection's requests are done and answered strictly in order (docs/PROTOCOL.md §3);
+an impossible game request is refused without closing the connection.
 
 Real TCP on 127.0.0.1: a burst of lobby and table requests sent in one write, before any reply
 arrives, is handled as if each had waited for the previous reply.
@@ -61,4 +62,20 @@ async def test_a_burst_of_requests_is_done_and_answered_in_order():
                     i for i, m in enumerate(got) if m["t"] == "table_update" and m["table"]["seats"][0]["ready"])
                 assert order.index(3) < ready_update < order.index(4)
                 await stream.aclose()
+            nursery.cancel_scope.cancel()
+
+
+async def test_an_impossible_game_request_is_refused_and_the_connection_stays():
+    burst = [HELLO, {"t": "challenge", "id": 2, "set_no": 0}, {"t": "lay", "id": 3, "cards": ["10H"]},
+             {"t": "ping", "id": 4}]
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, ServerConfig(host=HOST, port=0))
+            stream = await trio.open_tcp_stream(HOST, port)
+            await stream.send_all(b"".join(protocol.encode_frame(m) for m in burst))
+            got = await messages(stream, lambda m: m.get("re") == 4)
+            assert [(m["re"], m["t"], m.get("code"), m.get("fatal")) for m in got if "re" in m] == [
+                (1, "welcome", None, None), (2, "error", "ILLEGAL_ACTION", False),
+                (3, "error", "ILLEGAL_ACTION", False), (4, "pong", None, None)]
+            await stream.aclose()
             nursery.cancel_scope.cancel()
