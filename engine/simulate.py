@@ -70,7 +70,7 @@ class SimulationResult:
     """The figures of one simulation.
 
     ``deals``: deals asked for; ``completed``: deals that ended; ``unfinished``: stopped at
-    ``ACTION_CAP`` or by a violation; ``actions``: actions applied in completed deals;
+    ``ACTION_CAP`` or by a violation; ``actions``: actions applied in completed deals; ``longest``: the most in one of them;
     ``invariant_violations``: failed checks (0 when checks were off); ``violations``: the first
     few in words; ``bot_errors``: bot answers that were None or illegal when the seat had to act;
     ``strengths``: per strength; ``seconds`` and ``deals_per_s``: None without a clock.
@@ -85,6 +85,7 @@ class SimulationResult:
     completed: int
     unfinished: int
     actions: int
+    longest: int
     invariant_violations: int
     violations: tuple[str, ...]
     bot_errors: int
@@ -115,6 +116,7 @@ class SimulationResult:
             "unfinished": self.unfinished,
             "actions": self.actions,
             "actions_per_deal": round(self.actions_per_deal, 2),
+            "longest": self.longest,
             "invariant_violations": self.invariant_violations,
             "violations": list(self.violations),
             "bot_errors": self.bot_errors,
@@ -193,7 +195,7 @@ def simulate(
     match = Match(rules, players, random.Random(seed))
     bot_rng = random.Random(seed + 1)
     tally = _Tally(lineup)
-    completed = unfinished = actions = bot_errors = violations = 0
+    completed = unfinished = actions = longest = bot_errors = violations = 0
     notes: list[str] = []
     start = clock() if clock else None
     for i in range(deals):
@@ -214,6 +216,7 @@ def simulate(
         match.finish(game.deal)
         completed += 1
         actions += game.deal.actions
+        longest = max(longest, game.deal.actions)
         tally.add(strengths, end)
     seconds = clock() - start if clock else None
     return SimulationResult(
@@ -226,6 +229,7 @@ def simulate(
         completed=completed,
         unfinished=unfinished,
         actions=actions,
+        longest=longest,
         invariant_violations=violations,
         violations=tuple(notes),
         bot_errors=bot_errors,

@@ -53,7 +53,7 @@ def render(r: SimulationResult) -> str:
         f"{r.variant}, {r.players} players, bots {','.join(r.lineup)}, seed {r.seed}",
         f"deals completed     {r.completed} of {r.deals}"
         + (f" ({r.unfinished} unfinished at {ACTION_CAP} actions or a failed check)" if r.unfinished else ""),
-        f"actions per deal    {r.actions_per_deal:.1f}",
+        f"actions per deal    {r.actions_per_deal:.1f} (longest {r.longest})",
         "invariant violations " + (str(r.invariant_violations) if r.checked else "not checked (--no-check)"),
     ]
     lines += [f"  {note}" for note in r.violations]
