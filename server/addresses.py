@@ -96,11 +96,21 @@ def reachable_addresses(host: str | None) -> list[Reachable]:
     ]
 
 
+def _is_ipv6_elsewhere(host: str) -> bool:
+    """True if *host* is an IPv6 address other machines may reach (not loopback)."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.version == 6 and not address.is_loopback
+
+
 def describe_reachable(host: str | None, port: int) -> list[str]:
     """The lines ``print_reachable`` prints: where others can join a server on *host*:*port*.
 
     A server on loopback only gets one line saying only this machine can join, and how to let
-    others in. Raises OSError like ``reachable_addresses``.
+    others in; one on a single IPv6 address gets that address (which is not announced).
+    Raises OSError like ``reachable_addresses``.
     """
     where = "every interface" if host is None or host in ALL_INTERFACES else host
     reachable = reachable_addresses(host)
@@ -109,6 +119,13 @@ def describe_reachable(host: str | None, port: int) -> list[str]:
             return [
                 f"Listening on {where}, port {port}, but this machine has no network interface"
                 " up other than loopback: only this machine can join."
+            ]
+        if _is_ipv6_elsewhere(host):
+            return [
+                f"Listening on {host} port {port}. Others on the network can join with:",
+                f"  neveryu join [{host}]:{port}",
+                f"(a firewall on this machine must let in TCP port {port};"
+                " only IPv4 addresses are announced on the LAN, so this one is not)",
             ]
         return [
             f"Listening on {host} port {port}: only this machine can join"

@@ -236,3 +236,12 @@ def test_what_a_server_advertises_is_what_a_browser_reads():
     info = _info(advertise.txt_properties("Dorm «4»", tables=3, free=1, proto=1), ["192.168.1.5"])
     server = discovery.server_from_info(info, [])
     assert (server.name, server.tables, server.free, server.proto) == ("Dorm «4»", 3, 1, 1)
+
+
+def test_start_lines_for_one_ipv6_address_give_it_in_brackets(machine):
+    assert addresses.describe_reachable("fd00::2", 7420) == [
+        "Listening on fd00::2 port 7420. Others on the network can join with:",
+        "  neveryu join [fd00::2]:7420",
+        "(a firewall on this machine must let in TCP port 7420;"
+        " only IPv4 addresses are announced on the LAN, so this one is not)",
+    ]
