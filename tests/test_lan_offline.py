@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import io
 import ipaddress
+import threading
 
 import ifaddr
 import pytest
+import trio
+import trio.testing
 import zeroconf
 
 from client import discovery
@@ -245,3 +248,67 @@ def test_start_lines_for_one_ipv6_address_give_it_in_brackets(machine):
         "(a firewall on this machine must let in TCP port 7420;"
         " only IPv4 addresses are announced on the LAN, so this one is not)",
     ]
+
+
+class FakeZeroconf:
+    """Stands in for zeroconf.Zeroconf: records calls; ``hold`` makes register and close block
+    (in their worker threads) until released, like a network that does not answer."""
+
+    made: list["FakeZeroconf"] = []
+    hold = threading.Event()
+    release = threading.Event()
+
+    def __init__(self, interfaces, ip_version):
+        self.interfaces = interfaces
+        self.calls: list[tuple] = []
+        FakeZeroconf.made.append(self)
+
+    def _maybe_block(self):
+        if FakeZeroconf.hold.is_set():
+            FakeZeroconf.release.wait()
+
+    def register_service(self, info, allow_name_change):
+        self._maybe_block()
+        self.calls.append(("register", info.name, info.decoded_properties["tables"], info.decoded_properties["free"]))
+
+    def update_service(self, info):
+        self.calls.append(("update", info.name, info.decoded_properties["tables"], info.decoded_properties["free"]))
+
+    def close(self):
+        self._maybe_block()
+        self.calls.append(("close",))
+
+
+@pytest.fixture
+def fake_zeroconf(monkeypatch):
+    FakeZeroconf.made.clear()
+    FakeZeroconf.hold.clear()
+    FakeZeroconf.release.clear()
+    monkeypatch.setattr(zeroconf, "Zeroconf", FakeZeroconf)
+    yield FakeZeroconf
+    FakeZeroconf.release.set()  # let any blocked worker thread finish
+
+
+async def test_advertising_registers_on_the_listening_addresses_and_announces_new_counts(machine, fake_zeroconf):
+    with trio.fail_after(5):
+        async with advertise.advertising("dorm", "0.0.0.0", 7420, tables=1, free=2) as ad:
+            await ad.registered.wait()
+            ad.update(tables=2, free=0)
+            ad.update(tables=2, free=1)
+            await ad.flushed()
+            assert ad.instance == "dorm"
+    [zc] = fake_zeroconf.made
+    assert zc.interfaces == ["192.168.1.20", "10.1.0.7"]
+    name = f"dorm.{advertise.SERVICE_TYPE}"
+    # The two updates came faster than one announcement: they are merged, the last one wins.
+    assert zc.calls == [("register", name, "1", "2"), ("update", name, "2", "1"), ("close",)]
+
+
+async def test_a_network_that_never_answers_delays_neither_start_nor_shutdown(machine, fake_zeroconf):
+    fake_zeroconf.hold.set()
+    with trio.fail_after(advertise.CLOSE_TIMEOUT + 2):
+        async with advertise.advertising("dorm", "0.0.0.0", 7420) as ad:
+            await trio.testing.wait_all_tasks_blocked()
+            assert not ad.registered.is_set()  # still probing, in its thread
+            started = trio.current_time()
+        assert trio.current_time() - started <= advertise.CLOSE_TIMEOUT + 0.5
