@@ -220,8 +220,10 @@ class RepeatChallenger(BotPlayer):
 
 
 # A copy that comes after the first: the set is settled (stale), the turn moved on, the deal or
-# match ended; in an `anyone` variant also: this seat already challenged it (tie window).
-REFUSED_COPIES = {"STALE_SET", "NOT_YOUR_TURN", "DEAL_OVER", "NOT_PLAYING", "ILLEGAL_ACTION", "CHALLENGE_BARRED"}
+# match ended, the copies came too fast (rate); in an `anyone` variant also: this seat already
+# challenged it (tie window).
+REFUSED_COPIES = {"STALE_SET", "NOT_YOUR_TURN", "DEAL_OVER", "NOT_PLAYING", "ILLEGAL_ACTION", "CHALLENGE_BARRED",
+                  "RATE_LIMITED"}
 
 
 @pytest.mark.parametrize("variant", ["verish", "hoyle"])
