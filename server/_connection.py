@@ -85,7 +85,7 @@ class ClientConnection:
         code = msg.get("code", "?")
         self.errors[code] += 1
         if sum(self.errors.values()) <= ERRORS_LOGGED:
-            log.info("%s: error %s (%s)", self, code, msg.get("msg"))
+            log.info("%s: error %s (%r)", self, code, msg.get("msg"))
             return
         self._errors_unlogged[code] += 1
         now = trio.current_time()

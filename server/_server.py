@@ -286,7 +286,7 @@ class Server:
         self.sessions[session.token] = session
         session.attach(conn)
         conn.session = session
-        log.info("%s says hello (%s %s)", conn, req["client"]["name"], req["client"]["version"])
+        log.info("%s says hello (%r %r)", conn, req["client"]["name"], req["client"]["version"])  # %r: no log injection
         session.reply(req, self._welcome(session, resumed=False))
         return None
 
