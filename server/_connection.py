@@ -28,6 +28,7 @@ log = logging.getLogger("neveryu.server")
 READ_SIZE = 65_536
 ERRORS_LOGGED = 5  # error replies to one connection logged one by one; after that ...
 ERROR_LOG_EVERY = 10.0  # s: ... at most one summary line this often per connection
+GUESSES = frozenset({"WRONG_TABLE_PASSWORD"})  # errors after which the connection waits a second
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
 
 
@@ -84,6 +85,8 @@ class ClientConnection:
         connection one by one, then one summary line at most every ``ERROR_LOG_EVERY`` s."""
         code = msg.get("code", "?")
         self.errors[code] += 1
+        if code in GUESSES:  # a second's worth of requests: guessing takes ages
+            self._tokens = min(self._tokens, 0.0) - self.server.config.limits.rate
         if sum(self.errors.values()) <= ERRORS_LOGGED:
             log.info("%s: error %s (%r)", self, code, msg.get("msg"))
             return

@@ -244,3 +244,30 @@ async def test_names_and_chat_reach_others_without_control_characters():
                     await Client.connect(HOST, port, name)
                 assert (refused.value.code, refused.value.reply["fatal"]) == ("BAD_MESSAGE", True)
             nursery.cancel_scope.cancel()
+
+
+async def test_a_wrong_table_password_costs_a_second_of_requests(autojump_clock):
+    server = Server(limits_config(rate=50, burst=200))
+    async with trio.open_nursery() as nursery:
+        server._tables_nursery = nursery  # what Server.run sets up, without a listening socket
+        owner, guesser = await connect(nursery, server), await connect(nursery, server)
+        await owner.send(HELLO)
+        await owner.send({"t": "create_table", "id": 2, "variant": "verish", "seats": 2, "password": "s3cret"})
+        await guesser.send(HELLO)
+        await trio.testing.wait_all_tasks_blocked()
+        table = owner.last()["table"]["id"]
+        start = trio.current_time()
+        for k, guess in enumerate(["a", "b", "c", "d"]):  # as fast as it can
+            await guesser.send({"t": "join_table", "id": 10 + k, "table": table, "password": guess})
+        await trio.testing.wait_all_tasks_blocked()
+        codes = [m["code"] for _, m in guesser.msgs if m["t"] == "error"]
+        assert codes == ["WRONG_TABLE_PASSWORD", "RATE_LIMITED", "RATE_LIMITED", "RATE_LIMITED"]
+        await trio.sleep_until(start + 0.9)  # still in the penalty second
+        await guesser.send({"t": "ping", "id": 19})
+        await trio.testing.wait_all_tasks_blocked()
+        assert [m.get("code") for _, m in guesser.msgs if m.get("re") == 19] == ["RATE_LIMITED"]
+        await trio.sleep_until(start + 1.1)  # a second and a request later: a token again
+        await guesser.send({"t": "join_table", "id": 20, "table": table, "password": "s3cret"})
+        await trio.testing.wait_all_tasks_blocked()
+        assert [m["t"] for _, m in guesser.msgs if m.get("re") == 20] == ["table_joined"]
+        nursery.cancel_scope.cancel()
