@@ -5,8 +5,8 @@ Run as ``python -m scripts.benchmarks.loadgen PORT CLIENTS SECONDS [DELAY_MS [WA
 connects and seats every client (tables of 4, made by their first client), prints ``SEATED <n>``
 once all are playing, plays for a warm-up (default ``WARMUP_S``) and then ``SECONDS`` s, and
 prints one JSON line:
-``{"clients", "seated", "actions", "actions_per_s", "p50_ms", "p99_ms", "max_ms", "errors",
-"dropped", "cpu"}``. An action's latency is the time from sending it until its own client has
+``{"clients", "seated", "seat_failures", "actions", "actions_per_s", "p50_ms", "p99_ms",
+"max_ms", "errors", "dropped", "cpu"}``. An action's latency is the time from sending it until its own client has
 decoded the event it caused (``set_laid`` or ``challenged``); ``cpu`` is this process's share of
 one core over the measured window; ``dropped`` counts connections the server closed.
 """
@@ -33,6 +33,8 @@ CHALLENGE_RATE = 0.15
 
 
 class Stats:
+    """What the load generator counts, over every table (latencies in seconds)."""
+
     def __init__(self) -> None:
         self.measuring = False
         self.latencies: list[float] = []
