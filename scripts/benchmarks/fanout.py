@@ -34,11 +34,12 @@ async def measure(
     quiet: float | None = None,
 ) -> dict:
     """Take up to ``samples`` samples for at most ``seconds`` s; returns ``summary_us`` of them
-    plus ``"samples"``: the list of durations in seconds.
+    plus ``"samples"``: the list of durations in seconds, and ``"frames"``: how many frames the
+    clients decoded in all (set-up included).
     ``quiet``: pause before each sample until every task has been idle this long (s).
     ``on_message(k, msg)`` sees every frame client ``k`` decodes, in order."""
     out: list[float] = []
-    state = {"pred": None, "seen": 0, "done": trio.Event()}
+    state = {"pred": None, "seen": 0, "done": trio.Event(), "frames": 0}
 
     async def reader(k: int, conn: FrameStream) -> None:
         while True:
@@ -47,6 +48,7 @@ async def measure(
             except (EOFError, trio.ClosedResourceError, trio.BrokenResourceError):
                 return
             on_message(k, msg)
+            state["frames"] += 1
             pred = state["pred"]
             if pred is not None and pred(msg):
                 state["seen"] += 1
@@ -76,4 +78,4 @@ async def measure(
         for c in conns:
             await c.stream.aclose()
         nursery.cancel_scope.cancel()
-    return {**summary_us(out), "samples": out}
+    return {**summary_us(out), "samples": out, "frames": state["frames"]}

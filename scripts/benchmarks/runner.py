@@ -78,7 +78,7 @@ def latencies(report, prof: Profile, args) -> None:
 
     want = [name for name in ("floor", "neveryu") if name in report.sections]
     pooled: dict[str, list[float]] = {name: [] for name in want}
-    cpu = {name: {"server": 0.0, "client": 0.0} for name in want}
+    cpu = {name: {"server": 0.0, "client": 0.0, "frames": 0} for name in want}
     extra: dict[str, dict] = {"floor": {}, "neveryu": {"errors": {}, "deals": 0}}
     n = max(1, prof.latency_samples // prof.rounds)
     seconds = prof.latency_s / prof.rounds
@@ -94,6 +94,7 @@ def latencies(report, prof: Profile, args) -> None:
             cpu[name]["server"] += cpu_seconds(pids[name]) - s0
             cpu[name]["client"] += cpu_seconds(me) - c0
             pooled[name].extend(r["samples"])
+            cpu[name]["frames"] += r["frames"]
             return r
 
         for _ in range(prof.rounds):
@@ -114,6 +115,7 @@ def latencies(report, prof: Profile, args) -> None:
         per = {
             "server_cpu_us_per_sample": round(cpu[name]["server"] / k * 1e6, 1),
             "client_cpu_us_per_sample": round(cpu[name]["client"] / k * 1e6, 1),
+            "frames_per_sample": round(cpu[name]["frames"] / k, 1),
         }
         report.data[name] = {"latency": {**summary_us(pooled[name]), **per, **extra[name]}, "throughput": tps[name]}
     say_latencies(report, prof)
@@ -125,7 +127,10 @@ def say_latencies(report, prof: Profile) -> None:
         lat, tp = fl["latency"], fl["throughput"]
         report.say("\n== floor: bare trio server, same framing, no game logic (server in its own process)")
         report.say(f"  send → all 4 decoded: p50 {lat['p50_us']} µs, p99 {lat['p99_us']} µs ({lat['n']} samples)")
-        report.say(f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs")
+        report.say(
+            f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs;"
+            f" {lat['frames_per_sample']} frames decoded per sample"
+        )
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     if nv:
         lat, tp = nv["latency"], nv["throughput"]
@@ -135,7 +140,10 @@ def say_latencies(report, prof: Profile) -> None:
             f"  set sent → all 4 decoded its event: p50 {lat['p50_us']} µs{ratio}, p99 {lat['p99_us']} µs"
             f" ({lat['n']} samples, {lat['deals']} deals ended, errors {lat['errors'] or 0})"
         )
-        report.say(f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs")
+        report.say(
+            f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs;"
+            f" {lat['frames_per_sample']} frames decoded per sample"
+        )
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     if fl and nv:
         report.say(f"  (measured in {prof.rounds} interleaved rounds: floor block, neveryu block)")
