@@ -45,7 +45,8 @@ ERRORS: dict[str, tuple[bool, str]] = {
                               "impossible value of the right type (set_no 0, a card \"10H\", nine cards)"),
     "NOT_YOUR_TURN": (False, "only the seat to act may do this now"),
     "STALE_SET": (False, "challenge or believe names a set that is no longer the last one"),
-    "PREMATURE": (False, "challenge names a set not laid yet where only the next player challenges"),
+    "PREMATURE": (False, "challenge names a set not laid yet where only the next player challenges "
+                         "(where anyone challenges, a challenge of the next set is ok and challenge_void)"),
     "CHALLENGE_BARRED": (False, "challenge of a set this seat challenged prematurely (void)"),
     "DEAL_OVER": (False, "the deal has ended; no action is accepted"),
 }
