@@ -37,6 +37,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the real server with the batched-writer experiment (scripts/benchmarks/batched_writer.py)",
     )
     p.add_argument(
+        "--unchecked-send", action="store_true",
+        help="run the real server without its check of outgoing messages (scripts/benchmarks/unchecked_send.py)",
+    )
+    p.add_argument(
         "--server-limit", action="append", default=[], metavar="NAME=INT",
         help="override one of the server's limits (e.g. replay=64), for experiments",
     )
@@ -66,7 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"scripts/bench: unknown section(s): {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
-    args.server_args = (["--batch-writes"] if args.batch_writes else []) + [
+    args.server_args = (["--batch-writes"] if args.batch_writes else []) + (
+        ["--unchecked-send"] if args.unchecked_send else []
+    ) + [
         arg for item in args.server_limit for arg in ("--limit", item)
     ]
     report = Report(args.json, sections, args.server_args)

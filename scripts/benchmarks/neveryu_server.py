@@ -60,6 +60,7 @@ if __name__ == "__main__":
     p.add_argument("--clients", type=int, default=200)
     p.add_argument("--deal-pause-ms", type=int, default=200)
     p.add_argument("--batch-writes", action="store_true", help="the batched_writer experiment")
+    p.add_argument("--unchecked-send", action="store_true", help="the unchecked_send experiment")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=INT", help="set a server limit (experiments)")
     p.add_argument("--profile", metavar="FILE", help="profile the server's CPU time with cProfile into FILE")
     args = p.parse_args()
@@ -68,6 +69,10 @@ if __name__ == "__main__":
         from . import batched_writer
 
         batched_writer.install()
+    if args.unchecked_send:
+        from . import unchecked_send
+
+        unchecked_send.install()
     logging.basicConfig(level=logging.WARNING)
     config = bench_config(args.clients, args.deal_pause_ms, limits)
     if args.profile:
