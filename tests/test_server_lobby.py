@@ -78,7 +78,9 @@ async def test_lobby_errors():
             joined = await ann.request("create_table", variant="verish", seats=2, password="pw")
             tid = joined["table"]["id"]
             assert (await refused(ann, "create_table")).code == "BAD_STATE"
-            assert (await refused(bob, "join_table", table=tid)).code == "WRONG_TABLE_PASSWORD"
+            dee = await Client.connect(HOST, port, "dee")
+            assert (await refused(dee, "join_table", table=tid)).code == "WRONG_TABLE_PASSWORD"
+            assert (await refused(dee, "join_table", table=tid, password="pw")).code == "RATE_LIMITED"  # a second
             assert (await refused(bob, "join_table", table=tid, seat=0, password="pw")).code == "SEAT_TAKEN"
             assert (await bob.request("join_table", table=tid, password="pw"))["seat"] == 1
             assert (await refused(cy, "join_table", table=tid, password="pw")).code == "TABLE_FULL"
