@@ -196,7 +196,7 @@ SEAT_SUMMARY = Ref("seat_summary", Map({
 
 TABLE = Ref("table", Map({
     "id": Field(UINT32, doc="the table's id"),
-    "variant": Field(Str(32, 1), doc="the variant's name (RULES.md)"),
+    "variant": Field(Str(32, 1), doc="the variant's name (docs/PROTOCOL.md, the rules of each variant)"),
     "options": Field(OPTIONS, doc="the variant options chosen at create_table"),
     "seats": Field(Array(SEAT_SUMMARY, MAX_SEATS, 2)),
     "state": Field(Str(16, choices=("waiting", "playing")), doc="playing while a match is on"),
@@ -279,7 +279,7 @@ class ListTables(Request):
 class CreateTable(Request):
     """Make a table and take its seat 0. Absent fields take the server's defaults."""
 
-    variant: str | None = wire(Str(32, 1), "a variant name (RULES.md), e.g. verish", required=False)
+    variant: str | None = wire(Str(32, 1), "a variant name, e.g. verish (the variants request lists them)", required=False)
     options: dict | None = wire(OPTIONS, "variant options, as listed by variants", required=False)
     seats: int | None = wire(Int(2, MAX_SEATS), "number of seats", required=False)
     bots: tuple[str | None, ...] | None = wire(
@@ -338,7 +338,9 @@ class ChatRequest(Request):
 
 @request("lay")
 class Lay(Request):
-    """Lay a set face down with a claim (RULES.md: set, claim)."""
+    """Lay a set face down with a claim.
+
+    RULES.md: set, claim."""
 
     cards: tuple[str, ...] = wire(Array(CARD, MAX_SET, 1), "the cards, from the hand")
     rank: str | None = wire(RANK, "the claimed rank; may be absent when legal.lay.ranks has one rank", required=False)
@@ -347,14 +349,18 @@ class Lay(Request):
 
 @request("challenge")
 class ChallengeRequest(Request):
-    """«Не верю»: challenge set ``set_no`` (RULES.md: challenge)."""
+    """«Не верю»: challenge set ``set_no``.
+
+    RULES.md: challenge."""
 
     set_no: int = wire(SET_NO, "the set aimed at")
 
 
 @request("believe")
 class BelieveRequest(Request):
-    """«Верю»: believe set ``set_no`` (RULES.md: believe)."""
+    """«Верю»: believe set ``set_no``.
+
+    RULES.md: believe."""
 
     set_no: int = wire(SET_NO, "the set aimed at")
 
@@ -366,7 +372,9 @@ class DeclareNoneRequest(Request):
 
 @request("discard_quads")
 class DiscardQuadsRequest(Request):
-    """Discard quads from the hand, one rank per quad (RULES.md: quad)."""
+    """Discard quads from the hand, one rank per quad.
+
+    RULES.md: quad."""
 
     ranks: tuple[str, ...] = wire(Array(RANK, 26, 1), "one rank per quad")
 
@@ -423,7 +431,7 @@ class SchemaReply(Reply):
 
 
 VARIANT_INFO = Map({
-    "name": Field(Str(32, 1), doc="the stable identifier (RULES.md)"),
+    "name": Field(Str(32, 1), doc="the stable identifier, used in create_table"),
     "title": Field(Str(64), doc="the Russian title"),
     "players": Field(Array(Int(1, MAX_SEATS), 2, 2), doc="[min, max] seats"),
     "options": Field(MapOf(Map({
@@ -523,7 +531,7 @@ class MatchStarted(Event):
 class MatchEnded(Event):
     """The match is over; the table waits for players to be ready again."""
 
-    scores: tuple[int, ...] = wire(SCORES, "the match's score per seat (RULES.md, scoring)")
+    scores: tuple[int, ...] = wire(SCORES, "the match's score per seat (docs/PROTOCOL.md, the rules of each variant: scoring)")
     deals: int = wire(COUNT, "deals played")
 
 
@@ -690,7 +698,9 @@ class TimedOut(Event):
 
 @event("player_out")
 class PlayerOut(Event):
-    """``seat`` has finished (RULES.md: out)."""
+    """``seat`` has finished: it is out, and skipped from then on.
+
+    RULES.md: out."""
 
     seat: int = wire(SEAT, "the seat")
     place: int = wire(Int(1, MAX_SEATS), "1 for the first out")
