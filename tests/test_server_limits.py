@@ -277,3 +277,49 @@ async def test_a_wrong_table_password_costs_a_second_of_requests(autojump_clock)
         await trio.testing.wait_all_tasks_blocked()
         assert [m["t"] for _, m in guesser.msgs if m.get("re") == 20] == ["table_joined"]
         nursery.cancel_scope.cancel()
+
+
+# -- hostile frames (issue 7's list of attempts): each gets its documented answer --------------------
+
+
+def _frame(body: bytes) -> bytes:
+    return len(body).to_bytes(4, "big") + body
+
+
+HOSTILE = {
+    # a hello offering every version there could be: the server picks 1
+    "proto_range_wide": ([{**HELLO, "proto": [1, 65535]}], [("welcome", None)]),
+    "proto_range_huge": ([{**HELLO, "proto": [0, 2**40]}], [("error", "BAD_MESSAGE")]),
+    "proto_range_reversed": ([{**HELLO, "proto": [5, 1]}], [("error", "UNSUPPORTED_VERSION")]),
+    "forged_token": ([{**HELLO, "resume": {"token": "x" * 32, "last_seq": 0}}], [("error", "BAD_RESUME")]),
+    "hello_twice": ([HELLO, {**HELLO, "id": 2}, {"t": "ping", "id": 3}],
+                    [("welcome", None), ("error", "BAD_STATE"), ("pong", None)]),
+    "id_reused_in_flight": ([HELLO, {"t": "ping", "id": 5}, {"t": "list_tables", "id": 5}, {"t": "ping", "id": 5}],
+                            [("welcome", None), ("pong", None), ("tables", None), ("pong", None)]),
+    "id_a_bool": ([HELLO, {"t": "ping", "id": True}], [("welcome", None), ("error", "BAD_MESSAGE")]),
+    "unknown_fields_ignored": ([HELLO, {"t": "ping", "id": 2, "evil": {"x": [1, 2]}}], [("welcome", None), ("pong", None)]),
+    "map_of_4g_entries": ([HELLO, _frame(b"\xdf\xff\xff\xff\xff")], [("welcome", None), ("error", "BAD_FRAME")]),
+    "string_of_4g_bytes": ([HELLO, _frame(b"\x81\xa1t\xdb\xff\xff\xff\xff")], [("welcome", None), ("error", "BAD_FRAME")]),
+    "nesting_60000_deep": ([HELLO, _frame(b"\x81\xa1t" + b"\x91" * 60_000 + b"\xc0")], [("welcome", None), ("error", "BAD_FRAME")]),
+    "options_3000_keys": ([HELLO, {"t": "create_table", "id": 2, "options": {f"o{i}": i for i in range(3000)}}],
+                          [("welcome", None), ("error", "BAD_MESSAGE")]),
+    "variant_dunder": ([HELLO, {"t": "create_table", "id": 2, "variant": "__class__"}], [("welcome", None), ("error", "BAD_OPTION")]),
+    "game_request_in_lobby": ([HELLO, {"t": "lay", "id": 2, "cards": ["AS"], "rank": "A"}],
+                              [("welcome", None), ("error", "NOT_PLAYING")]),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+async def test_hostile_frames_get_their_documented_answer(name, autojump_clock):
+    sent, expected = HOSTILE[name]
+    server = Server(limits_config(idle_ms=1_000))
+    async with trio.open_nursery() as nursery:
+        server._tables_nursery = nursery
+        peer = await connect(nursery, server)
+        await peer.stream.send_all(b"".join(m if isinstance(m, bytes) else protocol.encode_frame(m) for m in sent))
+        await trio.sleep(5)  # past idle_ms: the connection has ended either way
+    got = [(m["t"], m.get("code")) for _, m in peer.msgs if m["t"] not in ("heartbeat", "bye")]
+    assert got == expected
+    fatal = [m for _, m in peer.msgs if m["t"] == "error" and m["fatal"]]
+    assert not fatal or peer.msgs[-1][1] is fatal[0]  # a fatal error is the last word
+    assert not server.connections
