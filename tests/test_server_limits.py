@@ -304,6 +304,15 @@ HOSTILE = {
     "options_3000_keys": ([HELLO, {"t": "create_table", "id": 2, "options": {f"o{i}": i for i in range(3000)}}],
                           [("welcome", None), ("error", "BAD_MESSAGE")]),
     "variant_dunder": ([HELLO, {"t": "create_table", "id": 2, "variant": "__class__"}], [("welcome", None), ("error", "BAD_OPTION")]),
+    # the server's max_chat is 10 here: longer is refused, over the protocol's 500 is fatal
+    "chat_over_max_chat": ([HELLO, {"t": "create_table", "id": 2, "variant": "verish", "seats": 2},
+                            {"t": "chat", "id": 3, "text": "x" * 11}, {"t": "chat", "id": 4, "text": "x" * 10},
+                            {"t": "ping", "id": 5}],
+                           [("welcome", None), ("table_joined", None), ("error", "BAD_OPTION"), ("ok", None),
+                            ("chat", None), ("pong", None)]),
+    "chat_over_500": ([HELLO, {"t": "create_table", "id": 2, "variant": "verish", "seats": 2},
+                       {"t": "chat", "id": 3, "text": "x" * 501}],
+                      [("welcome", None), ("table_joined", None), ("error", "BAD_MESSAGE")]),
     "game_request_in_lobby": ([HELLO, {"t": "lay", "id": 2, "cards": ["AS"], "rank": "A"}],
                               [("welcome", None), ("error", "NOT_PLAYING")]),
 }
@@ -312,13 +321,13 @@ HOSTILE = {
 @pytest.mark.parametrize("name", list(HOSTILE))
 async def test_hostile_frames_get_their_documented_answer(name, autojump_clock):
     sent, expected = HOSTILE[name]
-    server = Server(limits_config(idle_ms=1_000))
+    server = Server(limits_config(idle_ms=1_000, max_chat=10))
     async with trio.open_nursery() as nursery:
         server._tables_nursery = nursery
         peer = await connect(nursery, server)
         await peer.stream.send_all(b"".join(m if isinstance(m, bytes) else protocol.encode_frame(m) for m in sent))
         await trio.sleep(5)  # past idle_ms: the connection has ended either way
-    got = [(m["t"], m.get("code")) for _, m in peer.msgs if m["t"] not in ("heartbeat", "bye")]
+    got = [(m["t"], m.get("code")) for _, m in peer.msgs if m["t"] not in ("heartbeat", "bye", "table_update")]
     assert got == expected
     fatal = [m for _, m in peer.msgs if m["t"] == "error" and m["fatal"]]
     assert not fatal or peer.msgs[-1][1] is fatal[0]  # a fatal error is the last word
