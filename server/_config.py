@@ -87,7 +87,7 @@ class Limits:
     - ``replay``: events kept per session for a resume (older ones: a ``state`` snapshot).
     - ``table_queue``: commands queued for one table; more get ``RATE_LIMITED``.
     - ``rate``, ``burst``: requests per second one connection may send on average, and at once;
-      more get ``RATE_LIMITED``.
+      more get ``RATE_LIMITED``. A ``WRONG_TABLE_PASSWORD`` uses up a second's worth.
     - ``max_connections`` (in total), ``max_per_address``: more get fatal ``SERVER_FULL``.
     - ``max_tables``: more ``create_table`` get ``BAD_STATE``.
     - ``max_tables_per_address``: tables made from one IP address and still open; more
