@@ -131,6 +131,11 @@ class Client:
             if not data:
                 raise ConnectionClosed(self.bye)
             self.wire.receive_data(data)
+        await self._sort(msg)
+        return msg
+
+    async def _sort(self, msg: dict[str, Any]) -> None:
+        """File a received message: a reply under its id, an event in order (not heartbeats)."""
         if self.received is not None:
             self.received.append(msg)
         if "re" in msg:
@@ -145,7 +150,6 @@ class Client:
                 await trio.aclose_forcefully(self.stream)  # lets the server close at once
             if msg["t"] != "heartbeat":
                 self.events.append(msg)
-        return msg
 
     # -- requests and events -------------------------------------------------------------------
 
@@ -178,9 +182,12 @@ class Client:
                 self._pings.add(await self.send_request("ping"))
         return self.events.popleft()
 
-    def pending(self) -> bool:
-        """True if events are waiting, or a whole frame is buffered."""
-        return bool(self.events) or self.wire.buffered >= 4
+    async def pending(self) -> bool:
+        """True if an event is waiting: already queued, or in a whole frame already received.
+        Heartbeats and replies in the buffer are filed, not counted."""
+        while not self.events and (msg := self.wire.next_message()) is not None:
+            await self._sort(msg)
+        return bool(self.events)
 
 
 class SeatTracker:
@@ -401,7 +408,7 @@ class BotPlayer:
             # The server sends ``legal`` last in every batch that changes what the seat may do;
             # other events (a table_update after a resume, chat) may still follow it.
             to_answer = to_answer or t in ("legal", "state")
-            if to_answer and not self.client.pending():
+            if to_answer and not await self.client.pending():
                 to_answer = False
                 await self._move()
 

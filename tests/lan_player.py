@@ -56,18 +56,6 @@ class ResumingClient(Client):
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
             await self._resume(type(exc).__name__)  # the message is lost; a request of it is refused below
 
-    async def next_event(self) -> dict[str, Any]:
-        event = await super().next_event()
-        # Take in the whole frames already here, so that a heartbeat or a pong behind the last
-        # event of a batch does not make ``pending()`` hold the bot's move back. No checkpoint
-        # is reached while a whole frame is buffered, so the zero deadline only stops a read.
-        while not self.events and self.wire.buffered >= 4:
-            with trio.move_on_after(0) as nothing_whole:
-                await self._receive_one()
-            if nothing_whole.cancelled_caught:
-                break
-        return event
-
     async def send_request(self, t: str, **fields: Any) -> int:
         self.outstanding.add(self._ids + 1)
         return await super().send_request(t, **fields)
