@@ -26,6 +26,7 @@ from ._limits import (
 )
 from ._messages import (
     EVENTS,
+    GAME_REQUESTS,
     REPLIES,
     REQUESTS,
     BelieveRequest,

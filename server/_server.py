@@ -34,7 +34,7 @@ log = logging.getLogger("neveryu.server")
 SERVER_VERSION = "0.1.0"
 REFUSAL_LOG_EVERY = 10.0  # s: at most one log line this often about refused connections
 REFUSE_S = 1.0  # s: how long a refused connection may take to get its SERVER_FULL
-GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads"})
+GAME_REQUESTS = protocol.GAME_REQUESTS
 
 
 def variants_info() -> list[dict[str, Any]]:
