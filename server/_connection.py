@@ -30,6 +30,7 @@ ERRORS_LOGGED = 5  # error replies to one connection logged one by one; after th
 ERROR_LOG_EVERY = 10.0  # s: ... at most one summary line this often per connection
 GUESSES = frozenset({"WRONG_TABLE_PASSWORD"})  # errors after which the connection waits a second
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
+MAX_BATCH = 64  # queued messages written with one send_all at most
 
 
 class ClientConnection:
@@ -176,6 +177,10 @@ class ClientConnection:
             )
 
     async def _writer(self) -> None:
+        """Write what is queued: after the first message, everything else already waiting (up to
+        a final one, at most ``MAX_BATCH``) goes out with one ``send_all`` under one ``send_ms``
+        deadline. A table pushes a whole batch of events before any writer runs, so a game
+        action costs one write per connection, not one per frame."""
         heartbeat = self.server.config.limits.heartbeat_ms / 1000
         while True:
             item = None
@@ -185,15 +190,19 @@ class ClientConnection:
                 if self.session is not None and not self._final:
                     self.session.event({"t": "heartbeat"}, keep=False)
                 continue
-            msg, final = item
+            items = [item]
+            while not items[-1][1] and len(items) < MAX_BATCH:
+                try:
+                    items.append(self._out_receive.receive_nowait())
+                except trio.WouldBlock:
+                    break
             if self.queued <= self._half:
                 self._drained.set()
-            if msg is None:  # the peer half-closed and everything queued is written
-                self.scope.cancel()
-                return
-            await self._write(msg)
+            await self._write([msg for msg, _ in items if msg is not None])
+            last, final = items[-1]
             if final:
-                await self._linger()
+                if last is not None:  # a last message (bye, fatal error); None: the peer half-closed
+                    await self._linger()
                 self.scope.cancel()
                 return
 
@@ -207,17 +216,25 @@ class ClientConnection:
                 return
             await self._peer_closed.wait()
 
-    async def _write(self, msg: dict[str, Any]) -> None:
-        try:
-            data = self.wire.send(msg)
-        except protocol.ProtocolError:
-            log.exception("%s: cannot send a %s (a bug)", self, msg.get("t"))
+    async def _write(self, msgs: list[dict[str, Any]]) -> None:
+        """Encode ``msgs`` and write them with one ``send_all`` within ``send_ms`` (else the
+        connection is dropped: "send_timeout"). A message that cannot be encoded is a bug: it is
+        logged and left out."""
+        frames = []
+        for msg in msgs:
+            try:
+                frames.append(self.wire.send(msg))
+            except protocol.ProtocolError:
+                log.exception("%s: cannot send a %s (a bug)", self, msg.get("t"))
+                continue
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("%s <- %s", self, msg.get("t"))
+        if not frames:
+            await trio.lowlevel.checkpoint()
             return
-        if log.isEnabledFor(logging.DEBUG):
-            log.debug("%s <- %s", self, msg.get("t"))
         with trio.move_on_after(self.server.config.limits.send_ms / 1000) as timer:
             try:
-                await self.stream.send_all(data)
+                await self.stream.send_all(frames[0] if len(frames) == 1 else b"".join(frames))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 self.drop("broken")
                 await trio.lowlevel.checkpoint()

@@ -176,6 +176,7 @@ async def test_request_flood_is_rate_limited_and_table_queue_stays_bounded():
         codes = [flood.replies[r]["t"] if flood.replies[r]["t"] == "ok" else flood.replies[r]["code"] for r in range(10, 110)]
         assert "RATE_LIMITED" in codes and "ok" in codes
         assert peak <= LIMITS["table_queue"]
+        await trio.sleep(1 / LIMITS["rate"])  # the bucket may be empty: one token refills in 1/rate s
         assert (await flood.request("ping"))["t"] == "pong"  # non-fatal: still connected
 
     await with_a_deal_playing(hostile_config(), attack)
@@ -246,9 +247,14 @@ async def test_a_repeated_challenge_gets_errors_and_the_table_plays_on(variant):
             assert set(replies[1:]) <= REFUSED_COPIES and replies[0] in REFUSED_COPIES | {"ok"}, replies
             assert variant != "verish" or "ILLEGAL_ACTION" not in replies
         seen = other.received
-        # The other seat's own moves go through (BotPlayer may send discard_quads twice when two
-        # ``legal`` events arrive before its reply, and both seats may ask to start: its races).
-        assert all(isinstance(a, engine.DiscardQuads) for a, _, _ in players[0].refused)
+        # The other seat's own moves go through, but for the races of any table: BotPlayer may
+        # send discard_quads twice when two ``legal`` events come before its reply, and where
+        # anyone challenges its challenge or set may come just after another seat's. Never a
+        # refusal the flood caused (RATE_LIMITED, INTERNAL_ERROR), never a fatal error.
+        races = {"STALE_SET", "NOT_YOUR_TURN", "ILLEGAL_ACTION", "DEAL_OVER", "NOT_PLAYING"}
+        for action, code, msg in players[0].refused:
+            assert code in races, (action, code, msg)
+            assert variant != "verish" or isinstance(action, engine.DiscardQuads), (action, code, msg)
         assert check_frames(seen, 0, engine.variant(variant), 3) == 1
         # each challenge happened once: one challenged event per round, and one set revealed
         challenged = [m["set_no"] for m in seen if m["t"] == "challenged" and 1 in (m["seat"], *m["tied"])]
