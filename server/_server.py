@@ -271,6 +271,8 @@ class Server:
                 old.bye("replaced")  # type: ignore[attr-defined]
             log.info("%s resumes (last seq %d of %d)", conn, resume["last_seq"], session.seq)
             missed = session.missed(resume["last_seq"])
+            if missed is not None and len(missed) > cfg.limits.outbox // 2:
+                missed = None  # a replay that would fill the queue: a snapshot instead
             session.reply(req, self._welcome(session, resumed=True))
             for msg in missed or ():
                 conn.push(msg)

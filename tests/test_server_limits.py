@@ -332,3 +332,28 @@ async def test_hostile_frames_get_their_documented_answer(name, autojump_clock):
     fatal = [m for _, m in peer.msgs if m["t"] == "error" and m["fatal"]]
     assert not fatal or peer.msgs[-1][1] is fatal[0]  # a fatal error is the last word
     assert not server.connections
+
+
+async def test_a_resume_never_overflows_its_own_queue():
+    """Events missed beyond half the outbox come as a snapshot, not a replay (``replay`` may be
+    set above ``outbox``)."""
+    config = ServerConfig(host=HOST, port=0).evolve(limits={"outbox": 16, "replay": 512})
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            server = Server(config)
+            port = await nursery.start(server.run)
+            ann = await Client.connect(HOST, port, "ann")
+            joined = await ann.request("create_table", variant="verish", seats=2)
+            token = ann.token
+            await ann.aclose()
+            bob = await Client.connect(HOST, port, "bob")
+            await bob.request("join_table", table=joined["table"]["id"])
+            for k in range(20):  # ann misses 20 chats and more: more than the queue holds
+                await bob.request("chat", text=f"line {k}")
+            back = await Client.connect(HOST, port, "ann", resume=(token, 0), keep=True)
+            assert back.welcome["resumed"]
+            seen = [await back.next_event() for _ in range(1)]
+            assert seen[0]["t"] == "table_update" and back.bye is None
+            assert (await back.request("ping"))["t"] == "pong"
+            assert not [m for m in back.received if m["t"] == "chat"]
+            nursery.cancel_scope.cancel()
