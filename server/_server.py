@@ -12,7 +12,6 @@ import collections
 import functools
 import itertools
 import logging
-import secrets
 from typing import Any
 
 import trio
@@ -23,6 +22,7 @@ import protocol
 from ._bots import default_strength, strengths
 from ._config import ServerConfig
 from ._connection import ClientConnection
+from ._password import password_ok
 from ._session import Session
 from ._text import blank, shown
 from ._table import REQUESTS as TABLE_REQUESTS
@@ -215,7 +215,9 @@ class Server:
             return self._hello(conn, req)
         done = trio.Event()
         session = conn.session
-        assert session is not None  # protocol.Connection refuses anything before hello
+        if session is None:  # protocol.Connection refuses anything before hello; a failed hello too
+            conn.fatal(protocol.error("NOT_READY", "no session: say hello first", re=req["id"]))
+            return None
         if t == "ping":
             session.reply(req, {"t": "pong"})
         elif t == "list_tables":
@@ -255,7 +257,7 @@ class Server:
         if not lo <= protocol.PROTOCOL_VERSION <= hi:
             conn.fatal(protocol.error("UNSUPPORTED_VERSION", f"this server speaks version {protocol.PROTOCOL_VERSION}", re=req["id"]))
             return None
-        if cfg.password is not None and not secrets.compare_digest(str(req.get("password") or ""), cfg.password):
+        if not password_ok(req.get("password"), cfg.password):
             conn.fatal(protocol.error("WRONG_PASSWORD", "this server needs its password", re=req["id"]))
             return None
         self._sweep()

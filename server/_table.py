@@ -24,6 +24,7 @@ import engine
 
 from . import _wire
 from ._bots import default_strength, new_bot
+from ._password import password_ok
 from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
@@ -269,8 +270,7 @@ class Table(Referee):
         self._check_empty()
 
     def _check_password(self, req: dict[str, Any]) -> None:
-        want = self.settings.password
-        if want is not None and not secrets.compare_digest(str(req.get("password") or ""), want):
+        if not password_ok(req.get("password"), self.settings.password):
             raise TableError("WRONG_TABLE_PASSWORD", f"table {self.id} needs its password")
 
     def _seat_of(self, session: Session) -> Seat:

@@ -357,3 +357,24 @@ async def test_a_resume_never_overflows_its_own_queue():
             assert (await back.request("ping"))["t"] == "pong"
             assert not [m for m in back.received if m["t"] == "chat"]
             nursery.cancel_scope.cancel()
+
+
+async def test_passwords_in_any_script():
+    """A password with non-ASCII characters (``secrets.compare_digest`` refuses such str)."""
+    config = ServerConfig(host=HOST, port=0, password="пароль")
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(Server(config).run)
+            for wrong in ("парол", "x", "пароль!"):
+                with pytest.raises(ServerError) as refused:
+                    await Client.connect(HOST, port, "eve", password=wrong)
+                assert refused.value.code == "WRONG_PASSWORD"
+            ann = await Client.connect(HOST, port, "ann", password="пароль")
+            joined = await ann.request("create_table", variant="verish", seats=3, password="ёжик")
+            bob = await Client.connect(HOST, port, "bob", password="пароль")
+            with pytest.raises(ServerError) as refused:
+                await bob.request("join_table", table=joined["table"]["id"], password="ежик")
+            assert refused.value.code == "WRONG_TABLE_PASSWORD"
+            cy = await Client.connect(HOST, port, "cy", password="пароль")
+            assert (await cy.request("join_table", table=joined["table"]["id"], password="ёжик"))["seat"] == 1
+            nursery.cancel_scope.cancel()
