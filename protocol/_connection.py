@@ -24,6 +24,9 @@ def is_uint32(value: object) -> bool:
 class Connection:
     """One end of a protocol connection.
 
+    ``check_sent=False``: ``send`` does not walk each message to check its wire types (the
+    server, whose tests turn it back on; docs/BENCHMARKS.md); incoming bytes are always checked.
+
     ``role="server"``: the peer is a client; frames in are at most 65,536 bytes, out at most
     1,048,576, and every message in is a request checked against its schema (``parse_request``):
     the first must be ``hello``. ``role="client"``: the reverse limits; messages in are checked
@@ -35,10 +38,11 @@ class Connection:
     consumes its frame and the connection goes on.
     """
 
-    def __init__(self, role: Role) -> None:
+    def __init__(self, role: Role, *, check_sent: bool = True) -> None:
         if role not in ("server", "client"):
             raise ValueError(f"role must be 'server' or 'client', not {role!r}")
         self.role: Role = role
+        self.check_sent = check_sent  # False: ``send`` trusts the caller's types (see ``send``)
         self.max_in = MAX_CLIENT_FRAME if role == "server" else MAX_SERVER_FRAME
         self.max_out = MAX_SERVER_FRAME if role == "server" else MAX_CLIENT_FRAME
         self._buffer = bytearray()
@@ -109,8 +113,9 @@ class Connection:
 
     def send(self, msg: dict) -> bytes:
         """The frame to write for ``msg``. Raises ``LocalProtocolError`` if ``msg`` is too large
-        for this role's frames or holds a non-wire value (a float, bytes, ...)."""
-        return encode_frame(msg, self.max_out)
+        for this role's frames or holds a non-wire value (a float, bytes, ...; only checked
+        with ``check_sent``)."""
+        return encode_frame(msg, self.max_out, self.check_sent)
 
 
 def _check_server_message(msg: dict) -> dict:

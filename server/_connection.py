@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import logging
 import math
+import os
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -31,6 +32,9 @@ ERROR_LOG_EVERY = 10.0  # s: ... at most one summary line this often per connect
 GUESSES = frozenset({"WRONG_TABLE_PASSWORD"})  # errors after which the connection waits a second
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
 MAX_BATCH = 64  # queued messages written with one send_all at most
+# Set (to anything but 0) to check the wire types of every message the server sends (the tests
+# do: tests/conftest.py). Off by default: the walk cost a tenth of the server's CPU per action.
+CHECK_SENT = "NEVERYU_CHECK_SENT"
 
 
 class ClientConnection:
@@ -40,7 +44,7 @@ class ClientConnection:
         self.server = server
         self.stream = stream
         self.address = address
-        self.wire = protocol.Connection("server")
+        self.wire = protocol.Connection("server", check_sent=os.environ.get(CHECK_SENT, "") not in ("", "0"))
         self.session: Session | None = None
         limits = server.config.limits
         self._out_send, self._out_receive = trio.open_memory_channel[tuple[dict[str, Any] | None, bool]](limits.outbox)
