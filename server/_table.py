@@ -514,6 +514,8 @@ class Table(Referee):
                     "match_scores": list(self.match.scores) if self.match else None,
                     "deal_no": self.deal_no,
                 }
+            last: engine.Event | None = None  # seats that see the same projection share one body
+            body: dict[str, Any] = {}
             for seat in self.seats:
                 seen = engine.project(event, seat.index, public)
                 if seen is None:
@@ -521,11 +523,14 @@ class Table(Referee):
                 if seat.brain is not None:
                     seat.brain.observe(seen)
                 if seat.session is not None:
-                    seat.session.event({**_wire.event_message(seen), **extra})
+                    if last is None or seen != last:
+                        last, body = seen, {**_wire.event_message(seen), **extra}
+                    seat.session.event(body)
             if self.spectators:
                 seen = engine.project(event, None, public)
                 if seen is not None:
-                    body = {**_wire.event_message(seen), **extra}
+                    if last is None or seen != last:
+                        body = {**_wire.event_message(seen), **extra}
                     for spectator in self.spectators:
                         spectator.event(body)
         if turned:
