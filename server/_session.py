@@ -15,6 +15,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
+import msgpack
+
 if TYPE_CHECKING:
     from ._table import Table
 
@@ -45,8 +47,10 @@ class Session:
         self.name = name
         self.address = address
         self.seq = 0
-        self.buffer: collections.deque[dict[str, Any]] = collections.deque(maxlen=replay)
-        self.evicted = 0  # the highest seq that fell out of the buffer
+        # The kept events, msgpack-encoded (~100 B each, where a dict of ~10 keys is ~500 B:
+        # 512 dicts were 250 KiB per session; docs/BENCHMARKS.md), oldest first.
+        self.buffer: collections.deque[bytes] = collections.deque(maxlen=replay)
+        self._last_evicted: bytes | None = None  # the newest event that fell out of the buffer
         self.link: Link | None = None
         self.table: Table | None = None
         self.seat: int | None = None
@@ -67,8 +71,8 @@ class Session:
         msg = {**body, "seq": self.seq, "ts": wall_ms()}
         if keep:
             if len(self.buffer) == self.buffer.maxlen:
-                self.evicted = self.buffer[0]["seq"]
-            self.buffer.append(msg)
+                self._last_evicted = self.buffer[0]
+            self.buffer.append(msgpack.packb(msg))
         if self.link is not None:
             self.link.push(msg)
 
@@ -94,7 +98,13 @@ class Session:
         caller then sends a fresh ``state`` snapshot)."""
         if last_seq < self.evicted or last_seq > self.seq:
             return None
-        return [m for m in self.buffer if m["seq"] > last_seq]
+        kept = (msgpack.unpackb(m) for m in self.buffer)
+        return [m for m in kept if m["seq"] > last_seq]
+
+    @property
+    def evicted(self) -> int:
+        """The highest seq that fell out of the buffer (0: none did)."""
+        return 0 if self._last_evicted is None else msgpack.unpackb(self._last_evicted)["seq"]
 
     def attach(self, link: Link) -> Link | None:
         """Make ``link`` this session's connection; returns the one it replaces (the caller
