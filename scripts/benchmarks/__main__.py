@@ -33,12 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-clients", type=int, default=None, help="capacity: the largest N to try")
     p.add_argument(
-        "--batch-writes", action="store_true",
-        help="run the real server with the batched-writer experiment (scripts/benchmarks/batched_writer.py)",
-    )
-    p.add_argument(
-        "--unchecked-send", action="store_true",
-        help="run the real server without its check of outgoing messages (scripts/benchmarks/unchecked_send.py)",
+        "--check-sent", action="store_true",
+        help="run the real server with the check of its outgoing messages the tests turn on (NEVERYU_CHECK_SENT)",
     )
     p.add_argument(
         "--server-limit", action="append", default=[], metavar="NAME=INT",
@@ -70,9 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"scripts/bench: unknown section(s): {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
-    args.server_args = (["--batch-writes"] if args.batch_writes else []) + (
-        ["--unchecked-send"] if args.unchecked_send else []
-    ) + [
+    args.server_args = (["--check-sent"] if args.check_sent else []) + [
         arg for item in args.server_limit for arg in ("--limit", item)
     ]
     report = Report(args.json, sections, args.server_args)

@@ -1,6 +1,6 @@
-"""The fixes of docs/BENCHMARKS.md one at a time: the floor and three real servers (as it is,
-``--batch-writes``, ``--batch-writes --unchecked-send``) all running, measured in turn in each
-of ROUNDS rounds of SAMPLES fan-out latency samples, so they share the machine's load alike.
+"""The floor and the real server with and without the check of its outgoing messages that the
+tests turn on (``--check-sent``), all running, measured in turn in each of ROUNDS rounds of
+SAMPLES fan-out latency samples, so they share the machine's load alike.
 
 ``PYTHONPATH=. .venv/bin/python -m scripts.benchmarks.compare [ROUNDS [SAMPLES]]`` (default 8
 and 400) prints p50, p99, p50 / floor and the server's CPU per sample for each.
@@ -21,9 +21,8 @@ from .subproc import Helper
 
 SERVERS = {
     "floor": None,
-    "neveryu as it is": [],
-    "--batch-writes": ["--batch-writes"],
-    "--batch-writes --unchecked-send": ["--batch-writes", "--unchecked-send"],
+    "neveryu": [],
+    "neveryu --check-sent": ["--check-sent"],
 }
 BLOCK_S = 10.0  # at most, per block of samples
 
