@@ -19,6 +19,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import attrs
 import trio
 
 import engine
@@ -458,8 +459,6 @@ def _event(t: str, fields: dict[str, Any], tracker: SeatTracker) -> engine.Event
             hands[tracker.seat] = tuple(fields["hand"] or ())
         return cls(fields["dealer"], fields["deck"], tuple(hands), _tuple(fields["hand_counts"]),
                    fields["hidden"], fields["set_aside"], fields["stock"])
-    import attrs
-
     names = [a.name for a in attrs.fields(cls)]
     return cls(**{n: _tuple(fields.get(n)) for n in names if n in fields})
 
