@@ -241,10 +241,11 @@ async def test_a_repeated_challenge_gets_errors_and_the_table_plays_on(variant):
                 game.start_soon(p.play, 1)
         challenger = players[1]
         assert challenger.rounds and players[0].deals == 1
-        done = [r for r in challenger.rounds if r[0] == "ok"]  # (another seat may come first)
+        done = [r for r in challenger.rounds if "ok" in r]  # (another seat may come first)
         assert done and (variant != "verish" or done == challenger.rounds)
         for replies in challenger.rounds:  # at most one copy is done, every other one refused
-            assert set(replies[1:]) <= REFUSED_COPIES and replies[0] in REFUSED_COPIES | {"ok"}, replies
+            # (under load the rate limit may refuse the first copies, so the one done may come later)
+            assert replies.count("ok") <= 1 and set(replies) - {"ok"} <= REFUSED_COPIES, replies
             assert variant != "verish" or "ILLEGAL_ACTION" not in replies
         seen = other.received
         # The other seat's own moves go through, but for the races of any table: BotPlayer may
