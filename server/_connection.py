@@ -182,33 +182,49 @@ class ClientConnection:
 
     async def _writer(self) -> None:
         """Write what is queued: after the first message, everything else already waiting (up to
-        a final one, at most ``MAX_BATCH``) goes out with one ``send_all`` under one ``send_ms``
-        deadline. A table pushes a whole batch of events before any writer runs, so a game
-        action costs one write per connection, not one per frame."""
-        heartbeat = self.server.config.limits.heartbeat_ms / 1000
+        a final one, at most ``MAX_BATCH``) goes out with one ``send_all`` within ``send_ms``
+        (else the connection is dropped: "send_timeout"). A table pushes a whole batch of events
+        before any writer runs, so a game action costs one write per connection, not one per
+        frame. One cancel scope is both the heartbeat timer (while waiting) and the send deadline
+        (while writing): moving its deadline costs far less than a new scope for each wait."""
+        limits = self.server.config.limits
+        heartbeat, send_s = limits.heartbeat_ms / 1000, limits.send_ms / 1000
         while True:
-            item = None
-            with trio.move_on_after(heartbeat):
-                item = await self._out_receive.receive()
-            if item is None:  # nothing sent for a while: a sign of life
-                if self.session is not None and not self._final:
-                    self.session.event({"t": "heartbeat"}, keep=False)
-                continue
-            items = [item]
-            while not items[-1][1] and len(items) < MAX_BATCH:
-                try:
-                    items.append(self._out_receive.receive_nowait())
-                except trio.WouldBlock:
-                    break
-            if self.queued <= self._half:
-                self._drained.set()
-            await self._write([msg for msg, _ in items if msg is not None])
-            last, final = items[-1]
-            if final:
-                if last is not None:  # a last message (bye, fatal error); None: the peer half-closed
-                    await self._linger()
-                self.scope.cancel()
+            sending = False
+            with trio.CancelScope() as timer:
+                while True:
+                    sending = False
+                    timer.deadline = trio.current_time() + heartbeat
+                    items = [await self._out_receive.receive()]
+                    while not items[-1][1] and len(items) < MAX_BATCH:
+                        try:
+                            items.append(self._out_receive.receive_nowait())
+                        except trio.WouldBlock:
+                            break
+                    if self.queued <= self._half:
+                        self._drained.set()
+                    frames = self._encode([msg for msg, _ in items if msg is not None])
+                    if frames:
+                        sending = True
+                        timer.deadline = trio.current_time() + send_s
+                        try:
+                            await self.stream.send_all(frames[0] if len(frames) == 1 else b"".join(frames))
+                        except (trio.BrokenResourceError, trio.ClosedResourceError):
+                            self.drop("broken")
+                            await trio.lowlevel.checkpoint()
+                    last, final = items[-1]
+                    if final:
+                        timer.deadline = math.inf
+                        if last is not None:  # a last message (bye, fatal error); None: the peer half-closed
+                            await self._linger()
+                        self.scope.cancel()
+                        return
+            if sending:  # the send deadline passed
+                self.drop("send_timeout")
+                await trio.lowlevel.checkpoint()
                 return
+            if self.session is not None and not self._final:  # nothing sent for a while: a sign of life
+                self.session.event({"t": "heartbeat"}, keep=False)
 
     async def _linger(self) -> None:
         """After the last message: half-close and give the peer a moment to read it and close
@@ -220,10 +236,8 @@ class ClientConnection:
                 return
             await self._peer_closed.wait()
 
-    async def _write(self, msgs: list[dict[str, Any]]) -> None:
-        """Encode ``msgs`` and write them with one ``send_all`` within ``send_ms`` (else the
-        connection is dropped: "send_timeout"). A message that cannot be encoded is a bug: it is
-        logged and left out."""
+    def _encode(self, msgs: list[dict[str, Any]]) -> list[bytes]:
+        """The frames of ``msgs``. A message that cannot be encoded is a bug: logged, left out."""
         frames = []
         for msg in msgs:
             try:
@@ -233,18 +247,7 @@ class ClientConnection:
                 continue
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("%s <- %s", self, msg.get("t"))
-        if not frames:
-            await trio.lowlevel.checkpoint()
-            return
-        with trio.move_on_after(self.server.config.limits.send_ms / 1000) as timer:
-            try:
-                await self.stream.send_all(frames[0] if len(frames) == 1 else b"".join(frames))
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                self.drop("broken")
-                await trio.lowlevel.checkpoint()
-        if timer.cancelled_caught:
-            self.drop("send_timeout")
-            await trio.lowlevel.checkpoint()
+        return frames
 
     def _deadline(self) -> tuple[float, str]:
         """When the reader gives up on the peer, and why. Before ``hello``: the handshake time.
