@@ -104,7 +104,7 @@ class Limits:
     frame_ms: int = attrs.field(default=10_000, validator=_positive)
     send_ms: int = attrs.field(default=10_000, validator=_positive)
     outbox: int = attrs.field(default=1_024, validator=_positive)
-    replay: int = attrs.field(default=512, validator=_positive)
+    replay: int = attrs.field(default=256, validator=_positive)
     table_queue: int = attrs.field(default=256, validator=_positive)
     max_tables: int = attrs.field(default=64, validator=_positive)
     max_tables_per_address: int = attrs.field(default=8, validator=_positive)
