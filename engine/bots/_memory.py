@@ -64,6 +64,13 @@ class CardMemory:
                 self.groups[places][r] -= 1
                 break
 
+    def unpile(self, seat: int) -> None:
+        """``seat``'s only set in the pile was revealed: what else it may hold is in its hand."""
+        key = frozenset((seat, PILE))
+        group = self.groups.pop(key, None)
+        if group is not None:
+            _merge(self.groups, frozenset((seat,)), group)
+
     def laid(self, seat: int) -> None:
         """``seat`` laid a set: whatever it may hold may now be in the pile."""
         if not any(seat in p and PILE not in p for p in self.groups):

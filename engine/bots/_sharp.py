@@ -160,6 +160,8 @@ class SharpBot(Bot):
             self.truth[e.seat][min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
         if e.seat != self.seat:
             self.memory.revealed(e.seat, e.cards)
+            if sum(1 for s, _, _ in self.pile_sets if s == e.seat) == 1:
+                self.memory.unpile(e.seat)
         if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
             if e.seat != self.seat:
                 self.memory.add(frozenset((e.seat,)), e.cards)
