@@ -209,3 +209,18 @@ def test_a_bot_taking_a_seat_mid_deal_acts_legally(name):
         action = bot.choose(deal.view(deal.turn), rng)
         deal.check(action)
         assert bot.choose(deal.view(deal.turn), random.Random(9)) is not None
+
+
+def test_memory_follows_cards_from_hand_to_pile_and_back():
+    from engine.bots._memory import PILE, CardMemory
+
+    memory = CardMemory(4)
+    memory.add(frozenset({2}), ("JS", "JH"))
+    memory.laid(2)  # seat 2 lays a set: its jacks may be in the pile now
+    assert memory.known_in(2, "J") == (2, 0) and memory.excluded(3, "J") == 2
+    memory.revealed(2, ("TS",))  # the set is revealed: a ten, no jack
+    memory.unpile(2)  # its only set in the pile: the jacks are still in its hand
+    assert memory.groups == {frozenset({2}): {"J": 2}}
+    memory.laid(2)
+    memory.pile_went(3)  # seat 3 takes the pile: the jacks are with 2 or 3 - forgotten
+    assert memory.tracked("J") == 0 and PILE == -1
