@@ -186,45 +186,62 @@ class ClientConnection:
         (else the connection is dropped: "send_timeout"). A table pushes a whole batch of events
         before any writer runs, so a game action costs one write per connection, not one per
         frame. One cancel scope is both the heartbeat timer (while waiting) and the send deadline
-        (while writing): moving its deadline costs far less than a new scope for each wait."""
+        (while writing): moving its deadline costs far less than a new scope for each wait. A
+        scope once cancelled stays so: a batch taken just as the heartbeat deadline passed is
+        written under a fresh one."""
         limits = self.server.config.limits
         heartbeat, send_s = limits.heartbeat_ms / 1000, limits.send_ms / 1000
+        items: list[tuple[dict[str, Any] | None, bool]] | None = None  # taken, not yet written
         while True:
-            sending = False
+            sending = final = False
+            last = None
             with trio.CancelScope() as timer:
-                while True:
-                    sending = False
-                    timer.deadline = trio.current_time() + heartbeat
-                    items = [await self._out_receive.receive()]
-                    while not items[-1][1] and len(items) < MAX_BATCH:
-                        try:
-                            items.append(self._out_receive.receive_nowait())
-                        except trio.WouldBlock:
+                while not final:
+                    if items is None:
+                        sending = False
+                        timer.deadline = trio.current_time() + heartbeat
+                        items = await self._take()
+                        if timer.cancel_called:  # the heartbeat deadline passed as the batch came
                             break
-                    if self.queued <= self._half:
-                        self._drained.set()
-                    frames = self._encode([msg for msg, _ in items if msg is not None])
-                    if frames:
-                        sending = True
-                        timer.deadline = trio.current_time() + send_s
-                        try:
-                            await self.stream.send_all(frames[0] if len(frames) == 1 else b"".join(frames))
-                        except (trio.BrokenResourceError, trio.ClosedResourceError):
-                            self.drop("broken")
-                            await trio.lowlevel.checkpoint()
+                    sending = True
+                    timer.deadline = trio.current_time() + send_s
+                    await self._send(items)
                     last, final = items[-1]
-                    if final:
-                        timer.deadline = math.inf
-                        if last is not None:  # a last message (bye, fatal error); None: the peer half-closed
-                            await self._linger()
-                        self.scope.cancel()
-                        return
-            if sending:  # the send deadline passed
+                    items = None
+            if final:
+                if last is not None:  # a last message (bye, fatal error); None: the peer half-closed
+                    await self._linger()
+                self.scope.cancel()
+                return
+            if timer.cancelled_caught and sending:  # the send deadline passed
                 self.drop("send_timeout")
                 await trio.lowlevel.checkpoint()
                 return
-            if self.session is not None and not self._final:  # nothing sent for a while: a sign of life
-                self.session.event({"t": "heartbeat"}, keep=False)
+            if items is None and self.session is not None and not self._final:
+                self.session.event({"t": "heartbeat"}, keep=False)  # nothing sent for a while
+
+    async def _take(self) -> list[tuple[dict[str, Any] | None, bool]]:
+        """The next queued message and everything behind it, up to a final one or ``MAX_BATCH``."""
+        items = [await self._out_receive.receive()]
+        while not items[-1][1] and len(items) < MAX_BATCH:
+            try:
+                items.append(self._out_receive.receive_nowait())
+            except trio.WouldBlock:
+                break
+        if self.queued <= self._half:
+            self._drained.set()
+        return items
+
+    async def _send(self, items: list[tuple[dict[str, Any] | None, bool]]) -> None:
+        """Encode the messages of ``items`` and write them with one ``send_all``."""
+        frames = self._encode([msg for msg, _ in items if msg is not None])
+        if not frames:
+            return
+        try:
+            await self.stream.send_all(frames[0] if len(frames) == 1 else b"".join(frames))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.drop("broken")
+            await trio.lowlevel.checkpoint()
 
     async def _linger(self) -> None:
         """After the last message: half-close and give the peer a moment to read it and close
