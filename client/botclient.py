@@ -25,6 +25,8 @@ import trio
 import engine
 import protocol
 
+RATE_LIMIT_PAUSE_S = 0.5  # wait this long before trying a rate-limited action again
+
 log = logging.getLogger("neveryu.bot")
 
 CLIENT_NAME = "neveryu-bot"
@@ -432,7 +434,10 @@ class BotPlayer:
             except ServerError:
                 pass  # another seat started it first, or somebody is not ready after all
 
-    async def _move(self) -> None:
+    async def _move(self, attempts: int = 3) -> None:
+        """Choose and send an action on the ``legal`` held. A ``RATE_LIMITED`` refusal is tried
+        again after a pause (at most ``attempts`` times): the server sends no new ``legal``
+        when nothing changed, so a bot that gave up here would stall its table."""
         tracker = self.tracker
         if not tracker.active or not tracker.legal or tracker.held is not None:
             return  # nothing to do, or its set is laid early and waits for the window
@@ -448,6 +453,9 @@ class BotPlayer:
             self.errors[exc.code] += 1
             self.refused.append((action, exc.code, exc.msg))
             log.debug("seat %d: %s refused: %s", self.seat, t, exc)
+            if exc.code == "RATE_LIMITED" and attempts > 1:
+                await trio.sleep(RATE_LIMIT_PAUSE_S)
+                await self._move(attempts - 1)
 
 
 def _event(t: str, fields: dict[str, Any], tracker: SeatTracker) -> engine.Event:
