@@ -1,6 +1,6 @@
 """The rules of «Верю — не верю» in every variant of RULES.md: pure, synchronous, no I/O.
 
-A deal is a state machine (``Deal.apply(action) -> list[Event]``); ``Deal.legal(seat)`` says what a
+A deal is a state machine (``Deal.apply(action) -> list[Event]``); ``Deal.legal_actions(seat)`` says what a
 seat may do, ``Deal.view(seat)`` what it may know, ``project(event, seat, counts_public)`` which
 copy of an event it may see. Variants are data (``VARIANTS``, ``variant(name, **options)``).
 """

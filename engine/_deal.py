@@ -60,7 +60,7 @@ class Deal:
     Build one with ``Deal.new`` (shuffled and dealt) or with the constructor from an explicit
     arrangement (hands, pile, discard, hidden, set-aside and stock cards, dealer, the seat to act
     and the rank held: scenarios and tests); ``opening()`` gives the events that start it. Then ``apply`` actions;
-    ``legal(seat)`` answers what a seat may do, ``view(seat)`` what it may know.
+    ``legal_actions(seat)`` answers what a seat may do, ``view(seat)`` what it may know.
     """
 
     def __init__(
@@ -189,7 +189,7 @@ class Deal:
             return (held, held)
         return (lo, min(hi, held))
 
-    def legal(self, seat: int | None) -> Legal:
+    def legal_actions(self, seat: int | None) -> Legal:
         """What ``seat`` may do now (``NO_ACTION`` when nothing; a spectator: None → nothing)."""
         if seat is None or self.over or seat in self.out:
             return NO_ACTION
@@ -256,7 +256,7 @@ class Deal:
             over=self.over,
             loser=self.loser,
             winner=self.winner,
-            legal=self.legal(seat),
+            legal=self.legal_actions(seat),
         )
 
     def _all_cards(self) -> Counter:
@@ -283,7 +283,7 @@ class Deal:
         """The action made for ``seat`` when its turn time runs out (RULES.md, "Timing rules",
         **Decision**): the smallest legal set, truthful if possible; where laying is impossible,
         a challenge. Raises NotYourTurn when ``seat`` is not to act."""
-        legal = self.legal(seat)
+        legal = self.legal_actions(seat)
         if legal.lay is not None:
             hand = self.hands[seat]
             size = legal.lay.min
@@ -423,7 +423,7 @@ class Deal:
 
     def _check_declare(self, a: DeclareNone) -> Rank:
         self._check_seat(a.seat, a)
-        legal = self.legal(a.seat)
+        legal = self.legal_actions(a.seat)
         if not self.rules.declare_none:
             raise IllegalAction(a.seat, a, f"{self.rules.name} has no declaring none here")
         if a.seat != self.turn:

@@ -381,7 +381,7 @@ class _Runner:
                     self.miss(at, key, exp, got)
             elif key == "legal":
                 for name, exp_l in value.items():
-                    self.compare_legal(at, name, exp_l, deal.legal(self.seat(name, at)))
+                    self.compare_legal(at, name, exp_l, deal.legal_actions(self.seat(name, at)))
 
     def compare_per_seat(self, at: str, what: str, want: Any, got: Sequence[int]) -> None:
         if isinstance(want, Mapping):

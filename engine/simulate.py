@@ -286,7 +286,7 @@ class _Game:
         if deal.over:
             if (deal.loser is None) == (deal.winner is None) or self.end is None:
                 raise _Violation("the deal ended without exactly one loser or winner")
-        elif deal.turn in deal.out or not deal.legal(deal.turn):
+        elif deal.turn in deal.out or not deal.legal_actions(deal.turn):
             raise _Violation(f"seat {deal.turn} is to act but may do nothing")
 
     def play(self) -> DealEnded | None:
@@ -344,7 +344,7 @@ class _Game:
 
     def _offer_quads(self, seat: int) -> None:
         deal = self.deal
-        if seat == deal.turn or not deal.legal(seat).discard_quads:
+        if seat == deal.turn or not deal.legal_actions(seat).discard_quads:
             return
         action = self.bots[seat].choose(deal.view(seat), self.rng)
         if type(action) is DiscardQuads:

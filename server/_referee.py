@@ -150,7 +150,7 @@ class Referee:
             log.warning("table %d: the bot at seat %d tried %r: %s", self.id, index, action, exc.reason)
         # A bot that has no move (or a wrong one) on its own turn must not stall the deal: the
         # engine acts for the seat as it does when a turn's time runs out.
-        if not deal.over and deal.turn == index and deal.held is None and deal.legal(index).lay is not None:
+        if not deal.over and deal.turn == index and deal.held is None and deal.legal_actions(index).lay is not None:
             self._publish(deal.apply(engine.Timeout(index)))
 
     def _follow_deal(self, deal: engine.Deal) -> None:

@@ -558,7 +558,7 @@ class Table(Referee):
             return
         self._follow_deal(deal)
         for seat in self.seats:
-            legal = deal.legal(seat.index)
+            legal = deal.legal_actions(seat.index)
             if seat.session is not None and self.sent_legal.get(seat.index) != legal:
                 self.sent_legal[seat.index] = legal
                 seat.session.event(_wire.legal_message(legal))

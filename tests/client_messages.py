@@ -46,7 +46,7 @@ def simple_action(deal, rng):
     if deal.window_open:
         return engine.CloseWindow(deal.last.set_no)
     seat = deal.turn
-    legal = deal.legal(seat)
+    legal = deal.legal_actions(seat)
     if legal.challenge is not None and (legal.lay is None or rng.random() < 0.3):
         return engine.Challenge(seat, legal.challenge)
     hand = deal.hands[seat]
@@ -86,7 +86,7 @@ def record_deal(variant: str, players: int, seed: int, seat: int = 0, checkpoint
                 extra = {"salt": salt, "deck": list(deal.deck_order), "match_scores": list(match.scores)}
             seq += 1
             msgs.append({**event_message(seen, extra), "seq": seq, "ts": 0})
-        legal = deal.legal(seat)
+        legal = deal.legal_actions(seat)
         if legal != last_legal:
             last_legal = legal
             seq += 1

@@ -150,7 +150,7 @@ def test_every_strength_discards_a_quad_after_taking_when_sharp_or_honest():
                        hands=[["KS", "6H", "7H"], ["KH", "KD", "KC", "9S"]])
     play(deal, bots, rules, LaySet(0, ("KS",), "K"))  # true
     play(deal, bots, rules, Challenge(1, 1))  # sharp takes the king: four kings
-    assert deal.legal(1).discard_quads == ("K",)
+    assert deal.legal_actions(1).discard_quads == ("K",)
     assert bots[1].choose(deal.view(1), random.Random(1)) == DiscardQuads(1, ("K",))
     assert HonestBot(1, rules, 2).choose(deal.view(1), random.Random(1)) == DiscardQuads(1, ("K",))
 

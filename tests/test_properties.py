@@ -7,7 +7,7 @@ seat count (and 2×52 at 10 seats for `hoyle` and `veryu`):
   ``hand_counts_public`` is false) an exact hand or pile size; checked on the objects and on
   their msgpack serialisation;
 - while a deal goes on, the seat to act has a legal action (or the referee has one: a held set
-  waits for ``close_window``), and every action built from ``legal(seat)`` is accepted;
+  waits for ``close_window``), and every action built from ``legal_actions(seat)`` is accepted;
 - an illegal action raises a RuleViolation, agrees with ``check``, and changes no state;
 - deals played by a simple bot end within ``ACTION_CAP`` actions.
 
@@ -71,9 +71,9 @@ def rules_for(name: str, deck: str | None):
 
 
 def lay_from(deal: Deal, seat: int, rng: random.Random, truthful: float) -> LaySet:
-    """A legal set built from ``deal.legal(seat).lay``: truthful with probability ``truthful``
+    """A legal set built from ``deal.legal_actions(seat).lay``: truthful with probability ``truthful``
     where the hand allows it."""
-    bounds = deal.legal(seat).lay
+    bounds = deal.legal_actions(seat).lay
     hand = list(deal.hands[seat])
     rank = rng.choice(bounds.ranks)
     n = rng.randint(bounds.min, bounds.max)
@@ -115,7 +115,7 @@ def random_action(deal: Deal, rng: random.Random):
     if deal.window_open:
         last = deal.last
         r = rng.random()
-        callers = [s for s in deal.active if deal.legal(s).challenge is not None]
+        callers = [s for s in deal.active if deal.legal_actions(s).challenge is not None]
         sure = [s for s in callers if impossible(deal, s)]
         if sure:
             return Challenge(rng.choice(sure), last.set_no)
@@ -127,13 +127,13 @@ def random_action(deal: Deal, rng: random.Random):
             seat = rng.choice(deal.active)
             if (seat, deal.set_no + 1) not in deal.barred:
                 return Challenge(seat, deal.set_no + 1)  # premature: void, bars the seat
-        if deal.held is None and deal.legal(turn).lay is not None and r < 0.6:
+        if deal.held is None and deal.legal_actions(turn).lay is not None and r < 0.6:
             return lay_from(deal, turn, rng, 0.7)
         return CloseWindow(last.set_no)
-    if deal.quads_offer is not None and deal.legal(deal.quads_offer).discard_quads and rng.random() < 0.7:
+    if deal.quads_offer is not None and deal.legal_actions(deal.quads_offer).discard_quads and rng.random() < 0.7:
         seat = deal.quads_offer
-        return DiscardQuads(seat, deal.legal(seat).discard_quads[:1])
-    legal = deal.legal(turn)
+        return DiscardQuads(seat, deal.legal_actions(seat).discard_quads[:1])
+    legal = deal.legal_actions(turn)
     if legal.discard_quads and rng.random() < 0.7:
         return DiscardQuads(turn, legal.discard_quads)
     r = rng.random()
@@ -155,13 +155,13 @@ def simple_action(deal: Deal, rng: random.Random):
     each window unless a sure challenge comes."""
     turn = deal.turn
     if deal.window_open:
-        sure = [s for s in deal.active if deal.legal(s).challenge is not None and impossible(deal, s)]
+        sure = [s for s in deal.active if deal.legal_actions(s).challenge is not None and impossible(deal, s)]
         if sure and rng.random() < 0.5:
             return Challenge(sure[0], deal.last.set_no)
         return CloseWindow(deal.last.set_no)
-    if deal.quads_offer is not None and deal.legal(deal.quads_offer).discard_quads:
-        return DiscardQuads(deal.quads_offer, deal.legal(deal.quads_offer).discard_quads)
-    legal = deal.legal(turn)
+    if deal.quads_offer is not None and deal.legal_actions(deal.quads_offer).discard_quads:
+        return DiscardQuads(deal.quads_offer, deal.legal_actions(deal.quads_offer).discard_quads)
+    legal = deal.legal_actions(turn)
     if legal.discard_quads:
         return DiscardQuads(turn, legal.discard_quads)
     if legal.challenge is not None and (legal.lay is None or rng.random() < (0.5 if impossible(deal, turn) else 0.05)):
@@ -363,11 +363,11 @@ def check_outcome(deal: Deal, events) -> None:
 
 def check_someone_may_act(deal: Deal) -> None:
     if deal.over:
-        assert all(not deal.legal(s) for s in range(deal.players))
+        assert all(not deal.legal_actions(s) for s in range(deal.players))
         return
     if deal.window_open and deal.held is not None:
         return  # the referee closes the window (or a challenge comes first)
-    legal = deal.legal(deal.turn)
+    legal = deal.legal_actions(deal.turn)
     assert legal, f"seat {deal.turn} has no legal action"
     assert legal.lay is not None or legal.challenge is not None or legal.declare_none is not None, legal
     assert deal.turn not in deal.out

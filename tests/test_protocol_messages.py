@@ -252,14 +252,14 @@ def random_action(deal: engine.Deal, rng: random.Random):
     """A random legal-looking action (the engine may still refuse some; the caller retries)."""
     last = deal.last
     if deal.window_open and last is not None:
-        callers = [s for s in range(deal.players) if deal.legal(s).challenge is not None]
+        callers = [s for s in range(deal.players) if deal.legal_actions(s).challenge is not None]
         r = rng.random()
         if callers and r < 0.2:
             return engine.Challenges(tuple(rng.sample(callers, min(2, len(callers)))), last.set_no)
         if deal.held is not None or r < 0.6:
             return engine.CloseWindow(last.set_no)
     seat = deal.turn
-    legal = deal.legal(seat)
+    legal = deal.legal_actions(seat)
     if legal.discard_quads and rng.random() < 0.5:
         return engine.DiscardQuads(seat, legal.discard_quads)
     if legal.challenge is not None and rng.random() < 0.3:
@@ -295,7 +295,7 @@ def deal_messages(name: str, seed: int):
                     seq += 1
                     out.append(event_wire(seen, seq))
         for seat in [*range(players), None]:
-            out.append({"t": "legal", "seq": 1, "ts": 1, **legal_wire(deal.legal(seat))})
+            out.append({"t": "legal", "seq": 1, "ts": 1, **legal_wire(deal.legal_actions(seat))})
             if step % 4 and not deal.over:
                 continue
             view = plain(deal.view(seat))

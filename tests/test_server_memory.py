@@ -82,7 +82,7 @@ async def test_three_challenges_through_the_wire_go_to_the_nearest_left(nursery,
     table = server.tables[joined["table"]["id"]]
     deal = table.deal
     claimant = deal.turn
-    lay = deal.legal(claimant).lay
+    lay = deal.legal_actions(claimant).lay
     await clients[claimant].request("lay", cards=deal.hands[claimant][: lay.min], rank=lay.ranks[0])
     for offset in (3, 1, 2):  # arrival order: farthest first
         await clients[(claimant + offset) % 4].request("challenge", set_no=1)

@@ -61,7 +61,7 @@ class Harness:
         return [m for m in self.msgs(seat) if m.get("t") == t and "seq" in m]
 
     async def lay_something(self, seat: int) -> dict[str, Any]:
-        legal = self.deal.legal(seat)
+        legal = self.deal.legal_actions(seat)
         hand = self.deal.hands[seat]
         cards = hand[: legal.lay.min]
         count = len(cards) if legal.lay.count_min is not None else None
