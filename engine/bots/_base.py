@@ -93,5 +93,12 @@ class Bot:
     # -- choosing -----------------------------------------------------------------------------
 
     def choose(self, view: View, rng: random.Random) -> Action | None:
-        """The action this seat takes now, or None (see the class docstring)."""
+        """The action this seat takes now, or None (see the class docstring): None when the deal
+        is over, for a spectator, or when the seat may do nothing; else ``decide``'s answer."""
+        if view.over or view.seat is None or not view.legal:
+            return None
+        return self.decide(view, rng)
+
+    def decide(self, view: View, rng: random.Random) -> Action | None:
+        """The strength's choice when ``view.legal`` offers something to ``view.seat``."""
         raise NotImplementedError

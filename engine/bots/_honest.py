@@ -27,11 +27,9 @@ class HonestBot(Bot):
 
     strength = "honest"
 
-    def choose(self, view: View, rng: random.Random) -> Action | None:
+    def decide(self, view: View, rng: random.Random) -> Action | None:
         legal = view.legal
         seat = view.seat
-        if view.over or seat is None or not legal:
-            return None
         if legal.discard_quads:
             return DiscardQuads(seat, legal.discard_quads)
         if view.turn != seat:

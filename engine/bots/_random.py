@@ -18,11 +18,9 @@ class RandomBot(Bot):
 
     strength = "random"
 
-    def choose(self, view: View, rng: random.Random) -> Action | None:
+    def decide(self, view: View, rng: random.Random) -> Action | None:
         legal = view.legal
         seat = view.seat
-        if view.over or seat is None or not legal:
-            return None
         kinds: list[str | None] = []
         if legal.lay is not None:
             kinds.append("lay")
