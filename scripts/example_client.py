@@ -250,7 +250,7 @@ def play(args: argparse.Namespace, deadline: float) -> int:
             if msg["t"] == "deal_ended":
                 return report(me, msg)
         if waiting_for is None and me.legal and (msg["t"] in ("legal", "state") or plain):
-            action = me.choose(plain)  # a legal event closes a batch: act on what it offers
+            action = me.choose(plain)  # act on the latest legal held (PROTOCOL.md §11)
             if action and repr(action) not in tried:
                 tried.add(repr(action))
                 waiting_for = client.request(action[0], **action[1])
