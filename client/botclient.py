@@ -85,7 +85,8 @@ class Client:
         keep: bool = False,
     ) -> "Client":
         """Open a TCP connection and say ``hello`` (``resume``: (token, last_seq)). Raises
-        ``ServerError`` when the server refuses, OSError when it cannot be reached."""
+        ``ServerError`` when the server refuses (``SERVER_FULL``, ``BAD_RESUME``, ...), OSError
+        when it cannot be reached."""
         stream = await trio.open_tcp_stream(host, port)
         client = cls(stream, keep=keep)
         try:
@@ -138,9 +139,15 @@ class Client:
         return msg
 
     async def _sort(self, msg: dict[str, Any]) -> None:
-        """File a received message: a reply under its id, an event in order (not heartbeats)."""
+        """File a received message: a reply under its id, an event in order (not heartbeats).
+        Raises ``ServerError`` for a fatal error that answers no request (``re`` null)."""
         if self.received is not None:
             self.received.append(msg)
+        if msg["t"] == "error" and msg.get("fatal") and msg.get("re") is None:
+            # A fatal error that answers no request (SERVER_FULL before hello, a broken frame):
+            # the server closes the connection after it; whoever is waiting learns why.
+            await trio.aclose_forcefully(self.stream)
+            raise ServerError(msg)
         if "re" in msg:
             if msg["re"] in self._pings:  # nobody waits for a pong
                 self._pings.discard(msg["re"])
