@@ -67,6 +67,8 @@ class Client:
         self.received: list[dict[str, Any]] | None = [] if keep else None
         self.welcome: dict[str, Any] = {}
         self.last_seq = 0
+        self.reply_after_seq = 0  # the seq of the last event received before the last reply taken
+        self._reply_seqs: dict[int, int] = {}  # per reply waiting: the last_seq when it came
         self.bye: dict[str, Any] | None = None
         self.heartbeat_s = protocol.HEARTBEAT_MS / 1000
         self.last_sent = 0.0  # trio.current_time() of the last frame sent
@@ -153,6 +155,7 @@ class Client:
                 self._pings.discard(msg["re"])
             else:
                 self.replies[msg["re"]] = msg
+                self._reply_seqs[msg["re"]] = self.last_seq
         else:
             self.last_seq = msg["seq"]
             if msg["t"] == "bye":
@@ -170,10 +173,13 @@ class Client:
         return self._ids
 
     async def reply_to(self, rid: int) -> dict[str, Any]:
-        """Wait for the reply to request ``rid``. Raises ``ServerError`` for an ``error``."""
+        """Wait for the reply to request ``rid``. Raises ``ServerError`` for an ``error``.
+        Sets ``reply_after_seq``: events up to that seq came before the reply (the server
+        handled the request after sending them)."""
         while rid not in self.replies:
             await self._receive_one()
         reply = self.replies.pop(rid)
+        self.reply_after_seq = self._reply_seqs.pop(rid)
         if reply["t"] == "error":
             raise ServerError(reply)
         return reply
@@ -394,6 +400,7 @@ class BotPlayer:
         self.deals = 0
         self.errors: Counter[str] = Counter()
         self.refused: list[tuple[engine.Action, str, str]] = []
+        self._acted_after = 0  # the seq of the last event sent before the server took our action
 
     async def play(self, matches: int | None = 1) -> None:
         """Play until ``matches`` matches have ended (None: until the connection closes)."""
@@ -416,8 +423,9 @@ class BotPlayer:
             elif t == "table_closed":
                 return
             # The server sends ``legal`` last in every batch that changes what the seat may do;
-            # other events (a table_update after a resume, chat) may still follow it.
-            to_answer = to_answer or t in ("legal", "state")
+            # other events (a table_update after a resume, chat) may still follow it. A legal
+            # sent before the server took our last action is stale: a newer one follows.
+            to_answer = to_answer or (t in ("legal", "state") and msg["seq"] > self._acted_after)
             if to_answer and not await self.client.pending():
                 to_answer = False
                 await self._move()
@@ -456,6 +464,7 @@ class BotPlayer:
         t, fields = action_request(action)
         try:
             await self.client.request(t, **fields)
+            self._acted_after = self.client.reply_after_seq
         except ServerError as exc:  # the deal moved on meanwhile (stale, window, ...)
             self.errors[exc.code] += 1
             self.refused.append((action, exc.code, exc.msg))
