@@ -90,7 +90,7 @@ def test_choose_changes_nothing_and_repeats():
     again = sharp.choose(view, random.Random(5))
     assert first == again
     after = sharp.__dict__
-    for key in ("claimed", "my_pile", "pile_sets", "sizes", "truth", "calls", "chances"):
+    for key in ("my_pile", "my_pile_ranks", "pile_sets", "sizes", "truth", "calls", "chances"):
         assert after[key] == before[key], key
     assert after["memory"].groups == before["memory"].groups
 
@@ -212,15 +212,16 @@ def test_a_bot_taking_a_seat_mid_deal_acts_legally(name):
 
 
 def test_memory_follows_cards_from_hand_to_pile_and_back():
-    from engine.bots._memory import PILE, CardMemory
+    from engine.bots._memory import PILE, CardMemory, hand, places_of
 
     memory = CardMemory(4)
-    memory.add(frozenset({2}), ("JS", "JH"))
+    memory.add(hand(2), ("JS", "JH"))
     memory.laid(2)  # seat 2 lays a set: its jacks may be in the pile now
     assert memory.known_in(2, "J") == (2, 0) and memory.excluded(3, "J") == 2
     memory.revealed(2, ("TS",))  # the set is revealed: a ten, no jack
     memory.unpile(2)  # its only set in the pile: the jacks are still in its hand
-    assert memory.groups == {frozenset({2}): {"J": 2}}
+    assert {places_of(p): g for p, g in memory.groups.items()} == {frozenset({2}): {"J": 2}}
     memory.laid(2)
-    memory.pile_went(3)  # seat 3 takes the pile: the jacks are with 2 or 3 - forgotten
-    assert memory.tracked("J") == 0 and PILE == -1
+    assert [places_of(p) for p in memory.groups] == [frozenset({2, -1})] and memory.groups[hand(2) | PILE] == {"J": 2}
+    memory.pile_went(hand(3))  # seat 3 takes the pile: the jacks are with 2 or 3 - forgotten
+    assert memory.tracked("J") == 0 and memory.groups == {}

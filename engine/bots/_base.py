@@ -11,7 +11,7 @@ decision for a timed-out or away player, a simulator's poll of every seat in a c
 from __future__ import annotations
 
 import random
-from collections import Counter
+from collections.abc import Callable
 from typing import ClassVar
 
 from .. import _events as ev
@@ -31,16 +31,38 @@ class Bot:
     is to act and has a legal action always gets one. ``rng`` is the caller's ``random.Random``:
     the same events, views and rng state give the same choice.
 
+    ``observes``: the event classes this strength learns from (``handlers``' keys). ``observe``
+    of any other event changes nothing, so a caller feeding many bots may skip it.
+
     Public memory, kept for every strength (RULES.md, "What every variant shares": claims, reveals
     and counts are public):
 
-    - ``claimed[rank]``: cards claimed of ``rank`` by other seats since the pile was last emptied;
-    - ``my_pile``: this seat's own cards in the pile (it saw them laid);
+    - ``my_pile``: this seat's own cards in the pile (it saw them laid); ``my_pile_ranks``: how
+      many of each rank;
     - ``pile_sets``: ``(seat, rank, count)`` of each set in the pile, oldest first;
     - ``copies``: how many cards of each rank the deck holds (4 or 8); ``ranks``: the deck's ranks.
     """
 
     strength: ClassVar[str] = "base"
+    handlers: ClassVar[dict[type[ev.Event], str]] = {
+        ev.DealStarted: "_on_deal_started",
+        ev.SetLaid: "_on_set_laid",
+        ev.NoneDeclared: "_on_none_declared",
+        ev.PileTaken: "_on_pile_emptied",
+        ev.PileDiscarded: "_on_pile_emptied",
+    }
+    """The method (by name) that learns from each event class a strength observes."""
+    observes: ClassVar[frozenset[type[ev.Event]]]
+    _dispatch: ClassVar[dict[type[ev.Event], Callable[[Bot, ev.Event], None]]]
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._bind_handlers()
+
+    @classmethod
+    def _bind_handlers(cls) -> None:
+        cls._dispatch = {kind: getattr(cls, name) for kind, name in cls.handlers.items()}
+        cls.observes = frozenset(cls._dispatch)
 
     def __init__(self, seat: int, rules: Rules, players: int) -> None:
         self.seat = seat
@@ -48,46 +70,44 @@ class Bot:
         self.players = players
         self.ranks: str = ""
         self.copies = 4
-        self.claimed: Counter[Rank] = Counter()
         self.my_pile: list[Card] = []
+        self.my_pile_ranks: dict[Rank, int] = {}
         self.pile_sets: list[tuple[int, Rank, int]] = []
-        self._on = {
-            ev.DealStarted: self._on_deal_started,
-            ev.SetLaid: self._on_set_laid,
-            ev.NoneDeclared: self._on_none_declared,
-            ev.PileTaken: self._on_pile_emptied,
-            ev.PileDiscarded: self._on_pile_emptied,
-        }
 
     # -- memory -------------------------------------------------------------------------------
 
     def observe(self, event: ev.Event | None) -> None:
         """Remember what ``event`` (this seat's projection of it; None is ignored) tells."""
-        handler = self._on.get(type(event))
+        handler = self._dispatch.get(type(event))
         if handler is not None:
-            handler(event)
+            handler(self, event)
 
     def _on_deal_started(self, e: ev.DealStarted) -> None:
         self.players = len(e.hands)
         self.ranks = deck_ranks(e.deck)
         self.copies = 4 * decks_in(e.deck)
-        self.claimed = Counter()
         self.my_pile = []
+        self.my_pile_ranks = {}
         self.pile_sets = []
 
     def _on_set_laid(self, e: ev.SetLaid) -> None:
         self.pile_sets.append((e.seat, e.rank, e.count))
-        if e.seat == self.seat:
-            self.my_pile.extend(e.cards or ())
-        else:
-            self.claimed[e.rank] += e.count
+        if e.seat == self.seat and e.cards:
+            self._remember_mine(e.cards)
+
+    def _remember_mine(self, cards: tuple[Card, ...]) -> None:
+        self.my_pile.extend(cards)
+        mine = self.my_pile_ranks
+        for c in cards:
+            r = c[0]
+            mine[r] = mine.get(r, 0) + 1
 
     def _on_none_declared(self, e: ev.NoneDeclared) -> None:
         self.pile_sets.append((e.seat, e.rank, 0))
 
     def _on_pile_emptied(self, e: ev.Event) -> None:
-        self.claimed.clear()
         self.my_pile = []
+        self.my_pile_ranks = {}
         self.pile_sets = []
 
     # -- choosing -----------------------------------------------------------------------------
@@ -102,3 +122,6 @@ class Bot:
     def decide(self, view: View, rng: random.Random) -> Action | None:
         """The strength's choice when ``view.legal`` offers something to ``view.seat``."""
         raise NotImplementedError
+
+
+Bot._bind_handlers()

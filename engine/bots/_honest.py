@@ -7,7 +7,7 @@ import random
 from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads
 from .._view import View
 from ._base import Bot
-from ._play import lay, rank_counts, truthful_set
+from ._play import lay, truthful_set
 
 CALL_RATE = 0.15
 """How often ``honest`` challenges (and, separately, believes) when it cannot tell the truth."""
@@ -41,7 +41,6 @@ class HonestBot(Bot):
         hand = view.hand
         b = legal.lay
         if b is not None:
-            counts = rank_counts(hand)
             if len(b.ranks) == 1:
                 rank = b.ranks[0]
             else:  # a free claim: the rank of a random card of its hand
@@ -49,7 +48,7 @@ class HonestBot(Bot):
             cards = truthful_set(hand, rank, b.min, b.max)
             if cards is not None:
                 return lay(view, cards, rank)
-            if legal.declare_none is not None and counts[legal.declare_none] == 0:
+            if legal.declare_none is not None and not any(c[0] == legal.declare_none for c in hand):
                 return DeclareNone(seat)
         roll = rng.random()
         if b is None:  # an empty hand answering the last set (last cards)
@@ -69,5 +68,6 @@ class HonestBot(Bot):
         last = view.last
         if last is None or last.none:
             return False
-        mine = sum(1 for c in view.hand if c[0] == last.rank) + sum(1 for c in self.my_pile if c[0] == last.rank)
+        rank = last.rank
+        mine = sum(1 for c in view.hand if c[0] == rank) + self.my_pile_ranks.get(rank, 0)
         return last.count + mine > self.copies

@@ -10,144 +10,240 @@ cards shown by a challenged declared none), and the group widens as the game hid
 
 A group whose places grow to two or more hands is forgotten (its cards count as unseen again),
 which keeps every conclusion safe: ``most(seat, rank)`` never says fewer cards than there could be.
+
+A set of places is a bit mask, so that the bots' hot path does integer arithmetic rather than
+set algebra: ``PILE`` and ``DISCARD`` are bits, ``hand(seat)`` is seat ``seat``'s bit, and
+``hand(2) | PILE`` means "in seat 2's hand or in the pile".
 """
 
 from __future__ import annotations
 
-from collections import Counter
-
 from .._cards import Card, Rank
 
-PILE = -1
-DISCARD = -2
+PILE = 1
+"""The place bit of the pile."""
+
+DISCARD = 2
+"""The place bit of the discard."""
+
+_HANDS_SHIFT = 2
+
+
+def hand(seat: int) -> int:
+    """The place bit of ``seat``'s hand."""
+    return 1 << (seat + _HANDS_SHIFT)
+
+
+def places_of(mask: int) -> frozenset[int]:
+    """A mask as the set it stands for: seats, and -1 for the pile, -2 for the discard (for
+    reading a memory in tests and logs)."""
+    out = {-1} if mask & PILE else set()
+    if mask & DISCARD:
+        out.add(-2)
+    hands = mask >> _HANDS_SHIFT
+    seat = 0
+    while hands:
+        if hands & 1:
+            out.add(seat)
+        hands >>= 1
+        seat += 1
+    return frozenset(out)
 
 
 class CardMemory:
     """The groups of seen cards (see the module docstring) and the ranks known discarded.
 
-    ``groups``: ``{frozenset of places: Counter of ranks}``; ``discarded``: ranks known to be in
-    the discard; ``copies``: cards of each rank in the deck.
+    ``groups``: ``{places mask: {rank: cards}}`` in the order the groups were made (a
+    count may be 0); ``discarded``: ``{rank: cards}`` known to be in the discard; ``copies``:
+    cards of each rank in the deck. Totals (``tracked``, ``loose``) are computed once after each
+    change and kept until the next.
     """
 
-    __slots__ = ("groups", "discarded", "copies", "_tracked")
+    __slots__ = ("groups", "discarded", "copies", "_tracked", "_loose")
 
     def __init__(self, copies: int) -> None:
-        self.groups: dict[frozenset[int], Counter[Rank]] = {}
-        self.discarded: Counter[Rank] = Counter()
+        self.groups: dict[int, dict[Rank, int]] = {}
+        self.discarded: dict[Rank, int] = {}
         self.copies = copies
-        self._tracked: Counter[Rank] | None = None
+        self._tracked: dict[Rank, int] | None = None
+        self._loose = 0
 
     def discard(self, cards) -> None:
         """Cards (or ranks) seen going to the discard."""
+        discarded = self.discarded
         for c in cards:
-            self.discarded[c[0]] += 1
+            r = c[0]
+            discarded[r] = discarded.get(r, 0) + 1
         self._tracked = None
 
-    def add(self, places: frozenset[int], cards: tuple[Card, ...] | list[Card]) -> None:
-        """Cards seen now, and where they can be."""
+    def add(self, places: int, cards: tuple[Card, ...] | list[Card]) -> None:
+        """Cards seen now, and where they can be (a places mask)."""
         if not cards:
             return
         self._tracked = None
         group = self.groups.get(places)
         if group is None:
-            group = self.groups[places] = Counter()
+            group = self.groups[places] = {}
         for c in cards:
-            group[c[0]] += 1
+            r = c[0]
+            group[r] = group.get(r, 0) + 1
 
     def revealed(self, seat: int, cards: tuple[Card, ...]) -> None:
         """``seat``'s cards are shown: any group that may hold them stops counting them (they
-        are added again where they go), so no card is counted twice."""
+        are added again where they go), so no card is counted twice. Each card leaves the
+        narrowest such group (fewest places; the oldest of equals)."""
         self._tracked = None
+        bit = hand(seat)
+        groups = self.groups
         for c in cards:
             r = c[0]
-            for places in sorted((p for p, g in self.groups.items() if seat in p and g[r]), key=len):
-                self.groups[places][r] -= 1
-                break
+            best = None
+            fewest = 1 << 30
+            for places, group in groups.items():
+                if places & bit and group.get(r):
+                    n = places.bit_count()
+                    if n < fewest:
+                        best, fewest = group, n
+            if best is not None:
+                best[r] -= 1
 
     def unpile(self, seat: int) -> None:
         """``seat``'s only set in the pile was revealed: what else it may hold is in its hand."""
-        key = frozenset((seat, PILE))
-        group = self.groups.pop(key, None)
+        bit = hand(seat)
+        group = self.groups.pop(bit | PILE, None)
         if group is not None:
-            _merge(self.groups, frozenset((seat,)), group)
+            _merge(self.groups, bit, group)
 
     def laid(self, seat: int) -> None:
         """``seat`` laid a set: whatever it may hold may now be in the pile."""
-        if not any(seat in p and PILE not in p for p in self.groups):
+        bit = hand(seat)
+        for places in self.groups:
+            if places & bit and not places & PILE:
+                break
+        else:
             return
-        moved = {}
+        moved: dict[int, dict[Rank, int]] = {}
         for places, group in self.groups.items():
-            if seat in places and PILE not in places:
-                places = places | {PILE}
+            if places & bit:
+                places |= PILE
             _merge(moved, places, group)
         self.groups = moved
 
     def pile_went(self, to: int) -> None:
-        """The pile was taken by seat ``to`` (or discarded: ``to = DISCARD``)."""
+        """The pile was taken by a seat (``to = hand(seat)``) or discarded (``to = DISCARD``)."""
         self._tracked = None
-        moved = {}
+        moved: dict[int, dict[Rank, int]] = {}
         for places, group in self.groups.items():
-            if PILE in places:
-                places = (places - {PILE}) | {to}
-                if sum(1 for p in places if p >= 0) > 1:
+            if places & PILE:
+                places = (places & ~PILE) | to
+                hands = places >> _HANDS_SHIFT
+                if hands & (hands - 1):
                     continue  # two hands: forget
             _merge(moved, places, group)
         self.groups = moved
 
     def forget(self, seat: int) -> None:
         """Drop every group that may be in ``seat``'s hand (the bot's own: it sees its hand)."""
-        self.groups = {p: g for p, g in self.groups.items() if seat not in p}
+        bit = hand(seat)
+        self.groups = {p: g for p, g in self.groups.items() if not p & bit}
         self._tracked = None
 
     def quads_shown(self, seat: int, ranks: tuple[Rank, ...]) -> None:
         """``seat`` discarded quads of ``ranks`` face up: those cards left its hand."""
         self._tracked = None
+        bit = hand(seat)
+        discarded = self.discarded
         for r in ranks:
-            self.discarded[r] += 4
+            discarded[r] = discarded.get(r, 0) + 4
             left = 4
             for places, group in self.groups.items():
-                if seat in places and group[r]:
-                    take = min(left, group[r])
-                    group[r] -= take
-                    left -= take
+                if places & bit:
+                    n = group.get(r)
+                    if n:
+                        take = min(left, n)
+                        group[r] = n - take
+                        left -= take
 
     def excluded(self, seat: int, rank: Rank) -> int:
         """Cards of ``rank`` seen and certainly not in ``seat``'s hand (nor laid from it)."""
-        n = self.discarded[rank]
+        n = self.discarded.get(rank, 0)
+        bit = hand(seat)
         for places, group in self.groups.items():
-            if seat not in places:
-                n += group[rank]
+            if not places & bit:
+                n += group.get(rank, 0)
         return n
 
     def known_in(self, seat: int, rank: Rank) -> tuple[int, int]:
-        """Cards of ``rank`` certainly ``seat``'s (in its hand or its sets: ``places ⊆ {seat,
-        PILE}``), and those that may be."""
+        """Cards of ``rank`` certainly ``seat``'s (in its hand or its sets: places within
+        ``hand(seat) | PILE``), and those that may be."""
         sure = maybe = 0
+        bit = hand(seat)
+        mine = bit | PILE
         for places, group in self.groups.items():
-            if seat in places:
-                if places <= {seat, PILE}:
-                    sure += group[rank]
+            if places & bit:
+                if places & ~mine:
+                    maybe += group.get(rank, 0)
                 else:
-                    maybe += group[rank]
+                    sure += group.get(rank, 0)
         return sure, maybe
+
+    def census(self, seat: int, rank: Rank) -> tuple[int, int, int]:
+        """``known_in(seat, rank) + (excluded(seat, rank),)`` in one pass over the groups."""
+        sure = maybe = 0
+        out = self.discarded.get(rank, 0)
+        bit = hand(seat)
+        mine = bit | PILE
+        for places, group in self.groups.items():
+            if places & bit:
+                if places & ~mine:
+                    maybe += group.get(rank, 0)
+                else:
+                    sure += group.get(rank, 0)
+            else:
+                out += group.get(rank, 0)
+        return sure, maybe, out
+
+    def only_in(self, seat: int, rank: Rank) -> int:
+        """Cards of ``rank`` seen and surely in ``seat``'s hand alone (not possibly laid)."""
+        group = self.groups.get(hand(seat))
+        return group.get(rank, 0) if group is not None else 0
 
     def tracked(self, rank: Rank) -> int:
         """Cards of ``rank`` seen and tracked anywhere (discard included)."""
         totals = self._tracked
         if totals is None:
-            totals = self._tracked = Counter(self.discarded)
-            for g in self.groups.values():
-                totals.update(g)
-        return totals[rank]
+            totals = self._totals()
+        return totals.get(rank, 0)
+
+    def loose(self) -> int:
+        """Cards tracked in groups that cannot be in the discard (in hands or the pile)."""
+        if self._tracked is None:
+            self._totals()
+        return self._loose
 
     def size(self) -> int:
         """How many cards the groups and the known discard hold."""
         return sum(self.discarded.values()) + sum(sum(g.values()) for g in self.groups.values())
 
+    def _totals(self) -> dict[Rank, int]:
+        totals = dict(self.discarded)
+        loose = 0
+        for places, group in self.groups.items():
+            cards = 0
+            for r, n in group.items():
+                totals[r] = totals.get(r, 0) + n
+                cards += n
+            if not places & DISCARD:
+                loose += cards
+        self._tracked = totals
+        self._loose = loose
+        return totals
 
-def _merge(into: dict, places: frozenset[int], group: Counter) -> None:
+
+def _merge(into: dict, places: int, group: dict) -> None:
     have = into.get(places)
     if have is None:
         into[places] = group
     else:
-        have.update(group)
+        for r, n in group.items():
+            have[r] = have.get(r, 0) + n

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
+from collections.abc import Mapping
 from functools import lru_cache
 
 from .. import _events as ev
@@ -18,8 +18,8 @@ from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads
 from .._cards import deck_ranks, decks_in
 from .._view import View
 from ._base import Bot
-from ._memory import DISCARD, CardMemory
-from ._play import lay, rank_counts
+from ._memory import DISCARD, CardMemory, hand
+from ._play import lay
 
 LEAD = 1.5
 """What leading a new round is worth, in cards (it lays the truth with its best rank)."""
@@ -43,10 +43,10 @@ TRUTH_PRIOR = [[4.0, 6.0], [3.0, 0.1], [2.0, 0.03], [1.0, 0.01]]
 true, and when it is a bluff (relative weights): bluffs are mostly small."""
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=None)
 def at_least(pool: int, good: int, drawn: int, need: int) -> float:
     """P(at least ``need`` of ``drawn`` cards taken at random from ``pool`` cards, ``good`` of
-    which count, count): the hypergeometric tail."""
+    which count, count): the hypergeometric tail. Cached: the arguments are small card counts."""
     if need <= 0:
         return 1.0
     drawn = min(drawn, pool)
@@ -56,6 +56,14 @@ def at_least(pool: int, good: int, drawn: int, need: int) -> float:
     total = math.comb(pool, drawn)
     miss = sum(math.comb(good, x) * math.comb(pool - good, drawn - x) for x in range(need))
     return max(0.0, 1.0 - miss / total)
+
+
+def _claim_ratios(sizes: list[list[float]]) -> list[float]:
+    """For each claimed count (1, 2, 3, 4+): how much likelier a seat with these revealed sets
+    (``SharpBot.truth``) claims it when true than when bluffing."""
+    true_sets = sum(x[0] for x in sizes)
+    false_sets = sum(x[1] for x in sizes)
+    return [(t / true_sets) / (f / false_sets) for t, f in sizes]
 
 
 class SharpBot(Bot):
@@ -77,21 +85,29 @@ class SharpBot(Bot):
     when it could: k = 0 on a set, k = 1 on a set that emptied its layer's hand)."""
 
     strength = "sharp"
+    handlers = {
+        ev.DealStarted: "_on_deal_started",
+        ev.SetLaid: "_on_laid",
+        ev.NoneDeclared: "_on_none_declared",
+        ev.SetRevealed: "_on_revealed",
+        ev.PileTaken: "_on_taken",
+        ev.PileDiscarded: "_on_discarded",
+        ev.QuadsDiscarded: "_on_quads",
+        ev.Challenged: "_on_challenged",
+        ev.Believed: "_on_believed",
+        ev.Turn: "_on_turn",
+        ev.StockDrawn: "_on_drawn",
+        ev.PlayerOut: "_on_out",
+    }
 
     def __init__(self, seat, rules, players) -> None:
         super().__init__(seat, rules, players)
-        self._on.update({
-            ev.SetLaid: self._on_laid,
-            ev.SetRevealed: self._on_revealed,
-            ev.PileTaken: self._on_taken,
-            ev.PileDiscarded: self._on_discarded,
-            ev.QuadsDiscarded: self._on_quads,
-            ev.Challenged: self._on_called,
-            ev.Believed: self._on_called,
-            ev.Turn: self._on_turn,
-            ev.StockDrawn: self._on_drawn,
-            ev.PlayerOut: self._on_out,
-        })
+        self._anyone = rules.challengers == "anyone"
+        self._first_wins = rules.result == "first_wins"
+        self._sequence = rules.leader_after_reveal == "sequence"
+        self._lead_after_call = LEAD if rules.leader_after_reveal == "by_outcome" else 0.0
+        self._covered = rules.last_cards == "covered_or_survived"
+        self._hand: tuple | None = None  # the hand _by_rank and _counts were made from
         self._reset(players, 4, [0] * players)
 
     def _reset(self, players: int, copies: int, sizes: list[int]) -> None:
@@ -102,6 +118,7 @@ class SharpBot(Bot):
         lo, hi = self.rules.set_size
         prior = [[1.0, 1.0]] * 4 if lo == hi else TRUTH_PRIOR
         self.truth = [[list(p) for p in prior] for _ in range(players)]
+        self._ratios = [_claim_ratios(t) for t in self.truth]
         self.calls = [[1, 1] for _ in range(players)]
         self.chances = [[6, 4] for _ in range(players)]
         self.last_cards = 0  # 1 while the last set emptied its layer's hand
@@ -132,51 +149,69 @@ class SharpBot(Bot):
         self.deck_size = len(self.ranks) * self.copies
 
     def _on_laid(self, e: ev.SetLaid) -> None:
-        self._on_set_laid(e)
-        size = e.size if e.size is not None else e.count
-        self.sizes[e.seat] -= size
+        seat = e.seat
+        count = e.count
+        self.pile_sets.append((seat, e.rank, count))
+        mine = seat == self.seat
+        if mine and e.cards:
+            self._remember_mine(e.cards)
+        size = e.size if e.size is not None else count
+        sizes = self.sizes
+        sizes[seat] -= size
         self.pile_size += size
-        self.last_cards = int(self.sizes[e.seat] <= 0)
+        self.last_cards = last = int(sizes[seat] <= 0)
         self.free_claim = self.free_turn
-        if e.seat != self.seat:
-            self.memory.laid(e.seat)
-        if self.rules.challengers == "anyone":
+        if not mine:
+            self.memory.laid(seat)
+        if self._anyone:
+            out = self.out
+            chances = self.chances
             for s in range(self.players):
-                if s != e.seat and s not in self.out:
-                    self.chances[s][self.last_cards] += 1
+                if s != seat and s not in out:
+                    chances[s][last] += 1
 
     def _on_turn(self, e: ev.Turn) -> None:
         self.free_turn = len(e.ranks) > 1
-        if e.set_no is not None and self.rules.challengers == "next":
+        if e.set_no is not None and not self._anyone:
             self.chances[e.seat][self.last_cards] += 1
 
-    def _on_called(self, e) -> None:
+    def _on_challenged(self, e: ev.Challenged) -> None:
+        calls = self.calls
+        last = self.last_cards
+        calls[e.seat][last] += 1
+        for s in e.tied:
+            calls[s][last] += 1
+
+    def _on_believed(self, e: ev.Believed) -> None:
         self.calls[e.seat][self.last_cards] += 1
-        for s in getattr(e, "tied", ()):
-            self.calls[s][self.last_cards] += 1
 
     def _on_revealed(self, e: ev.SetRevealed) -> None:
-        if e.seat != self.seat:
-            self.truth[e.seat][min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
-        if e.seat != self.seat:
-            self.memory.revealed(e.seat, e.cards)
-            if sum(1 for s, _, _ in self.pile_sets if s == e.seat) == 1:
-                self.memory.unpile(e.seat)
+        seat = e.seat
+        other = seat != self.seat
+        if other:
+            truth = self.truth[seat]
+            truth[min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
+            self._ratios[seat] = _claim_ratios(truth)
+            self.memory.revealed(seat, e.cards)
+            if sum(1 for s, _, _ in self.pile_sets if s == seat) == 1:
+                self.memory.unpile(seat)
         if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
-            if e.seat != self.seat:
-                self.memory.add(frozenset((e.seat,)), e.cards)
+            if other:
+                self.memory.add(hand(seat), e.cards)
             self.shown = ()
         else:
-            self.shown = e.cards if e.seat != self.seat else ()
+            self.shown = e.cards if other else ()
 
     def _on_taken(self, e: ev.PileTaken) -> None:
         me = self.seat
-        self.memory.pile_went(e.seat)
+        memory = self.memory
+        taker = hand(e.seat)
+        memory.pile_went(taker)
         if e.seat == me:
-            self.memory.forget(me)
+            memory.forget(me)
         else:
-            self.memory.add(frozenset((e.seat,)), self.shown)
-            self.memory.add(frozenset((e.seat,)), self.my_pile)
+            memory.add(taker, self.shown)
+            memory.add(taker, self.my_pile)
         self.sizes[e.seat] += e.count if e.count is not None else self.pile_size
         self.pile_size = 0
         self.shown = ()
@@ -209,29 +244,48 @@ class SharpBot(Bot):
     def _size(self, view: View, seat: int) -> int:
         return view.hand_counts[seat] if view.hand_counts is not None else max(0, self.sizes[seat])
 
-    def _pile(self, view: View) -> int:
-        return view.pile if view.pile is not None else self.pile_size
-
     def _unseen(self, view: View) -> int:
         """Cards this seat has not seen and does not track."""
-        groups = sum(sum(g.values()) for p, g in self.memory.groups.items() if DISCARD not in p)
-        return max(0, self.deck_size - len(view.hand) - len(self.my_pile) - view.discard - groups)
+        return max(0, self.deck_size - len(view.hand) - len(self.my_pile) - view.discard - self.memory.loose())
 
-    def p_true(self, view: View, counts: Counter) -> float:
-        """How likely the last set's claim is true, 0..1 (0: impossible)."""
+    def _hand_ranks(self, cards: tuple) -> tuple[dict[str, list[str]], dict[str, int]]:
+        """``cards`` by rank, and how many of each rank (kept for the next call with the same
+        hand: a bot is asked several times between two changes of its hand)."""
+        if cards != self._hand:
+            by_rank: dict[str, list[str]] = {}
+            for c in cards:
+                group = by_rank.get(c[0])
+                if group is None:
+                    by_rank[c[0]] = [c]
+                else:
+                    group.append(c)
+            self._by_rank = by_rank
+            self._counts = {r: len(group) for r, group in by_rank.items()}
+            self._hand = cards
+        return self._by_rank, self._counts
+
+    def p_true(self, view: View, counts: Mapping[str, int]) -> float:
+        """How likely the last set's claim is true, 0..1 (0: impossible); ``counts``: this
+        seat's hand by rank."""
+        return self._p_true(view, counts.get(view.last.rank, 0))
+
+    def _p_true(self, view: View, held: int) -> float:
+        """``p_true`` for a seat holding ``held`` cards of the rank claimed."""
         last = view.last
         p, rank, count = last.seat, last.rank, last.count
         memory = self.memory
-        mine = counts[rank] + sum(1 for c in self.my_pile if c[0] == rank)
-        sure, maybe = memory.known_in(p, rank)
-        unseen_rank = max(0, self.copies - mine - memory.tracked(rank))
-        before = self._size(view, p) + (last.size if last.size is not None else count)
+        copies = self.copies
+        mine = held + self.my_pile_ranks.get(rank, 0)
+        sure, maybe, excluded = memory.census(p, rank)
+        unseen_rank = max(0, copies - mine - memory.tracked(rank))
+        size = self._size(view, p)
+        before = size + (last.size if last.size is not None else count)
         unknown = max(0, before - sure - maybe)
         if last.none:
-            if any(g[rank] for places, g in memory.groups.items() if places == frozenset((p,))):
+            if memory.only_in(p, rank):
                 return 0.0
-            return 1.0 - at_least(self._unseen(view), unseen_rank, self._size(view, p), 1)
-        if count > self.copies - mine - memory.excluded(p, rank):
+            return 1.0 - at_least(self._unseen(view), unseen_rank, size, 1)
+        if count > copies - mine - excluded:
             return 0.0
         if last.size is not None and last.size != count:
             return 0.0
@@ -240,8 +294,9 @@ class SharpBot(Bot):
             have = 0.97
         else:
             consumed = 0.0
+            me = self.seat
             for s, r, n in self.pile_sets[:-1]:
-                if r == rank and s != self.seat:
+                if r == rank and s != me:
                     consumed += 0.6 * n
             good = max(0, unseen_rank - int(consumed + 0.5))
             have = at_least(self._unseen(view), good, unknown, need)
@@ -249,47 +304,10 @@ class SharpBot(Bot):
                 have = 1 - (1 - have) ** min(len(self.ranks), max(1, unknown))
         # How much more often this seat makes a claim of this count when it is true than when it
         # bluffs, from the sets of it revealed so far (and TRUTH_PRIOR).
-        sizes = self.truth[p]
-        t, f = sizes[min(count, 4) - 1]
-        ratio = (t / sum(x[0] for x in sizes)) / (f / sum(x[1] for x in sizes))
+        ratio = self._ratios[p][min(count, 4) - 1]
         have = min(0.995, max(0.005, have))
         odds = have / (1 - have) * ratio
         return odds / (1 + odds)
-
-    def _catcher(self, view: View, counts: Counter, unseen: int):
-        """A function (rank, count) -> how likely a false set claiming ``count`` × ``rank`` is
-        challenged: by a seat that may challenge it and holds enough of the rank to know, or
-        at that seat's rate of calls so far."""
-        if self.rules.challengers == "next":
-            others = [_next_seat(view, self.seat, self.out)]
-        else:
-            others = [s for s in range(self.players) if s != self.seat and s not in self.out]
-        watchers = [self._size(view, s) for s in others]
-        quiet = [1.0, 1.0]  # no one calls at its rate: for a set, for a last set
-        for s in others:
-            for kind in (0, 1):
-                quiet[kind] *= 1 - self.calls[s][kind] / self.chances[s][kind]
-        copies = self.copies
-        memo: dict[tuple[str, int, int], float] = {}
-        my_pile = self.my_pile
-        tracked = self.memory.tracked
-
-        def caught(rank: str, count: int, last: int) -> float:
-            key = (rank, count, last)
-            risk = memo.get(key)
-            if risk is not None:
-                return risk
-            escape = quiet[last]
-            if count > 1:
-                # a seat disproves the claim if it holds more than copies - count of the rank
-                mine = counts[rank] + sum(1 for c in my_pile if c[0] == rank)
-                unseen_rank = max(0, copies - mine - tracked(rank))
-                for held in watchers:
-                    escape *= 1 - at_least(unseen, unseen_rank, held, copies - count + 1)
-            memo[key] = risk = 1 - escape
-            return risk
-
-        return caught
 
     # -- choosing -------------------------------------------------------------------------
 
@@ -300,83 +318,92 @@ class SharpBot(Bot):
             return DiscardQuads(seat, legal.discard_quads)
         if not self.ranks:
             self._join(view)
-        hand = view.hand
-        counts = rank_counts(hand)
+        by_rank, counts = self._hand_ranks(view.hand)
         last = view.last
-        t = self.p_true(view, counts) if legal.challenge is not None or legal.believe is not None else 1.0
-        pile = self._pile(view)
+        challenge = legal.challenge
+        believe = legal.believe
+        t = self._p_true(view, counts.get(last.rank, 0)) if challenge is not None or believe is not None else 1.0
+        pile = view.pile if view.pile is not None else self.pile_size
         active = view.players - len(view.out)
-        first_wins = self.rules.result == "first_wins"
+        first_wins = self._first_wins
         other_out = WIN if first_wins or active <= 2 else OUT / 2
         claimant_empty = last is not None and (
             last.seat in view.waiting or (view.hand_counts is None and self.sizes[last.seat] <= 0)
         )
-        lead_after_call = LEAD if self.rules.leader_after_reveal == "by_outcome" else 0.0
-        if legal.challenge is not None:
-            ev_call = t * (-pile - (other_out if claimant_empty else 0)) + (1 - t) * (SHARE * pile + lead_after_call)
-        sequence = self.rules.leader_after_reveal == "sequence"
-        if view.turn != seat or sequence:
+        if challenge is not None:
+            ev_call = t * (-pile - (other_out if claimant_empty else 0)) + (1 - t) * (SHARE * pile + self._lead_after_call)
+        sequence = self._sequence
+        my_turn = view.turn == seat
+        if not my_turn or sequence:
             # Off turn (an `anyone` window), or where a challenge does not replace laying
             # (``sequence``): challenge when it pays, by a margin drawn afresh each time so that
             # no two seats fall into a fixed cycle of calls.
-            if legal.challenge is not None:
+            if challenge is not None:
                 quiet = -other_out if claimant_empty else 0.0
                 if ev_call > quiet + 0.5 + rng.random():
-                    return Challenge(seat, legal.challenge)
-            if view.turn != seat:
+                    return Challenge(seat, challenge)
+            if not my_turn:
                 return None
-        best: tuple[float, Action] | None = None
-        if legal.challenge is not None and not sequence:
-            best = (ev_call, Challenge(seat, legal.challenge))
-        if legal.believe is not None:
+        # the best answer so far: its value, and a kind of action (or the set to lay)
+        best_value = None
+        best = None
+        if challenge is not None and not sequence:
+            best_value, best = ev_call, Challenge
+        if believe is not None:
             gone = other_out if claimant_empty else 0.0
             ev_believe = t * (LEAD - gone) + (1 - t) * (-pile - gone)
-            if best is None or ev_believe > best[0]:
-                best = (ev_believe, Believe(seat, legal.believe))
+            if best is None or ev_believe > best_value:
+                best_value, best = ev_believe, Believe
         b = legal.lay
         if b is not None:
-            penalty = other_out if claimant_empty and self.rules.last_cards != "covered_or_survived" else 0.0
+            penalty = other_out if claimant_empty and not self._covered else 0.0
             if claimant_empty and first_wins:
                 penalty = WIN
-            value, action = self._best_lay(view, counts, pile, rng)
+            value, action = self._best_lay(view, by_rank, counts, pile, rng)
             value -= penalty
-            if best is None or value > best[0]:
-                best = (value, action)
-            if legal.declare_none is not None and counts[legal.declare_none] == 0:
+            if best is None or value > best_value:
+                best_value, best = value, action
+            if legal.declare_none is not None and counts.get(legal.declare_none, 0) == 0:
                 value = -penalty
-                if best is None or value > best[0]:
-                    best = (value, DeclareNone(seat))
-        return best[1] if best is not None else None
+                if best is None or value > best_value:
+                    best_value, best = value, DeclareNone
+        if best is Challenge:
+            return Challenge(seat, challenge)
+        if best is Believe:
+            return Believe(seat, believe)
+        if best is DeclareNone:
+            return DeclareNone(seat)
+        return best
 
-    def _best_lay(self, view: View, counts: Counter, pile: int, rng: random.Random) -> tuple[float, Action]:
+    def _best_lay(
+        self, view: View, by_rank: dict[str, list[str]], counts: dict[str, int], pile: int, rng: random.Random
+    ) -> tuple[float, Action]:
         """The set worth most, in cards, and its value: each claimable rank (where any rank may
         be claimed, the three it holds most of) at each size, its own cards of the rank first,
         then the cards it needs least; valued by the cards it sheds against the risk of being
-        challenged, and going out."""
+        challenged (``_catchers``), and going out."""
         b = view.legal.lay
-        hand = view.hand
-        left = len(hand)
-        first_wins = self.rules.result == "first_wins"
+        left = len(view.hand)
         active = view.players - len(view.out)
-        out_value = WIN if first_wins or active <= 2 else OUT
-        need = self._needs(view)
-        by_rank: dict[str, list[str]] = {}
-        for c in hand:
-            by_rank.setdefault(c[0], []).append(c)
-        # the ranks it holds, the one it needs least first
-        spare = sorted(by_rank, key=lambda r: (need.get(r, 0) + len(by_rank[r]), r))
-        caught = self._catcher(view, counts, self._unseen(view))
+        out_value = WIN if self._first_wins or active <= 2 else OUT
+        quiet, watchers = self._catchers(view)
+        unseen = self._unseen(view)
         ranks = b.ranks
         if len(ranks) > 1:  # a free claim: the ranks it holds most of
-            ranks = sorted(by_rank, key=lambda r: (-len(by_rank[r]), r))[:3]
+            ranks = sorted(by_rank, key=lambda r: (-counts[r], r))[:3]
         lie_count = b.count_min is not None
-        best = None
+        copies = self.copies
+        mine_in_pile = self.my_pile_ranks
+        tracked = self.memory.tracked
+        random_ = rng.random
+        best_value = None
         for rank in ranks:
-            held = len(by_rank.get(rank, ()))
+            held = counts.get(rank, 0)
+            unseen_rank = -1
             for k in range(b.min, b.max + 1):
-                n_true = min(k, held)
                 if k > left:
                     break
+                n_true = min(k, held)
                 if not lie_count:
                     claim = k
                 elif n_true:
@@ -385,7 +412,16 @@ class SharpBot(Bot):
                     claim = 1
                 if lie_count and not b.count_min <= claim <= b.count_max:
                     continue
-                risk = caught(rank, claim, int(k == left))
+                # how likely a false claim is challenged: by a seat that may challenge and
+                # holds enough of the rank to know, or at that seat's rate of calls so far
+                escape = quiet[k == left]
+                if claim > 1:
+                    if unseen_rank < 0:
+                        unseen_rank = max(0, copies - held - mine_in_pile.get(rank, 0) - tracked(rank))
+                    need = copies - claim + 1
+                    for size in watchers:
+                        escape *= 1 - at_least(unseen, unseen_rank, size, need)
+                risk = 1 - escape
                 if n_true == k and claim == k:
                     value = k + risk * SHARE * (pile + k)
                     if k == left:
@@ -394,17 +430,43 @@ class SharpBot(Bot):
                     value = k - risk * (pile + k)
                     if k == left:
                         value += (1 - risk) * out_value
-                value += NOISE * rng.random()
-                if best is None or value > best[0]:
-                    best = (value, rank, k, n_true, claim)
-        value, rank, k, n_true, claim = best
+                value += NOISE * random_()
+                if best_value is None or value > best_value:
+                    best_value = value
+                    best = (rank, k, n_true, claim)
+        rank, k, n_true, claim = best
         cards = by_rank.get(rank, [])[:n_true]
-        for r in spare:
-            if len(cards) == k:
-                break
-            if r != rank:
-                cards += by_rank[r][: k - len(cards)]
-        return value, lay(view, cards, rank, claim if lie_count else None)
+        if len(cards) < k:
+            need_more = self._needs(view)
+            # the ranks it holds, the one it needs least first
+            for r in sorted(by_rank, key=lambda r: (need_more.get(r, 0) + counts[r], r)):
+                if len(cards) == k:
+                    break
+                if r != rank:
+                    cards += by_rank[r][: k - len(cards)]
+        return best_value, lay(view, cards, rank, claim if lie_count else None)
+
+    def _catchers(self, view: View) -> tuple[tuple[float, float], list[int]]:
+        """Who may challenge a set of this seat's: the chance none of them calls at its rate of
+        calls so far (on a set, on a set that empties this seat's hand), and their hand sizes."""
+        if not self._anyone:
+            others = [_next_seat(view, self.seat, self.out)]
+        else:
+            out = self.out
+            others = [s for s in range(self.players) if s != self.seat and s not in out]
+        quiet = quiet_last = 1.0
+        calls = self.calls
+        chances = self.chances
+        for s in others:
+            quiet *= 1 - calls[s][0] / chances[s][0]
+            quiet_last *= 1 - calls[s][1] / chances[s][1]
+        counts = view.hand_counts
+        if counts is not None:
+            watchers = [counts[s] for s in others]
+        else:
+            sizes = self.sizes
+            watchers = [max(0, sizes[s]) for s in others]
+        return (quiet, quiet_last), watchers
 
     def _needs(self, view: View) -> dict[str, float]:
         """How much each rank is worth keeping beyond its count: the ranks this seat will have
