@@ -14,6 +14,7 @@ import trio
 
 _LEN = struct.Struct(">I")
 RECEIVE_BYTES = 65536
+_unpackb = msgpack.unpackb
 
 
 def encode(msg: dict) -> bytes:
@@ -44,15 +45,43 @@ class FrameStream:
         return self._frames.pop(0)
 
     def _split(self) -> None:
-        buf = self._buf
-        pos = 0
-        while len(buf) - pos >= 4:
-            (n,) = _LEN.unpack_from(buf, pos)
-            if len(buf) - pos - 4 < n:
-                break
-            self._frames.append(msgpack.unpackb(bytes(buf[pos + 4 : pos + 4 + n])))
-            pos += 4 + n
-        del buf[:pos]
+        self._frames += split(self._buf)
+
+    def take_buffered(self) -> tuple[list[dict], bytearray]:
+        """The frames already decoded and not yet received, and the bytes read of the next
+        frame, for a reader that takes the stream over (both are cleared here)."""
+        frames, rest = self._frames, self._buf
+        self._frames, self._buf = [], bytearray()
+        return frames, rest
+
+    def detach(self) -> tuple[int, list[dict], bytearray]:
+        """Hand the connection over: its file descriptor (the stream no longer owns it) and
+        ``take_buffered()``."""
+        return (self.stream.socket.detach(), *self.take_buffered())
+
+
+def split(buf: bytearray, skip: tuple[bytes, ...] = ()) -> list[dict]:
+    """Decode and remove every complete frame at the start of ``buf``; an incomplete frame's
+    bytes stay in it. ``skip``: frames whose body starts, after its map header, with one of
+    these byte strings are removed undecoded (``peek``)."""
+    frames = []
+    pos, end = 0, len(buf)
+    while end - pos >= 4:
+        (n,) = _LEN.unpack_from(buf, pos)
+        stop = pos + 4 + n
+        if stop > end:
+            break
+        if not (skip and buf.startswith(skip, pos + 5)):
+            frames.append(_unpackb(buf[pos + 4 : stop]))
+        pos = stop
+    del buf[:pos]
+    return frames
+
+
+def peek(*types: str) -> tuple[bytes, ...]:
+    """``split``'s ``skip`` for messages of these types: the first key of every message the
+    server sends is ``t`` (a map header byte, then ``t`` and the type as short strings)."""
+    return tuple(b"\xa1t" + msgpack.packb(t) for t in types)
 
 
 async def connect(port: int) -> FrameStream:
