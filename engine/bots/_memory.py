@@ -93,19 +93,17 @@ class CardMemory:
         are added again where they go), so no card is counted twice. Each card leaves the
         narrowest such group (fewest places; the oldest of equals)."""
         self._tracked = None
-        bit = hand(seat)
-        groups = self.groups
+        bit = 4 << seat  # hand(seat)
+        holding = [(places.bit_count(), group) for places, group in self.groups.items() if places & bit]
+        if not holding:
+            return
+        holding.sort(key=_first)  # stable: the oldest of equals first
         for c in cards:
             r = c[0]
-            best = None
-            fewest = 1 << 30
-            for places, group in groups.items():
-                if places & bit and group.get(r):
-                    n = places.bit_count()
-                    if n < fewest:
-                        best, fewest = group, n
-            if best is not None:
-                best[r] -= 1
+            for _, group in holding:
+                if group.get(r):
+                    group[r] -= 1
+                    break
 
     def unpile(self, seat: int) -> None:
         """``seat``'s only set in the pile was revealed: what else it may hold is in its hand."""
@@ -116,7 +114,7 @@ class CardMemory:
 
     def laid(self, seat: int) -> None:
         """``seat`` laid a set: whatever it may hold may now be in the pile."""
-        bit = hand(seat)
+        bit = 4 << seat  # hand(seat)
         for places in self.groups:
             if places & bit and not places & PILE:
                 break
@@ -131,6 +129,8 @@ class CardMemory:
 
     def pile_went(self, to: int) -> None:
         """The pile was taken by a seat (``to = hand(seat)``) or discarded (``to = DISCARD``)."""
+        if not self.groups:
+            return
         self._tracked = None
         moved: dict[int, dict[Rank, int]] = {}
         for places, group in self.groups.items():
@@ -144,6 +144,8 @@ class CardMemory:
 
     def forget(self, seat: int) -> None:
         """Drop every group that may be in ``seat``'s hand (the bot's own: it sees its hand)."""
+        if not self.groups:
+            return
         bit = hand(seat)
         self.groups = {p: g for p, g in self.groups.items() if not p & bit}
         self._tracked = None
@@ -238,6 +240,10 @@ class CardMemory:
         self._tracked = totals
         self._loose = loose
         return totals
+
+
+def _first(pair: tuple) -> object:
+    return pair[0]
 
 
 def _merge(into: dict, places: int, group: dict) -> None:

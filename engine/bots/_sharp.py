@@ -61,9 +61,21 @@ def at_least(pool: int, good: int, drawn: int, need: int) -> float:
 def _claim_ratios(sizes: list[list[float]]) -> list[float]:
     """For each claimed count (1, 2, 3, 4+): how much likelier a seat with these revealed sets
     (``SharpBot.truth``) claims it when true than when bluffing."""
-    true_sets = sum(x[0] for x in sizes)
-    false_sets = sum(x[1] for x in sizes)
+    a, b, c, d = sizes
+    true_sets = a[0] + b[0] + c[0] + d[0]  # the order of sum(): the same float
+    false_sets = a[1] + b[1] + c[1] + d[1]
     return [(t / true_sets) / (f / false_sets) for t, f in sizes]
+
+
+@lru_cache(maxsize=None)
+def _tails(pool: int, good: int, drawn: int) -> tuple[float, ...]:
+    """``at_least(pool, good, drawn, need)`` for need = 0, 1, ... 8 (a row of the table)."""
+    return tuple(at_least(pool, good, drawn, need) for need in range(9))
+
+
+_FLAT_PRIOR = [[1.0, 1.0]] * 4
+_FLAT_RATIOS = _claim_ratios(_FLAT_PRIOR)
+_PRIOR_RATIOS = _claim_ratios(TRUTH_PRIOR)
 
 
 class SharpBot(Bot):
@@ -115,10 +127,11 @@ class SharpBot(Bot):
         self.sizes = sizes
         self.pile_size = 0
         self.shown: tuple = ()
+        self._sets_of: dict[int, int] = {}  # sets of each seat in the pile
         lo, hi = self.rules.set_size
-        prior = [[1.0, 1.0]] * 4 if lo == hi else TRUTH_PRIOR
+        prior, ratios = (_FLAT_PRIOR, _FLAT_RATIOS) if lo == hi else (TRUTH_PRIOR, _PRIOR_RATIOS)
         self.truth = [[list(p) for p in prior] for _ in range(players)]
-        self._ratios = [_claim_ratios(t) for t in self.truth]
+        self._ratios: list[list[float] | None] = [ratios] * players  # _claim_ratios(truth[seat])
         self.calls = [[1, 1] for _ in range(players)]
         self.chances = [[6, 4] for _ in range(players)]
         self.last_cards = 0  # 1 while the last set emptied its layer's hand
@@ -152,6 +165,8 @@ class SharpBot(Bot):
         seat = e.seat
         count = e.count
         self.pile_sets.append((seat, e.rank, count))
+        sets_of = self._sets_of
+        sets_of[seat] = sets_of.get(seat, 0) + 1
         mine = seat == self.seat
         if mine and e.cards:
             self._remember_mine(e.cards)
@@ -161,7 +176,7 @@ class SharpBot(Bot):
         self.pile_size += size
         self.last_cards = last = int(sizes[seat] <= 0)
         self.free_claim = self.free_turn
-        if not mine:
+        if not mine and self.memory.groups:
             self.memory.laid(seat)
         if self._anyone:
             out = self.out
@@ -169,6 +184,14 @@ class SharpBot(Bot):
             for s in range(self.players):
                 if s != seat and s not in out:
                     chances[s][last] += 1
+
+    def _on_none_declared(self, e: ev.NoneDeclared) -> None:
+        self.pile_sets.append((e.seat, e.rank, 0))
+        self._sets_of[e.seat] = self._sets_of.get(e.seat, 0) + 1
+
+    def _on_pile_emptied(self, e: ev.Event) -> None:
+        super()._on_pile_emptied(e)
+        self._sets_of = {}
 
     def _on_turn(self, e: ev.Turn) -> None:
         self.free_turn = len(e.ranks) > 1
@@ -189,12 +212,13 @@ class SharpBot(Bot):
         seat = e.seat
         other = seat != self.seat
         if other:
-            truth = self.truth[seat]
-            truth[min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
-            self._ratios[seat] = _claim_ratios(truth)
-            self.memory.revealed(seat, e.cards)
-            if sum(1 for s, _, _ in self.pile_sets if s == seat) == 1:
-                self.memory.unpile(seat)
+            self.truth[seat][min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
+            self._ratios[seat] = None
+            memory = self.memory
+            if memory.groups:
+                memory.revealed(seat, e.cards)
+                if self._sets_of.get(seat) == 1:
+                    memory.unpile(seat)
         if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
             if other:
                 self.memory.add(hand(seat), e.cards)
@@ -248,21 +272,19 @@ class SharpBot(Bot):
         """Cards this seat has not seen and does not track."""
         return max(0, self.deck_size - len(view.hand) - len(self.my_pile) - view.discard - self.memory.loose())
 
-    def _hand_ranks(self, cards: tuple) -> tuple[dict[str, list[str]], dict[str, int]]:
-        """``cards`` by rank, and how many of each rank (kept for the next call with the same
-        hand: a bot is asked several times between two changes of its hand)."""
-        if cards != self._hand:
-            by_rank: dict[str, list[str]] = {}
-            for c in cards:
-                group = by_rank.get(c[0])
-                if group is None:
-                    by_rank[c[0]] = [c]
-                else:
-                    group.append(c)
-            self._by_rank = by_rank
-            self._counts = {r: len(group) for r, group in by_rank.items()}
-            self._hand = cards
-        return self._by_rank, self._counts
+    def _index_hand(self, cards: tuple) -> None:
+        """``_by_rank`` (``cards`` by rank) and ``_counts`` (how many of each rank), kept for the
+        next call with the same hand: a bot is asked several times between two changes of it."""
+        by_rank: dict[str, list[str]] = {}
+        for c in cards:
+            group = by_rank.get(c[0])
+            if group is None:
+                by_rank[c[0]] = [c]
+            else:
+                group.append(c)
+        self._by_rank = by_rank
+        self._counts = {r: len(group) for r, group in by_rank.items()}
+        self._hand = cards
 
     def p_true(self, view: View, counts: Mapping[str, int]) -> float:
         """How likely the last set's claim is true, 0..1 (0: impossible); ``counts``: this
@@ -276,9 +298,14 @@ class SharpBot(Bot):
         memory = self.memory
         copies = self.copies
         mine = held + self.my_pile_ranks.get(rank, 0)
-        sure, maybe, excluded = memory.census(p, rank)
+        if memory.groups:
+            sure, maybe, excluded = memory.census(p, rank)
+        else:
+            sure = maybe = 0
+            excluded = memory.discarded.get(rank, 0)
         unseen_rank = max(0, copies - mine - memory.tracked(rank))
-        size = self._size(view, p)
+        counts = view.hand_counts
+        size = counts[p] if counts is not None else max(0, self.sizes[p])
         before = size + (last.size if last.size is not None else count)
         unknown = max(0, before - sure - maybe)
         if last.none:
@@ -304,7 +331,10 @@ class SharpBot(Bot):
                 have = 1 - (1 - have) ** min(len(self.ranks), max(1, unknown))
         # How much more often this seat makes a claim of this count when it is true than when it
         # bluffs, from the sets of it revealed so far (and TRUTH_PRIOR).
-        ratio = self._ratios[p][min(count, 4) - 1]
+        ratios = self._ratios[p]
+        if ratios is None:
+            ratios = self._ratios[p] = _claim_ratios(self.truth[p])
+        ratio = ratios[min(count, 4) - 1]
         have = min(0.995, max(0.005, have))
         odds = have / (1 - have) * ratio
         return odds / (1 + odds)
@@ -318,15 +348,17 @@ class SharpBot(Bot):
             return DiscardQuads(seat, legal.discard_quads)
         if not self.ranks:
             self._join(view)
-        by_rank, counts = self._hand_ranks(view.hand)
+        hand_ = view.hand
+        if hand_ != self._hand:
+            self._index_hand(hand_)
+        counts = self._counts
         last = view.last
         challenge = legal.challenge
         believe = legal.believe
         t = self._p_true(view, counts.get(last.rank, 0)) if challenge is not None or believe is not None else 1.0
         pile = view.pile if view.pile is not None else self.pile_size
-        active = view.players - len(view.out)
         first_wins = self._first_wins
-        other_out = WIN if first_wins or active <= 2 else OUT / 2
+        other_out = WIN if first_wins or view.players - len(view.out) <= 2 else OUT / 2
         claimant_empty = last is not None and (
             last.seat in view.waiting or (view.hand_counts is None and self.sizes[last.seat] <= 0)
         )
@@ -359,7 +391,7 @@ class SharpBot(Bot):
             penalty = other_out if claimant_empty and not self._covered else 0.0
             if claimant_empty and first_wins:
                 penalty = WIN
-            value, action = self._best_lay(view, by_rank, counts, pile, rng)
+            value, action = self._best_lay(view, pile, rng)
             value -= penalty
             if best is None or value > best_value:
                 best_value, best = value, action
@@ -375,52 +407,54 @@ class SharpBot(Bot):
             return DeclareNone(seat)
         return best
 
-    def _best_lay(
-        self, view: View, by_rank: dict[str, list[str]], counts: dict[str, int], pile: int, rng: random.Random
-    ) -> tuple[float, Action]:
+    def _best_lay(self, view: View, pile: int, rng: random.Random) -> tuple[float, Action]:
         """The set worth most, in cards, and its value: each claimable rank (where any rank may
         be claimed, the three it holds most of) at each size, its own cards of the rank first,
         then the cards it needs least; valued by the cards it sheds against the risk of being
         challenged (``_catchers``), and going out."""
         b = view.legal.lay
+        by_rank = self._by_rank
+        counts = self._counts
         left = len(view.hand)
-        active = view.players - len(view.out)
-        out_value = WIN if self._first_wins or active <= 2 else OUT
-        quiet, watchers = self._catchers(view)
-        unseen = self._unseen(view)
+        out_value = WIN if self._first_wins or view.players - len(view.out) <= 2 else OUT
+        quiet, quiet_last, watchers = self._catchers(view)
         ranks = b.ranks
         if len(ranks) > 1:  # a free claim: the ranks it holds most of
-            ranks = sorted(by_rank, key=lambda r: (-counts[r], r))[:3]
+            ranks = [r for _, r in sorted([(-n, r) for r, n in counts.items()])[:3]]
         lie_count = b.count_min is not None
         copies = self.copies
-        mine_in_pile = self.my_pile_ranks
-        tracked = self.memory.tracked
         random_ = rng.random
+        unseen = -1
+        lo = b.min
+        hi = b.max if b.max < left else left
         best_value = None
         for rank in ranks:
             held = counts.get(rank, 0)
-            unseen_rank = -1
-            for k in range(b.min, b.max + 1):
-                if k > left:
-                    break
-                n_true = min(k, held)
+            tails = None
+            for k in range(lo, hi + 1):
+                n_true = k if k < held else held
                 if not lie_count:
                     claim = k
-                elif n_true:
-                    claim = n_true
                 else:
-                    claim = 1
-                if lie_count and not b.count_min <= claim <= b.count_max:
-                    continue
+                    claim = n_true if n_true else 1
+                    if not b.count_min <= claim <= b.count_max:
+                        continue
                 # how likely a false claim is challenged: by a seat that may challenge and
                 # holds enough of the rank to know, or at that seat's rate of calls so far
-                escape = quiet[k == left]
+                escape = quiet_last if k == left else quiet
                 if claim > 1:
-                    if unseen_rank < 0:
-                        unseen_rank = max(0, copies - held - mine_in_pile.get(rank, 0) - tracked(rank))
+                    if tails is None:
+                        if unseen < 0:
+                            unseen = self._unseen(view)
+                        unseen_rank = copies - held - self.my_pile_ranks.get(rank, 0) - self.memory.tracked(rank)
+                        if unseen_rank < 0:
+                            unseen_rank = 0
+                        tails = [_tails(unseen, unseen_rank, size) for size in watchers]
                     need = copies - claim + 1
-                    for size in watchers:
-                        escape *= 1 - at_least(unseen, unseen_rank, size, need)
+                    if need < 0:
+                        need = 0  # at_least(..., need <= 0) is 1
+                    for tail in tails:
+                        escape *= 1 - tail[need]
                 risk = 1 - escape
                 if n_true == k and claim == k:
                     value = k + risk * SHARE * (pile + k)
@@ -436,7 +470,7 @@ class SharpBot(Bot):
                     best = (rank, k, n_true, claim)
         rank, k, n_true, claim = best
         cards = by_rank.get(rank, [])[:n_true]
-        if len(cards) < k:
+        if n_true < k:
             need_more = self._needs(view)
             # the ranks it holds, the one it needs least first
             for r in sorted(by_rank, key=lambda r: (need_more.get(r, 0) + counts[r], r)):
@@ -446,14 +480,15 @@ class SharpBot(Bot):
                     cards += by_rank[r][: k - len(cards)]
         return best_value, lay(view, cards, rank, claim if lie_count else None)
 
-    def _catchers(self, view: View) -> tuple[tuple[float, float], list[int]]:
+    def _catchers(self, view: View) -> tuple[float, float, list[int]]:
         """Who may challenge a set of this seat's: the chance none of them calls at its rate of
-        calls so far (on a set, on a set that empties this seat's hand), and their hand sizes."""
+        calls so far (on a set; on a set that empties this seat's hand), and their hand sizes."""
+        me = self.seat
+        out = self.out
         if not self._anyone:
-            others = [_next_seat(view, self.seat, self.out)]
+            others = [_next_seat(view, me, out)]
         else:
-            out = self.out
-            others = [s for s in range(self.players) if s != self.seat and s not in out]
+            others = [s for s in range(self.players) if s != me and s not in out]
         quiet = quiet_last = 1.0
         calls = self.calls
         chances = self.chances
@@ -466,7 +501,7 @@ class SharpBot(Bot):
         else:
             sizes = self.sizes
             watchers = [max(0, sizes[s]) for s in others]
-        return (quiet, quiet_last), watchers
+        return quiet, quiet_last, watchers
 
     def _needs(self, view: View) -> dict[str, float]:
         """How much each rank is worth keeping beyond its count: the ranks this seat will have
