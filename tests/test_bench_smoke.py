@@ -27,3 +27,25 @@ def test_bench_smoke_run_prints_every_section():
     step = data["capacity"]["steps"][0]
     assert step["seated"] == step["clients"] == 8
     assert step["dropped"] == 0
+
+
+def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monkeypatch):
+    """The ladder skips to TARGET_CLIENTS once the server is swamped, then halves the gap
+    between the largest N that passed and the smallest that failed (tables of 4)."""
+    monkeypatch.syspath_prepend(str(ROOT))
+    from scripts.benchmarks import capacity
+
+    def fake_step(n, seconds, **kw):  # p99 under 50 ms below 300 clients; swamped from 700
+        p99 = n / 6 if n < 700 else 5_000.0
+        r = {"clients": n, "seated": n, "dropped": 0, "p99_ms": p99, "p50_ms": 1, "actions_per_s": 2 * n, "errors": {},
+             "server_cpu": 0.5, "server_cpu_us_per_action": 1, "server_rss_mib": 1, "kib_per_client": 60,
+             "loadgen_cpu": 0.1, "loadgen_cpu_us_per_action": 1, "late": 0}
+        r["ok"] = capacity.healthy(r) and p99 < capacity.P99_LIMIT_MS
+        return r
+
+    monkeypatch.setattr(capacity, "step", fake_step)
+    result = capacity.run([100, 200, 400, 800, 1000, 1200], 1.0, say=lambda s: None, bisect=3)
+    tried = [r["clients"] for r in result["steps"]]
+    assert tried == [100, 200, 400, 800, 1000, 300, 248, 272]  # 1200 skipped once swamped
+    assert result["max_ok"] == 272
+    assert result["target"]["clients"] == 1000

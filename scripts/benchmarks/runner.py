@@ -28,15 +28,16 @@ class Profile:
     ping_clients: int
     ping_s: float
     ladder: tuple[int, ...]  # capacity: the N tried, in order (multiples of 4: tables of 4)
+    bisect: int  # capacity: steps spent halving the gap around the largest N that passed
     capacity_s: float  # measured seconds per N
     warmup_s: float  # capacity: play before measuring
     soak_min: float  # when --soak is given without minutes
 
 
 PROFILES = {
-    "full": Profile(4.0, ("bots", "core"), 6000, 60.0, 10, 200, 10.0, (40, 100, 200, 400, 600, 800, 1000, 1200, 1600, 2000), 20.0, 3.0, 5.0),
-    "quick": Profile(0.5, ("bots", "core"), 1200, 8.0, 4, 200, 2.0, (40, 100), 4.0, 1.5, 5.0),
-    "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 1.0, 0.3, 0.1),
+    "full": Profile(4.0, ("bots", "core"), 6000, 60.0, 10, 200, 10.0, (100, 200, 400, 600, 800, 1000, 1200, 1600, 2000), 2, 20.0, 3.0, 5.0),
+    "quick": Profile(0.5, ("bots", "core"), 1200, 8.0, 4, 200, 2.0, (200, 1000), 0, 4.0, 1.5, 5.0),
+    "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 0, 1.0, 0.3, 0.1),
 }
 
 
@@ -157,10 +158,16 @@ def capacity(report, prof: Profile, args) -> None:
         ladder = [n for n in ladder if n <= args.max_clients] or [args.max_clients]
     report.say(
         f"\n== capacity: N clients in another process, verish tables of 4, each acting {cap.DELAY_MS} ms"
-        f" after it may act ({prof.capacity_s} s per N)"
+        f" after it may act ({prof.capacity_s} s per N, a fresh server each)"
     )
-    result = cap.run(ladder, prof.capacity_s, report.say, prof.warmup_s, args.server_args)
-    report.say(f"  largest N with p99 < {cap.P99_LIMIT_MS} ms: {result['max_ok']}")
+    result = cap.run(ladder, prof.capacity_s, report.say, prof.warmup_s, args.server_args, bisect=prof.bisect)
+    report.say(f"  largest N with p99 < {cap.P99_LIMIT_MS:.0f} ms: {result['max_ok']}")
+    t = result["target"]
+    if t:
+        report.say(
+            f"  at N={t['clients']}: p99 {t['p99_ms']} ms, {t['actions_per_s']} actions/s,"
+            f" server memory {t['kib_per_client']} KiB per client, server CPU {t['server_cpu']:.0%}, load generator CPU {t['loadgen_cpu']:.0%}"
+        )
     report.data["capacity"] = result
 
 
