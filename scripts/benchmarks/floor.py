@@ -2,8 +2,8 @@
 
 Run as ``python -m scripts.benchmarks.floor`` it serves on 127.0.0.1 (port printed as
 ``PORT n``). A client joins table k with ``{"t": "join_table", "table": k}``; a ``lay`` from any
-client is decoded and one ``set_laid`` event (the size of neveryu's) goes to each client of the
-table; a ``ping`` gets a ``pong``. ``latency`` and ``throughput`` are the measuring clients.
+client is decoded and one ``set_laid`` event (the size of neveryu's), encoded once, goes to each
+client of the table; a ``ping`` gets a ``pong``. ``latency`` and ``throughput`` are the measuring clients.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections import defaultdict
 import trio
 
 from . import fanout
-from .wire import FrameStream, connect
+from .wire import FrameStream, connect, encode
 
 TABLE_SEATS = 4
 
@@ -45,9 +45,9 @@ async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
                 t = msg["t"]
                 if t == "lay" and table is not None:
                     seq += 1
-                    event = set_laid_event(seq, table.index(conn), msg["id"])
+                    frame = encode(set_laid_event(seq, table.index(conn), msg["id"]))  # once, as neveryu does
                     for peer in table:
-                        await peer.send(event)
+                        await peer.stream.send_all(frame)
                 elif t == "ping":
                     await conn.send({"t": "pong", "re": msg["id"]})
                 elif t == "join_table":

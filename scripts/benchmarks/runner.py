@@ -71,8 +71,8 @@ def neveryu(report, prof: Profile, args) -> None:
 
 def latencies(report, prof: Profile, args) -> None:
     """Both fan-out latencies, interleaved: ``prof.rounds`` rounds, each a block of floor
-    samples then a block of neveryu samples (a new table each round), both servers running in
-    their own processes all along. Other work on the machine then weighs on both alike, and the
+    samples and a block of neveryu samples (a new table each round; the floor's block first in
+    even rounds, neveryu's in odd ones), both servers running in their own processes all along. Other work on the machine then weighs on both alike, and the
     ratio of the pooled p50s is fair even when the load drifts. Then ping/pong requests per
     second with ``prof.ping_clients`` clients against each."""
     from . import latency as nev
@@ -98,10 +98,11 @@ def latencies(report, prof: Profile, args) -> None:
             cpu[name]["frames"] += r["frames"]
             return r
 
-        for _ in range(prof.rounds):
-            if "floor" in pooled:
-                block("floor", floor_server.latency, fl.port)
-            if "neveryu" in pooled:
+        for i in range(prof.rounds):
+            for name in want if i % 2 == 0 else want[::-1]:  # floor first in even rounds, neveryu in odd
+                if name == "floor":
+                    block("floor", floor_server.latency, fl.port)
+                    continue
                 r = block("neveryu", nev.latency, nv.port)
                 extra["neveryu"]["deals"] += r["deals"]
                 for code, k in r["errors"].items():
@@ -147,7 +148,7 @@ def say_latencies(report, prof: Profile) -> None:
         )
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     if fl and nv:
-        report.say(f"  (measured in {prof.rounds} interleaved rounds: floor block, neveryu block)")
+        report.say(f"  (measured in {prof.rounds} interleaved rounds of a floor block and a neveryu block, in alternating order)")
 
 
 def capacity(report, prof: Profile, args) -> None:
