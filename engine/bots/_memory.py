@@ -223,6 +223,12 @@ class CardMemory:
             self._totals()
         return self._loose
 
+    def totals(self) -> tuple[dict[Rank, int], int]:
+        """``({rank: tracked(rank)}, loose())`` (ranks not tracked are absent)."""
+        if self._tracked is None:
+            self._totals()
+        return self._tracked, self._loose
+
     def size(self) -> int:
         """How many cards the groups and the known discard hold."""
         return sum(self.discarded.values()) + sum(sum(g.values()) for g in self.groups.values())

@@ -18,7 +18,7 @@ from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads
 from .._cards import deck_ranks, decks_in
 from .._view import View
 from ._base import Bot
-from ._memory import DISCARD, CardMemory, hand
+from ._memory import DISCARD, PILE, CardMemory, hand
 from ._play import lay
 
 LEAD = 1.5
@@ -127,10 +127,10 @@ class SharpBot(Bot):
         self.sizes = sizes
         self.pile_size = 0
         self.shown: tuple = ()
-        self._sets_of: dict[int, int] = {}  # sets of each seat in the pile
         lo, hi = self.rules.set_size
         prior, ratios = (_FLAT_PRIOR, _FLAT_RATIOS) if lo == hi else (TRUTH_PRIOR, _PRIOR_RATIOS)
-        self.truth = [[list(p) for p in prior] for _ in range(players)]
+        # a seat's row is copied from the prior when a set of it is first revealed
+        self.truth = [prior] * players
         self._ratios: list[list[float] | None] = [ratios] * players  # _claim_ratios(truth[seat])
         self.calls = [[1, 1] for _ in range(players)]
         self.chances = [[6, 4] for _ in range(players)]
@@ -165,8 +165,6 @@ class SharpBot(Bot):
         seat = e.seat
         count = e.count
         self.pile_sets.append((seat, e.rank, count))
-        sets_of = self._sets_of
-        sets_of[seat] = sets_of.get(seat, 0) + 1
         mine = seat == self.seat
         if mine and e.cards:
             self._remember_mine(e.cards)
@@ -174,7 +172,7 @@ class SharpBot(Bot):
         sizes = self.sizes
         sizes[seat] -= size
         self.pile_size += size
-        self.last_cards = last = int(sizes[seat] <= 0)
+        self.last_cards = last = 1 if sizes[seat] <= 0 else 0
         self.free_claim = self.free_turn
         if not mine and self.memory.groups:
             self.memory.laid(seat)
@@ -184,14 +182,6 @@ class SharpBot(Bot):
             for s in range(self.players):
                 if s != seat and s not in out:
                     chances[s][last] += 1
-
-    def _on_none_declared(self, e: ev.NoneDeclared) -> None:
-        self.pile_sets.append((e.seat, e.rank, 0))
-        self._sets_of[e.seat] = self._sets_of.get(e.seat, 0) + 1
-
-    def _on_pile_emptied(self, e: ev.Event) -> None:
-        super()._on_pile_emptied(e)
-        self._sets_of = {}
 
     def _on_turn(self, e: ev.Turn) -> None:
         self.free_turn = len(e.ranks) > 1
@@ -212,12 +202,15 @@ class SharpBot(Bot):
         seat = e.seat
         other = seat != self.seat
         if other:
-            self.truth[seat][min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
+            truth = self.truth[seat]
+            if truth is TRUTH_PRIOR or truth is _FLAT_PRIOR:
+                truth = self.truth[seat] = [list(p) for p in truth]
+            truth[min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
             self._ratios[seat] = None
             memory = self.memory
             if memory.groups:
                 memory.revealed(seat, e.cards)
-                if self._sets_of.get(seat) == 1:
+                if (hand(seat) | PILE) in memory.groups and sum(1 for s, _, _ in self.pile_sets if s == seat) == 1:
                     memory.unpile(seat)
         if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
             if other:
@@ -227,19 +220,24 @@ class SharpBot(Bot):
             self.shown = e.cards if other else ()
 
     def _on_taken(self, e: ev.PileTaken) -> None:
-        me = self.seat
+        seat = e.seat
         memory = self.memory
-        taker = hand(e.seat)
-        memory.pile_went(taker)
-        if e.seat == me:
-            memory.forget(me)
-        else:
-            memory.add(taker, self.shown)
-            memory.add(taker, self.my_pile)
-        self.sizes[e.seat] += e.count if e.count is not None else self.pile_size
+        taker = hand(seat)
+        if memory.groups:
+            memory.pile_went(taker)
+            if seat == self.seat:
+                memory.forget(seat)
+        if seat != self.seat:
+            if self.shown:
+                memory.add(taker, self.shown)
+            if self.my_pile:
+                memory.add(taker, self.my_pile)
+        self.sizes[seat] += e.count if e.count is not None else self.pile_size
         self.pile_size = 0
         self.shown = ()
-        self._on_pile_emptied(e)
+        self.my_pile = []  # Bot._on_pile_emptied, inline: the hot path
+        self.my_pile_ranks = {}
+        self.pile_sets = []
 
     def _on_discarded(self, e: ev.PileDiscarded) -> None:
         self.memory.pile_went(DISCARD)
@@ -270,7 +268,7 @@ class SharpBot(Bot):
 
     def _unseen(self, view: View) -> int:
         """Cards this seat has not seen and does not track."""
-        return max(0, self.deck_size - len(view.hand) - len(self.my_pile) - view.discard - self.memory.loose())
+        return self._unseen_with(view, self.memory.loose())
 
     def _index_hand(self, cards: tuple) -> None:
         """``_by_rank`` (``cards`` by rank) and ``_counts`` (how many of each rank), kept for the
@@ -289,10 +287,17 @@ class SharpBot(Bot):
     def p_true(self, view: View, counts: Mapping[str, int]) -> float:
         """How likely the last set's claim is true, 0..1 (0: impossible); ``counts``: this
         seat's hand by rank."""
-        return self._p_true(view, counts.get(view.last.rank, 0))
+        tracked, loose = self.memory.totals()
+        return self._p_true(view, counts.get(view.last.rank, 0), tracked, self._unseen_with(view, loose))
 
-    def _p_true(self, view: View, held: int) -> float:
-        """``p_true`` for a seat holding ``held`` cards of the rank claimed."""
+    def _unseen_with(self, view: View, loose: int) -> int:
+        """``_unseen(view)`` given ``self.memory.loose()``."""
+        unseen = self.deck_size - len(view.hand) - len(self.my_pile) - view.discard - loose
+        return unseen if unseen > 0 else 0
+
+    def _p_true(self, view: View, held: int, tracked: dict[str, int], unseen: int) -> float:
+        """``p_true`` for a seat holding ``held`` cards of the rank claimed; ``tracked`` and
+        ``unseen``: the memory's totals now (``CardMemory.totals``, ``_unseen``)."""
         last = view.last
         p, rank, count = last.seat, last.rank, last.count
         memory = self.memory
@@ -303,15 +308,15 @@ class SharpBot(Bot):
         else:
             sure = maybe = 0
             excluded = memory.discarded.get(rank, 0)
-        unseen_rank = max(0, copies - mine - memory.tracked(rank))
+        unseen_rank = copies - mine - tracked.get(rank, 0)
+        if unseen_rank < 0:
+            unseen_rank = 0
         counts = view.hand_counts
         size = counts[p] if counts is not None else max(0, self.sizes[p])
-        before = size + (last.size if last.size is not None else count)
-        unknown = max(0, before - sure - maybe)
         if last.none:
             if memory.only_in(p, rank):
                 return 0.0
-            return 1.0 - at_least(self._unseen(view), unseen_rank, size, 1)
+            return 1.0 - at_least(unseen, unseen_rank, size, 1)
         if count > copies - mine - excluded:
             return 0.0
         if last.size is not None and last.size != count:
@@ -320,13 +325,16 @@ class SharpBot(Bot):
         if need <= 0:
             have = 0.97
         else:
+            unknown = size + (last.size if last.size is not None else count) - sure - maybe
+            if unknown < 0:
+                unknown = 0
             consumed = 0.0
             me = self.seat
             for s, r, n in self.pile_sets[:-1]:
                 if r == rank and s != me:
                     consumed += 0.6 * n
             good = max(0, unseen_rank - int(consumed + 0.5))
-            have = at_least(self._unseen(view), good, unknown, need)
+            have = at_least(unseen, good, unknown, need)
             if self.free_claim:  # the claimant chose the rank: any rank he held enough of
                 have = 1 - (1 - have) ** min(len(self.ranks), max(1, unknown))
         # How much more often this seat makes a claim of this count when it is true than when it
@@ -348,14 +356,24 @@ class SharpBot(Bot):
             return DiscardQuads(seat, legal.discard_quads)
         if not self.ranks:
             self._join(view)
+        challenge = legal.challenge
+        my_turn = view.turn == seat
+        if not my_turn and challenge is None:
+            return None
         hand_ = view.hand
         if hand_ != self._hand:
             self._index_hand(hand_)
         counts = self._counts
+        tracked, loose = self.memory.totals()
+        unseen = self.deck_size - len(hand_) - len(self.my_pile) - view.discard - loose  # _unseen
+        if unseen < 0:
+            unseen = 0
         last = view.last
-        challenge = legal.challenge
         believe = legal.believe
-        t = self._p_true(view, counts.get(last.rank, 0)) if challenge is not None or believe is not None else 1.0
+        if challenge is not None or believe is not None:
+            t = self._p_true(view, counts.get(last.rank, 0), tracked, unseen)
+        else:
+            t = 1.0
         pile = view.pile if view.pile is not None else self.pile_size
         first_wins = self._first_wins
         other_out = WIN if first_wins or view.players - len(view.out) <= 2 else OUT / 2
@@ -365,7 +383,6 @@ class SharpBot(Bot):
         if challenge is not None:
             ev_call = t * (-pile - (other_out if claimant_empty else 0)) + (1 - t) * (SHARE * pile + self._lead_after_call)
         sequence = self._sequence
-        my_turn = view.turn == seat
         if not my_turn or sequence:
             # Off turn (an `anyone` window), or where a challenge does not replace laying
             # (``sequence``): challenge when it pays, by a margin drawn afresh each time so that
@@ -391,7 +408,7 @@ class SharpBot(Bot):
             penalty = other_out if claimant_empty and not self._covered else 0.0
             if claimant_empty and first_wins:
                 penalty = WIN
-            value, action = self._best_lay(view, pile, rng)
+            value, action = self._best_lay(view, pile, tracked, unseen, rng)
             value -= penalty
             if best is None or value > best_value:
                 best_value, best = value, action
@@ -407,11 +424,13 @@ class SharpBot(Bot):
             return DeclareNone(seat)
         return best
 
-    def _best_lay(self, view: View, pile: int, rng: random.Random) -> tuple[float, Action]:
+    def _best_lay(
+        self, view: View, pile: int, tracked: dict[str, int], unseen: int, rng: random.Random
+    ) -> tuple[float, Action]:
         """The set worth most, in cards, and its value: each claimable rank (where any rank may
         be claimed, the three it holds most of) at each size, its own cards of the rank first,
         then the cards it needs least; valued by the cards it sheds against the risk of being
-        challenged (``_catchers``), and going out."""
+        challenged (``_catchers``), and going out. ``tracked``, ``unseen``: as for ``_p_true``."""
         b = view.legal.lay
         by_rank = self._by_rank
         counts = self._counts
@@ -424,7 +443,6 @@ class SharpBot(Bot):
         lie_count = b.count_min is not None
         copies = self.copies
         random_ = rng.random
-        unseen = -1
         lo = b.min
         hi = b.max if b.max < left else left
         best_value = None
@@ -444,9 +462,7 @@ class SharpBot(Bot):
                 escape = quiet_last if k == left else quiet
                 if claim > 1:
                     if tails is None:
-                        if unseen < 0:
-                            unseen = self._unseen(view)
-                        unseen_rank = copies - held - self.my_pile_ranks.get(rank, 0) - self.memory.tracked(rank)
+                        unseen_rank = copies - held - self.my_pile_ranks.get(rank, 0) - tracked.get(rank, 0)
                         if unseen_rank < 0:
                             unseen_rank = 0
                         tails = [_tails(unseen, unseen_rank, size) for size in watchers]
