@@ -49,3 +49,6 @@ def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monk
     assert tried == [100, 200, 400, 800, 1000, 300, 248, 272]  # 1200 skipped once swamped
     assert result["max_ok"] == 272
     assert result["target"]["clients"] == 1000
+    # above the target, the ladder goes on only while every N passed
+    result = capacity.run([100, 1000, 1200], 1.0, say=lambda s: None, bisect=0)
+    assert [r["clients"] for r in result["steps"]] == [100, 1000]

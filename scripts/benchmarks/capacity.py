@@ -78,7 +78,7 @@ def healthy(r: dict) -> bool:
 def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S, server_args=(), bisect: int = 2, io: str = IO_MODES[0]) -> dict:
     """``step`` each N of ``ladder`` in order; after an N whose p99 reaches ``GIVE_UP_MS`` or
     whose clients could not all be seated or were dropped, only ``TARGET_CLIENTS`` is still
-    tried (when the ladder has it). Then up to ``bisect`` more steps halve the gap between the
+    tried (when the ladder has it), and no N above ``TARGET_CLIENTS`` once an N was not ``ok``. Then up to ``bisect`` more steps halve the gap between the
     largest N that was ``ok`` and the next N tried, while it is wider than ``MIN_GAP``.
 
     Returns ``{"steps"`` (in the order run), ``"max_ok"`` (the largest ``ok`` N below the
@@ -98,11 +98,14 @@ def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S, 
         )
         return r
 
-    swamped = False
+    swamped = failed = False
     for n in ladder:
+        if failed and n > TARGET_CLIENTS:
+            break  # the limit is known to be lower
         if swamped and n != TARGET_CLIENTS:
             continue
         r = measure(n)
+        failed = failed or not r["ok"]
         if not healthy(r) or r["p99_ms"] >= GIVE_UP_MS:
             swamped = True
     for _ in range(bisect):
