@@ -40,6 +40,7 @@ import select
 import socket
 import sys
 import time
+from collections.abc import Iterator
 
 import trio
 
@@ -146,16 +147,15 @@ class Pace:
             bot.due = now + rng.uniform(0, self.delay)
         self.queue = collections.deque(sorted(self.queue, key=lambda b: b.due))
 
-    def due(self, now: float) -> list[tuple[Bot, bytes]]:
-        """Take every action due by ``now``: the bots and their encoded requests."""
-        out = []
+    def due(self, now: float) -> Iterator[tuple[Bot, bytes]]:
+        """Take the actions due by ``now`` one by one: the bot and its encoded request (send it
+        before taking the next: its latency clock is running)."""
         queue = self.queue
         while queue and queue[0].due <= now:
             bot = queue.popleft()
             data = bot.act(now)
             if data is not None:
-                out.append((bot, data))
-        return out
+                yield bot, data
 
 
 class EpollLoop:
