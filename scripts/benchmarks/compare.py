@@ -1,6 +1,7 @@
 """The floor and the real server with and without the check of its outgoing messages that the
 tests turn on (``--check-sent``), all running, measured in turn in each of ROUNDS rounds of
-SAMPLES fan-out latency samples, so they share the machine's load alike.
+SAMPLES fan-out latency samples (in reverse order every other round), so they share the
+machine's load alike.
 
 ``PYTHONPATH=. .venv/bin/python -m scripts.benchmarks.compare [ROUNDS [SAMPLES]]`` (default 8
 and 400) prints p50, p99, p50 / floor and the server's CPU per sample for each.
@@ -36,8 +37,8 @@ def main(rounds: int, samples: int) -> None:
             k: stack.enter_context(Helper("scripts.benchmarks.floor") if v is None else Helper("scripts.benchmarks.neveryu_server", *v))
             for k, v in SERVERS.items()
         }
-        for _ in range(rounds):
-            for k, h in helpers.items():
+        for r in range(rounds):
+            for k, h in list(helpers.items())[:: 1 if r % 2 == 0 else -1]:  # alternate the order
                 c0 = cpu_seconds(h.pid)
                 measure = floor.latency if SERVERS[k] is None else latency.latency
                 pooled[k] += trio.run(measure, h.port, samples, BLOCK_S)["samples"]
