@@ -1,8 +1,11 @@
 """The latency measurement shared by the floor and neveryu: one client of a table sends a
 request; the time from the send until every client of the table has decoded the event it causes.
 
-Each client has a reader task that decodes every frame as it arrives (and hands it to the
-caller's ``on_message``, where game state is kept). Samples follow each other at once: ``act``
+Each client has a reader task that decodes every frame as it arrives, one at a time and in
+order (and hands it to the caller's ``on_message``, where game state is kept); the sample ends
+when the last client has decoded the event, timed by that client's reader (not when the
+measuring task wakes up, after the readers have also gone through the frames that came with the
+event: ``turn``, ``legal``). Samples follow each other at once: ``act``
 waits until the table is ready for the next one (neveryu: the next seat has its ``legal`` event
 and every client its ``turn``). Pausing between samples instead (``quiet`` s with every task
 idle) lets both processes' CPUs go idle, and on this VM waking them adds ~0.5 ms to every
@@ -39,7 +42,7 @@ async def measure(
     ``quiet``: pause before each sample until every task has been idle this long (s).
     ``on_message(k, msg)`` sees every frame client ``k`` decodes, in order."""
     out: list[float] = []
-    state = {"pred": None, "seen": 0, "done": trio.Event(), "frames": 0}
+    state = {"pred": None, "seen": 0, "done": trio.Event(), "frames": 0, "t1": 0.0}
 
     async def reader(k: int, conn: FrameStream) -> None:
         while True:
@@ -53,6 +56,7 @@ async def measure(
             if pred is not None and pred(msg):
                 state["seen"] += 1
                 if state["seen"] == len(conns):
+                    state["t1"] = time.perf_counter()  # the last of them has decoded it: the sample ends
                     state["done"].set()
 
     async with trio.open_nursery() as nursery:
@@ -73,7 +77,7 @@ async def measure(
                 t0 = time.perf_counter()
                 await conn.send(request)
                 await state["done"].wait()
-                out.append(time.perf_counter() - t0)
+                out.append(state["t1"] - t0)
                 state["pred"] = None
         for c in conns:
             await c.stream.aclose()

@@ -7,6 +7,7 @@ difference between the two measurements is the server's alone.
 
 from __future__ import annotations
 
+import collections
 import struct
 
 import msgpack
@@ -25,33 +26,42 @@ def encode(msg: dict) -> bytes:
 
 class FrameStream:
     """Frames over a trio stream: ``send(msg)`` and ``receive() -> dict`` (raises EOFError when
-    the peer closed). No validation: both ends are ours."""
+    the peer closed). A read may bring several frames: ``receive`` decodes one at a time, so a
+    frame is decoded before the frames that came after it. No validation: both ends are ours."""
 
     def __init__(self, stream: trio.abc.Stream) -> None:
         self.stream = stream
         self._buf = bytearray()
-        self._frames: list[dict] = []
+        self._bodies: collections.deque[bytes] = collections.deque()  # received, not yet decoded
 
     async def send(self, msg: dict) -> None:
         await self.stream.send_all(encode(msg))
 
     async def receive(self) -> dict:
-        while not self._frames:
+        while not self._bodies:
             data = await self.stream.receive_some(RECEIVE_BYTES)
             if not data:
                 raise EOFError("the peer closed the connection")
             self._buf += data
             self._split()
-        return self._frames.pop(0)
+        return _unpackb(self._bodies.popleft())
 
     def _split(self) -> None:
-        self._frames += split(self._buf)
+        buf, bodies = self._buf, self._bodies
+        pos, end = 0, len(buf)
+        while end - pos >= 4:
+            (n,) = _LEN.unpack_from(buf, pos)
+            if end - pos - 4 < n:
+                break
+            bodies.append(bytes(buf[pos + 4 : pos + 4 + n]))
+            pos += 4 + n
+        del buf[:pos]
 
     def take_buffered(self) -> tuple[list[dict], bytearray]:
-        """The frames already decoded and not yet received, and the bytes read of the next
-        frame, for a reader that takes the stream over (both are cleared here)."""
-        frames, rest = self._frames, self._buf
-        self._frames, self._buf = [], bytearray()
+        """The frames received and not yet taken, decoded, and the bytes read of the next frame,
+        for a reader that takes the stream over (both are cleared here)."""
+        frames, rest = [_unpackb(b) for b in self._bodies], self._buf
+        self._bodies, self._buf = collections.deque(), bytearray()
         return frames, rest
 
     def detach(self) -> tuple[int, list[dict], bytearray]:
