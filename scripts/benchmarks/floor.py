@@ -3,11 +3,12 @@
 Run as ``python -m scripts.benchmarks.floor`` it serves on 127.0.0.1 (port printed as
 ``PORT n``). A client joins table k with ``{"t": "join_table", "table": k}``; a ``lay`` from any
 client is decoded and one ``set_laid`` event (the size of neveryu's), encoded once, goes to each
-client of the table; a ``ping`` gets a ``pong``. ``latency`` and ``throughput`` are the measuring clients.
+client of the table, written as neveryu's server writes (``Peer.write``); a ``ping`` gets a ``pong``. ``latency`` and ``throughput`` are the measuring clients.
 """
 
 from __future__ import annotations
 
+import socket
 import time
 from collections import defaultdict
 
@@ -32,35 +33,72 @@ def set_laid_event(seq: int, seat: int, set_no: int) -> dict:
     }
 
 
-async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
-    tables: dict[int, list[FrameStream]] = defaultdict(list)
+class Peer:
+    """One connection of the floor server: frames in through a ``FrameStream``; frames out
+    written the way neveryu's server writes (server/_connection.py, ``flush``): one non-blocking
+    ``send`` on the socket when nothing waits to be written, trio's ``send_all`` for the rest."""
 
-    async def handle(stream: trio.SocketStream) -> None:
-        conn = FrameStream(stream)
-        table: list[FrameStream] | None = None
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.conn = FrameStream(trio.SocketStream(trio.socket.from_stdlib_socket(sock)))
+        self.lock = trio.Lock()  # held while send_all writes what a direct send left
+
+    async def write(self, frame: bytes) -> None:
+        sent = 0
+        if not self.lock.locked():
+            try:
+                sent = self.sock.send(frame)
+            except BlockingIOError:
+                pass
+            if sent == len(frame):
+                return
+        async with self.lock:
+            await self.conn.stream.send_all(frame[sent:])
+
+
+async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
+    """Serve on 127.0.0.1 and a free port (reported through ``task_status``) until cancelled."""
+    tables: dict[int, list[Peer]] = defaultdict(list)
+
+    async def handle(sock: socket.socket) -> None:
+        me = Peer(sock)
+        table: list[Peer] | None = None
         seq = 0
         try:
             while True:
-                msg = await conn.receive()
+                msg = await me.conn.receive()
                 t = msg["t"]
                 if t == "lay" and table is not None:
                     seq += 1
-                    frame = encode(set_laid_event(seq, table.index(conn), msg["id"]))  # once, as neveryu does
+                    frame = encode(set_laid_event(seq, table.index(me), msg["id"]))  # once, as neveryu does
                     for peer in table:
-                        await peer.stream.send_all(frame)
+                        await peer.write(frame)
                 elif t == "ping":
-                    await conn.send({"t": "pong", "re": msg["id"]})
+                    await me.write(encode({"t": "pong", "re": msg["id"]}))
                 elif t == "join_table":
                     table = tables[msg["table"]]
-                    table.append(conn)
-                    await conn.send({"t": "table_joined", "re": msg["id"], "table": msg["table"]})
-        except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
+                    table.append(me)
+                    await me.write(encode({"t": "table_joined", "re": msg["id"], "table": msg["table"]}))
+        except (EOFError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:
-            if table is not None and conn in table:
-                table.remove(conn)
+            if table is not None and me in table:
+                table.remove(me)
+            await me.conn.stream.aclose()
 
-    await trio.serve_tcp(handle, 0, host="127.0.0.1", task_status=task_status)
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        listener.setblocking(False)
+        async with trio.open_nursery() as nursery:
+            task_status.started(listener.getsockname()[1])
+            while True:
+                await trio.lowlevel.wait_readable(listener)
+                try:
+                    sock, _ = listener.accept()
+                except BlockingIOError:
+                    continue
+                sock.setblocking(False)
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                nursery.start_soon(handle, sock)
 
 
 async def _join_table(port: int, table: int) -> list[FrameStream]:
@@ -118,8 +156,8 @@ async def ping_loop(conns: list[FrameStream], seconds: float) -> dict:
 
 async def _main() -> None:
     async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(serve)
-        print("PORT", listeners[0].socket.getsockname()[1], flush=True)
+        port = await nursery.start(serve)
+        print("PORT", port, flush=True)
 
 
 if __name__ == "__main__":
