@@ -184,6 +184,8 @@ def test_sharp_never_counts_more_cards_of_a_rank_than_the_deck_holds(name, monke
             mine[c[0]] = mine.get(c[0], 0) + 1
         for rank in self.ranks:
             assert self.memory.tracked(rank) + mine.get(rank, 0) <= self.copies, rank
+        tracked, loose = self.memory.totals()  # kept up to date: as if counted afresh
+        assert ({r: n for r, n in tracked.items() if n}, loose) == self.memory.recount()
         checked.append(1)
         return real(self, view, rng)
 

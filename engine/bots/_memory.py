@@ -55,8 +55,8 @@ class CardMemory:
 
     ``groups``: ``{places mask: {rank: cards}}`` in the order the groups were made (a
     count may be 0); ``discarded``: ``{rank: cards}`` known to be in the discard; ``copies``:
-    cards of each rank in the deck. Totals (``tracked``, ``loose``) are computed once after each
-    change and kept until the next.
+    cards of each rank in the deck. The totals ``tracked`` and ``loose`` are kept up to date by
+    every change (``recount`` computes them afresh, for tests).
     """
 
     __slots__ = ("groups", "discarded", "copies", "_tracked", "_loose")
@@ -65,49 +65,56 @@ class CardMemory:
         self.groups: dict[int, dict[Rank, int]] = {}
         self.discarded: dict[Rank, int] = {}
         self.copies = copies
-        self._tracked: dict[Rank, int] | None = None
-        self._loose = 0
+        self._tracked: dict[Rank, int] = {}  # tracked(rank), by rank
+        self._loose = 0  # loose()
 
     def discard(self, cards) -> None:
         """Cards (or ranks) seen going to the discard."""
         discarded = self.discarded
+        tracked = self._tracked
         for c in cards:
             r = c[0]
             discarded[r] = discarded.get(r, 0) + 1
-        self._tracked = None
+            tracked[r] = tracked.get(r, 0) + 1
 
     def add(self, places: int, cards: tuple[Card, ...] | list[Card]) -> None:
         """Cards seen now, and where they can be (a places mask)."""
         if not cards:
             return
-        self._tracked = None
         group = self.groups.get(places)
         if group is None:
             group = self.groups[places] = {}
+        tracked = self._tracked
         for c in cards:
             r = c[0]
             group[r] = group.get(r, 0) + 1
+            tracked[r] = tracked.get(r, 0) + 1
+        if not places & DISCARD:
+            self._loose += len(cards)
 
     def revealed(self, seat: int, cards: tuple[Card, ...]) -> None:
         """``seat``'s cards are shown: any group that may hold them stops counting them (they
         are added again where they go), so no card is counted twice. Each card leaves the
         narrowest such group (fewest places; the oldest of equals)."""
-        self._tracked = None
         bit = 4 << seat  # hand(seat)
-        holding = [(places.bit_count(), group) for places, group in self.groups.items() if places & bit]
+        holding = [(places.bit_count(), places, group) for places, group in self.groups.items() if places & bit]
         if not holding:
             return
         holding.sort(key=_first)  # stable: the oldest of equals first
+        tracked = self._tracked
         for c in cards:
             r = c[0]
-            for _, group in holding:
+            for _, places, group in holding:
                 if group.get(r):
                     group[r] -= 1
+                    tracked[r] -= 1
+                    if not places & DISCARD:
+                        self._loose -= 1
                     break
 
     def unpile(self, seat: int) -> None:
         """``seat``'s only set in the pile was revealed: what else it may hold is in its hand."""
-        bit = hand(seat)
+        bit = 4 << seat  # hand(seat)
         group = self.groups.pop(bit | PILE, None)
         if group is not None:
             _merge(self.groups, bit, group)
@@ -131,14 +138,17 @@ class CardMemory:
         """The pile was taken by a seat (``to = hand(seat)``) or discarded (``to = DISCARD``)."""
         if not self.groups:
             return
-        self._tracked = None
         moved: dict[int, dict[Rank, int]] = {}
         for places, group in self.groups.items():
             if places & PILE:
+                was_loose = not places & DISCARD
                 places = (places & ~PILE) | to
                 hands = places >> _HANDS_SHIFT
-                if hands & (hands - 1):
-                    continue  # two hands: forget
+                if hands & (hands - 1):  # two hands: forget
+                    self._drop(group, was_loose)
+                    continue
+                if was_loose and places & DISCARD:
+                    self._loose -= sum(group.values())
             _merge(moved, places, group)
         self.groups = moved
 
@@ -146,17 +156,23 @@ class CardMemory:
         """Drop every group that may be in ``seat``'s hand (the bot's own: it sees its hand)."""
         if not self.groups:
             return
-        bit = hand(seat)
-        self.groups = {p: g for p, g in self.groups.items() if not p & bit}
-        self._tracked = None
+        bit = 4 << seat  # hand(seat)
+        kept = {}
+        for places, group in self.groups.items():
+            if places & bit:
+                self._drop(group, not places & DISCARD)
+            else:
+                kept[places] = group
+        self.groups = kept
 
     def quads_shown(self, seat: int, ranks: tuple[Rank, ...]) -> None:
         """``seat`` discarded quads of ``ranks`` face up: those cards left its hand."""
-        self._tracked = None
-        bit = hand(seat)
+        bit = 4 << seat  # hand(seat)
         discarded = self.discarded
+        tracked = self._tracked
         for r in ranks:
             discarded[r] = discarded.get(r, 0) + 4
+            tracked[r] = tracked.get(r, 0) + 4
             left = 4
             for places, group in self.groups.items():
                 if places & bit:
@@ -165,11 +181,14 @@ class CardMemory:
                         take = min(left, n)
                         group[r] = n - take
                         left -= take
+                        tracked[r] -= take
+                        if not places & DISCARD:
+                            self._loose -= take
 
     def excluded(self, seat: int, rank: Rank) -> int:
         """Cards of ``rank`` seen and certainly not in ``seat``'s hand (nor laid from it)."""
         n = self.discarded.get(rank, 0)
-        bit = hand(seat)
+        bit = 4 << seat  # hand(seat)
         for places, group in self.groups.items():
             if not places & bit:
                 n += group.get(rank, 0)
@@ -178,22 +197,14 @@ class CardMemory:
     def known_in(self, seat: int, rank: Rank) -> tuple[int, int]:
         """Cards of ``rank`` certainly ``seat``'s (in its hand or its sets: places within
         ``hand(seat) | PILE``), and those that may be."""
-        sure = maybe = 0
-        bit = hand(seat)
-        mine = bit | PILE
-        for places, group in self.groups.items():
-            if places & bit:
-                if places & ~mine:
-                    maybe += group.get(rank, 0)
-                else:
-                    sure += group.get(rank, 0)
+        sure, maybe, _ = self.census(seat, rank)
         return sure, maybe
 
     def census(self, seat: int, rank: Rank) -> tuple[int, int, int]:
         """``known_in(seat, rank) + (excluded(seat, rank),)`` in one pass over the groups."""
         sure = maybe = 0
         out = self.discarded.get(rank, 0)
-        bit = hand(seat)
+        bit = 4 << seat  # hand(seat)
         mine = bit | PILE
         for places, group in self.groups.items():
             if places & bit:
@@ -207,49 +218,48 @@ class CardMemory:
 
     def only_in(self, seat: int, rank: Rank) -> int:
         """Cards of ``rank`` seen and surely in ``seat``'s hand alone (not possibly laid)."""
-        group = self.groups.get(hand(seat))
+        group = self.groups.get(4 << seat)  # hand(seat)
         return group.get(rank, 0) if group is not None else 0
 
     def tracked(self, rank: Rank) -> int:
         """Cards of ``rank`` seen and tracked anywhere (discard included)."""
-        totals = self._tracked
-        if totals is None:
-            totals = self._totals()
-        return totals.get(rank, 0)
+        return self._tracked.get(rank, 0)
 
     def loose(self) -> int:
         """Cards tracked in groups that cannot be in the discard (in hands or the pile)."""
-        if self._tracked is None:
-            self._totals()
         return self._loose
 
     def totals(self) -> tuple[dict[Rank, int], int]:
-        """``({rank: tracked(rank)}, loose())`` (ranks not tracked are absent)."""
-        if self._tracked is None:
-            self._totals()
+        """``({rank: tracked(rank)}, loose())``: a rank may be absent (none tracked). Read only."""
         return self._tracked, self._loose
+
+    def recount(self) -> tuple[dict[Rank, int], int]:
+        """``totals()`` computed afresh from the groups and the discard (ranks with 0 absent)."""
+        totals = dict(self.discarded)
+        loose = 0
+        for places, group in self.groups.items():
+            for r, n in group.items():
+                totals[r] = totals.get(r, 0) + n
+                if not places & DISCARD:
+                    loose += n
+        return {r: n for r, n in totals.items() if n}, loose
 
     def size(self) -> int:
         """How many cards the groups and the known discard hold."""
         return sum(self.discarded.values()) + sum(sum(g.values()) for g in self.groups.values())
 
-    def _totals(self) -> dict[Rank, int]:
-        totals = dict(self.discarded)
-        loose = 0
-        for places, group in self.groups.items():
-            cards = 0
-            for r, n in group.items():
-                totals[r] = totals.get(r, 0) + n
-                cards += n
-            if not places & DISCARD:
-                loose += cards
-        self._tracked = totals
-        self._loose = loose
-        return totals
+    def _drop(self, group: dict[Rank, int], loose: bool) -> None:
+        tracked = self._tracked
+        cards = 0
+        for r, n in group.items():
+            tracked[r] -= n
+            cards += n
+        if loose:
+            self._loose -= cards
 
 
-def _first(pair: tuple) -> object:
-    return pair[0]
+def _first(item: tuple) -> object:
+    return item[0]
 
 
 def _merge(into: dict, places: int, group: dict) -> None:

@@ -119,7 +119,6 @@ class SharpBot(Bot):
         self._sequence = rules.leader_after_reveal == "sequence"
         self._lead_after_call = LEAD if rules.leader_after_reveal == "by_outcome" else 0.0
         self._covered = rules.last_cards == "covered_or_survived"
-        self._hand: tuple | None = None  # the hand _by_rank and _counts were made from
         self._reset(players, 4, [0] * players)
 
     def _reset(self, players: int, copies: int, sizes: list[int]) -> None:
@@ -222,7 +221,7 @@ class SharpBot(Bot):
     def _on_taken(self, e: ev.PileTaken) -> None:
         seat = e.seat
         memory = self.memory
-        taker = hand(seat)
+        taker = 4 << seat  # hand(seat)
         if memory.groups:
             memory.pile_went(taker)
             if seat == self.seat:
@@ -269,20 +268,6 @@ class SharpBot(Bot):
     def _unseen(self, view: View) -> int:
         """Cards this seat has not seen and does not track."""
         return self._unseen_with(view, self.memory.loose())
-
-    def _index_hand(self, cards: tuple) -> None:
-        """``_by_rank`` (``cards`` by rank) and ``_counts`` (how many of each rank), kept for the
-        next call with the same hand: a bot is asked several times between two changes of it."""
-        by_rank: dict[str, list[str]] = {}
-        for c in cards:
-            group = by_rank.get(c[0])
-            if group is None:
-                by_rank[c[0]] = [c]
-            else:
-                group.append(c)
-        self._by_rank = by_rank
-        self._counts = {r: len(group) for r, group in by_rank.items()}
-        self._hand = cards
 
     def p_true(self, view: View, counts: Mapping[str, int]) -> float:
         """How likely the last set's claim is true, 0..1 (0: impossible); ``counts``: this
@@ -361,9 +346,7 @@ class SharpBot(Bot):
         if not my_turn and challenge is None:
             return None
         hand_ = view.hand
-        if hand_ != self._hand:
-            self._index_hand(hand_)
-        counts = self._counts
+        held = "".join(hand_)[::2]  # the rank of each card held (a card: rank, then suit)
         tracked, loose = self.memory.totals()
         unseen = self.deck_size - len(hand_) - len(self.my_pile) - view.discard - loose  # _unseen
         if unseen < 0:
@@ -371,7 +354,7 @@ class SharpBot(Bot):
         last = view.last
         believe = legal.believe
         if challenge is not None or believe is not None:
-            t = self._p_true(view, counts.get(last.rank, 0), tracked, unseen)
+            t = self._p_true(view, held.count(last.rank), tracked, unseen)
         else:
             t = 1.0
         pile = view.pile if view.pile is not None else self.pile_size
@@ -408,11 +391,11 @@ class SharpBot(Bot):
             penalty = other_out if claimant_empty and not self._covered else 0.0
             if claimant_empty and first_wins:
                 penalty = WIN
-            value, action = self._best_lay(view, pile, tracked, unseen, rng)
+            value, action = self._best_lay(view, held, pile, tracked, unseen, rng)
             value -= penalty
             if best is None or value > best_value:
                 best_value, best = value, action
-            if legal.declare_none is not None and counts.get(legal.declare_none, 0) == 0:
+            if legal.declare_none is not None and legal.declare_none not in held:
                 value = -penalty
                 if best is None or value > best_value:
                     best_value, best = value, DeclareNone
@@ -425,21 +408,21 @@ class SharpBot(Bot):
         return best
 
     def _best_lay(
-        self, view: View, pile: int, tracked: dict[str, int], unseen: int, rng: random.Random
+        self, view: View, held_ranks: str, pile: int, tracked: dict[str, int], unseen: int, rng: random.Random
     ) -> tuple[float, Action]:
         """The set worth most, in cards, and its value: each claimable rank (where any rank may
         be claimed, the three it holds most of) at each size, its own cards of the rank first,
         then the cards it needs least; valued by the cards it sheds against the risk of being
-        challenged (``_catchers``), and going out. ``tracked``, ``unseen``: as for ``_p_true``."""
+        challenged (``_catchers``), and going out. ``held_ranks``: the rank of each card held;
+        ``tracked``, ``unseen``: as for ``_p_true``."""
         b = view.legal.lay
-        by_rank = self._by_rank
-        counts = self._counts
-        left = len(view.hand)
+        hand_ = view.hand
+        left = len(hand_)
         out_value = WIN if self._first_wins or view.players - len(view.out) <= 2 else OUT
         quiet, quiet_last, watchers = self._catchers(view)
         ranks = b.ranks
         if len(ranks) > 1:  # a free claim: the ranks it holds most of
-            ranks = [r for _, r in sorted([(-n, r) for r, n in counts.items()])[:3]]
+            ranks = [r for _, r in sorted([(-held_ranks.count(r), r) for r in set(held_ranks)])[:3]]
         lie_count = b.count_min is not None
         copies = self.copies
         random_ = rng.random
@@ -447,7 +430,7 @@ class SharpBot(Bot):
         hi = b.max if b.max < left else left
         best_value = None
         for rank in ranks:
-            held = counts.get(rank, 0)
+            held = held_ranks.count(rank)
             tails = None
             for k in range(lo, hi + 1):
                 n_true = k if k < held else held
@@ -485,15 +468,15 @@ class SharpBot(Bot):
                     best_value = value
                     best = (rank, k, n_true, claim)
         rank, k, n_true, claim = best
-        cards = by_rank.get(rank, [])[:n_true]
-        if n_true < k:
+        cards = _first_of(hand_, held_ranks, rank, n_true)
+        if n_true < k:  # a bluff: its cards of the rank, then the cards it needs least
             need_more = self._needs(view)
             # the ranks it holds, the one it needs least first
-            for r in sorted(by_rank, key=lambda r: (need_more.get(r, 0) + counts[r], r)):
+            for r in sorted(set(held_ranks), key=lambda r: (need_more.get(r, 0) + held_ranks.count(r), r)):
                 if len(cards) == k:
                     break
                 if r != rank:
-                    cards += by_rank[r][: k - len(cards)]
+                    cards += _first_of(hand_, held_ranks, r, k - len(cards))
         return best_value, lay(view, cards, rank, claim if lie_count else None)
 
     def _catchers(self, view: View) -> tuple[float, float, list[int]]:
@@ -530,6 +513,17 @@ class SharpBot(Bot):
         active = max(1, view.players - len(view.out))
         at = ranks.index(view.ranks[0]) if len(view.ranks) == 1 else 0
         return {ranks[(at + step * active * k) % len(ranks)]: 3.0 / k for k in range(1, 4)}
+
+
+def _first_of(hand: tuple[str, ...], held_ranks: str, rank: str, n: int) -> list[str]:
+    """The first ``n`` cards of ``rank`` in ``hand`` (fewer if it holds fewer); ``held_ranks``:
+    the rank of each card of ``hand``."""
+    cards = []
+    at = held_ranks.find(rank)
+    while at >= 0 and len(cards) < n:
+        cards.append(hand[at])
+        at = held_ranks.find(rank, at + 1)
+    return cards
 
 
 def _next_seat(view: View, seat: int, out: set[int]) -> int:
