@@ -95,20 +95,29 @@ def encode_body(msg: dict, check: bool = True) -> bytes:
     holds anything but wire types. ``check=False`` skips that walk over the message (a sender
     whose messages are checked in its tests: the server); msgpack then encodes what it can."""
     if check:
-        problem = wire_problem(msg, arrays=(list, tuple))
-        if problem is not None:
-            raise LocalProtocolError("BAD_MESSAGE", f"cannot send this message: {problem}")
+        _check_sent(msg)
     return msgpack.packb(msg, use_bin_type=True)
 
 
-def encode_frame(msg: dict, max_len: int = MAX_SERVER_FRAME, check: bool = True) -> bytes:
+def _check_sent(msg: dict) -> None:
+    problem = wire_problem(msg, arrays=(list, tuple))
+    if problem is not None:
+        raise LocalProtocolError("BAD_MESSAGE", f"cannot send this message: {problem}")
+
+
+def encode_frame(msg: dict, max_len: int = MAX_SERVER_FRAME, check: bool = True, body: bytes | None = None) -> bytes:
     """One frame: the 4-byte big-endian length, then the msgpack map ``msg``.
 
+    ``body``: the msgpack bytes of ``msg`` when the caller already has them (``msgpack.packb``
+    of the same dict): used as they are, only ``msg``'s types are checked (with ``check``).
     Raises ``LocalProtocolError`` (code ``FRAME_TOO_LARGE``) if the body is longer than
     ``max_len`` bytes (default: the server's limit, 1,048,576), or (``BAD_MESSAGE``) if ``msg``
     holds anything but wire types (not checked with ``check=False``: see ``encode_body``).
     """
-    body = encode_body(msg, check)
+    if body is None:
+        body = encode_body(msg, check)
+    elif check:
+        _check_sent(msg)
     if len(body) > max_len:
         raise LocalProtocolError("FRAME_TOO_LARGE", f"message of {len(body)} bytes; the limit is {max_len}")
     return len(body).to_bytes(HEADER_SIZE, "big") + body

@@ -111,11 +111,12 @@ class Connection:
             self.hello_received = True
         return request.to_wire()
 
-    def send(self, msg: dict) -> bytes:
-        """The frame to write for ``msg``. Raises ``LocalProtocolError`` if ``msg`` is too large
-        for this role's frames or holds a non-wire value (a float, bytes, ...; only checked
-        with ``check_sent``)."""
-        return encode_frame(msg, self.max_out, self.check_sent)
+    def send(self, msg: dict, body: bytes | None = None) -> bytes:
+        """The frame to write for ``msg``. ``body``: ``msg`` already msgpack-encoded by the
+        caller (used as is). Raises ``LocalProtocolError`` if ``msg`` is too large for this
+        role's frames or holds a non-wire value (a float, bytes, ...; only checked with
+        ``check_sent``)."""
+        return encode_frame(msg, self.max_out, self.check_sent, body)
 
 
 def _check_server_message(msg: dict) -> dict:

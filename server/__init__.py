@@ -27,9 +27,11 @@ Or in its own thread, from code that is not trio (``neveryu play`` runs the clie
 nursery.start(server.run)`` and ``server.shutdown()`` do the same as ``serve`` and expose
 ``server.tables``, ``server.sessions`` and ``server.connections``.
 
-Inside: ``_server`` (listening, handshake, lobby), ``_connection`` (one client: reader, writer,
-bounded queue, timeouts), ``_session`` (tokens, seq, replay), ``_table`` (one task per table:
-seats, match, events per seat), ``_referee`` (the timing rules of RULES.md), ``_settings`` and
+Inside: ``_server`` (handshake, lobby, batched writes), ``_listen`` (listening and accepting on
+plain sockets), ``_connection`` (one client: reader, direct writes, writer, bounded queue,
+timeouts), ``_session`` (tokens, seq, replay), ``_table`` (seats, match, events per seat;
+commands handled at once, a task per table for its deadlines), ``_referee`` (the timing rules of
+RULES.md), ``_settings`` and
 ``_seats``, ``_bots`` (engine bots for bot and away seats), ``_wire`` (engine objects as
 messages, the fair-deal commitment), ``_config`` (settings, TOML), ``_thread``.
 Settings: ``ServerConfig`` with its ``table`` (``TableDefaults``) and ``limits`` (``Limits``);

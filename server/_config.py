@@ -86,7 +86,6 @@ class Limits:
       (its session keeps its seat and its events for a resume). A client's own requests wait
       while half of it is used.
     - ``replay``: events kept per session for a resume (older ones: a ``state`` snapshot).
-    - ``table_queue``: commands queued for one table; more get ``RATE_LIMITED``.
     - ``rate``, ``burst``: requests per second one connection may send on average, and at once;
       more get ``RATE_LIMITED``. A ``WRONG_TABLE_PASSWORD`` uses up a second's worth.
     - ``max_connections`` (in total), ``max_per_address``: more get fatal ``SERVER_FULL``.
@@ -105,7 +104,6 @@ class Limits:
     send_ms: int = attrs.field(default=10_000, validator=_positive)
     outbox: int = attrs.field(default=1_024, validator=_positive)
     replay: int = attrs.field(default=256, validator=_positive)
-    table_queue: int = attrs.field(default=256, validator=_positive)
     max_tables: int = attrs.field(default=64, validator=_positive)
     max_tables_per_address: int = attrs.field(default=8, validator=_positive)
     max_chat: int = attrs.field(

@@ -1,10 +1,14 @@
 """One client connection: a reader, one writer, and a bounded outgoing queue.
 
 The reader feeds bytes to a sans-IO ``protocol.Connection`` and hands each request to the
-server; the writer is the only task that writes to the socket. Everyone else (the table tasks,
-the lobby) only ``push``es messages onto the bounded queue and never waits: when the queue is
-full the client has fallen behind and the connection is dropped (its session may resume).
-Every wait on the peer has a deadline: the handshake, idle time, and each send.
+server, which handles it at once (its table's part too). Messages for the client are
+``push``ed and never waited on: inside a ``Server.batch`` (one request, one table deadline)
+they gather on the connection, and when the batch is over ``flush`` writes them: with one
+non-blocking ``send`` on the socket when nothing else waits to be written, else (and whatever
+that ``send`` did not take) onto the bounded queue of the writer task, which writes it under
+``send_ms`` and sends heartbeats. When the queue is full the client has fallen behind and the
+connection is dropped (its session may resume). Every wait on the peer has a deadline: the
+handshake, idle time, and each write.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import collections
 import logging
 import math
 import os
+import socket
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -40,14 +45,22 @@ CHECK_SENT = "NEVERYU_CHECK_SENT"
 class ClientConnection:
     """The server's side of one TCP connection (a ``Link`` for its session)."""
 
-    def __init__(self, server: "Server", stream: trio.abc.Stream, address: str) -> None:
+    def __init__(self, server: "Server", stream: trio.abc.Stream, address: str, sock: socket.socket | None = None) -> None:
         self.server = server
         self.stream = stream
         self.address = address
+        self.sock = sock  # the stream's socket: written to directly when nothing waits (``flush``)
         self.wire = protocol.Connection("server", check_sent=os.environ.get(CHECK_SENT, "") not in ("", "0"))
         self.session: Session | None = None
         limits = server.config.limits
-        self._out_send, self._out_receive = trio.open_memory_channel[tuple[dict[str, Any] | None, bool]](limits.outbox)
+        # The writer's queue: frames (None: the peer half-closed) and whether each is the last.
+        self._out_send, self._out_receive = trio.open_memory_channel[tuple[bytes | None, bool]](limits.outbox)
+        self._unwritten = 0  # items put on the queue and not yet written by the writer
+        self._pending: list[bytes] = []  # frames pushed in this batch, not yet flushed
+        self._pending_final = False  # the last of them is a last message
+        self._dirty = False  # on the server's list of connections to flush
+        self._slow = False  # too_slow is being handled
+        self._last_sent = trio.current_time()  # when something was last written (heartbeat)
         self.scope = trio.CancelScope()
         self.reason: str | None = None  # why it closed, once it does
         self.detail = ""  # more about the reason, for the log
@@ -70,20 +83,63 @@ class ClientConnection:
 
     # -- Link: what sessions and tables call ---------------------------------------------------
 
-    def push(self, msg: dict[str, Any], final: bool = False) -> None:
-        """Queue ``msg`` without waiting. ``final``: close the connection once it is written.
+    def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
+        """Send ``msg`` without waiting. ``final``: close the connection once it is written.
+        ``body``: ``msg`` already msgpack-encoded (``Session.event`` encodes each event once).
+        Inside a ``Server.batch`` it waits for the batch to end; else it is flushed at once.
         A full queue means the client stopped reading: the connection is dropped."""
         if self._final:
             return
         if msg.get("t") == "error" and not msg.get("fatal"):
             self._note_error(msg)
         try:
-            self._out_send.send_nowait((msg, final))
-        except trio.WouldBlock:
-            self._too_slow()
+            frame = self.wire.send(msg, body)
+        except protocol.ProtocolError:
+            log.exception("%s: cannot send a %s (a bug)", self, msg.get("t"))
             return
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s <- %s", self, msg.get("t"))
+        self._pending.append(frame)
         if final:
-            self._final = True
+            self._final = self._pending_final = True
+        if self.server._batching and not final:
+            if not self._dirty:
+                self._dirty = True
+                self.server._dirty.append(self)
+        else:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what was pushed: when the writer has nothing to write and no last message is
+        among it, with one non-blocking ``send`` on the socket; what that does not take (or all
+        of it otherwise) goes to the writer's queue. Never waits."""
+        self._dirty = False
+        frames, final = self._pending, self._pending_final
+        if not frames:
+            return
+        self._pending, self._pending_final = [], False
+        if self.sock is not None and not self._unwritten and not final and not self.scope.cancel_called:
+            data = frames[0] if len(frames) == 1 else b"".join(frames)
+            try:
+                sent = self.sock.send(data)
+            except BlockingIOError:
+                sent = 0
+            except OSError:
+                self.drop("broken")
+                return
+            if sent:
+                self._last_sent = trio.current_time()
+            if sent == len(data):
+                return
+            frames = [data[sent:]]
+        last = len(frames) - 1
+        for i, frame in enumerate(frames):
+            try:
+                self._out_send.send_nowait((frame, final and i == last))
+            except trio.WouldBlock:
+                self._too_slow()
+                return
+            self._unwritten += 1
 
     def _note_error(self, msg: dict[str, Any]) -> None:
         """Log a non-fatal error reply without flooding: the first ``ERRORS_LOGGED`` of a
@@ -113,16 +169,23 @@ class ClientConnection:
             self._out_send.send_nowait((None, True))
         except trio.WouldBlock:
             return
+        self._unwritten += 1
         self._final = self._flushing = True
 
     def _too_slow(self) -> None:
         """The queue is full: the client stopped reading. What is queued is thrown away (its
         session keeps its events for a resume) and ``bye`` "too_slow" goes out instead."""
+        if self._slow:  # not even the bye fits
+            self.drop("too_slow")
+            return
+        self._slow = True
         while True:
             try:
                 self._out_receive.receive_nowait()
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
                 break
+            self._unwritten -= 1
+        self._pending, self._pending_final, self._final = [], False, False
         self.bye("too_slow")
 
     def _closing(self, reason: str, detail: str = "") -> None:
@@ -144,12 +207,10 @@ class ClientConnection:
         seq = self.session.seq + 1 if self.session else 1
         if self.session is not None:
             self.session.seq = seq
-        msg = {"t": "bye", "reason": reason, "seq": seq, "ts": wall_ms()}
-        try:
-            self._out_send.send_nowait((msg, True))
-            self._final = True
-        except trio.WouldBlock:
+        if self.queued >= self.server.config.limits.outbox:  # not even the bye fits
             self.scope.cancel()
+            return
+        self.push({"t": "bye", "reason": reason, "seq": seq, "ts": wall_ms()}, final=True)
 
     def fatal(self, exc: protocol.ProtocolError) -> None:
         """Send a fatal error and close once it is written."""
@@ -181,17 +242,16 @@ class ClientConnection:
             )
 
     async def _writer(self) -> None:
-        """Write what is queued: after the first message, everything else already waiting (up to
-        a final one, at most ``MAX_BATCH``) goes out with one ``send_all`` within ``send_ms``
-        (else the connection is dropped: "send_timeout"). A table pushes a whole batch of events
-        before any writer runs, so a game action costs one write per connection, not one per
-        frame. One cancel scope is both the heartbeat timer (while waiting) and the send deadline
-        (while writing): moving its deadline costs far less than a new scope for each wait. A
-        scope once cancelled stays so: a batch taken just as the heartbeat deadline passed is
-        written under a fresh one."""
+        """Write what is queued: after the first frame, everything else already waiting (up to
+        a last one, at most ``MAX_BATCH``) goes out with one ``send_all`` within ``send_ms``
+        (else the connection is dropped: "send_timeout"). One cancel scope is both the heartbeat
+        timer (while waiting: ``heartbeat_ms`` after the last write, this task's or ``flush``'s)
+        and the send deadline (while writing): moving its deadline costs far less than a new
+        scope for each wait. A scope once cancelled stays so: a batch taken just as the heartbeat
+        deadline passed is written under a fresh one."""
         limits = self.server.config.limits
         heartbeat, send_s = limits.heartbeat_ms / 1000, limits.send_ms / 1000
-        items: list[tuple[dict[str, Any] | None, bool]] | None = None  # taken, not yet written
+        items: list[tuple[bytes | None, bool]] | None = None  # taken, not yet written
         while True:
             sending = final = False
             last = None
@@ -199,13 +259,15 @@ class ClientConnection:
                 while not final:
                     if items is None:
                         sending = False
-                        timer.deadline = trio.current_time() + heartbeat
+                        timer.deadline = self._last_sent + heartbeat
                         items = await self._take()
                         if timer.cancel_called:  # the heartbeat deadline passed as the batch came
                             break
                     sending = True
                     timer.deadline = trio.current_time() + send_s
                     await self._send(items)
+                    self._unwritten -= len(items)
+                    self._last_sent = trio.current_time()
                     last, final = items[-1]
                     items = None
             if final:
@@ -217,11 +279,13 @@ class ClientConnection:
                 self.drop("send_timeout")
                 await trio.lowlevel.checkpoint()
                 return
-            if items is None and self.session is not None and not self._final:
-                self.session.event({"t": "heartbeat"}, keep=False)  # nothing sent for a while
+            if items is None and trio.current_time() >= self._last_sent + heartbeat:  # nothing sent for a while
+                self._last_sent = trio.current_time()  # (the next heartbeat is due from now)
+                if self.session is not None and not self._final:
+                    self.session.event({"t": "heartbeat"}, keep=False)
 
-    async def _take(self) -> list[tuple[dict[str, Any] | None, bool]]:
-        """The next queued message and everything behind it, up to a final one or ``MAX_BATCH``."""
+    async def _take(self) -> list[tuple[bytes | None, bool]]:
+        """The next queued frame and everything behind it, up to a last one or ``MAX_BATCH``."""
         items = [await self._out_receive.receive()]
         while not items[-1][1] and len(items) < MAX_BATCH:
             try:
@@ -232,9 +296,9 @@ class ClientConnection:
             self._drained.set()
         return items
 
-    async def _send(self, items: list[tuple[dict[str, Any] | None, bool]]) -> None:
-        """Encode the messages of ``items`` and write them with one ``send_all``."""
-        frames = self._encode([msg for msg, _ in items if msg is not None])
+    async def _send(self, items: list[tuple[bytes | None, bool]]) -> None:
+        """Write the frames of ``items`` with one ``send_all``."""
+        frames = [frame for frame, _ in items if frame is not None]
         if not frames:
             return
         try:
@@ -252,19 +316,6 @@ class ClientConnection:
             except (AttributeError, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 return
             await self._peer_closed.wait()
-
-    def _encode(self, msgs: list[dict[str, Any]]) -> list[bytes]:
-        """The frames of ``msgs``. A message that cannot be encoded is a bug: logged, left out."""
-        frames = []
-        for msg in msgs:
-            try:
-                frames.append(self.wire.send(msg))
-            except protocol.ProtocolError:
-                log.exception("%s: cannot send a %s (a bug)", self, msg.get("t"))
-                continue
-            if log.isEnabledFor(logging.DEBUG):
-                log.debug("%s <- %s", self, msg.get("t"))
-        return frames
 
     def _deadline(self) -> tuple[float, str]:
         """When the reader gives up on the peer, and why. Before ``hello``: the handshake time.
@@ -334,15 +385,13 @@ class ClientConnection:
             if not self._take_token():
                 self.push(protocol.error("RATE_LIMITED", "too many requests; slow down", re=msg["id"]).to_wire())
                 continue
-            done = None
-            try:
-                done = self.server.dispatch(self, msg)
-            except Exception:
-                if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
-                    log.exception("%s: failed to handle %s", self, msg.get("t"))
-                self.push(protocol.error("INTERNAL_ERROR", "the server failed to handle this request", re=msg["id"]).to_wire())
-            if done is not None:  # a table handles it: the next request waits (replies in order)
-                await done.wait()
+            with self.server.batch():  # what the request sends is written once it is handled
+                try:
+                    self.server.dispatch(self, msg)
+                except Exception:
+                    if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
+                        log.exception("%s: failed to handle %s", self, msg.get("t"))
+                    self.push(protocol.error("INTERNAL_ERROR", "the server failed to handle this request", re=msg["id"]).to_wire())
 
     def _frame_done(self) -> None:
         """A whole frame arrived: a sign of life; the next one's clock starts with its bytes."""

@@ -1,18 +1,21 @@
 """The server: listening, the handshake, the lobby, and a clean shutdown.
 
 ``Server.run`` listens with trio, runs one handler per connection (``ClientConnection``) that
-catches every exception of its own connection, and one task per table (``Table.run``). Lobby
-requests (``list_tables``, ``create_table``, ``variants``, ...) are answered here; table and game
-requests go to the session's table task over its memory channel.
+catches every exception of its own connection, and one task per table (``Table.run``, its
+deadlines). Lobby requests (``list_tables``, ``create_table``, ``variants``, ...) are answered
+here; table and game requests are handled by the session's table at once (``Table.handle``).
+Whatever one request (or one fired deadline) sends is written when it is done (``batch``).
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import itertools
 import logging
-from typing import Any
+import socket
+from typing import Any, Iterator
 
 import trio
 
@@ -21,6 +24,7 @@ import protocol
 
 from ._bots import default_strength, strengths
 from ._config import ServerConfig
+from . import _listen
 from ._connection import ClientConnection
 from ._password import password_ok
 from ._session import Session
@@ -88,6 +92,8 @@ class Server:
         self._refusal_logged = -REFUSAL_LOG_EVERY
         self._accept_scope: trio.CancelScope | None = None
         self.port: int | None = None
+        self._batching = 0  # depth of ``batch``: > 0 while a request or a deadline is handled
+        self._dirty: list[ClientConnection] = []  # connections pushed to in this batch
 
     # -- running ----------------------------------------------------------------------------
 
@@ -96,8 +102,8 @@ class Server:
         Reports the bound port through ``task_status``. On the way out every client gets
         ``bye`` ("shutdown"), waiting at most ``limits.shutdown_ms``."""
         cfg = self.config
-        listeners = await trio.open_tcp_listeners(cfg.port, host=cfg.host or None)
-        self.port = listeners[0].socket.getsockname()[1]
+        listeners = await _listen.open_listeners(cfg.port, cfg.host or None)
+        self.port = listeners[0].getsockname()[1]
         log.info("%s listening on %s port %d", cfg.name, cfg.host or "every interface", self.port)
         inner = trio.CancelScope(shield=True)  # connections and tables end only when we say so
         try:
@@ -119,23 +125,23 @@ class Server:
                         await self._shutdown(listeners)
                         inner.cancel()
         finally:
-            for listener in listeners:
-                await trio.aclose_forcefully(listener)
+            _listen.close(listeners)
             log.info("%s stopped", cfg.name)
 
     def shutdown(self) -> None:
         """Ask ``run`` to stop: every client gets ``bye`` and the server returns."""
         self._stop.set()
 
-    async def _accept(self, listeners, nursery: trio.Nursery) -> None:
+    async def _accept(self, listeners: list[socket.socket], nursery: trio.Nursery) -> None:
         with trio.CancelScope() as self._accept_scope:
-            await trio.serve_listeners(self._handle, listeners, handler_nursery=nursery)
+            async with trio.open_nursery() as accepting:
+                for listener in listeners:
+                    accepting.start_soon(_listen.accept, listener, self._handle, nursery)
 
-    async def _shutdown(self, listeners) -> None:
+    async def _shutdown(self, listeners: list[socket.socket]) -> None:
         if self._accept_scope is not None:
             self._accept_scope.cancel()
-        for listener in listeners:
-            await trio.aclose_forcefully(listener)
+        _listen.close(listeners)
         log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.tables))
         for conn in list(self.connections):
             conn.bye("shutdown")
@@ -145,17 +151,19 @@ class Server:
 
     # -- one connection -----------------------------------------------------------------------
 
-    async def _handle(self, stream: trio.SocketStream) -> None:
-        """The handler of one connection: everything it raises stays here."""
+    async def _handle(self, stream: trio.abc.Stream, sock: socket.socket | None = None) -> None:
+        """The handler of one connection: everything it raises stays here. ``sock``: the
+        stream's socket, written to directly when nothing waits (None: any other stream, which
+        only the connection's writer writes to)."""
         try:
-            address = stream.socket.getpeername()[0]
+            address = (sock.getpeername() if sock is not None else stream.socket.getpeername())[0]  # type: ignore[attr-defined]
         except (OSError, AttributeError, IndexError):
             address = "?"
         limits = self.config.limits
         if len(self.connections) >= limits.max_connections or self.per_address[address] >= limits.max_per_address:
             await self._refuse(stream, address)
             return
-        conn = ClientConnection(self, stream, address)
+        conn = ClientConnection(self, stream, address, sock)
         try:
             self.connections.add(conn)
             self.per_address[address] += 1
@@ -196,24 +204,42 @@ class Server:
         if session is None or not session.detach(conn):
             return
         if session.table is not None:
-            session.table.submit("detached", session)
+            with self.batch():
+                session.table.handle("detached", session)
         else:
             self.sessions.pop(session.token, None)
 
+    # -- writing --------------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Around the handling of one request or one deadline: what it pushes to connections
+        waits until the outermost batch is over, then each connection it touched writes it all
+        at once (``ClientConnection.flush``: one ``send`` on the socket when nothing else
+        waits, else its writer's queue). Never waits."""
+        self._batching += 1
+        try:
+            yield
+        finally:
+            self._batching -= 1
+            if not self._batching:
+                while self._dirty:
+                    dirty, self._dirty = self._dirty, []
+                    for conn in dirty:
+                        conn.flush()
+
     # -- requests ----------------------------------------------------------------------------------
 
-    def dispatch(self, conn: ClientConnection, req: dict[str, Any]) -> trio.Event | None:
-        """Handle one checked request from ``conn`` (``protocol.Connection`` has validated it).
-        Returns an event set once a table has handled it (None: handled already): ``conn``
-        waits for it before its next request, so one connection's requests are done, and
-        answered, strictly in order (docs/PROTOCOL.md §3)."""
+    def dispatch(self, conn: ClientConnection, req: dict[str, Any]) -> None:
+        """Handle one checked request from ``conn`` (``protocol.Connection`` has validated it)
+        at once, its table's part too: one connection's requests are done, and answered,
+        strictly in order (docs/PROTOCOL.md §3). Call it inside ``batch()``."""
         t = req["t"]
         if t == "hello":
             if conn.session is not None:
                 conn.push(protocol.error("BAD_STATE", "hello was already said", re=req["id"]).to_wire())
                 return None
             return self._hello(conn, req)
-        done = trio.Event()
         session = conn.session
         if session is None:  # protocol.Connection refuses anything before hello; a failed hello too
             conn.fatal(protocol.error("NOT_READY", "no session: say hello first", re=req["id"]))
@@ -234,24 +260,20 @@ class Server:
                 session.error(req, "NO_SUCH_TABLE", f"there is no table {req['table']}")
             elif session.table is not None:
                 session.error(req, "BAD_STATE", "leave your table first")
-            elif table.submit(t, session, req, done):
-                return done
             else:
-                session.error(req, "RATE_LIMITED", "the table is busy; try again")
+                table.handle(t, session, req)
         elif t in TABLE_REQUESTS:
             table = session.table
             if table is None:
                 code = "NOT_PLAYING" if t in GAME_REQUESTS else "BAD_STATE"
                 session.error(req, code, "you are at no table")
-            elif table.submit(t, session, req, done):
-                return done
             else:
-                session.error(req, "RATE_LIMITED", "the table is busy; try again")
+                table.handle(t, session, req)
         else:
             session.error(req, "UNKNOWN_TYPE", f"this server does not handle {t!r}")
         return None
 
-    def _hello(self, conn: ClientConnection, req: dict[str, Any]) -> trio.Event | None:
+    def _hello(self, conn: ClientConnection, req: dict[str, Any]) -> None:
         cfg = self.config
         lo, hi = req["proto"]
         if not lo <= protocol.PROTOCOL_VERSION <= hi:
@@ -278,9 +300,8 @@ class Server:
             session.reply(req, self._welcome(session, resumed=True))
             for msg in missed or ():
                 conn.push(msg)
-            done = trio.Event()
-            if session.table is not None and session.table.submit("attached", session, {"state": missed is None}, done):
-                return done  # the snapshot (or the seat back from away) before the next reply
+            if session.table is not None:  # the snapshot (or the seat back from away)
+                session.table.handle("attached", session, {"state": missed is None})
             return None
         name = shown(req["name"])
         if blank(name):
@@ -321,7 +342,7 @@ class Server:
             if not session.connected and session.table is None:
                 del self.sessions[token]
 
-    def _create_table(self, session: Session, req: dict[str, Any]) -> trio.Event | None:
+    def _create_table(self, session: Session, req: dict[str, Any]) -> None:
         cfg = self.config
         if session.table is not None:
             session.error(req, "BAD_STATE", "leave your table first")
@@ -338,14 +359,13 @@ class Server:
         except TableError as exc:
             session.error(req, exc.code, exc.msg)
             return None
-        table = Table(next(self._table_ids), settings, queue=cfg.limits.table_queue, on_close=self._table_closed)
+        table = Table(next(self._table_ids), settings, on_close=self._table_closed, batch=self.batch)
         self.tables[table.id] = table
         self.table_address[table.id] = session.address
         assert self._tables_nursery is not None
         self._tables_nursery.start_soon(self._run_table, table)
         log.info("%s makes table %d (%s, %d seats, bots %s)", session, table.id, settings.variant, settings.seats, list(settings.bots))
-        done = trio.Event()
-        return done if table.submit("join_table", session, {**req, "seat": None}, done) else None
+        table.handle("join_table", session, {**req, "seat": None})
 
     async def _run_table(self, table: Table) -> None:
         """A table's task; a bug in one table closes that table, never the server."""

@@ -3,8 +3,8 @@
 A session has an unguessable token (``secrets.token_urlsafe``), the ``seq`` of its events
 (strictly increasing, kept across a resume) and a bounded buffer of the events it was sent, so a
 resume can replay what a dropped connection missed (DESIGN.md, "Resume"). While connected it
-holds a ``Link``: the connection's bounded outgoing queue. Nothing here awaits: the table task
-pushes messages and never waits for a slow reader (a full queue drops the connection instead).
+holds a ``Link``: the sending side of its connection. Nothing here awaits: a table pushes
+messages and never waits for a slow reader (a full queue drops the connection instead).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ log = logging.getLogger("neveryu.server")
 class Link(Protocol):
     """The sending side of one connection, as a session sees it."""
 
-    def push(self, msg: dict[str, Any]) -> None:
-        """Queue ``msg`` for sending without waiting; a full queue drops the connection."""
+    def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
+        """Send ``msg`` without waiting; a full queue drops the connection. ``body``: ``msg``
+        msgpack-encoded, when the caller has it."""
 
     def drop(self, reason: str) -> None:
         """Close the connection (its session may resume)."""
@@ -66,15 +67,17 @@ class Session:
 
     def event(self, body: dict[str, Any], *, keep: bool = True) -> None:
         """Send an event: stamps ``seq`` and ``ts``, keeps it for a resume (unless ``keep`` is
-        False: heartbeats) and queues it on the connection, if any."""
+        False: heartbeats) and pushes it to the connection, if any. It is msgpack-encoded once,
+        for both."""
         self.seq += 1
         msg = {**body, "seq": self.seq, "ts": wall_ms()}
+        packed = msgpack.packb(msg)
         if keep:
             if len(self.buffer) == self.buffer.maxlen:
                 self._last_evicted = self.buffer[0]
-            self.buffer.append(msgpack.packb(msg))
+            self.buffer.append(packed)
         if self.link is not None:
-            self.link.push(msg)
+            self.link.push(msg, body=packed)
 
     def reply(self, request: dict[str, Any], body: dict[str, Any]) -> None:
         """Send the one reply to ``request`` (``re`` = its id). Replies are not kept for a

@@ -1,10 +1,12 @@
 """A table: its seats, its lobby commands, its match, and what each seat is sent.
 
-One trio task owns each table (``Table.run``). Sessions never touch a table's state: they
-``submit`` commands (a request dict with its session) to the table's bounded memory channel, and
-the table task handles them one at a time, replying to the session and pushing events without
-ever waiting on a connection. Deadlines (``Table.deadlines``, on ``trio.current_time()``) drive
-the referee's timing rules (``_referee.Referee``) and these:
+Commands (a request dict with its session) are handled at once, by whoever brings them
+(``Table.handle``: a connection's reader, the server when a connection drops): handlers never
+await, push events without ever waiting on a connection, and one connection's requests are
+therefore done and answered in order. The table's own task (``Table.run``) only fires deadlines
+(``Table.deadlines``, on ``trio.current_time()``): it sleeps until the earliest one, and a
+handler that sets an earlier deadline moves its wake-up (``_at``). They drive the referee's
+timing rules (``_referee.Referee``) and these:
 
 - ``grace:<seat>``: a dropped player's seat is played by a bot after ``grace_ms``.
 - ``next_deal``, ``close``: the pause between deals; a table without humans closes.
@@ -12,11 +14,12 @@ the referee's timing rules (``_referee.Referee``) and these:
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import random
 import secrets
-from typing import Any, Callable
+from typing import Any, Callable, ContextManager
 
 import trio
 
@@ -34,8 +37,6 @@ from ._text import shown
 log = logging.getLogger("neveryu.server")
 
 
-Command = tuple[str, Session | None, dict[str, Any], trio.Event | None]
-
 REQUESTS = frozenset(
     {"join_table", "spectate", "leave", "ready", "start", "chat", "lay", "challenge", "believe", "declare_none", "discard_quads"}
 )
@@ -44,10 +45,12 @@ COMMANDS = REQUESTS | {"detached", "attached", "close"}
 
 
 class Table(Referee):
-    """A table and its referee. Create it, start ``run`` in a nursery, then ``submit`` commands.
+    """A table and its referee. Create it, start ``run`` in a nursery (deadlines), and
+    ``handle`` commands.
 
     ``on_close(table)`` is called once when the table closes (its humans all left, or the
-    server is shutting down).
+    server is shutting down). ``batch()``: a context manager around each fired deadline (the
+    server's: what the deadline sent is written when it is over).
     """
 
     def __init__(
@@ -55,8 +58,8 @@ class Table(Referee):
         table_id: int,
         settings: TableSettings,
         *,
-        queue: int = 256,
         on_close: Callable[["Table"], None] | None = None,
+        batch: Callable[[], ContextManager[Any]] = contextlib.nullcontext,
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -81,8 +84,9 @@ class Table(Referee):
         self.rng = random.Random(settings.seed if settings.seed is not None else secrets.randbits(64))
         self.summary: dict[str, Any] = {}
         self._window_set: int | None = None
-        self._send, self._receive = trio.open_memory_channel[Command](queue)
+        self._sleep: trio.CancelScope | None = None  # the table task's wait for the next deadline
         self._closed_callback = on_close
+        self._batch = batch
         self._refresh_summary()
 
     def __repr__(self) -> str:
@@ -90,56 +94,20 @@ class Table(Referee):
 
     # -- the outside: commands in -------------------------------------------------------------
 
-    def submit(
-        self, kind: str, session: Session | None, request: dict[str, Any] | None = None, done: trio.Event | None = None
-    ) -> bool:
-        """Queue a command for the table task without waiting. Returns False when the table's
-        queue is full (the caller answers the request with ``RATE_LIMITED``) or it has closed.
+    def handle(self, kind: str, session: Session | None, request: dict[str, Any] | None = None) -> None:
+        """Handle a command now (never waits): reply to ``session`` and push events.
 
         ``kind`` is a request type (``join_table``, ``lay``, ...) or an internal one:
         ``detached`` (the session's connection dropped), ``attached`` (it resumed; request
-        ``{"state": bool}``: send a snapshot), ``close`` (shut the table). ``done`` is set once
-        the command is handled (or the table closed without handling it): a connection waits
-        for it before its next request (docs/PROTOCOL.md §3, replies in request order).
+        ``{"state": bool}``: send a snapshot), ``close`` (shut the table). A request to a
+        closed table gets ``BAD_STATE``; a rule or table error its code; a bug is logged and
+        answered ``INTERNAL_ERROR``.
         """
-        try:
-            self._send.send_nowait((kind, session, request or {}, done))
-            return True
-        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
-            return False
-
-    @property
-    def queued(self) -> int:
-        """Commands waiting for the table task (bounded by the queue size)."""
-        return self._send.statistics().current_buffer_used
-
-    # -- the task -----------------------------------------------------------------------------
-
-    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """The table task: handle commands and fire deadlines until the table closes."""
-        task_status.started()
-        self._check_empty()
-        try:
-            while not self.closed:
-                while not self.closed:
-                    try:
-                        command = self._receive.receive_nowait()
-                    except trio.WouldBlock:
-                        break
-                    self._handle(command)
-                if self.closed:
-                    break
-                if self._fire_due():
-                    await trio.lowlevel.checkpoint()
-                    continue
-                with trio.move_on_at(min(self.deadlines.values(), default=math.inf)):
-                    command = await self._receive.receive()
-                    self._handle(command)
-        finally:
-            self._close("the server is shutting down" if not self.closed else None)
-
-    def _handle(self, command: Command) -> None:
-        kind, session, req, done = command
+        req = request or {}
+        if self.closed:
+            if session is not None and "id" in req:
+                session.error(req, "BAD_STATE", f"table {self.id} has closed")
+            return
         try:
             if kind not in COMMANDS:
                 raise TableError("UNKNOWN_TYPE", f"a table does not handle {kind!r}")
@@ -154,14 +122,31 @@ class Table(Referee):
             log.exception("table %d: failed to handle %s", self.id, kind)
             if session is not None and "id" in req:
                 session.error(req, "INTERNAL_ERROR", "the server failed to handle this request")
+
+    # -- the task -----------------------------------------------------------------------------
+
+    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+        """The table task: fire deadlines, one at a time, until the table closes."""
+        task_status.started()
+        self._check_empty()
+        try:
+            while not self.closed:
+                with trio.CancelScope(deadline=min(self.deadlines.values(), default=math.inf)) as self._sleep:
+                    await trio.sleep_forever()
+                self._sleep = None
+                if not self.closed:
+                    with self._batch():
+                        self._fire_due()
         finally:
-            if done is not None:
-                done.set()
+            self._sleep = None
+            self._close("the server is shutting down" if not self.closed else None)
 
     # -- deadlines ------------------------------------------------------------------------------
 
     def _at(self, key: str, delay_ms: int) -> None:
-        self.deadlines[key] = trio.current_time() + delay_ms / 1000
+        at = self.deadlines[key] = trio.current_time() + delay_ms / 1000
+        if self._sleep is not None and at < self._sleep.deadline:
+            self._sleep.deadline = at  # the table task wakes up for it
 
     def _cancel(self, key: str) -> None:
         self.deadlines.pop(key, None)
@@ -401,16 +386,8 @@ class Table(Referee):
         for session in self._members():
             session.event({"t": "table_closed", "table": self.id, "reason": reason or "closed"})
             session.table, session.seat = None, None
-        self._send.close()
-        while True:  # commands that came too late: refused, and their senders go on
-            try:
-                _kind, session, req, done = self._receive.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
-                break
-            if session is not None and "id" in req:
-                session.error(req, "BAD_STATE", f"table {self.id} has closed")
-            if done is not None:
-                done.set()
+        if self._sleep is not None:
+            self._sleep.cancel()  # the table task ends
         if self._closed_callback is not None:
             self._closed_callback(self)
 

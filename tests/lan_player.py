@@ -93,6 +93,7 @@ class ResumingClient(Client):
         self.last_seq = max(self.last_seq, fresh.last_seq)
         for rid in self.outstanding:
             self.replies[rid] = {"t": "error", "re": rid, "code": "CONNECTION_LOST", "msg": "lost", "fatal": False}
+            self._reply_seqs[rid] = self.last_seq  # as ``_sort`` files a reply (``reply_to`` reads it)
         self.outstanding.clear()
         self.last_received = self.last_sent = trio.current_time()
         say("resumed")

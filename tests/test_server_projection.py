@@ -22,7 +22,7 @@ class ListLink:
     def __init__(self) -> None:
         self.msgs: list[dict[str, Any]] = []
 
-    def push(self, msg: dict[str, Any]) -> None:
+    def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
         self.msgs.append(msg)
 
     def drop(self, reason: str) -> None:
@@ -42,10 +42,10 @@ async def test_whole_match_sends_each_seat_only_what_it_may_see(nursery, autojum
     player, watcher = Session("ann", 10_000), Session("eve", 10_000)
     player.attach(ListLink())
     watcher.attach(ListLink())
-    table.submit("join_table", player, {"id": 1})
-    table.submit("spectate", watcher, {"id": 2})
-    table.submit("ready", player, {"id": 3, "ready": True})
-    table.submit("start", player, {"id": 4})
+    table.handle("join_table", player, {"id": 1})
+    table.handle("spectate", watcher, {"id": 2})
+    table.handle("ready", player, {"id": 3, "ready": True})
+    table.handle("start", player, {"id": 4})
     await trio.testing.wait_all_tasks_blocked()
     assert table.playing
     for _ in range(100_000):

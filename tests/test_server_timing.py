@@ -26,7 +26,7 @@ class ListLink:
         self.msgs: list[dict[str, Any]] = []
         self.dropped: str | None = None
 
-    def push(self, msg: dict[str, Any]) -> None:
+    def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
         self.msgs.append(msg)
 
     def drop(self, reason: str) -> None:
@@ -49,7 +49,7 @@ class Harness:
         """Submit a request from ``seat`` and return its reply."""
         self.next_id += 1
         rid = self.next_id
-        assert self.table.submit(t, self.sessions[seat], {"t": t, "id": rid, **fields})
+        self.table.handle(t, self.sessions[seat], {"t": t, "id": rid, **fields})
         await trio.testing.wait_all_tasks_blocked()
         return next(m for m in self.msgs(seat) if m.get("re") == rid)
 
@@ -307,7 +307,7 @@ async def test_dropped_player_is_played_by_a_bot_after_the_grace_time_and_comes_
     session = h.sessions[seat]
     link = session.link
     session.detach(link)
-    assert h.table.submit("detached", session)
+    h.table.handle("detached", session)
     await trio.testing.wait_all_tasks_blocked()
     await h.jump(4.9)
     assert not h.table.seats[seat].away and h.deal.turn == seat  # his seat waits
@@ -316,7 +316,7 @@ async def test_dropped_player_is_played_by_a_bot_after_the_grace_time_and_comes_
     await h.jump(0.1)
     assert h.deal.turn != seat  # the bot played for him
     session.attach(link)
-    assert h.table.submit("attached", session, {"state": True})
+    h.table.handle("attached", session, {"state": True})
     await trio.testing.wait_all_tasks_blocked()
     assert not h.table.seats[seat].away
     (state,) = h.events(seat, "state")
