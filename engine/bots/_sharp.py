@@ -43,12 +43,13 @@ TRUTH_PRIOR = [[4.0, 6.0], [3.0, 0.1], [2.0, 0.03], [1.0, 0.01]]
 true, and when it is a bluff (relative weights): bluffs are mostly small."""
 
 
-@lru_cache(maxsize=None)
 def at_least(pool: int, good: int, drawn: int, need: int) -> float:
     """P(at least ``need`` of ``drawn`` cards taken at random from ``pool`` cards, ``good`` of
-    which count, count): the hypergeometric tail. Cached: the arguments are small card counts."""
+    which count, count): the hypergeometric tail (``_tails``)."""
     if need <= 0:
         return 1.0
+    if need < _TAIL_LENGTH:
+        return _tails(pool, good, drawn)[need]
     drawn = min(drawn, pool)
     good = min(good, pool)
     if need > good or need > drawn:
@@ -58,6 +59,30 @@ def at_least(pool: int, good: int, drawn: int, need: int) -> float:
     return max(0.0, 1.0 - miss / total)
 
 
+_TAIL_LENGTH = 9
+"""``_tails`` rows hold needs 0..8: a claim is of at most 8 cards (RULES.md, ``set_size``)."""
+
+
+@lru_cache(maxsize=None)
+def _tails(pool: int, good: int, drawn: int) -> tuple[float, ...]:
+    """``at_least(pool, good, drawn, need)`` for need = 0, 1, ... 8, a row of the table: the
+    cards missed are summed once for all needs (exact integers, so each value is the float
+    the sum for one need gives). Cached: the arguments are small card counts."""
+    drawn = min(drawn, pool)
+    good = min(good, pool)
+    total = math.comb(pool, drawn)
+    row = [1.0]
+    miss = 0
+    for need in range(1, _TAIL_LENGTH):
+        if need > good or need > drawn:
+            row.extend([0.0] * (_TAIL_LENGTH - need))
+            break
+        x = need - 1
+        miss += math.comb(good, x) * math.comb(pool - good, drawn - x)
+        row.append(max(0.0, 1.0 - miss / total))
+    return tuple(row)
+
+
 def _claim_ratios(sizes: list[list[float]]) -> list[float]:
     """For each claimed count (1, 2, 3, 4+): how much likelier a seat with these revealed sets
     (``SharpBot.truth``) claims it when true than when bluffing."""
@@ -65,12 +90,6 @@ def _claim_ratios(sizes: list[list[float]]) -> list[float]:
     true_sets = a[0] + b[0] + c[0] + d[0]  # the order of sum(): the same float
     false_sets = a[1] + b[1] + c[1] + d[1]
     return [(t / true_sets) / (f / false_sets) for t, f in sizes]
-
-
-@lru_cache(maxsize=None)
-def _tails(pool: int, good: int, drawn: int) -> tuple[float, ...]:
-    """``at_least(pool, good, drawn, need)`` for need = 0, 1, ... 8 (a row of the table)."""
-    return tuple(at_least(pool, good, drawn, need) for need in range(9))
 
 
 _FLAT_PRIOR = [[1.0, 1.0]] * 4
@@ -472,7 +491,7 @@ class SharpBot(Bot):
         if n_true < k:  # a bluff: its cards of the rank, then the cards it needs least
             need_more = self._needs(view)
             # the ranks it holds, the one it needs least first
-            for r in sorted(set(held_ranks), key=lambda r: (need_more.get(r, 0) + held_ranks.count(r), r)):
+            for _, r in sorted([(need_more.get(r, 0) + held_ranks.count(r), r) for r in set(held_ranks)]):
                 if len(cards) == k:
                     break
                 if r != rank:
