@@ -22,8 +22,7 @@ ERRORS: dict[str, tuple[bool, str]] = {
                           "your address (sent on connecting, with re null)"),
     "HELLO_TIMEOUT": (True, "no hello within the handshake time (sent with re null)"),
     "RATE_LIMITED": (False, "the server cannot take the request now: the client sends more requests per "
-                            "second than the server allows, or faster than its table handles them; nothing "
-                            "changed, try again later"),
+                            "second than the server allows; nothing changed, try again later"),
     "BAD_STATE": (False, "the request makes no sense now: hello twice; leave, ready, start or chat at no "
                          "table; join_table, spectate or create_table while at a table; create_table "
                          "while the server holds its most tables"),
