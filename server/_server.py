@@ -221,12 +221,17 @@ class Server:
         try:
             yield
         finally:
-            self._batching -= 1
-            if not self._batching:
-                while self._dirty:
-                    dirty, self._dirty = self._dirty, []
-                    for conn in dirty:
-                        conn.flush()
+            self.end_batch()
+
+    def end_batch(self) -> None:
+        """The end of a batch begun with ``_batching += 1`` (what ``batch`` does, without a
+        context manager: the reader's hot path)."""
+        self._batching -= 1
+        if not self._batching:
+            while self._dirty:
+                dirty, self._dirty = self._dirty, []
+                for conn in dirty:
+                    conn.flush()
 
     # -- requests ----------------------------------------------------------------------------------
 
