@@ -69,5 +69,5 @@ class HonestBot(Bot):
         if last is None or last.none:
             return False
         rank = last.rank
-        mine = sum(1 for c in view.hand if c[0] == rank) + self.my_pile_ranks.get(rank, 0)
+        mine = "".join(view.hand)[::2].count(rank) + self.my_pile_ranks.get(rank, 0)  # a card: rank, suit
         return last.count + mine > self.copies

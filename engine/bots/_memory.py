@@ -97,10 +97,14 @@ class CardMemory:
         are added again where they go), so no card is counted twice. Each card leaves the
         narrowest such group (fewest places; the oldest of equals)."""
         bit = 4 << seat  # hand(seat)
-        holding = [(places.bit_count(), places, group) for places, group in self.groups.items() if places & bit]
+        holding = []
+        for places, group in self.groups.items():
+            if places & bit:
+                holding.append((places.bit_count(), places, group))
         if not holding:
             return
-        holding.sort(key=_first)  # stable: the oldest of equals first
+        if len(holding) > 1:
+            holding.sort(key=_first)  # stable: the oldest of equals first
         tracked = self._tracked
         for c in cards:
             r = c[0]
@@ -136,8 +140,11 @@ class CardMemory:
 
     def pile_went(self, to: int) -> None:
         """The pile was taken by a seat (``to = hand(seat)``) or discarded (``to = DISCARD``)."""
-        if not self.groups:
-            return
+        for places in self.groups:
+            if places & PILE:
+                break
+        else:
+            return  # nothing may be in the pile
         moved: dict[int, dict[Rank, int]] = {}
         for places, group in self.groups.items():
             if places & PILE:

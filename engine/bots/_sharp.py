@@ -14,12 +14,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from .. import _events as ev
-from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads
+from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads, LaySet
 from .._cards import deck_ranks, decks_in
 from .._view import View
 from ._base import Bot
 from ._memory import DISCARD, PILE, CardMemory, hand
-from ._play import lay
 
 LEAD = 1.5
 """What leading a new round is worth, in cards (it lays the truth with its best rank)."""
@@ -441,7 +440,11 @@ class SharpBot(Bot):
         quiet, quiet_last, watchers = self._catchers(view)
         ranks = b.ranks
         if len(ranks) > 1:  # a free claim: the ranks it holds most of
-            ranks = [r for _, r in sorted([(-held_ranks.count(r), r) for r in set(held_ranks)])[:3]]
+            most = []
+            for r in set(held_ranks):
+                most.append((-held_ranks.count(r), r))
+            most.sort()
+            ranks = [r for _, r in most[:3]]
         lie_count = b.count_min is not None
         copies = self.copies
         random_ = rng.random
@@ -467,7 +470,9 @@ class SharpBot(Bot):
                         unseen_rank = copies - held - self.my_pile_ranks.get(rank, 0) - tracked.get(rank, 0)
                         if unseen_rank < 0:
                             unseen_rank = 0
-                        tails = [_tails(unseen, unseen_rank, size) for size in watchers]
+                        tails = []
+                        for size in watchers:
+                            tails.append(_tails(unseen, unseen_rank, size))
                     need = copies - claim + 1
                     if need < 0:
                         need = 0  # at_least(..., need <= 0) is 1
@@ -496,29 +501,34 @@ class SharpBot(Bot):
                     break
                 if r != rank:
                     cards += _first_of(hand_, held_ranks, r, k - len(cards))
-        return best_value, lay(view, cards, rank, claim if lie_count else None)
+        # _play.lay, inline: the claimed count is sent only where counts may lie
+        return best_value, LaySet(view.seat, tuple(cards), rank, claim if lie_count else None)
 
     def _catchers(self, view: View) -> tuple[float, float, list[int]]:
         """Who may challenge a set of this seat's: the chance none of them calls at its rate of
         calls so far (on a set; on a set that empties this seat's hand), and their hand sizes."""
         me = self.seat
         out = self.out
-        if not self._anyone:
-            others = [_next_seat(view, me, out)]
-        else:
-            others = [s for s in range(self.players) if s != me and s not in out]
+        anyone = self._anyone
+        others: tuple[int, ...] | range = range(self.players) if anyone else (_next_seat(view, me, out),)
         quiet = quiet_last = 1.0
         calls = self.calls
         chances = self.chances
-        for s in others:
-            quiet *= 1 - calls[s][0] / chances[s][0]
-            quiet_last *= 1 - calls[s][1] / chances[s][1]
         counts = view.hand_counts
-        if counts is not None:
-            watchers = [counts[s] for s in others]
-        else:
-            sizes = self.sizes
-            watchers = [max(0, sizes[s]) for s in others]
+        sizes = self.sizes
+        watchers = []
+        for s in others:
+            if anyone and (s == me or s in out):
+                continue
+            called = calls[s]
+            could = chances[s]
+            quiet *= 1 - called[0] / could[0]
+            quiet_last *= 1 - called[1] / could[1]
+            if counts is not None:
+                watchers.append(counts[s])
+            else:
+                size = sizes[s]
+                watchers.append(size if size > 0 else 0)
         return quiet, quiet_last, watchers
 
     def _needs(self, view: View) -> dict[str, float]:
