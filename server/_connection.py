@@ -85,6 +85,22 @@ class ClientConnection:
 
     # -- Link: what sessions and tables call ---------------------------------------------------
 
+    def push_event(self, msg: dict[str, Any], body: bytes) -> None:
+        """``push`` for an event ``msg`` whose msgpack bytes are ``body`` (``Session.event``):
+        the same, with less work on the server's busiest path."""
+        if self._final:
+            return
+        if self._check_sent or len(body) > protocol.MAX_SERVER_FRAME:
+            self.push(msg, body=body)
+            return
+        self._pending.append(len(body).to_bytes(4, "big") + body)
+        server = self.server
+        if not server._batching:
+            self.flush()
+        elif not self._dirty:
+            self._dirty = True
+            server._dirty.append(self)
+
     def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
         """Send ``msg`` without waiting. ``final``: close the connection once it is written.
         ``body``: ``msg`` already msgpack-encoded (``Session.event`` encodes each event once).
@@ -114,16 +130,17 @@ class ClientConnection:
         else:
             self.flush()
 
-    def flush(self) -> None:
+    def flush(self, now: float | None = None) -> None:
         """Write what was pushed: when the writer has nothing to write and no last message is
         among it, with one non-blocking ``send`` on the socket; what that does not take (or all
-        of it otherwise) goes to the writer's queue. Never waits."""
+        of it otherwise) goes to the writer's queue. Never waits. ``now``: trio's clock, if the
+        caller has it."""
         self._dirty = False
         frames, final = self._pending, self._pending_final
         if not frames:
             return
         self._pending, self._pending_final = [], False
-        if self.sock is not None and not self._unwritten and not final and not self.scope.cancel_called:
+        if self.sock is not None and not self._unwritten and not final and self.reason is None:  # (reason: closing)
             data = frames[0] if len(frames) == 1 else b"".join(frames)
             try:
                 sent = self.sock.send(data)
@@ -133,7 +150,7 @@ class ClientConnection:
                 self.drop("broken")
                 return
             if sent:
-                self._last_sent = trio.current_time()
+                self._last_sent = trio.current_time() if now is None else now
             if sent == len(data):
                 return
             frames = [data[sent:]]
@@ -347,8 +364,15 @@ class ClientConnection:
                     while True:
                         self._read_timer.deadline, why = self._deadline()
                         try:
-                            data = await self.stream.receive_some(READ_SIZE)
-                        except (trio.BrokenResourceError, trio.ClosedResourceError):
+                            if self.sock is None:
+                                data = await self.stream.receive_some(READ_SIZE)
+                            else:  # wait, then read: one system call fewer than receive_some's try first
+                                await trio.lowlevel.wait_readable(self.sock)
+                                try:
+                                    data = self.sock.recv(READ_SIZE)
+                                except BlockingIOError:
+                                    continue
+                        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                             self._closing("reset", "by the peer")
                             return
                         if not data:
@@ -382,15 +406,16 @@ class ClientConnection:
                 if exc.fatal:
                     self.fatal(exc)
                     return
-                self._frame_done()
+                self._frame_done(trio.current_time())
                 self.push(exc.to_wire())
                 continue
             if msg is None:
                 return
-            self._frame_done()
+            now = trio.current_time()
+            self._frame_done(now)
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("%s -> %s", self, msg.get("t"))
-            if not self._take_token():
+            if not self._take_token(now):
                 self.push(protocol.error("RATE_LIMITED", "too many requests; slow down", re=msg["id"]).to_wire())
                 continue
             server = self.server
@@ -404,15 +429,14 @@ class ClientConnection:
             finally:
                 server.end_batch()
 
-    def _frame_done(self) -> None:
+    def _frame_done(self, now: float) -> None:
         """A whole frame arrived: a sign of life; the next one's clock starts with its bytes."""
-        self._last_frame = trio.current_time()
-        self._frame_started = self._last_frame if self.wire.buffered else None
+        self._last_frame = now
+        self._frame_started = now if self.wire.buffered else None
 
-    def _take_token(self) -> bool:
+    def _take_token(self, now: float) -> bool:
         """A token bucket: ``rate`` requests per second on average, ``burst`` at once."""
         limits = self.server.config.limits
-        now = trio.current_time()
         self._tokens = min(float(limits.burst), self._tokens + (now - self._refill) * limits.rate)
         self._refill = now
         if self._tokens < 1:

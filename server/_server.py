@@ -227,11 +227,12 @@ class Server:
         """The end of a batch begun with ``_batching += 1`` (what ``batch`` does, without a
         context manager: the reader's hot path)."""
         self._batching -= 1
-        if not self._batching:
+        if not self._batching and self._dirty:
+            now = trio.current_time()
             while self._dirty:
                 dirty, self._dirty = self._dirty, []
                 for conn in dirty:
-                    conn.flush()
+                    conn.flush(now)
 
     # -- requests ----------------------------------------------------------------------------------
 

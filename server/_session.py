@@ -30,6 +30,9 @@ class Link(Protocol):
         """Send ``msg`` without waiting; a full queue drops the connection. ``body``: ``msg``
         msgpack-encoded, when the caller has it."""
 
+    def push_event(self, msg: dict[str, Any], body: bytes) -> None:
+        """``push`` an event ``msg`` whose msgpack bytes are ``body``."""
+
     def drop(self, reason: str) -> None:
         """Close the connection (its session may resume)."""
 
@@ -77,7 +80,7 @@ class Session:
                 self._last_evicted = self.buffer[0]
             self.buffer.append(packed)
         if self.link is not None:
-            self.link.push(msg, body=packed)
+            self.link.push_event(msg, packed)
 
     def reply(self, request: dict[str, Any], body: dict[str, Any]) -> None:
         """Send the one reply to ``request`` (``re`` = its id). Replies are not kept for a

@@ -29,6 +29,9 @@ class ListLink:
     def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
         self.msgs.append(msg)
 
+    def push_event(self, msg: dict[str, Any], body: bytes) -> None:
+        self.msgs.append(msg)
+
     def drop(self, reason: str) -> None:
         self.dropped = reason
 
