@@ -450,7 +450,8 @@ class SharpBot(Bot):
         random_ = rng.random
         lo = b.min
         hi = b.max if b.max < left else left
-        best_value = None
+        best_value = -math.inf  # every value is finite: the first set considered beats it
+        best = None
         for rank in ranks:
             held = held_ranks.count(rank)
             tails = None
@@ -488,7 +489,7 @@ class SharpBot(Bot):
                     if k == left:
                         value += (1 - risk) * out_value
                 value += NOISE * random_()
-                if best_value is None or value > best_value:
+                if value > best_value:
                     best_value = value
                     best = (rank, k, n_true, claim)
         rank, k, n_true, claim = best
