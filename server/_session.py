@@ -68,12 +68,12 @@ class Session:
 
     # -- sending ------------------------------------------------------------------------------
 
-    def event(self, body: dict[str, Any], *, keep: bool = True) -> None:
-        """Send an event: stamps ``seq`` and ``ts``, keeps it for a resume (unless ``keep`` is
-        False: heartbeats) and pushes it to the connection, if any. It is msgpack-encoded once,
-        for both."""
+    def event(self, body: dict[str, Any], *, keep: bool = True, ts: int | None = None) -> None:
+        """Send an event: stamps ``seq`` and ``ts`` (``wall_ms()`` unless given), keeps it for
+        a resume (unless ``keep`` is False: heartbeats) and pushes it to the connection, if
+        any. It is msgpack-encoded once, for both."""
         self.seq += 1
-        msg = {**body, "seq": self.seq, "ts": wall_ms()}
+        msg = {**body, "seq": self.seq, "ts": wall_ms() if ts is None else ts}
         packed = msgpack.packb(msg)
         if keep:
             if len(self.buffer) == self.buffer.maxlen:

@@ -25,7 +25,7 @@ import trio
 
 import engine
 
-from . import _wire
+from . import _session, _wire
 from ._bots import default_strength, new_bot
 from ._password import password_ok
 from ._referee import Referee
@@ -42,6 +42,7 @@ REQUESTS = frozenset(
 )
 """The request types a session sends to its table (the rest are the lobby's)."""
 COMMANDS = REQUESTS | {"detached", "attached", "close"}
+_BOT_KEYS = tuple(f"bot:{i}" for i in range(16))  # the deadline keys of bots, made once
 
 
 class Table(Referee):
@@ -477,6 +478,7 @@ class Table(Referee):
             self.match.finish(deal)
         public = self.rules.hand_counts_public
         turned = False
+        ts = _session.wall_ms()  # one time stamp for the batch
         for event in events:
             extra: dict[str, Any] = {}
             if isinstance(event, engine.DealStarted):
@@ -500,16 +502,16 @@ class Table(Referee):
                 if seat.brain is not None:
                     seat.brain.observe(seen)
                 if seat.session is not None:
-                    if last is None or seen != last:
+                    if last is None or (seen is not last and seen != last):
                         last, body = seen, {**_wire.event_message(seen), **extra}
-                    seat.session.event(body)
+                    seat.session.event(body, ts=ts)
             if self.spectators:
                 seen = engine.project(event, None, public)
                 if seen is not None:
-                    if last is None or seen != last:
+                    if last is None or (seen is not last and seen != last):
                         body = {**_wire.event_message(seen), **extra}
                     for spectator in self.spectators:
-                        spectator.event(body)
+                        spectator.event(body, ts=ts)
         if turned:
             self._start_turn_timer()
         self._after_batch()
@@ -534,17 +536,20 @@ class Table(Referee):
                 self._at("next_deal", self.settings.deal_pause_ms)
             return
         self._follow_deal(deal)
+        held = deal.held.seat if deal.held is not None else None  # its set is laid early: it waits
         for seat in self.seats:
-            legal = deal.legal_actions(seat.index)
-            if seat.session is not None and self.sent_legal.get(seat.index) != legal:
-                self.sent_legal[seat.index] = legal
-                seat.session.event(_wire.legal_message(legal))
-            key = f"bot:{seat.index}"
-            waits = deal.held is not None and deal.held.seat == seat.index  # its set is laid early
-            if seat.by_bot and legal and not waits and seat.asked != deal.actions:
-                if key not in self.deadlines:
+            index = seat.index
+            legal = deal.legal_actions(index)
+            if seat.session is not None:
+                sent = self.sent_legal.get(index)
+                if sent is not legal and sent != legal:
+                    self.sent_legal[index] = legal
+                    seat.session.event(_wire.legal_message(legal))
+            key = _BOT_KEYS[index] if index < len(_BOT_KEYS) else f"bot:{index}"
+            if seat.by_bot:
+                if legal and held != index and seat.asked != deal.actions and key not in self.deadlines:
                     self._at(key, self.settings.bot_delay_ms)
-            elif key in self.deadlines and not seat.by_bot:
+            elif key in self.deadlines:
                 self._cancel(key)
 
     def _send_state(self, session: Session) -> None:

@@ -29,15 +29,20 @@ def _field_names(cls: type) -> tuple[str, ...] | None:
 
 
 def to_plain(value: Any) -> Any:
-    """attrs records → dicts, tuples → lists, recursively (the wire has maps and arrays)."""
+    """attrs records → dicts, tuples → lists, recursively (the wire has maps and arrays).
+    Scalars are taken as they are without a call each (most fields are scalars)."""
     cls = type(value)
     if cls in _SCALARS:
         return value
     names = _field_names(cls)
     if names is not None:
-        return {name: to_plain(getattr(value, name)) for name in names}
+        out = {}
+        for name in names:
+            v = getattr(value, name)
+            out[name] = v if type(v) in _SCALARS else to_plain(v)
+        return out
     if isinstance(value, (tuple, list)):
-        return [to_plain(v) for v in value]
+        return [v if type(v) in _SCALARS else to_plain(v) for v in value]
     if isinstance(value, dict):
         return {k: to_plain(v) for k, v in value.items()}
     return value
