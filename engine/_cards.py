@@ -7,7 +7,8 @@ character. (DESIGN.md, "Types on the wire".)
 
 from __future__ import annotations
 
-from collections import Counter
+import functools
+import re
 from collections.abc import Iterable
 
 Card = str
@@ -83,9 +84,23 @@ def remove_cards(hand: list[Card], cards: Iterable[Card]) -> None:
 
 
 def quad_ranks(hand: Iterable[Card]) -> tuple[Rank, ...]:
-    """The quads in a hand: each rank once per complete four (twice for eight of a rank, 2×52)."""
-    counts = Counter(c[0] for c in hand)
-    out: list[Rank] = []
-    for r in RANKS:
-        out.extend([r] * (counts[r] // 4))
-    return tuple(out)
+    """The quads in a hand: each rank once per complete four (twice for eight of a rank, 2×52),
+    lowest rank first."""
+    hand = hand if isinstance(hand, (list, tuple)) else list(hand)
+    joined = "".join(hand)
+    if len(joined) == 2 * len(hand):  # two-character cards: the ranks are every other character
+        return _quads_in(joined[::2])
+    return _quads_in("".join([c[0] for c in hand]))
+
+
+_FOUR_OF_A_RANK = re.compile(r"(.)\1\1\1")
+
+
+@functools.lru_cache(maxsize=256)
+def _quads_in(ranks: str) -> tuple[Rank, ...]:
+    """``quad_ranks`` of a hand given as the string of its cards' ranks (remembered: a seat is
+    asked about the same hand several times, e.g. the taker offered its quads)."""
+    if len(ranks) - len(set(ranks)) < 3:  # no rank repeats three times
+        return ()
+    fours = _FOUR_OF_A_RANK.findall("".join(sorted(ranks)))
+    return tuple(sorted((r for r in fours if r in RANK_INDEX), key=RANK_INDEX.__getitem__))

@@ -7,6 +7,7 @@ checks everything before it changes anything.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -37,9 +38,41 @@ from ._errors import (
     StaleSet,
 )
 from ._rules import Rules
-from ._view import NO_ACTION, LastSet, LayBounds, Legal, View
+from ._view import NO_ACTION, LastSet, LayBounds, Legal, View, _ViewFields
 
 RANK_STEP = {"ascending": 1, "descending": -1}
+
+_is_str = str.__instancecheck__  # isinstance(x, str), for map()
+
+
+def _ranks_after(order: str, ranks: str, rank: Rank) -> tuple[Rank, ...]:
+    """The ranks a set may claim after a claim of ``rank`` this round (RULES.md,
+    ``rank_order``): the same rank (``hold``), any (``free``), the next one up or down."""
+    if order == "hold":
+        return (rank,)
+    if order == "free":
+        return tuple(ranks)
+    return (next_rank(rank, ranks, RANK_STEP[order]),)
+
+
+@functools.cache
+def _claim_table(order: str, ranks: str) -> dict[Rank, tuple[Rank, ...]]:
+    """``_ranks_after`` for every rank of a deck, once per (rank order, deck ranks)."""
+    return {r: _ranks_after(order, ranks, r) for r in ranks}
+
+
+@functools.lru_cache(maxsize=4096)
+def _legal(
+    lay: tuple[int, int, tuple[Rank, ...], int | None, int | None] | None,
+    challenge: int | None,
+    believe: int | None,
+    declare_none: Rank | None,
+    discard_quads: tuple[Rank, ...],
+) -> Legal:
+    """The ``Legal`` of these values, ``lay`` as ``LayBounds``' fields; one shared object per
+    distinct value (they are immutable, and building two records per view was a noticeable
+    share of ``Deal.view``)."""
+    return Legal(None if lay is None else LayBounds(*lay), challenge, believe, declare_none, discard_quads)
 
 
 @attrs.frozen
@@ -113,6 +146,14 @@ class Deal:
         self.winner: int | None = None
         self.actions = 0
         self._cards = self._all_cards()
+        # Tables for the hot queries (legal_actions, view): the ranks a claim may name, the
+        # claimed-count bounds of a LayBounds, the last set as seen with and without its size.
+        self._any_ranks: tuple[Rank, ...] = tuple(self.ranks)
+        self._first_ranks = ("A",) if rules.first_rank == "ace" else self._any_ranks
+        self._after = _claim_table(rules.rank_order, self.ranks)
+        self._count_min, self._count_max = self.set_bounds if rules.count_may_lie else (None, None)
+        # (the last set, how views show it without its size, with its size): see _shown_last
+        self._last_shown: tuple[LaidSet | None, LastSet | None, LastSet | None] = (None, None, None)
         self._dealt: Counter | None = None  # Counter(deck_order), made on first check
 
     # -- construction -----------------------------------------------------------------------
@@ -169,16 +210,11 @@ class Deal:
 
     def claim_ranks(self) -> tuple[Rank, ...]:
         """The ranks the next set may claim (RULES.md, ``rank_order`` and ``first_rank``)."""
-        if self.rank is None:
-            if self.first_set and self.rules.first_rank == "ace":
-                return ("A",)
-            return tuple(self.ranks)
-        order = self.rules.rank_order
-        if order == "hold":
-            return (self.rank,)
-        if order == "free":
-            return tuple(self.ranks)
-        return (next_rank(self.rank, self.ranks, RANK_STEP[order]),)
+        rank = self.rank
+        if rank is None:
+            return self._first_ranks if self.first_set else self._any_ranks
+        after = self._after.get(rank)
+        return after if after is not None else _ranks_after(self.rules.rank_order, self.ranks, rank)
 
     def lay_bounds(self, seat: int) -> tuple[int, int]:
         """(min, max) cards ``seat`` may lay: the variant's set size, or all it holds when the
@@ -195,69 +231,75 @@ class Deal:
             return NO_ACTION
         rules = self.rules
         last = self.last
+        turn = self.turn
         lay = None
         challenge = believe = None
         declare = None
         quads: tuple[Rank, ...] = ()
         hand = self.hands[seat]
-        if seat == self.turn and hand and not (self.window_open and self.held is not None):
+        if seat == turn and hand and not (self.window_open and self.held is not None):
             lo, hi = self.lay_bounds(seat)
             ranks = self.claim_ranks()
-            if rules.count_may_lie:
-                lay = LayBounds(lo, hi, ranks, self.set_bounds[0], self.set_bounds[1])
-            else:
-                lay = LayBounds(lo, hi, ranks)
+            lay = (lo, hi, ranks, self._count_min, self._count_max)
             if rules.declare_none and len(ranks) == 1:
                 declare = ranks[0]
-        if last is not None and last.seat != seat and (seat, last.set_no) not in self.barred:
-            if rules.challengers == "anyone" or seat == self.turn:
+        if last is not None and last.seat != seat and not (self.barred and (seat, last.set_no) in self.barred):
+            if seat == turn or rules.challengers == "anyone":
                 challenge = last.set_no
-            if rules.believe and seat == self.turn:
+            if seat == turn and rules.believe:
                 believe = last.set_no
-        if rules.quads == "on_turn" and seat == self.turn or (
-            rules.quads == "after_taking" and seat == self.quads_offer
-        ):
+        quads_rule = rules.quads
+        if quads_rule == "on_turn" and seat == turn or (quads_rule == "after_taking" and seat == self.quads_offer):
             quads = quad_ranks(hand)
-        return Legal(lay, challenge, believe, declare, quads)
+        return _legal(lay, challenge, believe, declare, quads)
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator). Holds no other seat's cards."""
         public = self.rules.hand_counts_public
         last = self.last
-        return View(
-            variant=self.rules.name,
-            seat=seat,
-            players=self.players,
-            deck=self.deck,
-            dealer=self.dealer,
-            hand=tuple(self.hands[seat]) if seat is not None else None,
-            hand_counts=tuple(len(h) for h in self.hands) if public else None,
-            pile=len(self.pile) if public else None,
-            discard=len(self.discard),
-            stock=len(self.stock),
-            hidden=len(self.hidden),
-            set_aside=len(self.set_aside),
-            last=None
-            if last is None
-            else LastSet(
-                last.set_no,
-                last.seat,
-                last.rank,
-                last.count,
-                len(last.cards) if public or seat == last.seat else None,
-                last.none,
-            ),
-            ranks=self.claim_ranks(),
-            turn=None if self.over else self.turn,
-            set_no=self.set_no,
-            window_open=self.window_open,
-            out=tuple(self.out),
-            waiting=tuple(self.waiting) if public else (),
-            over=self.over,
-            loser=self.loser,
-            winner=self.winner,
-            legal=self.legal_actions(seat),
+        if last is not None:
+            shown = self._last_shown
+            if shown[0] is not last:
+                shown = self._shown_last(last)
+            last = shown[2] if public or seat == last.seat else shown[1]
+        hands = self.hands
+        over = self.over
+        # Built mutable, then frozen (engine/_view.py); positional, in View's field order.
+        view = _ViewFields(
+            self.rules.name,  # variant
+            seat,
+            self.players,
+            self.deck,
+            self.dealer,
+            tuple(hands[seat]) if seat is not None else None,  # hand
+            tuple(map(len, hands)) if public else None,  # hand_counts
+            len(self.pile) if public else None,  # pile
+            len(self.discard),
+            len(self.stock),
+            len(self.hidden),
+            len(self.set_aside),
+            last,
+            self.claim_ranks(),  # ranks
+            None if over else self.turn,  # turn
+            self.set_no,
+            self.window_open,
+            tuple(self.out),
+            tuple(self.waiting) if public else (),  # waiting
+            over,
+            self.loser,
+            self.winner,
+            self.legal_actions(seat),  # legal
         )
+        view.__class__ = View
+        return view
+
+    def _shown_last(self, last: LaidSet) -> tuple[LaidSet, LastSet, LastSet]:
+        """``last`` as views show it, without and with its number of cards (``size``: public
+        counts, or the seat that laid it); made once per set and shared by every view of it."""
+        unsized = LastSet(last.set_no, last.seat, last.rank, last.count, None, last.none)
+        sized = LastSet(last.set_no, last.seat, last.rank, last.count, len(last.cards), last.none)
+        self._last_shown = shown = (last, unsized, sized)
+        return shown
 
     def _all_cards(self) -> Counter:
         cards = self.pile + self.discard + self.hidden + self.set_aside + self.stock
@@ -341,7 +383,7 @@ class Deal:
             raise IllegalAction(a.seat, a, "your hand is empty: answer the last set")
         if self.window_open and self.held is not None:
             raise IllegalAction(a.seat, a, "your set is already laid and waits for the window")
-        if not isinstance(a.cards, (tuple, list)) or not all(isinstance(c, str) for c in a.cards):
+        if not isinstance(a.cards, (tuple, list)) or not all(map(_is_str, a.cards)):
             raise IllegalAction(a.seat, a, "cards must be a list of cards")
         lo, hi = self.lay_bounds(a.seat)
         n = len(a.cards)
@@ -471,19 +513,20 @@ class Deal:
         self._lay(a.seat, tuple(a.cards), rank, count, False, events)
 
     def _lay(self, seat: int, cards: tuple[Card, ...], rank: Rank, count: int, none: bool, events) -> None:
-        self._close_quads_offer(seat)
+        if self.quads_offer == seat:
+            self._close_quads_offer(seat)
         hand = self.hands[seat]
         remove_cards(hand, cards)
         self.pile.extend(cards)
-        self.set_no += 1
+        self.set_no = set_no = self.set_no + 1
         covered = self.last
-        self.last = LaidSet(self.set_no, seat, cards, rank, count, none)
+        self.last = LaidSet(set_no, seat, cards, rank, count, none)
         self.rank = rank
         self.first_set = False
         if none:
-            events.append(ev.NoneDeclared(seat, self.set_no, rank))
+            events.append(ev.NoneDeclared(seat, set_no, rank))
         else:
-            events.append(ev.SetLaid(seat, self.set_no, rank, count, cards, len(cards)))
+            events.append(ev.SetLaid(seat, set_no, rank, count, cards, len(cards)))
         # The set before is covered: RULES.md, last cards.
         if covered is not None and covered.seat in self.waiting:
             if self.rules.last_cards != "final_call":
@@ -626,13 +669,14 @@ class Deal:
 
     def _begin_turn(self, seat: int, events: list[ev.Event]) -> None:
         self.turn = seat
-        hand = self.hands[seat]
-        lo = self.set_bounds[0]
-        if self.stock and 0 < len(hand) < lo:
-            drawn = self.stock[: lo - len(hand)]
-            del self.stock[: len(drawn)]
-            hand.extend(drawn)
-            events.append(ev.StockDrawn(seat, len(drawn), tuple(drawn)))
+        if self.stock:
+            hand = self.hands[seat]
+            lo = self.set_bounds[0]
+            if 0 < len(hand) < lo:
+                drawn = self.stock[: lo - len(hand)]
+                del self.stock[: len(drawn)]
+                hand.extend(drawn)
+                events.append(ev.StockDrawn(seat, len(drawn), tuple(drawn)))
         last = self.last
         events.append(ev.Turn(seat, self.claim_ranks(), last.set_no if last is not None and last.seat != seat else None))
 

@@ -3,6 +3,9 @@
 Events hold the whole truth; ``project(event, seat, counts_public)`` gives the copy a seat may see
 (``seat=None``: a spectator, who sees no hand). Projection is where hidden information is
 protected: a hidden field becomes None, an event a seat may not see at all becomes None.
+
+Each class says how far its projection varies (``Event.projection``), so that a caller feeding
+many seats projects an event once per distinct copy, not once per seat (the simulator).
 """
 
 from __future__ import annotations
@@ -15,10 +18,22 @@ from ._cards import Card, Rank
 
 Hands = tuple[tuple[Card, ...] | None, ...]
 
+PUBLIC = "public"
+OWNER = "owner"
+EACH = "each"
+
 
 @attrs.frozen
 class Event:
+    """What happened; ``type`` names it on the wire.
+
+    ``projection`` says how the copies ``for_seat`` gives differ: ``PUBLIC``: every seat and a
+    spectator see the event whole (``for_seat`` returns it); ``OWNER``: the seat in the event's
+    ``seat`` field sees it whole, and every other seat sees the same copy as a spectator does
+    (``for_seat(None, ...)``, possibly None); ``EACH``: the copy depends on the seat."""
+
     type: ClassVar[str] = "event"
+    projection: ClassVar[str] = PUBLIC
 
     def for_seat(self, seat: int | None, counts_public: bool) -> "Event | None":
         return self
@@ -41,6 +56,7 @@ class DealStarted(Event):
     counts of face-down cards out of the hands."""
 
     type: ClassVar[str] = "deal_started"
+    projection: ClassVar[str] = EACH
     dealer: int
     deck: str
     hands: Hands
@@ -72,6 +88,7 @@ class SetLaid(Event):
     them; ``size``: the number of cards, None where counts may lie and are not public."""
 
     type: ClassVar[str] = "set_laid"
+    projection: ClassVar[str] = OWNER
     seat: int
     set_no: int
     rank: Rank
@@ -100,6 +117,7 @@ class SetHeld(Event):
     """``seat`` laid early; its set waits for the challenge window to close. Only ``seat`` sees it."""
 
     type: ClassVar[str] = "set_held"
+    projection: ClassVar[str] = OWNER
     seat: int
     cards: tuple[Card, ...]
     rank: Rank
@@ -115,6 +133,7 @@ class SetReturned(Event):
     sees it."""
 
     type: ClassVar[str] = "set_returned"
+    projection: ClassVar[str] = OWNER
     seat: int
     cards: tuple[Card, ...]
 
@@ -180,6 +199,7 @@ class PileTaken(Event):
     only the taker sees them."""
 
     type: ClassVar[str] = "pile_taken"
+    projection: ClassVar[str] = OWNER
     seat: int
     count: int | None
     cards: tuple[Card, ...] | None
@@ -204,6 +224,7 @@ class QuadsDiscarded(Event):
     (``after_taking``), else only ``seat`` sees them (``on_turn``: face down)."""
 
     type: ClassVar[str] = "quads_discarded"
+    projection: ClassVar[str] = OWNER
     seat: int
     count: int
     ranks: tuple[Rank, ...] | None
@@ -220,6 +241,7 @@ class StockDrawn(Event):
     """``seat`` draws ``count`` cards from the stock (`hoyle-three`); only ``seat`` sees ``cards``."""
 
     type: ClassVar[str] = "stock_drawn"
+    projection: ClassVar[str] = OWNER
     seat: int
     count: int
     cards: tuple[Card, ...] | None

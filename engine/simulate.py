@@ -28,18 +28,16 @@ import attrs
 
 from ._actions import Challenge, Challenges, CloseWindow, DiscardQuads, Timeout
 from ._errors import RuleViolation
-from ._events import DealEnded, Event, PileTaken, project
+from ._events import OWNER, PUBLIC, DealEnded, PileTaken, project
 from ._match import Match
 from ._rules import Rules
-from .bots import BOTS, make_bot
+from .bots import BOTS, Bot, make_bot
 
 ACTION_CAP = 20_000
 """A deal still running after this many applied actions (lays, calls, quads, window closings) is
 stopped and counted unfinished. Seeded deals of every variant with every strength end far sooner
 (a few hundred actions on average, a few thousand at the most seen), so reaching it means bots
 caught in a cycle or a deal that cannot end."""
-
-_SAME_FOR_ALL = Event.for_seat  # the projection of an event class that hides nothing
 
 MAX_VIOLATION_NOTES = 10
 """How many invariant violations ``SimulationResult.violations`` describes in words."""
@@ -255,19 +253,33 @@ class _Game:
         self.bots = [make_bot(name, seat, rules, n) for seat, name in enumerate(self.strengths)]
         self.bot_errors = 0
         self.end: DealEnded | None = None
+        self._watchers: dict[type, list[tuple[int, Bot]]] = {}  # event class -> (seat, bot) observing it
         self._feed(opening)
 
     def _feed(self, events) -> None:
+        """Give each bot its seat's copy of each event it observes (``Bot.observes``: observing
+        any other event does nothing), projecting once per distinct copy (``Event.projection``)."""
         public = self.rules.hand_counts_public
-        bots = self.bots
+        watchers = self._watchers
         for e in events:
-            if type(e).for_seat is _SAME_FOR_ALL:  # every seat sees this event whole
-                for bot in bots:
-                    bot.observe(e)
-            else:
-                for seat, bot in enumerate(bots):
-                    bot.observe(project(e, seat, public))
-            if type(e) is DealEnded:
+            cls = type(e)
+            fed = watchers.get(cls)
+            if fed is None:
+                fed = watchers[cls] = [(seat, bot) for seat, bot in enumerate(self.bots) if cls in bot.observes]
+            if fed:
+                projection = cls.projection
+                if projection == PUBLIC:  # every seat sees this event whole
+                    for _, bot in fed:
+                        bot.observe(e)
+                elif projection == OWNER:  # its seat sees it whole, the others one same copy
+                    owner = e.seat
+                    other = project(e, None, public)
+                    for seat, bot in fed:
+                        bot.observe(project(e, seat, public) if seat == owner else other)
+                else:
+                    for seat, bot in fed:
+                        bot.observe(project(e, seat, public))
+            if cls is DealEnded:
                 self.end = e
 
     def _apply(self, action) -> list:
