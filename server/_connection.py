@@ -355,14 +355,17 @@ class ClientConnection:
 
     async def _reader(self) -> None:
         """Read and hand each request to the server, under ``_deadline``. One cancel scope
-        serves every read while none times out (its deadline moves: a new scope for each read
-        cost a tenth of the server's CPU per action)."""
+        serves every read while none times out (a new scope for each read cost a tenth of the
+        server's CPU per action). Its deadline only moves earlier (moving it is not free
+        either): when it passes, the deadline is read again, and a later one gets a new scope."""
         self._opened = trio.current_time()
         try:
             while True:
                 with trio.CancelScope() as self._read_timer:
                     while True:
-                        self._read_timer.deadline, why = self._deadline()
+                        deadline, why = self._deadline()
+                        if deadline < self._read_timer.deadline:
+                            self._read_timer.deadline = deadline
                         try:
                             if self.sock is None:
                                 data = await self.stream.receive_some(READ_SIZE)
@@ -384,7 +387,9 @@ class ClientConnection:
                             if self._frame_started is None:
                                 self._frame_started = trio.current_time()
                             await self._take_messages()
-                # The deadline passed.
+                deadline, why = self._deadline()
+                if trio.current_time() < deadline:  # it moved on since: wait for it
+                    continue
                 if why == "hello":
                     self.fatal(protocol.error("HELLO_TIMEOUT", "no hello in time"))
                 else:
