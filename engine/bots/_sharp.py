@@ -440,11 +440,8 @@ class SharpBot(Bot):
         quiet, quiet_last, watchers = self._catchers(view)
         ranks = b.ranks
         if len(ranks) > 1:  # a free claim: the ranks it holds most of
-            most = []
-            for r in set(held_ranks):
-                most.append((-held_ranks.count(r), r))
-            most.sort()
-            ranks = [r for _, r in most[:3]]
+            # by count, most first, then by rank (a stable sort of the ranks in order)
+            ranks = sorted(sorted(set(held_ranks)), key=held_ranks.count, reverse=True)[:3]
         lie_count = b.count_min is not None
         copies = self.copies
         random_ = rng.random
@@ -495,9 +492,14 @@ class SharpBot(Bot):
         rank, k, n_true, claim = best
         cards = _first_of(hand_, held_ranks, rank, n_true)
         if n_true < k:  # a bluff: its cards of the rank, then the cards it needs least
+            # the ranks it holds, the one it needs least first, then by rank (stable sorts)
+            spare = sorted(set(held_ranks))
             need_more = self._needs(view)
-            # the ranks it holds, the one it needs least first
-            for _, r in sorted([(need_more.get(r, 0) + held_ranks.count(r), r) for r in set(held_ranks)]):
+            if need_more:
+                spare.sort(key=lambda r: need_more.get(r, 0) + held_ranks.count(r))
+            else:
+                spare.sort(key=held_ranks.count)
+            for r in spare:
                 if len(cards) == k:
                     break
                 if r != rank:
@@ -510,16 +512,20 @@ class SharpBot(Bot):
         calls so far (on a set; on a set that empties this seat's hand), and their hand sizes."""
         me = self.seat
         out = self.out
-        anyone = self._anyone
-        others: tuple[int, ...] | range = range(self.players) if anyone else (_next_seat(view, me, out),)
+        counts = view.hand_counts
+        if not self._anyone:  # one catcher: the next seat
+            s = _next_seat(view, me, out)
+            called = self.calls[s]
+            could = self.chances[s]
+            size = counts[s] if counts is not None else self.sizes[s]
+            return 1 - called[0] / could[0], 1 - called[1] / could[1], [size if size > 0 else 0]
         quiet = quiet_last = 1.0
         calls = self.calls
         chances = self.chances
-        counts = view.hand_counts
         sizes = self.sizes
         watchers = []
-        for s in others:
-            if anyone and (s == me or s in out):
+        for s in range(self.players):
+            if s == me or s in out:
                 continue
             called = calls[s]
             could = chances[s]
