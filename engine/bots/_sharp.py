@@ -222,12 +222,13 @@ class SharpBot(Bot):
             truth = self.truth[seat]
             if truth is TRUTH_PRIOR or truth is _FLAT_PRIOR:
                 truth = self.truth[seat] = [list(p) for p in truth]
-            truth[min(e.count, 4) - 1][0 if e.claim_true else 1] += 1
+            count = e.count
+            truth[(count if count < 4 else 4) - 1][0 if e.claim_true else 1] += 1
             self._ratios[seat] = None
             memory = self.memory
             if memory.groups:
                 memory.revealed(seat, e.cards)
-                if (hand(seat) | PILE) in memory.groups and sum(1 for s, _, _ in self.pile_sets if s == seat) == 1:
+                if (4 << seat | PILE) in memory.groups and sum(1 for s, _, _ in self.pile_sets if s == seat) == 1:
                     memory.unpile(seat)
         if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
             if other:
@@ -315,7 +316,12 @@ class SharpBot(Bot):
         if unseen_rank < 0:
             unseen_rank = 0
         counts = view.hand_counts
-        size = counts[p] if counts is not None else max(0, self.sizes[p])
+        if counts is not None:
+            size = counts[p]
+        else:
+            size = self.sizes[p]
+            if size < 0:
+                size = 0
         if last.none:
             if memory.only_in(p, rank):
                 return 0.0
@@ -345,8 +351,11 @@ class SharpBot(Bot):
         ratios = self._ratios[p]
         if ratios is None:
             ratios = self._ratios[p] = _claim_ratios(self.truth[p])
-        ratio = ratios[min(count, 4) - 1]
-        have = min(0.995, max(0.005, have))
+        ratio = ratios[(count if count < 4 else 4) - 1]
+        if have < 0.005:
+            have = 0.005
+        elif have > 0.995:
+            have = 0.995
         odds = have / (1 - have) * ratio
         return odds / (1 + odds)
 
