@@ -227,3 +227,26 @@ def test_memory_follows_cards_from_hand_to_pile_and_back():
     assert [places_of(p) for p in memory.groups] == [frozenset({2, -1})] and memory.groups[hand(2) | PILE] == {"J": 2}
     memory.pile_went(hand(3))  # seat 3 takes the pile: the jacks are with 2 or 3 - forgotten
     assert memory.tracked("J") == 0 and memory.groups == {}
+
+
+def test_hypergeometric_tails_equal_the_sum_for_each_need():
+    # sharp reads P(at least need) from cached rows summed once for all needs: the same floats
+    # as the direct sum for one need (its choices must not move by a rounding).
+    import math
+
+    from engine.bots._sharp import at_least
+
+    def direct(pool, good, drawn, need):
+        if need <= 0:
+            return 1.0
+        drawn, good = min(drawn, pool), min(good, pool)
+        if need > good or need > drawn:
+            return 0.0
+        miss = sum(math.comb(good, x) * math.comb(pool - good, drawn - x) for x in range(need))
+        return max(0.0, 1.0 - miss / math.comb(pool, drawn))
+
+    for pool in range(41):
+        for good in range(10):
+            for drawn in range(21):
+                for need in range(-1, 11):
+                    assert at_least(pool, good, drawn, need) == direct(pool, good, drawn, need)

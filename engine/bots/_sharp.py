@@ -44,37 +44,36 @@ true, and when it is a bluff (relative weights): bluffs are mostly small."""
 
 def at_least(pool: int, good: int, drawn: int, need: int) -> float:
     """P(at least ``need`` of ``drawn`` cards taken at random from ``pool`` cards, ``good`` of
-    which count, count): the hypergeometric tail (``_tails``)."""
+    which count, count): the hypergeometric tail, read from a cached row (``_tails``)."""
     if need <= 0:
         return 1.0
     if need < _TAIL_LENGTH:
         return _tails(pool, good, drawn)[need]
-    drawn = min(drawn, pool)
-    good = min(good, pool)
-    if need > good or need > drawn:
-        return 0.0
-    total = math.comb(pool, drawn)
-    miss = sum(math.comb(good, x) * math.comb(pool - good, drawn - x) for x in range(need))
-    return max(0.0, 1.0 - miss / total)
+    return _tail_row(pool, good, drawn, need + 1)[need]
 
 
 _TAIL_LENGTH = 9
-"""``_tails`` rows hold needs 0..8: a claim is of at most 8 cards (RULES.md, ``set_size``)."""
+"""Cached rows hold needs 0..8: a claim is of at most 8 cards (RULES.md, ``set_size``)."""
 
 
 @lru_cache(maxsize=None)
 def _tails(pool: int, good: int, drawn: int) -> tuple[float, ...]:
-    """``at_least(pool, good, drawn, need)`` for need = 0, 1, ... 8, a row of the table: the
-    cards missed are summed once for all needs (exact integers, so each value is the float
-    the sum for one need gives). Cached: the arguments are small card counts."""
+    """``_tail_row`` for needs 0..8, cached: the arguments are small card counts."""
+    return _tail_row(pool, good, drawn, _TAIL_LENGTH)
+
+
+def _tail_row(pool: int, good: int, drawn: int, length: int) -> tuple[float, ...]:
+    """``at_least(pool, good, drawn, need)`` for need = 0 .. length - 1: 1 - P(fewer than
+    ``need``), the cards missed summed once for all needs as exact integers (so each value is
+    the float a sum for that one need would give)."""
     drawn = min(drawn, pool)
     good = min(good, pool)
     total = math.comb(pool, drawn)
     row = [1.0]
     miss = 0
-    for need in range(1, _TAIL_LENGTH):
+    for need in range(1, length):
         if need > good or need > drawn:
-            row.extend([0.0] * (_TAIL_LENGTH - need))
+            row.extend([0.0] * (length - need))
             break
         x = need - 1
         miss += math.comb(good, x) * math.comb(pool - good, drawn - x)
