@@ -499,8 +499,9 @@ class Table(Referee):
                 seen = engine.project(event, seat.index, public)
                 if seen is None:
                     continue
-                if seat.brain is not None:
-                    seat.brain.observe(seen)
+                brain = seat.brain
+                if brain is not None and type(seen) in brain.observes:  # others change nothing (engine.bots.Bot)
+                    brain.observe(seen)
                 if seat.session is not None:
                     if last is None or (seen is not last and seen != last):
                         last, body = seen, {**_wire.event_message(seen), **extra}
