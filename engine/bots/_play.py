@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from .._actions import LaySet
 from .._cards import Card, Rank
 from .._view import View
-
-
-def rank_counts(hand: Sequence[Card]) -> Counter[Rank]:
-    """How many cards of each rank ``hand`` holds."""
-    return Counter(c[0] for c in hand)
 
 
 def lay(view: View, cards: Sequence[Card], rank: Rank, count: int | None = None) -> LaySet:

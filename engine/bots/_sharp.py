@@ -280,21 +280,14 @@ class SharpBot(Bot):
 
     # -- estimates ------------------------------------------------------------------------
 
-    def _size(self, view: View, seat: int) -> int:
-        return view.hand_counts[seat] if view.hand_counts is not None else max(0, self.sizes[seat])
-
-    def _unseen(self, view: View) -> int:
-        """Cards this seat has not seen and does not track."""
-        return self._unseen_with(view, self.memory.loose())
-
     def p_true(self, view: View, counts: Mapping[str, int]) -> float:
         """How likely the last set's claim is true, 0..1 (0: impossible); ``counts``: this
         seat's hand by rank."""
         tracked, loose = self.memory.totals()
-        return self._p_true(view, counts.get(view.last.rank, 0), tracked, self._unseen_with(view, loose))
+        return self._p_true(view, counts.get(view.last.rank, 0), tracked, self._unseen(view, loose))
 
-    def _unseen_with(self, view: View, loose: int) -> int:
-        """``_unseen(view)`` given ``self.memory.loose()``."""
+    def _unseen(self, view: View, loose: int) -> int:
+        """Cards this seat has not seen and does not track; ``loose``: ``self.memory.loose()``."""
         unseen = self.deck_size - len(view.hand) - len(self.my_pile) - view.discard - loose
         return unseen if unseen > 0 else 0
 
@@ -374,9 +367,7 @@ class SharpBot(Bot):
         hand_ = view.hand
         held = "".join(hand_)[::2]  # the rank of each card held (a card: rank, then suit)
         tracked, loose = self.memory.totals()
-        unseen = self.deck_size - len(hand_) - len(self.my_pile) - view.discard - loose  # _unseen
-        if unseen < 0:
-            unseen = 0
+        unseen = self._unseen(view, loose)
         last = view.last
         believe = legal.believe
         if challenge is not None or believe is not None:
