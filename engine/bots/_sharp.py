@@ -154,6 +154,7 @@ class SharpBot(Bot):
         self.free_turn = self.free_claim = False  # the seat to act / the last set's claimant
         # might claim any rank
         self.out: set[int] = set()
+        self._watching: list[list[list[int]]] | None = None  # _watch_rows(), until out changes
         self.deck_size = 0
 
     # -- memory ---------------------------------------------------------------------------
@@ -192,12 +193,12 @@ class SharpBot(Bot):
         self.free_claim = self.free_turn
         if not mine and self.memory.groups:
             self.memory.laid(seat)
-        if self._anyone:
-            out = self.out
-            chances = self.chances
-            for s in range(self.players):
-                if s != seat and s not in out:
-                    chances[s][last] += 1
+        if self._anyone:  # every other seat still in may challenge it
+            watching = self._watching
+            if watching is None:
+                watching = self._watch_rows()
+            for row in watching[seat]:
+                row[last] += 1
 
     def _on_turn(self, e: ev.Turn) -> None:
         self.free_turn = len(e.ranks) > 1
@@ -277,6 +278,16 @@ class SharpBot(Bot):
 
     def _on_out(self, e: ev.PlayerOut) -> None:
         self.out.add(e.seat)
+        self._watching = None
+
+    def _watch_rows(self) -> list[list[list[int]]]:
+        """For each seat, the ``chances`` rows of the other seats still in (kept in
+        ``_watching`` until a seat goes out)."""
+        out = self.out
+        chances = self.chances
+        seats = range(len(chances))
+        self._watching = [[chances[s] for s in seats if s != layer and s not in out] for layer in seats]
+        return self._watching
 
     # -- estimates ------------------------------------------------------------------------
 
