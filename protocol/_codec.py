@@ -14,38 +14,48 @@ import msgpack
 from ._errors import LocalProtocolError, error
 from ._limits import HEADER_SIZE, MAX_DEPTH, MAX_SERVER_FRAME
 
-_SCALARS = (type(None), bool, int, str)
-
-
 def wire_problem(value: Any, *, max_depth: int = MAX_DEPTH, arrays: tuple[type, ...] = (list,)) -> str | None:
     """Why ``value`` cannot be a message on the wire, or None if it can.
 
     Walks without recursion and stops at ``max_depth`` (the top map is depth 1). ``arrays``: the
-    Python types taken as msgpack arrays (``(list, tuple)`` when sending).
+    Python types taken as msgpack arrays (``(list, tuple)`` when sending). Scalars are taken as
+    they come, in the loop over their container (most values are; a stack entry for each was a
+    third of the walk's cost).
     """
     if not isinstance(value, dict):
         return f"a message is a map, not {_kind(value)}"
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, _SCALARS):
-            if type(item) is int and not -(2**63) <= item < 2**64:
-                return "an int outside int64 and uint64"
-            continue
+        children: Any
         if isinstance(item, dict):
-            children = []
-            for k, v in item.items():
-                if not isinstance(k, str):
+            for k in item:
+                if type(k) is not str and not isinstance(k, str):
                     return f"map keys are strings, not {_kind(k)}"
-                children.append(v)
+            children = item.values()
         elif isinstance(item, arrays):
             children = item
         else:
             return f"{_kind(item)} is not a wire type (nil, bool, int, str, array, map)"
-        if children and depth >= max_depth:
+        if not children:
+            continue
+        if depth >= max_depth:
             return f"nesting deeper than {max_depth}"
-        stack.extend((c, depth + 1) for c in children)
+        for child in children:
+            kind = type(child)
+            if kind is str or kind is bool or child is None:
+                continue
+            if kind is int or isinstance(child, int):
+                if not _INT_MIN <= child < _INT_END:
+                    return "an int outside int64 and uint64"
+                continue
+            if isinstance(child, str):
+                continue
+            stack.append((child, depth + 1))
     return None
+
+
+_INT_MIN, _INT_END = -(2**63), 2**64  # int64's least, one past uint64's greatest
 
 
 def _kind(value: Any) -> str:

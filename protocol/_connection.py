@@ -11,7 +11,7 @@ from typing import Literal
 from ._codec import decode_body, encode_frame
 from ._errors import ProtocolError, error
 from ._limits import HEADER_SIZE, MAX_CLIENT_FRAME, MAX_ID, MAX_SERVER_FRAME
-from ._messages import parse_request
+from ._messages import request_wire
 
 Role = Literal["server", "client"]
 
@@ -106,10 +106,10 @@ class Connection:
         if not self.hello_received:
             if t != "hello":
                 raise error("NOT_READY", "the first request must be hello", re=rid)
-        request = parse_request(msg)
+        request = request_wire(msg)  # parse_request(msg).to_wire(), without the object
         if t == "hello":
             self.hello_received = True
-        return request.to_wire()
+        return request
 
     def send(self, msg: dict, body: bytes | None = None) -> bytes:
         """The frame to write for ``msg``. ``body``: ``msg`` already msgpack-encoded by the

@@ -8,6 +8,7 @@ an int; no type accepts floats or bytes (the codec refuses them earlier anyway).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -86,7 +87,7 @@ class Str(Type):
     def check(self, value, where):
         if type(value) is not str or not self.min_len <= len(value) <= self.max_len:
             raise _bad(where, f"a string of {self.min_len}..{self.max_len} characters", value)
-        if self.pattern is not None and not re.fullmatch(self.pattern[1:-1], value):
+        if self.pattern is not None and not _compiled(self.pattern).fullmatch(value):
             raise _bad(where, f"a string matching {self.pattern}", value)
         if self.choices is not None and value not in self.choices:
             raise _bad(where, f"one of {', '.join(self.choices)}", value)
@@ -105,6 +106,12 @@ class Str(Type):
         if self.description:
             s["description"] = self.description
         return s
+
+
+@functools.cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """``pattern`` (``^...$``, as the schema says it) compiled once, for ``fullmatch``."""
+    return re.compile(pattern[1:-1])
 
 
 @attrs.frozen
@@ -131,7 +138,11 @@ class Array(Type):
     def check(self, value, where):
         if type(value) not in (list, tuple) or not self.min_items <= len(value) <= self.max_items:
             raise _bad(where, f"an array of {self.min_items}..{self.max_items} items", value)
-        return tuple(self.items.check(v, f"{where}[{i}]") for i, v in enumerate(value))
+        check = self.items.check
+        try:
+            return tuple([check(v, where) for v in value])
+        except ProtocolError:  # checked again to say which item (a name per item cost more than the check)
+            return tuple(check(v, f"{where}[{i}]") for i, v in enumerate(value))
 
     def schema(self):
         s = {"type": "array", "items": self.items.schema(), "maxItems": self.max_items}
