@@ -20,6 +20,7 @@ import os
 import socket
 from typing import TYPE_CHECKING, Any
 
+import msgpack
 import trio
 
 import protocol
@@ -85,15 +86,17 @@ class ClientConnection:
 
     # -- Link: what sessions and tables call ---------------------------------------------------
 
-    def push_event(self, msg: dict[str, Any], body: bytes) -> None:
-        """``push`` for an event ``msg`` whose msgpack bytes are ``body`` (``Session.event``):
-        the same, with less work on the server's busiest path."""
+    def push_frame(self, frame: bytes) -> None:
+        """``push`` for a message already framed (the 4-byte length, then its msgpack bytes:
+        ``Session.event_packed``, ``Session.ok``): the same, with less work on the server's
+        busiest path. Checked (``CHECK_SENT``) as decoded from those bytes."""
         if self._final:
             return
-        if self._check_sent or len(body) > protocol.MAX_SERVER_FRAME:
-            self.push(msg, body=body)
+        if self._check_sent or len(frame) - 4 > protocol.MAX_SERVER_FRAME:
+            body = frame[4:]
+            self.push(msgpack.unpackb(body), body=body)
             return
-        self._pending.append(len(body).to_bytes(4, "big") + body)
+        self._pending.append(frame)
         server = self.server
         if not server._batching:
             self.flush()

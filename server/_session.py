@@ -30,8 +30,8 @@ class Link(Protocol):
         """Send ``msg`` without waiting; a full queue drops the connection. ``body``: ``msg``
         msgpack-encoded, when the caller has it."""
 
-    def push_event(self, msg: dict[str, Any], body: bytes) -> None:
-        """``push`` an event ``msg`` whose msgpack bytes are ``body``."""
+    def push_frame(self, frame: bytes) -> None:
+        """``push`` a message already framed: the 4-byte length, then its msgpack bytes."""
 
     def drop(self, reason: str) -> None:
         """Close the connection (its session may resume)."""
@@ -40,6 +40,38 @@ class Link(Protocol):
 def wall_ms() -> int:
     """Unix wall-clock time in integer milliseconds (the ``ts`` of events; display only)."""
     return time.time_ns() // 1_000_000
+
+
+# One packer for every message (``msgpack.packb`` makes a new one per call: half its cost). It
+# is only used between two awaits, and a pack holds the GIL: threads cannot interleave in it.
+_pack = msgpack.Packer().pack
+_SEQ = b"\xa3seq"  # the msgpack str "seq"
+_TS = b"\xa2ts"  # the msgpack str "ts"
+_OK = b"\x82\xa1t\xa2ok\xa2re"  # a map of 2 pairs, "t": "ok", then the key "re"
+
+
+def _map_header(n: int) -> bytes:
+    """The msgpack header of a map of ``n`` pairs (fixmap, map16 or map32)."""
+    if n < 16:
+        return bytes((0x80 | n,))
+    return (b"\xde" + n.to_bytes(2, "big")) if n < 65_536 else (b"\xdf" + n.to_bytes(4, "big"))
+
+
+def event_prefix(body: dict[str, Any]) -> bytes:
+    """The msgpack bytes of an event ``body`` (no ``seq``/``ts``) as the start of a map that
+    also holds ``seq`` and ``ts`` (``Session.event_packed`` appends them): a map is a header
+    with its count of pairs, then the pairs, so the pairs packed once serve every receiver.
+    Raises ValueError if ``body`` has a ``seq`` or ``ts`` of its own."""
+    if "seq" in body or "ts" in body:
+        raise ValueError("an event body gets its seq and ts from its session")
+    n = len(body)
+    packed = _pack(body)
+    return _map_header(n + 2) + packed[len(_map_header(n)) :]
+
+
+def ts_pair(ts: int) -> bytes:
+    """The packed pair ``"ts": ts`` that ends an event (``Session.event_packed``)."""
+    return _TS + _pack(ts)
 
 
 class Session:
@@ -51,8 +83,8 @@ class Session:
         self.name = name
         self.address = address
         self.seq = 0
-        # The kept events, msgpack-encoded (~100 B each, where a dict of ~10 keys is ~500 B:
-        # 512 dicts were 250 KiB per session; docs/BENCHMARKS.md), oldest first.
+        # The kept events as framed (~100 B each, where a dict of ~10 keys is ~500 B: 512 dicts
+        # were 250 KiB per session; docs/BENCHMARKS.md), oldest first.
         self.buffer: collections.deque[bytes] = collections.deque(maxlen=replay)
         self._last_evicted: bytes | None = None  # the newest event that fell out of the buffer
         self.link: Link | None = None
@@ -71,16 +103,24 @@ class Session:
     def event(self, body: dict[str, Any], *, keep: bool = True, ts: int | None = None) -> None:
         """Send an event: stamps ``seq`` and ``ts`` (``wall_ms()`` unless given), keeps it for
         a resume (unless ``keep`` is False: heartbeats) and pushes it to the connection, if
-        any. It is msgpack-encoded once, for both."""
-        self.seq += 1
-        msg = {**body, "seq": self.seq, "ts": wall_ms() if ts is None else ts}
-        packed = msgpack.packb(msg)
+        any (``event_packed``)."""
+        self.event_packed(event_prefix(body), ts_pair(wall_ms() if ts is None else ts), keep=keep)
+
+    def event_packed(self, prefix: bytes, ts: bytes, *, keep: bool = True) -> None:
+        """``event`` for a body packed by ``event_prefix`` (a table packs each event once for
+        every seat that sees the same copy) and a ``ts_pair``: the frame is the prefix, then
+        ``"seq": seq``, then ``ts``. The frame, exactly the bytes sent, is what is kept."""
+        self.seq = seq = self.seq + 1
+        packed_seq = _pack(seq)
+        size = len(prefix) + 4 + len(packed_seq) + len(ts)
+        frame = b"".join((size.to_bytes(4, "big"), prefix, _SEQ, packed_seq, ts))
         if keep:
-            if len(self.buffer) == self.buffer.maxlen:
-                self._last_evicted = self.buffer[0]
-            self.buffer.append(packed)
+            buffer = self.buffer
+            if len(buffer) == buffer.maxlen:
+                self._last_evicted = buffer[0]
+            buffer.append(frame)
         if self.link is not None:
-            self.link.push_event(msg, packed)
+            self.link.push_frame(frame)
 
     def reply(self, request: dict[str, Any], body: dict[str, Any]) -> None:
         """Send the one reply to ``request`` (``re`` = its id). Replies are not kept for a
@@ -89,7 +129,14 @@ class Session:
             self.link.push({**body, "re": request.get("id")})
 
     def ok(self, request: dict[str, Any]) -> None:
-        self.reply(request, {"t": "ok"})
+        """``reply(request, {"t": "ok"})``, framed without building the message."""
+        if self.link is not None:
+            rid = request.get("id")
+            if type(rid) is not int:
+                self.reply(request, {"t": "ok"})
+                return
+            packed_id = _pack(rid)
+            self.link.push_frame((len(_OK) + len(packed_id)).to_bytes(4, "big") + _OK + packed_id)
 
     def error(self, request: dict[str, Any] | None, code: str, msg: str, fatal: bool = False) -> None:
         """Reply with an error (docs/PROTOCOL.md, "Errors")."""
@@ -104,13 +151,13 @@ class Session:
         caller then sends a fresh ``state`` snapshot)."""
         if last_seq < self.evicted or last_seq > self.seq:
             return None
-        kept = (msgpack.unpackb(m) for m in self.buffer)
+        kept = (msgpack.unpackb(memoryview(m)[4:]) for m in self.buffer)
         return [m for m in kept if m["seq"] > last_seq]
 
     @property
     def evicted(self) -> int:
         """The highest seq that fell out of the buffer (0: none did)."""
-        return 0 if self._last_evicted is None else msgpack.unpackb(self._last_evicted)["seq"]
+        return 0 if self._last_evicted is None else msgpack.unpackb(memoryview(self._last_evicted)[4:])["seq"]
 
     def attach(self, link: Link) -> Link | None:
         """Make ``link`` this session's connection; returns the one it replaces (the caller

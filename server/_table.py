@@ -43,6 +43,16 @@ REQUESTS = frozenset(
 """The request types a session sends to its table (the rest are the lobby's)."""
 COMMANDS = REQUESTS | {"detached", "attached", "close"}
 _BOT_KEYS = tuple(f"bot:{i}" for i in range(16))  # the deadline keys of bots, made once
+_PUBLIC, _OWNER = "public", "owner"  # values of engine.Event.projection (engine/_events.py)
+
+
+def _event_prefix(seen: engine.Event, extra: dict[str, Any] | None) -> bytes:
+    """A projected event's wire body, plus the table's ``extra`` fields, packed once for every
+    receiver of that copy (``_session.event_prefix``)."""
+    body = _wire.event_message(seen)
+    if extra:
+        body.update(extra)
+    return _session.event_prefix(body)
 
 
 class Table(Referee):
@@ -470,7 +480,10 @@ class Table(Referee):
 
     def _publish(self, events: list[engine.Event]) -> None:
         """Send each seat (and each spectator) its projection of ``events``, feed the bots, then
-        bring deadlines, legal events and the match up to date."""
+        bring deadlines, legal events and the match up to date. Each distinct copy of an event
+        is packed once (``_session.event_prefix``); each receiver adds its ``seq``. An event's
+        ``projection`` (engine/_events.py) says which copies differ: ``public`` ones are
+        one copy for all, ``owner`` ones one for their seat and one for everyone else."""
         deal = self.deal
         assert deal is not None
         ended = any(isinstance(e, engine.DealEnded) for e in events)
@@ -478,41 +491,57 @@ class Table(Referee):
             self.match.finish(deal)
         public = self.rules.hand_counts_public
         turned = False
-        ts = _session.wall_ms()  # one time stamp for the batch
+        ts = _session.ts_pair(_session.wall_ms())  # one time stamp for the batch
+        project = engine.project
         for event in events:
-            extra: dict[str, Any] = {}
-            if isinstance(event, engine.DealStarted):
+            cls = type(event)
+            extra: dict[str, Any] | None = None
+            if cls is engine.DealStarted:
                 extra = {"commitment": self.commitment, "deal_no": self.deal_no}
-            elif isinstance(event, engine.Turn):
+            elif cls is engine.Turn:
                 turned = True
-                extra = {"time_ms": self._turn_time_ms(event.seat)}
-            elif isinstance(event, engine.DealEnded):
+                extra = {"time_ms": self._turn_time_ms(event.seat)}  # type: ignore[attr-defined]
+            elif cls is engine.DealEnded:
                 extra = {
                     "salt": self.salt,
                     "deck": list(deal.deck_order or ()),
                     "match_scores": list(self.match.scores) if self.match else None,
                     "deal_no": self.deal_no,
                 }
-            last: engine.Event | None = None  # seats that see the same projection share one body
-            body: dict[str, Any] = {}
+            projection = cls.projection
+            if projection == _PUBLIC:
+                owner, other = -1, event
+            elif projection == _OWNER:
+                owner, other = event.seat, project(event, None, public)  # type: ignore[attr-defined]
+            else:
+                owner, other = -1, None
+            last: engine.Event | None = None  # seats that see the same copy share one packing
+            prefix = b""
             for seat in self.seats:
-                seen = engine.project(event, seat.index, public)
+                index = seat.index
+                if other is None or index == owner:
+                    seen = project(event, index, public)
+                else:
+                    seen = other
                 if seen is None:
                     continue
                 brain = seat.brain
                 if brain is not None and type(seen) in brain.observes:  # others change nothing (engine.bots.Bot)
                     brain.observe(seen)
-                if seat.session is not None:
-                    if last is None or (seen is not last and seen != last):
-                        last, body = seen, {**_wire.event_message(seen), **extra}
-                    seat.session.event(body, ts=ts)
+                session = seat.session
+                if session is not None:
+                    if seen is not last:
+                        if last is None or seen != last:
+                            prefix = _event_prefix(seen, extra)
+                        last = seen
+                    session.event_packed(prefix, ts)
             if self.spectators:
-                seen = engine.project(event, None, public)
+                seen = project(event, None, public) if other is None else other
                 if seen is not None:
                     if last is None or (seen is not last and seen != last):
-                        body = {**_wire.event_message(seen), **extra}
+                        prefix = _event_prefix(seen, extra)
                     for spectator in self.spectators:
-                        spectator.event(body, ts=ts)
+                        spectator.event_packed(prefix, ts)
         if turned:
             self._start_turn_timer()
         self._after_batch()

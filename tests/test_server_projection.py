@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgpack
 import pytest
 import trio
 import trio.testing
@@ -25,8 +26,8 @@ class ListLink:
     def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
         self.msgs.append(msg)
 
-    def push_event(self, msg: dict[str, Any], body: bytes) -> None:
-        self.msgs.append(msg)
+    def push_frame(self, frame: bytes) -> None:
+        self.msgs.append(msgpack.unpackb(frame[4:]))
 
     def drop(self, reason: str) -> None:
         raise AssertionError(f"dropped: {reason}")
