@@ -65,6 +65,7 @@ from ._events import (
     WindowClosed,
     project,
 )
+from ._events import EACH, OWNER, PUBLIC
 from ._match import Match
 from ._rules import DEFAULT_VARIANT, VARIANTS, Rules, variant
 from ._view import NO_ACTION, LastSet, LayBounds, Legal, View

@@ -37,8 +37,9 @@ from ._errors import (
     RuleViolation,
     StaleSet,
 )
+from ._records import builder
 from ._rules import Rules
-from ._view import NO_ACTION, LastSet, LayBounds, Legal, View, _ViewFields
+from ._view import NO_ACTION, LastSet, LayBounds, Legal, View
 
 RANK_STEP = {"ascending": 1, "descending": -1}
 
@@ -55,24 +56,30 @@ def _ranks_after(order: str, ranks: str, rank: Rank) -> tuple[Rank, ...]:
     return (next_rank(rank, ranks, RANK_STEP[order]),)
 
 
+def _lay_size(held: int, set_bounds: tuple[int, int]) -> tuple[int, int]:
+    """(min, max) cards a seat holding ``held`` cards may lay where a set is ``set_bounds``
+    cards: see ``Deal.lay_bounds``."""
+    lo, hi = set_bounds
+    if held < lo:
+        return (held, held)
+    return (lo, min(hi, held))
+
+
+@functools.lru_cache(maxsize=4096)
+def _lay_bounds(held: int, set_bounds: tuple[int, int], ranks: tuple[Rank, ...], count_may_lie: bool) -> LayBounds:
+    """The LayBounds of a seat holding ``held`` cards, claiming one of ``ranks``; one shared
+    object per value (immutable; a deal asks for the same few again and again)."""
+    lo, hi = _lay_size(held, set_bounds)
+    count_min, count_max = set_bounds if count_may_lie else (None, None)
+    return LayBounds(lo, hi, ranks, count_min, count_max)
+
+
 @functools.cache
 def _claim_table(order: str, ranks: str) -> dict[Rank, tuple[Rank, ...]]:
     """``_ranks_after`` for every rank of a deck, once per (rank order, deck ranks)."""
     return {r: _ranks_after(order, ranks, r) for r in ranks}
 
 
-@functools.lru_cache(maxsize=4096)
-def _legal(
-    lay: tuple[int, int, tuple[Rank, ...], int | None, int | None] | None,
-    challenge: int | None,
-    believe: int | None,
-    declare_none: Rank | None,
-    discard_quads: tuple[Rank, ...],
-) -> Legal:
-    """The ``Legal`` of these values, ``lay`` as ``LayBounds``' fields; one shared object per
-    distinct value (they are immutable, and building two records per view was a noticeable
-    share of ``Deal.view``)."""
-    return Legal(None if lay is None else LayBounds(*lay), challenge, believe, declare_none, discard_quads)
 
 
 @attrs.frozen
@@ -85,6 +92,18 @@ class LaidSet:
     rank: Rank
     count: int
     none: bool = False
+
+
+# The records this module builds for every action, built by positional constructors that skip
+# attrs' frozen __setattr__ (engine/_records.py): all fields, in the class's field order.
+_LaidSet, _LastSet, _View, _Legal = builder(LaidSet), builder(LastSet), builder(View), builder(Legal)
+_SetLaid, _NoneDeclared, _SetHeld, _Turn, _StockDrawn = map(
+    builder, (ev.SetLaid, ev.NoneDeclared, ev.SetHeld, ev.Turn, ev.StockDrawn)
+)
+_Challenged, _Believed, _ChallengeVoid, _WindowClosed, _SetRevealed = map(
+    builder, (ev.Challenged, ev.Believed, ev.ChallengeVoid, ev.WindowClosed, ev.SetRevealed)
+)
+_PileTaken, _PileDiscarded, _QuadsDiscarded = map(builder, (ev.PileTaken, ev.PileDiscarded, ev.QuadsDiscarded))
 
 
 class Deal:
@@ -146,14 +165,14 @@ class Deal:
         self.winner: int | None = None
         self.actions = 0
         self._cards = self._all_cards()
-        # Tables for the hot queries (legal_actions, view): the ranks a claim may name, the
-        # claimed-count bounds of a LayBounds, the last set as seen with and without its size.
+        # For the hot queries (legal_actions, view): the ranks the next claim may name (kept
+        # with ``rank``, see _claim) and the last set as views show it (made by _lay: with its
+        # size; and without, where counts are hidden).
         self._any_ranks: tuple[Rank, ...] = tuple(self.ranks)
-        self._first_ranks = ("A",) if rules.first_rank == "ace" else self._any_ranks
         self._after = _claim_table(rules.rank_order, self.ranks)
-        self._count_min, self._count_max = self.set_bounds if rules.count_may_lie else (None, None)
-        # (the last set, how views show it without its size, with its size): see _shown_last
-        self._last_shown: tuple[LaidSet | None, LastSet | None, LastSet | None] = (None, None, None)
+        self._claimable = self._claim(rank)
+        self._last_sized: LastSet | None = None
+        self._last_unsized: LastSet | None = None
         self._dealt: Counter | None = None  # Counter(deck_order), made on first check
 
     # -- construction -----------------------------------------------------------------------
@@ -210,20 +229,20 @@ class Deal:
 
     def claim_ranks(self) -> tuple[Rank, ...]:
         """The ranks the next set may claim (RULES.md, ``rank_order`` and ``first_rank``)."""
-        rank = self.rank
+        return self._claimable
+
+    def _claim(self, rank: Rank | None) -> tuple[Rank, ...]:
+        """``claim_ranks`` once ``rank`` is the latest claim of the round (None: a new round);
+        every change of ``rank`` or ``first_set`` stores it in ``_claimable``."""
         if rank is None:
-            return self._first_ranks if self.first_set else self._any_ranks
+            return ("A",) if self.first_set and self.rules.first_rank == "ace" else self._any_ranks
         after = self._after.get(rank)
         return after if after is not None else _ranks_after(self.rules.rank_order, self.ranks, rank)
 
     def lay_bounds(self, seat: int) -> tuple[int, int]:
         """(min, max) cards ``seat`` may lay: the variant's set size, or all it holds when the
         stock cannot make up a set (`hoyle-three`, **Decision**)."""
-        lo, hi = self.set_bounds
-        held = len(self.hands[seat])
-        if held < lo:
-            return (held, held)
-        return (lo, min(hi, held))
+        return _lay_size(len(self.hands[seat]), self.set_bounds)
 
     def legal_actions(self, seat: int | None) -> Legal:
         """What ``seat`` may do now (``NO_ACTION`` when nothing; a spectator: None → nothing)."""
@@ -238,9 +257,8 @@ class Deal:
         quads: tuple[Rank, ...] = ()
         hand = self.hands[seat]
         if seat == turn and hand and not (self.window_open and self.held is not None):
-            lo, hi = self.lay_bounds(seat)
-            ranks = self.claim_ranks()
-            lay = (lo, hi, ranks, self._count_min, self._count_max)
+            ranks = self._claimable
+            lay = _lay_bounds(len(hand), self.set_bounds, ranks, rules.count_may_lie)
             if rules.declare_none and len(ranks) == 1:
                 declare = ranks[0]
         if last is not None and last.seat != seat and not (self.barred and (seat, last.set_no) in self.barred):
@@ -251,21 +269,17 @@ class Deal:
         quads_rule = rules.quads
         if quads_rule == "on_turn" and seat == turn or (quads_rule == "after_taking" and seat == self.quads_offer):
             quads = quad_ranks(hand)
-        return _legal(lay, challenge, believe, declare, quads)
+        return _Legal(lay, challenge, believe, declare, quads)
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator). Holds no other seat's cards."""
         public = self.rules.hand_counts_public
         last = self.last
         if last is not None:
-            shown = self._last_shown
-            if shown[0] is not last:
-                shown = self._shown_last(last)
-            last = shown[2] if public or seat == last.seat else shown[1]
+            last = self._last_sized if public or seat == last.seat else self._last_unsized
         hands = self.hands
         over = self.over
-        # Built mutable, then frozen (engine/_view.py); positional, in View's field order.
-        view = _ViewFields(
+        view = _View(
             self.rules.name,  # variant
             seat,
             self.players,
@@ -279,7 +293,7 @@ class Deal:
             len(self.hidden),
             len(self.set_aside),
             last,
-            self.claim_ranks(),  # ranks
+            self._claimable,  # ranks
             None if over else self.turn,  # turn
             self.set_no,
             self.window_open,
@@ -290,16 +304,7 @@ class Deal:
             self.winner,
             self.legal_actions(seat),  # legal
         )
-        view.__class__ = View
         return view
-
-    def _shown_last(self, last: LaidSet) -> tuple[LaidSet, LastSet, LastSet]:
-        """``last`` as views show it, without and with its number of cards (``size``: public
-        counts, or the seat that laid it); made once per set and shared by every view of it."""
-        unsized = LastSet(last.set_no, last.seat, last.rank, last.count, None, last.none)
-        sized = LastSet(last.set_no, last.seat, last.rank, last.count, len(last.cards), last.none)
-        self._last_shown = shown = (last, unsized, sized)
-        return shown
 
     def _all_cards(self) -> Counter:
         cards = self.pile + self.discard + self.hidden + self.set_aside + self.stock
@@ -375,23 +380,25 @@ class Deal:
             raise IllegalAction(seat, action, "you are out of this deal")
 
     def _check_lay(self, a: LaySet) -> tuple[Rank, int]:
-        self._check_seat(a.seat, a)
-        if a.seat != self.turn:
-            raise NotYourTurn(a.seat, a, f"it is seat {self.turn}'s turn")
-        hand = self.hands[a.seat]
+        seat = a.seat
+        if seat != self.turn or type(seat) is not int or seat in self.out:
+            self._check_seat(seat, a)
+            raise NotYourTurn(seat, a, f"it is seat {self.turn}'s turn")
+        hand = self.hands[seat]
         if not hand:
-            raise IllegalAction(a.seat, a, "your hand is empty: answer the last set")
+            raise IllegalAction(seat, a, "your hand is empty: answer the last set")
         if self.window_open and self.held is not None:
-            raise IllegalAction(a.seat, a, "your set is already laid and waits for the window")
-        if not isinstance(a.cards, (tuple, list)) or not all(map(_is_str, a.cards)):
-            raise IllegalAction(a.seat, a, "cards must be a list of cards")
-        lo, hi = self.lay_bounds(a.seat)
-        n = len(a.cards)
+            raise IllegalAction(seat, a, "your set is already laid and waits for the window")
+        cards = a.cards
+        if not isinstance(cards, (tuple, list)) or not all(map(_is_str, cards)):
+            raise IllegalAction(seat, a, "cards must be a list of cards")
+        lo, hi = self.lay_bounds(seat)
+        n = len(cards)
         if not lo <= n <= hi:
-            raise IllegalAction(a.seat, a, f"lay {lo}–{hi} cards, not {n}" if lo != hi else f"lay {lo} cards, not {n}")
-        if not contains(hand, a.cards):
-            raise IllegalAction(a.seat, a, "those cards are not in your hand")
-        ranks = self.claim_ranks()
+            raise IllegalAction(seat, a, f"lay {lo}–{hi} cards, not {n}" if lo != hi else f"lay {lo} cards, not {n}")
+        if not contains(hand, cards):
+            raise IllegalAction(seat, a, "those cards are not in your hand")
+        ranks = self._claimable
         rank = a.rank
         if rank is None:
             if len(ranks) != 1:
@@ -508,7 +515,7 @@ class Deal:
         rank, count = self._check_lay(a)
         if self.window_open:
             self.held = a
-            events.append(ev.SetHeld(a.seat, tuple(a.cards), rank, count))
+            events.append(_SetHeld(a.seat, tuple(a.cards), rank, count))
             return
         self._lay(a.seat, tuple(a.cards), rank, count, False, events)
 
@@ -520,13 +527,17 @@ class Deal:
         self.pile.extend(cards)
         self.set_no = set_no = self.set_no + 1
         covered = self.last
-        self.last = LaidSet(set_no, seat, cards, rank, count, none)
-        self.rank = rank
+        self.last = _LaidSet(set_no, seat, cards, rank, count, none)
+        self._last_sized = _LastSet(set_no, seat, rank, count, len(cards), none)
+        if not self.rules.hand_counts_public:
+            self._last_unsized = _LastSet(set_no, seat, rank, count, None, none)
         self.first_set = False
+        self.rank = rank
+        self._claimable = self._claim(rank)
         if none:
-            events.append(ev.NoneDeclared(seat, set_no, rank))
+            events.append(_NoneDeclared(seat, set_no, rank))
         else:
-            events.append(ev.SetLaid(seat, set_no, rank, count, cards, len(cards)))
+            events.append(_SetLaid(seat, set_no, rank, count, cards, len(cards)))
         # The set before is covered: RULES.md, last cards.
         if covered is not None and covered.seat in self.waiting:
             if self.rules.last_cards != "final_call":
@@ -536,13 +547,14 @@ class Deal:
         if not hand:
             self.waiting.append(seat)
         self.window_open = self.rules.challengers == "anyone"
-        self._begin_turn(self.next_active(seat), events)
+        nxt = (seat + 1) % self.players
+        self._begin_turn(nxt if nxt not in self.out else self.next_active(seat), events)
 
     def _do_declare(self, a: DeclareNone, events: list[ev.Event]) -> None:
         rank = self._check_declare(a)
         if self.window_open:
             self.held = a
-            events.append(ev.SetHeld(a.seat, (), rank, 0))
+            events.append(_SetHeld(a.seat, (), rank, 0))
             return
         self._lay(a.seat, (), rank, 0, True, events)
 
@@ -551,7 +563,7 @@ class Deal:
         if self._is_premature(a):
             self._close_quads_offer(a.seat)
             self.barred.add((a.seat, a.set_no))
-            events.append(ev.ChallengeVoid(a.seat, a.set_no))
+            events.append(_ChallengeVoid(a.seat, a.set_no))
             return
         self._reveal(a.seat, False, (), events)
 
@@ -575,8 +587,8 @@ class Deal:
         else:
             shown = s.cards
             true = all(c[0] == s.rank for c in s.cards) and len(s.cards) == s.count
-        events.append(ev.Believed(caller, s.set_no) if believe else ev.Challenged(caller, s.set_no, tied))
-        events.append(ev.SetRevealed(claimant, s.set_no, s.rank, s.count, shown, true))
+        events.append(_Believed(caller, s.set_no) if believe else _Challenged(caller, s.set_no, tied))
+        events.append(_SetRevealed(claimant, s.set_no, s.rank, s.count, shown, true))
         if self.held is not None:
             held, self.held = self.held, None
             events.append(ev.SetReturned(held.seat, tuple(getattr(held, "cards", ()))))
@@ -587,13 +599,13 @@ class Deal:
         taker: int | None
         if believe and true:
             taker = None
-            events.append(ev.PileDiscarded(len(self.pile)))
+            events.append(_PileDiscarded(len(self.pile)))
             self.discard.extend(self.pile)
         else:
             taker = caller if believe or true else claimant
             cards = tuple(self.pile)
             self.hands[taker].extend(cards)
-            events.append(ev.PileTaken(taker, len(cards), cards))
+            events.append(_PileTaken(taker, len(cards), cards))
             if self.rules.quads == "after_taking":
                 self.quads_offer = taker
         self.pile = []
@@ -617,6 +629,7 @@ class Deal:
                 self._begin_turn(self.turn, events)
             return
         self.rank = None
+        self._claimable = self._claim(None)
         if how == "taker":
             assert taker is not None
             leader = taker
@@ -635,7 +648,7 @@ class Deal:
             remove_cards(hand, quad)
             self.discard.extend(quad)
         shown = self.rules.quads == "after_taking"
-        events.append(ev.QuadsDiscarded(seat, len(a.ranks), tuple(a.ranks), shown))
+        events.append(_QuadsDiscarded(seat, len(a.ranks), tuple(a.ranks), shown))
         if not hand:
             if seat in self.waiting:
                 self.waiting.remove(seat)
@@ -647,7 +660,7 @@ class Deal:
     def _do_close(self, a: CloseWindow, events: list[ev.Event]) -> None:
         self._check_close(a)
         self.window_open = False
-        events.append(ev.WindowClosed(a.set_no))
+        events.append(_WindowClosed(a.set_no))
         if self.held is not None:
             held, self.held = self.held, None
             if isinstance(held, DeclareNone):
@@ -676,9 +689,9 @@ class Deal:
                 drawn = self.stock[: lo - len(hand)]
                 del self.stock[: len(drawn)]
                 hand.extend(drawn)
-                events.append(ev.StockDrawn(seat, len(drawn), tuple(drawn)))
+                events.append(_StockDrawn(seat, len(drawn), tuple(drawn)))
         last = self.last
-        events.append(ev.Turn(seat, self.claim_ranks(), last.set_no if last is not None and last.seat != seat else None))
+        events.append(_Turn(seat, self._claimable, last.set_no if last is not None and last.seat != seat else None))
 
     def _go_out(self, seats: list[int], actor: int, events: list[ev.Event]) -> None:
         """Put ``seats`` out in turn order from ``actor`` (RULES.md, "Only one left")."""

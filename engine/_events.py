@@ -15,6 +15,7 @@ from typing import ClassVar
 import attrs
 
 from ._cards import Card, Rank
+from ._records import builder
 
 Hands = tuple[tuple[Card, ...] | None, ...]
 
@@ -99,7 +100,7 @@ class SetLaid(Event):
     def for_seat(self, seat, counts_public):
         if seat == self.seat:
             return self
-        return SetLaid(self.seat, self.set_no, self.rank, self.count, None, self.size if counts_public else None)
+        return _SetLaid(self.seat, self.set_no, self.rank, self.count, None, self.size if counts_public else None)
 
 
 @attrs.frozen
@@ -207,7 +208,7 @@ class PileTaken(Event):
     def for_seat(self, seat, counts_public):
         if seat == self.seat:
             return self
-        return PileTaken(self.seat, self.count if counts_public else None, None)
+        return _PileTaken(self.seat, self.count if counts_public else None, None)
 
 
 @attrs.frozen
@@ -233,7 +234,7 @@ class QuadsDiscarded(Event):
     def for_seat(self, seat, counts_public):
         if self.shown or seat == self.seat:
             return self
-        return QuadsDiscarded(self.seat, self.count, None, self.shown)
+        return _QuadsDiscarded(self.seat, self.count, None, self.shown)
 
 
 @attrs.frozen
@@ -247,7 +248,7 @@ class StockDrawn(Event):
     cards: tuple[Card, ...] | None
 
     def for_seat(self, seat, counts_public):
-        return self if seat == self.seat else StockDrawn(self.seat, self.count, None)
+        return self if seat == self.seat else _StockDrawn(self.seat, self.count, None)
 
 
 @attrs.frozen
@@ -279,6 +280,11 @@ class DealEnded(Event):
     out: tuple[int, ...]
     scores: tuple[int, ...]
     hand_counts: tuple[int, ...]
+
+
+# The copies for_seat makes, built by positional constructors that skip attrs' frozen
+# __setattr__ (engine/_records.py): all fields, in the class's field order.
+_SetLaid, _PileTaken, _QuadsDiscarded, _StockDrawn = map(builder, (SetLaid, PileTaken, QuadsDiscarded, StockDrawn))
 
 
 def project(event: Event, seat: int | None, counts_public: bool) -> Event | None:

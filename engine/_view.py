@@ -1,11 +1,4 @@
-"""What one seat may know: its legal actions and its view of the deal.
-
-``View`` is a frozen attrs class over a mutable one that declares its fields (``_ViewFields``).
-Anyone may build a ``View`` as usual. The engine, which builds one for every choice a player
-makes, builds a ``_ViewFields`` (plain slot stores) and makes it a ``View`` by assigning its
-``__class__`` (``View`` adds no slot: the same memory layout): attrs' frozen constructor sets each
-of the 23 fields through ``object.__setattr__``, about four times the cost (issue 4).
-"""
+"""What one seat may know: its legal actions and its view of the deal."""
 
 from __future__ import annotations
 
@@ -66,10 +59,10 @@ class LastSet:
     none: bool = False
 
 
-@attrs.define
-class _ViewFields:
-    """The fields of a ``View``, mutable: only ``Deal.view`` builds one, and makes it a ``View``
-    at once (module docstring). Nothing else should hold one."""
+@attrs.frozen
+class View:
+    """Everything ``seat`` may know of a deal, and nothing more (``seat`` None: a spectator, who
+    holds no hand and has no legal actions). Counts are None where the variant hides them."""
 
     variant: str
     seat: int | None
@@ -94,12 +87,3 @@ class _ViewFields:
     loser: int | None
     winner: int | None
     legal: Legal
-
-
-@attrs.frozen
-class View(_ViewFields):
-    """Everything ``seat`` may know of a deal, and nothing more (``seat`` None: a spectator, who
-    holds no hand and has no legal actions). Counts are None where the variant hides them.
-    Fields: see ``_ViewFields``, in order: variant, seat, players, deck, dealer, hand,
-    hand_counts, pile, discard, stock, hidden, set_aside, last, ranks, turn, set_no, window_open,
-    out, waiting, over, loser, winner, legal."""

@@ -273,9 +273,9 @@ class _Game:
                         bot.observe(e)
                 elif projection == OWNER:  # its seat sees it whole, the others one same copy
                     owner = e.seat
-                    other = project(e, None, public)
+                    other = e.for_seat(None, public)  # = project(e, None, public)
                     for seat, bot in fed:
-                        bot.observe(project(e, seat, public) if seat == owner else other)
+                        bot.observe(e if seat == owner else other)
                 else:
                     for seat, bot in fed:
                         bot.observe(project(e, seat, public))
