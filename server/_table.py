@@ -46,6 +46,24 @@ _BOT_KEYS = tuple(f"bot:{i}" for i in range(16))  # the deadline keys of bots, m
 _PUBLIC, _OWNER = "public", "owner"  # values of engine.Event.projection (engine/_events.py)
 
 
+_LEGAL_PREFIXES: dict[int, tuple[engine.Legal, bytes]] = {}  # id -> (legal, its packed event)
+_LEGAL_KEPT = 1024  # packed legal events kept at most (the engine shares one Legal per value)
+
+
+def _legal_prefix(legal: engine.Legal) -> bytes:
+    """A ``legal`` event packed (``_session.event_prefix``), once per ``Legal`` object: the
+    engine hands out one object per value, so most turns find theirs here. Keyed by identity,
+    the object kept alive with its bytes (an id is never reused while it is in here)."""
+    kept = _LEGAL_PREFIXES.get(id(legal))
+    if kept is not None and kept[0] is legal:
+        return kept[1]
+    if len(_LEGAL_PREFIXES) >= _LEGAL_KEPT:
+        _LEGAL_PREFIXES.clear()
+    prefix = _session.event_prefix(_wire.legal_message(legal))
+    _LEGAL_PREFIXES[id(legal)] = (legal, prefix)
+    return prefix
+
+
 def _event_prefix(seen: engine.Event, extra: dict[str, Any] | None) -> bytes:
     """A projected event's wire body, plus the table's ``extra`` fields, packed once for every
     receiver of that copy (``_session.event_prefix``)."""
@@ -567,6 +585,7 @@ class Table(Referee):
             return
         self._follow_deal(deal)
         held = deal.held.seat if deal.held is not None else None  # its set is laid early: it waits
+        ts: bytes | None = None  # the time stamp of the legal events, once one is sent
         for seat in self.seats:
             index = seat.index
             legal = deal.legal_actions(index)
@@ -574,7 +593,9 @@ class Table(Referee):
                 sent = self.sent_legal.get(index)
                 if sent is not legal and sent != legal:
                     self.sent_legal[index] = legal
-                    seat.session.event(_wire.legal_message(legal))
+                    if ts is None:
+                        ts = _session.ts_pair(_session.wall_ms())
+                    seat.session.event_packed(_legal_prefix(legal), ts)
             key = _BOT_KEYS[index] if index < len(_BOT_KEYS) else f"bot:{index}"
             if seat.by_bot:
                 if legal and held != index and seat.asked != deal.actions and key not in self.deadlines:
