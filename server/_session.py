@@ -57,6 +57,9 @@ def _map_header(n: int) -> bytes:
     return (b"\xde" + n.to_bytes(2, "big")) if n < 65_536 else (b"\xdf" + n.to_bytes(4, "big"))
 
 
+_FIXMAP = tuple(bytes((0x80 | n,)) for n in range(16))  # the headers of maps of 0..15 pairs
+
+
 def event_prefix(body: dict[str, Any]) -> bytes:
     """The msgpack bytes of an event ``body`` (no ``seq``/``ts``) as the start of a map that
     also holds ``seq`` and ``ts`` (``Session.event_packed`` appends them): a map is a header
@@ -66,6 +69,8 @@ def event_prefix(body: dict[str, Any]) -> bytes:
         raise ValueError("an event body gets its seq and ts from its session")
     n = len(body)
     packed = _pack(body)
+    if n < 14:  # a fixmap either way: its header byte counts two pairs more
+        return _FIXMAP[n + 2] + packed[1:]
     return _map_header(n + 2) + packed[len(_map_header(n)) :]
 
 
@@ -111,9 +116,8 @@ class Session:
         every seat that sees the same copy) and a ``ts_pair``: the frame is the prefix, then
         ``"seq": seq``, then ``ts``. The frame, exactly the bytes sent, is what is kept."""
         self.seq = seq = self.seq + 1
-        packed_seq = _pack(seq)
-        size = len(prefix) + 4 + len(packed_seq) + len(ts)
-        frame = b"".join((size.to_bytes(4, "big"), prefix, _SEQ, packed_seq, ts))
+        tail = _SEQ + _pack(seq) + ts
+        frame = b"".join(((len(prefix) + len(tail)).to_bytes(4, "big"), prefix, tail))
         if keep:
             buffer = self.buffer
             if len(buffer) == buffer.maxlen:

@@ -533,33 +533,46 @@ class Table(Referee):
                 owner, other = event.seat, project(event, None, public)  # type: ignore[attr-defined]
             else:
                 owner, other = -1, None
+            other_prefix: bytes | None = None  # ``other`` packed, once a receiver needs it
             last: engine.Event | None = None  # seats that see the same copy share one packing
             prefix = b""
             for seat in self.seats:
                 index = seat.index
                 if other is None or index == owner:
                     seen = project(event, index, public)
+                    if seen is None:
+                        continue
                 else:
                     seen = other
-                if seen is None:
-                    continue
                 brain = seat.brain
                 if brain is not None and type(seen) in brain.observes:  # others change nothing (engine.bots.Bot)
                     brain.observe(seen)
                 session = seat.session
-                if session is not None:
+                if session is None:
+                    continue
+                if seen is other:
+                    if other_prefix is None:
+                        other_prefix = _event_prefix(other, extra)
+                    session.event_packed(other_prefix, ts)
+                else:
                     if seen is not last:
                         if last is None or seen != last:
                             prefix = _event_prefix(seen, extra)
                         last = seen
                     session.event_packed(prefix, ts)
             if self.spectators:
-                seen = project(event, None, public) if other is None else other
-                if seen is not None:
+                if other is not None:
+                    if other_prefix is None:
+                        other_prefix = _event_prefix(other, extra)
+                    prefix = other_prefix
+                else:
+                    seen = project(event, None, public)
+                    if seen is None:
+                        continue
                     if last is None or (seen is not last and seen != last):
                         prefix = _event_prefix(seen, extra)
-                    for spectator in self.spectators:
-                        spectator.event_packed(prefix, ts)
+                for spectator in self.spectators:
+                    spectator.event_packed(prefix, ts)
         if turned:
             self._start_turn_timer()
         self._after_batch()
