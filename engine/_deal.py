@@ -80,8 +80,6 @@ def _claim_table(order: str, ranks: str) -> dict[Rank, tuple[Rank, ...]]:
     return {r: _ranks_after(order, ranks, r) for r in ranks}
 
 
-
-
 @attrs.frozen
 class LaidSet:
     """A set on the pile: number, who laid it, its cards, the claim (``none``: a declared none)."""
