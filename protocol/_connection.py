@@ -85,8 +85,12 @@ class Connection:
                 raise error("FRAME_TOO_LARGE", f"a frame of {size} bytes; the limit is {self.max_in}")
             if len(self._buffer) < HEADER_SIZE + size:
                 return None
-            body = bytes(self._buffer[HEADER_SIZE : HEADER_SIZE + size])
-            del self._buffer[: HEADER_SIZE + size]
+            if len(self._buffer) == HEADER_SIZE + size:  # the usual case: one whole frame
+                body = self._buffer[HEADER_SIZE:]
+                self._buffer.clear()
+            else:
+                body = self._buffer[HEADER_SIZE : HEADER_SIZE + size]
+                del self._buffer[: HEADER_SIZE + size]
             msg = decode_body(body, self.max_in)
             if self.role == "server":
                 return self._check_request(msg)
