@@ -46,21 +46,19 @@ _BOT_KEYS = tuple(f"bot:{i}" for i in range(16))  # the deadline keys of bots, m
 _PUBLIC, _OWNER = "public", "owner"  # values of engine.Event.projection (engine/_events.py)
 
 
-_LEGAL_PREFIXES: dict[int, tuple[engine.Legal, bytes]] = {}  # id -> (legal, its packed event)
-_LEGAL_KEPT = 1024  # packed legal events kept at most (the engine shares one Legal per value)
+_LEGAL_PREFIXES: dict[engine.Legal, bytes] = {}  # legal -> its packed event
+_LEGAL_KEPT = 1024  # packed legal events kept at most
 
 
 def _legal_prefix(legal: engine.Legal) -> bytes:
-    """A ``legal`` event packed (``_session.event_prefix``), once per ``Legal`` object: the
-    engine hands out one object per value, so most turns find theirs here. Keyed by identity,
-    the object kept alive with its bytes (an id is never reused while it is in here)."""
-    kept = _LEGAL_PREFIXES.get(id(legal))
-    if kept is not None and kept[0] is legal:
-        return kept[1]
-    if len(_LEGAL_PREFIXES) >= _LEGAL_KEPT:
-        _LEGAL_PREFIXES.clear()
-    prefix = _session.event_prefix(_wire.legal_message(legal))
-    _LEGAL_PREFIXES[id(legal)] = (legal, prefix)
+    """A ``legal`` event packed (``_session.event_prefix``), once per value: a seat that has
+    just acted (nothing to do, or only a challenge) gets the same one again and again; one
+    that may lay names the set to answer, which changes with every set."""
+    prefix = _LEGAL_PREFIXES.get(legal)
+    if prefix is None:
+        if len(_LEGAL_PREFIXES) >= _LEGAL_KEPT:
+            _LEGAL_PREFIXES.clear()
+        prefix = _LEGAL_PREFIXES[legal] = _session.event_prefix(_wire.legal_message(legal))
     return prefix
 
 
