@@ -15,7 +15,7 @@ from collections import defaultdict
 import trio
 
 from . import fanout
-from .wire import FrameStream, connect, encode
+from .wire import RECEIVE_BYTES, FrameStream, connect, encode, split
 
 TABLE_SEATS = 4
 
@@ -34,14 +34,31 @@ def set_laid_event(seq: int, seat: int, set_no: int) -> dict:
 
 
 class Peer:
-    """One connection of the floor server: frames in through a ``FrameStream``; frames out
-    written the way neveryu's server writes (server/_connection.py, ``flush``): one non-blocking
-    ``send`` on the socket when nothing waits to be written, trio's ``send_all`` for the rest."""
+    """One connection of the floor server, read and written the way neveryu's server reads and
+    writes (server/_connection.py, ``_reader`` and ``flush``): wait until the socket is readable,
+    then one ``recv``; one non-blocking ``send`` when nothing waits to be written, trio's
+    ``send_all`` for the rest."""
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
-        self.conn = FrameStream(trio.SocketStream(trio.socket.from_stdlib_socket(sock)))
+        self.stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
         self.lock = trio.Lock()  # held while send_all writes what a direct send left
+        self._buf = bytearray()
+
+    async def receive(self) -> list[dict]:
+        """The frames of the next read (raises EOFError when the peer closed)."""
+        while True:
+            await trio.lowlevel.wait_readable(self.sock)
+            try:
+                data = self.sock.recv(RECEIVE_BYTES)
+            except BlockingIOError:
+                continue
+            if not data:
+                raise EOFError("the peer closed the connection")
+            self._buf += data
+            frames = split(self._buf)
+            if frames:
+                return frames
 
     async def write(self, frame: bytes) -> None:
         sent = 0
@@ -53,7 +70,7 @@ class Peer:
             if sent == len(frame):
                 return
         async with self.lock:
-            await self.conn.stream.send_all(frame[sent:])
+            await self.stream.send_all(frame[sent:])
 
 
 async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -66,25 +83,25 @@ async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
         seq = 0
         try:
             while True:
-                msg = await me.conn.receive()
-                t = msg["t"]
-                if t == "lay" and table is not None:
-                    seq += 1
-                    frame = encode(set_laid_event(seq, table.index(me), msg["id"]))  # once, as neveryu does
-                    for peer in table:
-                        await peer.write(frame)
-                elif t == "ping":
-                    await me.write(encode({"t": "pong", "re": msg["id"]}))
-                elif t == "join_table":
-                    table = tables[msg["table"]]
-                    table.append(me)
-                    await me.write(encode({"t": "table_joined", "re": msg["id"], "table": msg["table"]}))
+                for msg in await me.receive():
+                    t = msg["t"]
+                    if t == "lay" and table is not None:
+                        seq += 1
+                        frame = encode(set_laid_event(seq, table.index(me), msg["id"]))  # once, as neveryu does
+                        for peer in table:
+                            await peer.write(frame)
+                    elif t == "ping":
+                        await me.write(encode({"t": "pong", "re": msg["id"]}))
+                    elif t == "join_table":
+                        table = tables[msg["table"]]
+                        table.append(me)
+                        await me.write(encode({"t": "table_joined", "re": msg["id"], "table": msg["table"]}))
         except (EOFError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:
             if table is not None and me in table:
                 table.remove(me)
-            await me.conn.stream.aclose()
+            await me.stream.aclose()
 
     with socket.create_server(("127.0.0.1", 0)) as listener:
         listener.setblocking(False)
