@@ -788,21 +788,11 @@ def parse_request(d: dict) -> Request:
     ``count`` 0, no ranks) is refused with the non-fatal ``ILLEGAL_ACTION``: it names an
     impossible action, it does not break the protocol.
     """
-    rid = d.get("id")
-    re = rid if type(rid) is int and 0 <= rid <= UINT32.hi else None
-    t = d.get("t")
-    if type(t) is not str:
-        raise error("BAD_MESSAGE", "a message needs t, a string", re=re)
-    cls = REQUESTS.get(t)
-    if cls is None:
-        raise error("UNKNOWN_TYPE", f"unknown request type {t[:40]!r}", re=re)
+    cls, re = _request_class(d)
     try:
         return cls.from_wire(d)
     except ProtocolError as exc:
-        exc.re = re
-        if t in GAME_REQUESTS and re is not None and _well_typed(cls, d):
-            raise ProtocolError("ILLEGAL_ACTION", exc.msg, False, re=re) from None
-        raise
+        raise _as_answered(exc, cls, d, re) from None
 
 
 def request_wire(d: dict) -> dict:
@@ -810,14 +800,8 @@ def request_wire(d: dict) -> dict:
     field is checked as the class's constructor checks it (missing required fields first, then
     each value in field order) and put in the dict at once, without building the object. Raises
     exactly what ``parse_request`` raises."""
-    rid = d.get("id")
-    re = rid if type(rid) is int and 0 <= rid <= UINT32.hi else None
-    t = d.get("t")
-    if type(t) is not str:
-        raise error("BAD_MESSAGE", "a message needs t, a string", re=re)
-    cls = REQUESTS.get(t)
-    if cls is None:
-        raise error("UNKNOWN_TYPE", f"unknown request type {t[:40]!r}", re=re)
+    cls, re = _request_class(d)
+    t = cls.t
     required, plan = _plan(cls)
     try:
         for name in required:
@@ -836,10 +820,30 @@ def request_wire(d: dict) -> dict:
                     out[name] = to_wire(value)
         return out
     except ProtocolError as exc:
-        exc.re = re
-        if t in GAME_REQUESTS and re is not None and _well_typed(cls, d):
-            raise ProtocolError("ILLEGAL_ACTION", exc.msg, False, re=re) from None
-        raise
+        raise _as_answered(exc, cls, d, re) from None
+
+
+def _request_class(d: dict) -> tuple[type[Message], int | None]:
+    """The request class ``d`` names and the id its answer carries (None: not a uint32).
+    Raises ``ProtocolError``: ``BAD_MESSAGE`` for a ``t`` that is no string, ``UNKNOWN_TYPE``."""
+    rid = d.get("id")
+    re = rid if type(rid) is int and 0 <= rid <= UINT32.hi else None
+    t = d.get("t")
+    if type(t) is not str:
+        raise error("BAD_MESSAGE", "a message needs t, a string", re=re)
+    cls = REQUESTS.get(t)
+    if cls is None:
+        raise error("UNKNOWN_TYPE", f"unknown request type {t[:40]!r}", re=re)
+    return cls, re
+
+
+def _as_answered(exc: ProtocolError, cls: type[Message], d: dict, re: int | None) -> ProtocolError:
+    """``exc`` as the client is told it: with ``re``; a well-typed game request whose values
+    are out of range is the non-fatal ``ILLEGAL_ACTION`` (see ``parse_request``)."""
+    exc.re = re
+    if cls.t in GAME_REQUESTS and re is not None and _well_typed(cls, d):
+        return ProtocolError("ILLEGAL_ACTION", exc.msg, False, re=re)
+    return exc
 
 
 _PLANS: dict[type, tuple[tuple[str, ...], tuple[tuple[str, Type, str, bool, Any], ...]]] = {}
