@@ -396,6 +396,7 @@ class Table(Referee):
             self._table_update()
             if self.playing and self.deal is not None and not self.deal.over and self.deal.turn == seat.index:
                 self._start_turn_timer()
+                self._send_state(seat.session)  # his turn's time starts now: time_ms
 
     def _fire_close(self, _arg: None) -> None:
         self._close("its players left")

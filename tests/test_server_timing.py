@@ -241,6 +241,24 @@ async def test_away_seat_played_by_bot_until_its_player_acts(nursery, mock_clock
     assert not h.table.seats[seat].away
 
 
+async def test_a_player_back_on_his_own_turn_is_told_his_new_time(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="verish", seats=2, turn_ms=1_000, bot_delay_ms=60_000)
+    seat = h.deal.turn
+    other = 1 - seat
+    await h.jump(1.0)  # he times out: the server lays for him, he is away
+    assert h.table.seats[seat].away and h.deal.turn == other
+    assert (await h.lay_something(other))["t"] == "ok"
+    assert h.deal.turn == seat and h.events(seat, "turn")[-1]["time_ms"] is None  # a bot's turn now
+    states = len(h.events(seat, "state"))
+    await h.send(seat, "ready", ready=True)  # back, on his own turn: his timer starts afresh
+    assert not h.table.seats[seat].away
+    assert h.events(seat, "state")[states:][0]["time_ms"] == 1_000
+    await h.jump(0.999)
+    assert [e["seat"] for e in h.events(other, "timed_out")] == [seat]
+    await h.jump(0.001)
+    assert [e["seat"] for e in h.events(other, "timed_out")] == [seat, seat]
+
+
 async def test_no_timer_fires_after_deal_ends(nursery, mock_clock):
     h = await start_table(nursery, mock_clock, variant="cheat", seats=3, bots=("honest", "honest"),
                           turn_ms=2_000, bot_delay_ms=0, deals=1)
