@@ -62,6 +62,7 @@ class ClientConnection:
         self._pending_final = False  # the last of them is a last message
         self._dirty = False  # on the server's list of connections to flush
         self._slow = False  # too_slow is being handled
+        self._tail: bytes | None = None  # the queued rest of a frame a direct send began
         self._last_sent = trio.current_time()  # when something was last written (heartbeat)
         self._read_timer = trio.CancelScope()  # the reader's deadline (``_reader``)
         self.scope = trio.CancelScope()
@@ -157,6 +158,7 @@ class ClientConnection:
             if sent == len(data):
                 return
             frames = [data[sent:]]
+            self._tail = frames[0]  # the rest of a frame begun: it must not be thrown away
         last = len(frames) - 1
         for i, frame in enumerate(frames):
             try:
@@ -204,13 +206,19 @@ class ClientConnection:
             self.drop("too_slow")
             return
         self._slow = True
+        cut = False  # a frame's first bytes went out and the rest was thrown away
         while True:
             try:
-                self._out_receive.receive_nowait()
+                frame, _ = self._out_receive.receive_nowait()
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
                 break
             self._unwritten -= 1
+            cut = cut or (frame is not None and frame is self._tail)
+        self._tail = None
         self._pending, self._pending_final, self._final = [], False, False
+        if cut:  # a bye after half a frame could not be read: close without one
+            self.drop("too_slow")
+            return
         self.bye("too_slow")
 
     def _closing(self, reason: str, detail: str = "") -> None:

@@ -377,16 +377,17 @@ class Table(Referee):
         """The session resumed: its player is back; ``req["state"]``: send a snapshot."""
         if session.table is not self:
             return
-        if session.seat is not None:
-            self._back(self.seats[session.seat])
+        if session.seat is not None:  # a snapshot asked for comes below, after the table_update
+            self._back(self.seats[session.seat], snapshot=not req.get("state"))
         if req.get("state"):  # docs/PROTOCOL.md, Resume: a table_update, then (in a deal) state
             session.event({"t": "table_update", "table": self.summary})
             if self.playing:
                 self._send_state(session)
         self._check_empty()
 
-    def _back(self, seat: Seat) -> None:
-        """A player shows he is back: his seat is no longer away."""
+    def _back(self, seat: Seat, snapshot: bool = True) -> None:
+        """A player shows he is back: his seat is no longer away. Back on his own turn, his turn
+        time starts afresh and (``snapshot``) a ``state`` tells him its ``time_ms``."""
         self._cancel(f"grace:{seat.index}")
         if seat.away and seat.session is not None:
             seat.away = False
@@ -396,7 +397,8 @@ class Table(Referee):
             self._table_update()
             if self.playing and self.deal is not None and not self.deal.over and self.deal.turn == seat.index:
                 self._start_turn_timer()
-                self._send_state(seat.session)  # his turn's time starts now: time_ms
+                if snapshot:
+                    self._send_state(seat.session)
 
     def _fire_close(self, _arg: None) -> None:
         self._close("its players left")

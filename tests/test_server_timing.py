@@ -259,6 +259,24 @@ async def test_a_player_back_on_his_own_turn_is_told_his_new_time(nursery, mock_
     assert [e["seat"] for e in h.events(other, "timed_out")] == [seat, seat]
 
 
+async def test_a_resume_on_his_own_away_turn_gets_one_state_after_the_table_update(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="verish", seats=2, turn_ms=1_000, bot_delay_ms=60_000)
+    seat = h.deal.turn
+    await h.jump(1.0)  # away
+    assert (await h.lay_something(1 - seat))["t"] == "ok"
+    session = h.sessions[seat]
+    link = session.link
+    session.detach(link)
+    h.table.handle("detached", session)
+    session.attach(link)
+    before = len(link.msgs)
+    h.table.handle("attached", session, {"state": True})
+    await trio.testing.wait_all_tasks_blocked()
+    after = [m["t"] for m in link.msgs[before:]]
+    assert after.count("state") == 1 and after.index("table_update") < after.index("state")
+    assert h.events(seat, "state")[-1]["time_ms"] == 1_000
+
+
 async def test_no_timer_fires_after_deal_ends(nursery, mock_clock):
     h = await start_table(nursery, mock_clock, variant="cheat", seats=3, bots=("honest", "honest"),
                           turn_ms=2_000, bot_delay_ms=0, deals=1)
