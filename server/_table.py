@@ -178,20 +178,20 @@ class Table(Referee):
     def _cancel(self, key: str) -> None:
         self.deadlines.pop(key, None)
 
-    def _fire_due(self) -> bool:
-        """Fire the earliest deadline that has passed, if any; True if one fired."""
+    def _fire_due(self) -> None:
+        """Fire the earliest deadline that has passed, if any (the task's loop comes back for the
+        next one: its sleep ends at once while one is due)."""
         if not self.deadlines:
-            return False
+            return
         key = min(self.deadlines, key=self.deadlines.__getitem__)
         if self.deadlines[key] > trio.current_time():
-            return False
+            return
         del self.deadlines[key]
         try:
             name, _, arg = key.partition(":")
             getattr(self, "_fire_" + name)(int(arg) if arg else None)
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
-        return True
 
     # -- sending ----------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import pytest
 
 from protocol import REQUESTS, ProtocolError, parse_request
 from protocol._messages import request_wire
-from test_protocol_messages import SAMPLES, sample
+from test_protocol_messages import sample
 
 
 def outcome(f, d):
