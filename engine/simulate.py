@@ -253,32 +253,33 @@ class _Game:
         self.bots = [make_bot(name, seat, rules, n) for seat, name in enumerate(self.strengths)]
         self.bot_errors = 0
         self.end: DealEnded | None = None
-        self._watchers: dict[type, list[tuple[int, Bot]]] = {}  # event class -> (seat, bot) observing it
+        self._watchers: dict[type, list[tuple[int, Callable]]] = {}  # event class -> (seat, handler)
         self._feed(opening)
 
     def _feed(self, events) -> None:
         """Give each bot its seat's copy of each event it observes (``Bot.observes``: observing
-        any other event does nothing), projecting once per distinct copy (``Event.projection``)."""
+        any other event does nothing), projecting once per distinct copy (``Event.projection``)
+        and calling each bot's handler directly (``Bot.handler``)."""
         public = self.rules.hand_counts_public
         watchers = self._watchers
         for e in events:
             cls = type(e)
             fed = watchers.get(cls)
             if fed is None:
-                fed = watchers[cls] = [(seat, bot) for seat, bot in enumerate(self.bots) if cls in bot.observes]
+                fed = watchers[cls] = [(seat, bot.handler(cls)) for seat, bot in enumerate(self.bots) if cls in bot.observes]
             if fed:
                 projection = cls.projection
                 if projection == PUBLIC:  # every seat sees this event whole
-                    for _, bot in fed:
-                        bot.observe(e)
+                    for _, handle in fed:
+                        handle(e)
                 elif projection == OWNER:  # its seat sees it whole, the others one same copy
                     owner = e.seat
                     other = e.for_seat(None, public)  # = project(e, None, public)
-                    for seat, bot in fed:
-                        bot.observe(e if seat == owner else other)
+                    for seat, handle in fed:
+                        handle(e if seat == owner else other)
                 else:
-                    for seat, bot in fed:
-                        bot.observe(project(e, seat, public))
+                    for seat, handle in fed:
+                        handle(project(e, seat, public))
             if cls is DealEnded:
                 self.end = e
 

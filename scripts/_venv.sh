@@ -1,5 +1,5 @@
 # Sourced by scripts/play and scripts/test: make .venv when it is missing, then install the
-# project into it (with the extras named in $NEVERYU_EXTRAS) on every run.
+# project into it (with the extras named in $NEVERYU_EXTRAS, comma-separated) on every run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -8,4 +8,4 @@ if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
     .venv/bin/python -m pip install --quiet --upgrade pip
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${NEVERYU_EXTRAS:-}"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${NEVERYU_EXTRAS:+[$NEVERYU_EXTRAS]}"

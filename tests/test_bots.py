@@ -51,17 +51,30 @@ def test_every_strength_plays_only_legal_actions(name, strength):
 
 @pytest.mark.parametrize("name", ["verish", "cheat", "hoyle-three"])
 def test_bots_are_fed_only_their_seats_projection(name, monkeypatch):
-    # Wrap every real bot so that what it observes is recorded, then look for hidden cards.
+    # Wrap every real bot so that what it observes (by observe or by a handler) is recorded,
+    # then look for hidden cards.
     rules = engine.variant(name)
     seen = []
-    real = Bot.observe
+    real_observe, real_handler = Bot.observe, Bot.handler
 
     def observe(self, event):
         seen.append((self.seat, event))
-        real(self, event)
+        real_observe(self, event)
+
+    def handler(self, kind):
+        handle = real_handler(self, kind)
+        if handle is None:
+            return None
+
+        def record(event):
+            seen.append((self.seat, event))
+            handle(event)
+
+        return record
 
     for cls in BOTS.values():
         monkeypatch.setattr(cls, "observe", observe)
+        monkeypatch.setattr(cls, "handler", handler)
     simulate(rules, 3 if name != "verish" else 4, 2, seed=8, bots="sharp")
     assert seen
     for seat, e in seen:

@@ -82,6 +82,13 @@ class Bot:
         if handler is not None:
             handler(self, event)
 
+    def handler(self, kind: type[ev.Event]) -> Callable[[ev.Event], None] | None:
+        """What ``observe`` does with an event of class ``kind``, as a bound method taking the
+        event (None when this strength does not observe ``kind``): a caller feeding many events
+        may look it up once per class."""
+        handler = self._dispatch.get(kind)
+        return None if handler is None else handler.__get__(self)
+
     def _on_deal_started(self, e: ev.DealStarted) -> None:
         self.players = len(e.hands)
         self.ranks = deck_ranks(e.deck)
