@@ -53,6 +53,9 @@ class ClientConnection:
         self.sock = sock  # the stream's socket: written to directly when nothing waits (``flush``)
         self._check_sent = os.environ.get(CHECK_SENT, "") not in ("", "0")
         self.wire = protocol.Connection("server", check_sent=self._check_sent)
+        # ``push_frame``: frames up to this length go out as they are (longer ones, or all of
+        # them when checking, through ``push``)
+        self._direct_max = -1 if self._check_sent else protocol.MAX_SERVER_FRAME + 4
         self.session: Session | None = None
         limits = server.config.limits
         # The writer's queue: frames (None: the peer half-closed) and whether each is the last.
@@ -93,7 +96,7 @@ class ClientConnection:
         busiest path. Checked (``CHECK_SENT``) as decoded from those bytes."""
         if self._final:
             return
-        if self._check_sent or len(frame) - 4 > protocol.MAX_SERVER_FRAME:
+        if len(frame) > self._direct_max:
             body = frame[4:]
             self.push(msgpack.unpackb(body), body=body)
             return

@@ -43,6 +43,7 @@ REQUESTS = frozenset(
 """The request types a session sends to its table (the rest are the lobby's)."""
 COMMANDS = REQUESTS | {"detached", "attached", "close"}
 _BOT_KEYS = tuple(f"bot:{i}" for i in range(16))  # the deadline keys of bots, made once
+_GRACE_KEYS = tuple(f"grace:{i}" for i in range(16))  # and of dropped players' grace
 _PUBLIC, _OWNER = "public", "owner"  # values of engine.Event.projection (engine/_events.py)
 
 
@@ -388,7 +389,8 @@ class Table(Referee):
     def _back(self, seat: Seat, snapshot: bool = True) -> None:
         """A player shows he is back: his seat is no longer away. Back on his own turn, his turn
         time starts afresh and (``snapshot``) a ``state`` tells him its ``time_ms``."""
-        self._cancel(f"grace:{seat.index}")
+        index = seat.index  # (every game request comes here: the key is made once)
+        self.deadlines.pop(_GRACE_KEYS[index] if index < len(_GRACE_KEYS) else f"grace:{index}", None)
         if seat.away and seat.session is not None:
             seat.away = False
             self._cancel(f"bot:{seat.index}")
@@ -505,7 +507,10 @@ class Table(Referee):
         one copy for all, ``owner`` ones one for their seat and one for everyone else."""
         deal = self.deal
         assert deal is not None
-        ended = any(isinstance(e, engine.DealEnded) for e in events)
+        ended = False
+        for e in events:
+            if type(e) is engine.DealEnded:
+                ended = True
         if ended and self.match is not None:
             self.match.finish(deal)
         public = self.rules.hand_counts_public
@@ -600,21 +605,23 @@ class Table(Referee):
         self._follow_deal(deal)
         held = deal.held.seat if deal.held is not None else None  # its set is laid early: it waits
         ts: bytes | None = None  # the time stamp of the legal events, once one is sent
+        sent_legal, deadlines = self.sent_legal, self.deadlines
         for seat in self.seats:
             index = seat.index
             legal = deal.legal_actions(index)
-            if seat.session is not None:
-                sent = self.sent_legal.get(index)
+            session = seat.session
+            if session is not None:
+                sent = sent_legal.get(index)
                 if sent is not legal and sent != legal:
-                    self.sent_legal[index] = legal
+                    sent_legal[index] = legal
                     if ts is None:
                         ts = _session.ts_pair(_session.wall_ms())
-                    seat.session.event_packed(_legal_prefix(legal), ts)
+                    session.event_packed(_legal_prefix(legal), ts)
             key = _BOT_KEYS[index] if index < len(_BOT_KEYS) else f"bot:{index}"
-            if seat.by_bot:
-                if legal and held != index and seat.asked != deal.actions and key not in self.deadlines:
+            if seat.bot is not None or seat.away or session is None:  # ``seat.by_bot``
+                if legal and held != index and seat.asked != deal.actions and key not in deadlines:
                     self._at(key, self.settings.bot_delay_ms)
-            elif key in self.deadlines:
+            elif key in deadlines:
                 self._cancel(key)
 
     def _send_state(self, session: Session) -> None:
