@@ -88,6 +88,7 @@ class Table(Referee):
         *,
         on_close: Callable[["Table"], None] | None = None,
         batch: Callable[[], ContextManager[Any]] = contextlib.nullcontext,
+        flush: Callable[[], None] = lambda: None,
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -115,6 +116,7 @@ class Table(Referee):
         self._sleep: trio.CancelScope | None = None  # the table task's wait for the next deadline
         self._closed_callback = on_close
         self._batch = batch
+        self._flush = flush
         self._refresh_summary()
 
     def __repr__(self) -> str:
@@ -504,7 +506,13 @@ class Table(Referee):
         bring deadlines, legal events and the match up to date. Each distinct copy of an event
         is packed once (``_session.event_prefix``); each receiver adds its ``seq``. An event's
         ``projection`` (engine/_events.py) says which copies differ: ``public`` ones are
-        one copy for all, ``owner`` ones one for their seat and one for everyone else."""
+        one copy for all, ``owner`` ones one for their seat and one for everyone else.
+
+        The first event (what the action did: ``set_laid``, ``challenged``, ...) may be written
+        as soon as it is packed (``flush``, with the reply before it; the server's
+        ``Server.flush`` does when no other request waits), before the rest is worked out: the
+        players see it the sooner, and every connection gets the same bytes in the same order.
+        The bots learn the events after that."""
         deal = self.deal
         assert deal is not None
         ended = False
@@ -517,6 +525,8 @@ class Table(Referee):
         turned = False
         ts = _session.ts_pair(_session.wall_ms())  # one time stamp for the batch
         project = engine.project
+        observed: list[tuple[Any, engine.Event]] = []  # (bot, its copy), learnt after the sending
+        flush: Callable[[], None] | None = self._flush
         for event in events:
             cls = type(event)
             extra: dict[str, Any] | None = None
@@ -552,7 +562,7 @@ class Table(Referee):
                     seen = other
                 brain = seat.brain
                 if brain is not None and type(seen) in brain.observes:  # others change nothing (engine.bots.Bot)
-                    brain.observe(seen)
+                    observed.append((brain, seen))
                 session = seat.session
                 if session is None:
                     continue
@@ -571,14 +581,19 @@ class Table(Referee):
                     if other_prefix is None:
                         other_prefix = _event_prefix(other, extra)
                     prefix = other_prefix
+                    seen = other
                 else:
                     seen = project(event, None, public)
-                    if seen is None:
-                        continue
-                    if last is None or (seen is not last and seen != last):
+                    if seen is not None and (last is None or (seen is not last and seen != last)):
                         prefix = _event_prefix(seen, extra)
-                for spectator in self.spectators:
-                    spectator.event_packed(prefix, ts)
+                if seen is not None:
+                    for spectator in self.spectators:
+                        spectator.event_packed(prefix, ts)
+            if flush is not None:
+                flush()  # the first event goes out now
+                flush = None
+        for brain, seen in observed:
+            brain.observe(seen)
         if turned:
             self._start_turn_timer()
         self._after_batch()
