@@ -3,7 +3,8 @@
 The reader feeds bytes to a sans-IO ``protocol.Connection`` and hands each request to the
 server, which handles it at once (its table's part too). Messages for the client are
 ``push``ed and never waited on: inside a ``Server.batch`` (one request, one table deadline)
-they gather on the connection, and when the batch is over ``flush`` writes them: with one
+they gather on the connection, and when the batch is over (or at ``Server.flush``, its first
+event's frames) ``flush`` writes them: with one
 non-blocking ``send`` on the socket when nothing else waits to be written, else (and whatever
 that ``send`` did not take) onto the bounded queue of the writer task, which writes it under
 ``send_ms`` and sends heartbeats. When the queue is full the client has fallen behind and the

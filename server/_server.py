@@ -4,7 +4,9 @@
 catches every exception of its own connection, and one task per table (``Table.run``, its
 deadlines). Lobby requests (``list_tables``, ``create_table``, ``variants``, ...) are answered
 here; table and game requests are handled by the session's table at once (``Table.handle``).
-Whatever one request (or one fired deadline) sends is written when it is done (``batch``).
+Whatever one request (or one fired deadline) sends is written when it is done (``batch``); a
+table may have the first event of an action written before that, when no other connection waits
+to be read (``flush``).
 """
 
 from __future__ import annotations
