@@ -3,7 +3,8 @@
 The reader feeds bytes to a sans-IO ``protocol.Connection`` and hands each request to the
 server, which handles it at once (its table's part too). Messages for the client are
 ``push``ed and never waited on: inside a ``Server.batch`` (one request, one table deadline)
-they gather on the connection, and when the batch is over ``flush`` writes them: with one
+they gather on the connection, and when the batch is over (or at ``Server.flush``, its first
+event's frames) ``flush`` writes them: with one
 non-blocking ``send`` on the socket when nothing else waits to be written, else (and whatever
 that ``send`` did not take) onto the bounded queue of the writer task, which writes it under
 ``send_ms`` and sends heartbeats. When the queue is full the client has fallen behind and the
@@ -53,6 +54,9 @@ class ClientConnection:
         self.sock = sock  # the stream's socket: written to directly when nothing waits (``flush``)
         self._check_sent = os.environ.get(CHECK_SENT, "") not in ("", "0")
         self.wire = protocol.Connection("server", check_sent=self._check_sent)
+        # ``push_frame``: frames up to this length go out as they are (longer ones, or all of
+        # them when checking, through ``push``)
+        self._direct_max = -1 if self._check_sent else protocol.MAX_SERVER_FRAME + 4
         self.session: Session | None = None
         limits = server.config.limits
         # The writer's queue: frames (None: the peer half-closed) and whether each is the last.
@@ -93,7 +97,7 @@ class ClientConnection:
         busiest path. Checked (``CHECK_SENT``) as decoded from those bytes."""
         if self._final:
             return
-        if self._check_sent or len(frame) - 4 > protocol.MAX_SERVER_FRAME:
+        if len(frame) > self._direct_max:
             body = frame[4:]
             self.push(msgpack.unpackb(body), body=body)
             return

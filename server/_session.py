@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import logging
 import secrets
+import struct
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -45,7 +46,8 @@ def wall_ms() -> int:
 # One packer for every message (``msgpack.packb`` makes a new one per call: half its cost). It
 # is only used between two awaits, and a pack holds the GIL: threads cannot interleave in it.
 _pack = msgpack.Packer().pack
-_SEQ = b"\xa3seq"  # the msgpack str "seq"
+_SEQ = b"\xa3seq"  # the msgpack str "seq" (4 bytes: ``event_packed`` counts them)
+_LENGTH = struct.Struct(">I").pack  # a frame's 4-byte length header
 _TS = b"\xa2ts"  # the msgpack str "ts"
 _OK = b"\x82\xa1t\xa2ok\xa2re"  # a map of 2 pairs, "t": "ok", then the key "re"
 
@@ -116,15 +118,16 @@ class Session:
         every seat that sees the same copy) and a ``ts_pair``: the frame is the prefix, then
         ``"seq": seq``, then ``ts``. The frame, exactly the bytes sent, is what is kept."""
         self.seq = seq = self.seq + 1
-        tail = _SEQ + _pack(seq) + ts
-        frame = b"".join(((len(prefix) + len(tail)).to_bytes(4, "big"), prefix, tail))
+        packed_seq = _pack(seq)
+        frame = b"".join((_LENGTH(len(prefix) + len(packed_seq) + len(ts) + 4), prefix, _SEQ, packed_seq, ts))
         if keep:
             buffer = self.buffer
             if len(buffer) == buffer.maxlen:
                 self._last_evicted = buffer[0]
             buffer.append(frame)
-        if self.link is not None:
-            self.link.push_frame(frame)
+        link = self.link
+        if link is not None:
+            link.push_frame(frame)
 
     def reply(self, request: dict[str, Any], body: dict[str, Any]) -> None:
         """Send the one reply to ``request`` (``re`` = its id). Replies are not kept for a

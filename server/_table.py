@@ -43,6 +43,7 @@ REQUESTS = frozenset(
 """The request types a session sends to its table (the rest are the lobby's)."""
 COMMANDS = REQUESTS | {"detached", "attached", "close"}
 _BOT_KEYS = tuple(f"bot:{i}" for i in range(16))  # the deadline keys of bots, made once
+_GRACE_KEYS = tuple(f"grace:{i}" for i in range(16))  # and of dropped players' grace
 _PUBLIC, _OWNER = "public", "owner"  # values of engine.Event.projection (engine/_events.py)
 
 
@@ -87,6 +88,7 @@ class Table(Referee):
         *,
         on_close: Callable[["Table"], None] | None = None,
         batch: Callable[[], ContextManager[Any]] = contextlib.nullcontext,
+        flush: Callable[[], None] = lambda: None,
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -114,6 +116,7 @@ class Table(Referee):
         self._sleep: trio.CancelScope | None = None  # the table task's wait for the next deadline
         self._closed_callback = on_close
         self._batch = batch
+        self._flush = flush
         self._refresh_summary()
 
     def __repr__(self) -> str:
@@ -388,7 +391,8 @@ class Table(Referee):
     def _back(self, seat: Seat, snapshot: bool = True) -> None:
         """A player shows he is back: his seat is no longer away. Back on his own turn, his turn
         time starts afresh and (``snapshot``) a ``state`` tells him its ``time_ms``."""
-        self._cancel(f"grace:{seat.index}")
+        index = seat.index  # (every game request comes here: the key is made once)
+        self.deadlines.pop(_GRACE_KEYS[index] if index < len(_GRACE_KEYS) else f"grace:{index}", None)
         if seat.away and seat.session is not None:
             seat.away = False
             self._cancel(f"bot:{seat.index}")
@@ -502,16 +506,27 @@ class Table(Referee):
         bring deadlines, legal events and the match up to date. Each distinct copy of an event
         is packed once (``_session.event_prefix``); each receiver adds its ``seq``. An event's
         ``projection`` (engine/_events.py) says which copies differ: ``public`` ones are
-        one copy for all, ``owner`` ones one for their seat and one for everyone else."""
+        one copy for all, ``owner`` ones one for their seat and one for everyone else.
+
+        The first event (what the action did: ``set_laid``, ``challenged``, ...) may be written
+        as soon as it is packed (``flush``, with the reply before it; the server's
+        ``Server.flush`` does when no other request waits), before the rest is worked out: the
+        players see it the sooner, and every connection gets the same bytes in the same order.
+        The bots learn the events after that."""
         deal = self.deal
         assert deal is not None
-        ended = any(isinstance(e, engine.DealEnded) for e in events)
+        ended = False
+        for e in events:
+            if type(e) is engine.DealEnded:
+                ended = True
         if ended and self.match is not None:
             self.match.finish(deal)
         public = self.rules.hand_counts_public
         turned = False
         ts = _session.ts_pair(_session.wall_ms())  # one time stamp for the batch
         project = engine.project
+        observed: list[tuple[Any, engine.Event]] = []  # (bot, its copy), learnt after the sending
+        flush: Callable[[], None] | None = self._flush
         for event in events:
             cls = type(event)
             extra: dict[str, Any] | None = None
@@ -547,7 +562,7 @@ class Table(Referee):
                     seen = other
                 brain = seat.brain
                 if brain is not None and type(seen) in brain.observes:  # others change nothing (engine.bots.Bot)
-                    brain.observe(seen)
+                    observed.append((brain, seen))
                 session = seat.session
                 if session is None:
                     continue
@@ -566,14 +581,19 @@ class Table(Referee):
                     if other_prefix is None:
                         other_prefix = _event_prefix(other, extra)
                     prefix = other_prefix
+                    seen = other
                 else:
                     seen = project(event, None, public)
-                    if seen is None:
-                        continue
-                    if last is None or (seen is not last and seen != last):
+                    if seen is not None and (last is None or (seen is not last and seen != last)):
                         prefix = _event_prefix(seen, extra)
-                for spectator in self.spectators:
-                    spectator.event_packed(prefix, ts)
+                if seen is not None:
+                    for spectator in self.spectators:
+                        spectator.event_packed(prefix, ts)
+            if flush is not None:
+                flush()  # the first event goes out now
+                flush = None
+        for brain, seen in observed:
+            brain.observe(seen)
         if turned:
             self._start_turn_timer()
         self._after_batch()
@@ -600,21 +620,23 @@ class Table(Referee):
         self._follow_deal(deal)
         held = deal.held.seat if deal.held is not None else None  # its set is laid early: it waits
         ts: bytes | None = None  # the time stamp of the legal events, once one is sent
+        sent_legal, deadlines = self.sent_legal, self.deadlines
         for seat in self.seats:
             index = seat.index
             legal = deal.legal_actions(index)
-            if seat.session is not None:
-                sent = self.sent_legal.get(index)
+            session = seat.session
+            if session is not None:
+                sent = sent_legal.get(index)
                 if sent is not legal and sent != legal:
-                    self.sent_legal[index] = legal
+                    sent_legal[index] = legal
                     if ts is None:
                         ts = _session.ts_pair(_session.wall_ms())
-                    seat.session.event_packed(_legal_prefix(legal), ts)
+                    session.event_packed(_legal_prefix(legal), ts)
             key = _BOT_KEYS[index] if index < len(_BOT_KEYS) else f"bot:{index}"
-            if seat.by_bot:
-                if legal and held != index and seat.asked != deal.actions and key not in self.deadlines:
+            if seat.bot is not None or seat.away or session is None:  # ``seat.by_bot``
+                if legal and held != index and seat.asked != deal.actions and key not in deadlines:
                     self._at(key, self.settings.bot_delay_ms)
-            elif key in self.deadlines:
+            elif key in deadlines:
                 self._cancel(key)
 
     def _send_state(self, session: Session) -> None:

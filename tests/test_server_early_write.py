@@ -1,0 +1,136 @@
+"""The first event of an action is written before the rest of its batch is worked out
+(``Table._publish`` calls its ``flush`` once, after that event), when no other connection waits
+to be read (``Server.flush``); what each connection gets, and in which order, is the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+import trio.testing
+
+import engine
+from server import ServerConfig
+from server._server import Server
+from server._session import Session
+from server._settings import TableSettings
+from server._table import Table
+
+
+@pytest.fixture
+def autojump_clock():
+    return trio.testing.MockClock(autojump_threshold=0)
+
+
+class LogLink:
+    """A connection that writes what it is pushed, in order, to a log shared by the table's
+    connections (``flush`` writes a marker into it)."""
+
+    def __init__(self, name: str, log: list[tuple[str, Any]]) -> None:
+        self.name, self.log = name, log
+
+    def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
+        self.log.append((self.name, msg))
+
+    def push_frame(self, frame: bytes) -> None:
+        self.log.append((self.name, msgpack.unpackb(frame[4:])))
+
+    def drop(self, reason: str) -> None:
+        raise AssertionError(f"dropped: {reason}")
+
+
+def seated_table(log: list[tuple[str, Any]]) -> tuple[Table, list[Session]]:
+    table = Table(
+        1,
+        TableSettings(variant="verish", options={}, seats=4, bots=(), turn_ms=0, deals=1, seed=5),
+        flush=lambda: log.append(("flush", None)),
+    )
+    sessions = []
+    for k in range(4):
+        session = Session(f"p{k}", 1000)
+        session.attach(LogLink(f"p{k}", log))
+        table.handle("join_table", session, {"id": 1})
+        table.handle("ready", session, {"id": 2, "ready": True})
+        sessions.append(session)
+    table.handle("start", sessions[0], {"id": 3})
+    return table, sessions
+
+
+def lay_request(deal: engine.Deal, seat: int, rid: int) -> dict[str, Any]:
+    action = deal.auto_action(seat)
+    assert isinstance(action, engine.LaySet)
+    req: dict[str, Any] = {"t": "lay", "id": rid, "cards": list(action.cards), "rank": action.rank}
+    if action.count is not None:
+        req["count"] = action.count
+    return req
+
+
+async def test_a_lay_is_flushed_after_its_set_laid_reaches_every_seat_and_before_the_rest(autojump_clock):
+    log: list[tuple[str, Any]] = []
+    table, sessions = seated_table(log)
+    deal = table.deal
+    assert deal is not None
+    actor = deal.turn
+    del log[:]
+    table.handle("lay", sessions[actor], lay_request(deal, actor, 7))
+    flushes = [i for i, (who, _) in enumerate(log) if who == "flush"]
+    assert len(flushes) == 1  # once per batch, after its first event
+    before, after = log[: flushes[0]], log[flushes[0] + 1 :]
+    assert [(who, m["t"]) for who, m in before] == [(f"p{actor}", "ok")] + [(f"p{k}", "set_laid") for k in range(4)]
+    assert before[0][1]["re"] == 7
+    assert {m["t"] for _, m in after} <= {"turn", "legal"}
+    assert {who for who, m in after if m["t"] == "turn"} == {f"p{k}" for k in range(4)}
+    # each connection's own order: the reply, the event, then the rest, seq without a gap
+    for k in range(4):
+        mine = [m for who, m in log if who == f"p{k}"]
+        assert [m["t"] for m in mine][: 2 if k == actor else 1] == (["ok", "set_laid"] if k == actor else ["set_laid"])
+        seqs = [m["seq"] for m in mine if "seq" in m]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+
+
+async def test_a_refused_lay_flushes_nothing_early(autojump_clock):
+    log: list[tuple[str, Any]] = []
+    table, sessions = seated_table(log)
+    deal = table.deal
+    assert deal is not None
+    other = (deal.turn + 1) % 4
+    del log[:]
+    table.handle("lay", sessions[other], {"t": "lay", "id": 9, "cards": [], "rank": "A"})
+    assert [who for who, _ in log] == [f"p{other}"]
+    assert log[0][1]["t"] == "error" and log[0][1]["re"] == 9
+
+
+class FakeConnection:
+    def __init__(self) -> None:
+        self.flushed = 0
+
+    def flush(self, now: float | None = None) -> None:
+        self.flushed += 1
+
+
+class FakeWaiting:
+    def __init__(self, ready: list[tuple[int, int]]) -> None:
+        self.ready = ready
+
+    def poll(self, timeout: float, maxevents: int) -> list[tuple[int, int]]:
+        assert timeout == 0  # never waits
+        return self.ready[:maxevents]
+
+
+@pytest.mark.parametrize(
+    ("waiting", "written"),
+    [(FakeWaiting([]), True), (FakeWaiting([(7, 1)]), False), (None, False)],
+    ids=["idle", "a connection waits to be read", "no epoll"],
+)
+async def test_server_flush_writes_early_only_when_no_connection_waits(autojump_clock, waiting, written):
+    server = Server(ServerConfig())
+    server._waiting = waiting
+    conn = FakeConnection()
+    server._batching = 1
+    server._dirty = [conn]  # type: ignore[list-item]
+    server.flush()
+    assert conn.flushed == (1 if written else 0)
+    assert server._dirty == ([] if written else [conn])
+    server.end_batch()
+    assert conn.flushed == 1 and server._dirty == []
