@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
 
 from .. import _events as ev
 from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads, LaySet
 from .._cards import deck_ranks, decks_in
+from .._records import builder
 from .._view import View
 from ._base import Bot
 from ._memory import DISCARD, PILE, CardMemory, hand
@@ -89,6 +91,8 @@ def _claim_ratios(sizes: list[list[float]]) -> list[float]:
     false_sets = a[1] + b[1] + c[1] + d[1]
     return [(t / true_sets) / (f / false_sets) for t, f in sizes]
 
+
+_lay_set = builder(LaySet)  # LaySet(seat, cards, rank, count), built fast (engine/_records.py)
 
 _FLAT_PRIOR = [[1.0, 1.0]] * 4
 _FLAT_RATIOS = _claim_ratios(_FLAT_PRIOR)
@@ -377,12 +381,13 @@ class SharpBot(Bot):
             return None
         hand_ = view.hand
         held = "".join(hand_)[::2]  # the rank of each card held (a card: rank, then suit)
+        counts = Counter(held)  # how many of each rank it holds
         tracked, loose = self.memory.totals()
         unseen = self._unseen(view, loose)
         last = view.last
         believe = legal.believe
         if challenge is not None or believe is not None:
-            t = self._p_true(view, held.count(last.rank), tracked, unseen)
+            t = self._p_true(view, counts.get(last.rank, 0), tracked, unseen)
         else:
             t = 1.0
         pile = view.pile if view.pile is not None else self.pile_size
@@ -419,7 +424,7 @@ class SharpBot(Bot):
             penalty = other_out if claimant_empty and not self._covered else 0.0
             if claimant_empty and first_wins:
                 penalty = WIN
-            value, action = self._best_lay(view, held, pile, tracked, unseen, rng)
+            value, action = self._best_lay(view, held, counts, pile, tracked, unseen, rng)
             value -= penalty
             if best is None or value > best_value:
                 best_value, best = value, action
@@ -436,12 +441,20 @@ class SharpBot(Bot):
         return best
 
     def _best_lay(
-        self, view: View, held_ranks: str, pile: int, tracked: dict[str, int], unseen: int, rng: random.Random
+        self,
+        view: View,
+        held_ranks: str,
+        counts: Mapping[str, int],
+        pile: int,
+        tracked: dict[str, int],
+        unseen: int,
+        rng: random.Random,
     ) -> tuple[float, Action]:
         """The set worth most, in cards, and its value: each claimable rank (where any rank may
         be claimed, the three it holds most of) at each size, its own cards of the rank first,
         then the cards it needs least; valued by the cards it sheds against the risk of being
-        challenged (``_catchers``), and going out. ``held_ranks``: the rank of each card held;
+        challenged (``_catchers``), and going out. ``held_ranks``: the rank of each card held,
+        ``counts``: how many of each rank (every rank in it held at least once);
         ``tracked``, ``unseen``: as for ``_p_true``."""
         b = view.legal.lay
         hand_ = view.hand
@@ -451,7 +464,7 @@ class SharpBot(Bot):
         ranks = b.ranks
         if len(ranks) > 1:  # a free claim: the ranks it holds most of
             # by count, most first, then by rank (a stable sort of the ranks in order)
-            ranks = sorted(sorted(set(held_ranks)), key=held_ranks.count, reverse=True)[:3]
+            ranks = sorted(sorted(counts), key=counts.__getitem__, reverse=True)[:3]
         lie_count = b.count_min is not None
         copies = self.copies
         random_ = rng.random
@@ -460,7 +473,7 @@ class SharpBot(Bot):
         best_value = -math.inf  # every value is finite: the first set considered beats it
         best = None
         for rank in ranks:
-            held = held_ranks.count(rank)
+            held = counts.get(rank, 0)
             tails = None
             for k in range(lo, hi + 1):
                 n_true = k if k < held else held
@@ -503,19 +516,19 @@ class SharpBot(Bot):
         cards = _first_of(hand_, held_ranks, rank, n_true)
         if n_true < k:  # a bluff: its cards of the rank, then the cards it needs least
             # the ranks it holds, the one it needs least first, then by rank (stable sorts)
-            spare = sorted(set(held_ranks))
+            spare = sorted(counts)
             need_more = self._needs(view)
             if need_more:
-                spare.sort(key=lambda r: need_more.get(r, 0) + held_ranks.count(r))
+                spare.sort(key=lambda r: need_more.get(r, 0) + counts[r])
             else:
-                spare.sort(key=held_ranks.count)
+                spare.sort(key=counts.__getitem__)
             for r in spare:
                 if len(cards) == k:
                     break
                 if r != rank:
                     cards += _first_of(hand_, held_ranks, r, k - len(cards))
         # _play.lay, inline: the claimed count is sent only where counts may lie
-        return best_value, LaySet(view.seat, tuple(cards), rank, claim if lie_count else None)
+        return best_value, _lay_set(view.seat, tuple(cards), rank, claim if lie_count else None)
 
     def _catchers(self, view: View) -> tuple[float, float, list[int]]:
         """Who may challenge a set of this seat's: the chance none of them calls at its rate of
