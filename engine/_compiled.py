@@ -34,6 +34,16 @@ def source_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def read_manifest(compiled: Path = COMPILED) -> dict[str, str] | None:
+    """The ``modules`` of ``compiled``'s manifest (source path -> SHA-256 hex), or None when
+    there is no readable manifest."""
+    try:
+        modules = json.loads((compiled / MANIFEST).read_text())["modules"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return modules if isinstance(modules, dict) else None
+
+
 def compiled_dir(package: str, root: Path = ROOT, compiled: Path = COMPILED) -> Path | None:
     """The directory of ``package``'s compiled modules (``package``: a dotted name such as
     ``"engine.bots"``), or None when there is none to use: no manifest, no module of the
@@ -41,11 +51,8 @@ def compiled_dir(package: str, root: Path = ROOT, compiled: Path = COMPILED) -> 
     when a compiled module's source has changed since it was compiled."""
     if os.environ.get("NEVERYU_PURE_PYTHON"):
         return None
-    try:
-        modules = json.loads((compiled / MANIFEST).read_text())["modules"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    if not isinstance(modules, dict):
+    modules = read_manifest(compiled)
+    if modules is None:
         return None
     folder = package.replace(".", "/")
     mine = {name: digest for name, digest in modules.items() if name.rpartition("/")[0] == folder}

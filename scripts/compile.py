@@ -3,7 +3,7 @@
     .venv/bin/python scripts/compile.py [--force] [--quiet]
 
 The compiled modules are the same Python source made into C extension modules: same behaviour,
-about 1.5x the speed (docs/BENCHMARKS.md, "Engine"). The engine uses them only while the
+about 1.5x the speed (README.md, "The compiled engine"). The engine uses them only while the
 manifest's SHA-256 of every source matches the file (edit a source and it falls back to Python
 until this runs again). Does nothing when the manifest already matches. Without Cython or a C
 compiler it says so and exits 0: the pure-Python engine is complete on its own.
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ["NEVERYU_PURE_PYTHON"] = "1"  # importing engine here must not check the compiled modules
 
-from engine._compiled import COMPILED, MANIFEST, source_digest  # noqa: E402  (needs ROOT on the path)
+from engine._compiled import COMPILED, MANIFEST, read_manifest, source_digest  # noqa: E402  (needs ROOT on the path)
 
 MODULES = (
     "engine/_actions.py",
@@ -49,14 +49,6 @@ Python types (an ``int`` stays an ``int``, a ``float`` argument is not converted
 def wanted() -> dict[str, str]:
     """The manifest's ``modules`` for the sources as they are now."""
     return {name: source_digest(ROOT / name) for name in MODULES}
-
-
-def current() -> dict[str, str] | None:
-    """The ``modules`` of the manifest in build/compiled/, or None."""
-    try:
-        return json.loads((COMPILED / MANIFEST).read_text())["modules"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 def build() -> None:
@@ -88,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="print nothing when up to date")
     args = parser.parse_args(argv)
     modules = wanted()
-    if not args.force and current() == modules:
+    if not args.force and read_manifest() == modules:
         if not args.quiet:
             print(f"compiled engine up to date ({len(modules)} modules in {COMPILED})")
         return 0

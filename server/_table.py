@@ -392,7 +392,7 @@ class Table(Referee):
         """A player shows he is back: his seat is no longer away. Back on his own turn, his turn
         time starts afresh and (``snapshot``) a ``state`` tells him its ``time_ms``."""
         index = seat.index  # (every game request comes here: the key is made once)
-        self.deadlines.pop(_GRACE_KEYS[index] if index < len(_GRACE_KEYS) else f"grace:{index}", None)
+        self._cancel(_GRACE_KEYS[index] if index < len(_GRACE_KEYS) else f"grace:{index}")
         if seat.away and seat.session is not None:
             seat.away = False
             self._cancel(f"bot:{seat.index}")
@@ -519,6 +519,7 @@ class Table(Referee):
         for e in events:
             if type(e) is engine.DealEnded:
                 ended = True
+                break
         if ended and self.match is not None:
             self.match.finish(deal)
         public = self.rules.hand_counts_public
@@ -633,7 +634,7 @@ class Table(Referee):
                         ts = _session.ts_pair(_session.wall_ms())
                     session.event_packed(_legal_prefix(legal), ts)
             key = _BOT_KEYS[index] if index < len(_BOT_KEYS) else f"bot:{index}"
-            if seat.bot is not None or seat.away or session is None:  # ``seat.by_bot``
+            if seat.by_bot:
                 if legal and held != index and seat.asked != deal.actions and key not in deadlines:
                     self._at(key, self.settings.bot_delay_ms)
             elif key in deadlines:

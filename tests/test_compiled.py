@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine import VARIANTS
-from engine._compiled import COMPILED, MANIFEST, ROOT, compiled_dir, source_digest
+from engine._compiled import COMPILED, MANIFEST, ROOT, compiled_dir, read_manifest, source_digest
 
 SOURCE = "engine/bots/_sharp.py"
 
@@ -76,11 +76,8 @@ def test_pure_python_on_request(tree, monkeypatch) -> None:
 
 
 def _built() -> bool:
-    try:
-        modules = json.loads((COMPILED / MANIFEST).read_text())["modules"]
-    except OSError:
-        return False
-    return all(source_digest(ROOT / name) == digest for name, digest in modules.items())
+    modules = read_manifest()
+    return modules is not None and all(source_digest(ROOT / name) == digest for name, digest in modules.items())
 
 
 needs_build = pytest.mark.skipif(not _built(), reason="no up-to-date compiled engine (scripts/compile.py)")
