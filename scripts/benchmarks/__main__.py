@@ -31,6 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--only", default=None, metavar="SECTION,...",
         help=f"run only these sections, of: {', '.join(SECTIONS)}",
     )
+    p.add_argument(
+        "--no-pin", action="store_true",
+        help="latency: leave the servers and the measuring clients wherever the scheduler puts them"
+        " (default: the servers on one CPU, the measuring clients on another)",
+    )
     p.add_argument("--max-clients", type=int, default=None, help="capacity: the largest N to try")
     p.add_argument(
         "--check-sent", action="store_true",

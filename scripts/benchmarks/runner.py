@@ -6,7 +6,9 @@ Every loop is bounded by a count and a time; ``Profile`` holds both, per run len
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 
 import attrs
 import trio
@@ -69,12 +71,38 @@ def neveryu(report, prof: Profile, args) -> None:
         latencies(report, prof, args)
 
 
+@contextlib.contextmanager
+def pinned(server_pids: list[int], pin: bool) -> Iterator[dict[str, int] | None]:
+    """While inside: the servers ``server_pids`` on one CPU and this process (the measuring
+    clients) on another, as when players' machines are not the server's; yields which CPUs
+    (``{"servers": n, "clients": m}``), or None when not pinned (``pin`` false, fewer than two
+    CPUs, or no ``os.sched_setaffinity``). This process's CPUs are given back on the way out.
+
+    Why: unpinned on two cores, a socket's wake-up hints to Linux that the sender is about to
+    sleep, so the woken client is often run on the server's CPU, behind whatever the server
+    does after its write. The floor sleeps right after its write; neveryu goes on with the
+    ``turn`` and ``legal`` of the batch (docs/BENCHMARKS.md, "Pinning")."""
+    mine = os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else set()
+    if not pin or len(mine) < 2:
+        yield None
+        return
+    server_cpu, client_cpu = sorted(mine)[:2]
+    try:
+        for pid in server_pids:
+            os.sched_setaffinity(pid, {server_cpu})
+        os.sched_setaffinity(0, {client_cpu})
+        yield {"servers": server_cpu, "clients": client_cpu}
+    finally:
+        os.sched_setaffinity(0, mine)
+
+
 def latencies(report, prof: Profile, args) -> None:
     """Both fan-out latencies, interleaved: ``prof.rounds`` rounds, each a block of floor
     samples and a block of neveryu samples (a new table each round; the floor's block first in
     even rounds, neveryu's in odd ones), both servers running in their own processes all along. Other work on the machine then weighs on both alike, and the
     ratio of the pooled p50s is fair even when the load drifts. Then ping/pong requests per
-    second with ``prof.ping_clients`` clients against each."""
+    second with ``prof.ping_clients`` clients against each. The servers and the measuring
+    clients run on CPUs of their own (``pinned``) unless ``--no-pin``."""
     from . import latency as nev
 
     want = [name for name in ("floor", "neveryu") if name in report.sections]
@@ -88,30 +116,31 @@ def latencies(report, prof: Profile, args) -> None:
         "scripts.benchmarks.neveryu_server", "--clients", str(prof.ping_clients + 16), *args.server_args
     ) as nv:
         pids = {"floor": fl.pid, "neveryu": nv.pid}
+        with pinned(list(pids.values()), not args.no_pin) as report.data["latency_cpus"]:
 
-        def block(name: str, fn, port: int) -> dict:
-            s0, c0 = cpu_seconds(pids[name]), cpu_seconds(me)
-            r = trio.run(fn, port, n, seconds)
-            cpu[name]["server"] += cpu_seconds(pids[name]) - s0
-            cpu[name]["client"] += cpu_seconds(me) - c0
-            pooled[name].extend(r["samples"])
-            cpu[name]["frames"] += r["frames"]
-            return r
+            def block(name: str, fn, port: int) -> dict:
+                s0, c0 = cpu_seconds(pids[name]), cpu_seconds(me)
+                r = trio.run(fn, port, n, seconds)
+                cpu[name]["server"] += cpu_seconds(pids[name]) - s0
+                cpu[name]["client"] += cpu_seconds(me) - c0
+                pooled[name].extend(r["samples"])
+                cpu[name]["frames"] += r["frames"]
+                return r
 
-        for i in range(prof.rounds):
-            for name in want if i % 2 == 0 else want[::-1]:  # floor first in even rounds, neveryu in odd
-                if name == "floor":
-                    block("floor", floor_server.latency, fl.port)
-                    continue
-                r = block("neveryu", nev.latency, nv.port)
-                extra["neveryu"]["deals"] += r["deals"]
-                for code, k in r["errors"].items():
-                    extra["neveryu"]["errors"][code] = extra["neveryu"]["errors"].get(code, 0) + k
-        tps = {}
-        if "floor" in pooled:
-            tps["floor"] = trio.run(floor_server.throughput, fl.port, prof.ping_clients, prof.ping_s)
-        if "neveryu" in pooled:
-            tps["neveryu"] = trio.run(nev.throughput, nv.port, prof.ping_clients, prof.ping_s)
+            for i in range(prof.rounds):
+                for name in want if i % 2 == 0 else want[::-1]:  # floor first in even rounds, neveryu in odd
+                    if name == "floor":
+                        block("floor", floor_server.latency, fl.port)
+                        continue
+                    r = block("neveryu", nev.latency, nv.port)
+                    extra["neveryu"]["deals"] += r["deals"]
+                    for code, k in r["errors"].items():
+                        extra["neveryu"]["errors"][code] = extra["neveryu"]["errors"].get(code, 0) + k
+            tps = {}
+            if "floor" in pooled:
+                tps["floor"] = trio.run(floor_server.throughput, fl.port, prof.ping_clients, prof.ping_s)
+            if "neveryu" in pooled:
+                tps["neveryu"] = trio.run(nev.throughput, nv.port, prof.ping_clients, prof.ping_s)
     for name in want:
         k = max(len(pooled[name]), 1)
         per = {
@@ -149,6 +178,11 @@ def say_latencies(report, prof: Profile) -> None:
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     if fl and nv:
         report.say(f"  (measured in {prof.rounds} interleaved rounds of a floor block and a neveryu block, in alternating order)")
+    cpus = report.data.get("latency_cpus")
+    report.say(
+        f"  (servers on CPU {cpus['servers']}, measuring clients on CPU {cpus['clients']})" if cpus
+        else "  (not pinned: servers and clients wherever the scheduler puts them)"
+    )
 
 
 def capacity(report, prof: Profile, args) -> None:

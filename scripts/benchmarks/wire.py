@@ -34,6 +34,11 @@ class FrameStream:
         self._buf = bytearray()
         self._bodies: collections.deque[bytes] = collections.deque()  # received, not yet decoded
 
+    @property
+    def pending(self) -> int:
+        """Frames received and not yet taken by ``receive``."""
+        return len(self._bodies)
+
     async def send(self, msg: dict) -> None:
         await self.stream.send_all(encode(msg))
 
