@@ -40,7 +40,9 @@ from ._types import (
     Str,
     Tuple,
     Type,
+    checked_as,
     well_typed,
+    wire_identity,
 )
 from ._limits import MAX_CHAT_LEN, MAX_NAME_LEN
 
@@ -802,22 +804,21 @@ def request_wire(d: dict) -> dict:
     exactly what ``parse_request`` raises."""
     cls, re = _request_class(d)
     t = cls.t
-    required, plan = _plan(cls)
+    plan = _PLANS.get(cls) or _plan(cls)
     try:
-        for name in required:
+        for name in plan[0]:
             if name not in d:
                 raise error("BAD_MESSAGE", f"{t}: the field {name} is missing")
         out: dict[str, Any] = {"t": t}
-        for name, checked, where, keep_nil, to_wire in plan:
+        for name, check, where, keep_nil, nullable, to_wire in plan[1]:
             if name in d:
-                value = checked.check(d[name], where)
-                if value is None:
+                value = d[name]
+                if value is None and nullable:
                     if keep_nil:
                         out[name] = None
-                elif to_wire is None:
-                    out[name] = value
-                else:
-                    out[name] = to_wire(value)
+                    continue
+                value = check(value, where)  # (a nil here raises the type's own error)
+                out[name] = value if to_wire is None else to_wire(value)
         return out
     except ProtocolError as exc:
         raise _as_answered(exc, cls, d, re) from None
@@ -846,25 +847,27 @@ def _as_answered(exc: ProtocolError, cls: type[Message], d: dict, re: int | None
     return exc
 
 
-_PLANS: dict[type, tuple[tuple[str, ...], tuple[tuple[str, Type, str, bool, Any], ...]]] = {}
+_Step = tuple[str, Any, str, bool, bool, Any]
+_PLANS: dict[type, tuple[tuple[str, ...], tuple[_Step, ...]]] = {}
 
 
-def _plan(cls: type[Message]) -> tuple[tuple[str, ...], tuple[tuple[str, Type, str, bool, Any], ...]]:
+def _plan(cls: type[Message]) -> tuple[tuple[str, ...], tuple[_Step, ...]]:
     """What ``request_wire`` does for ``cls`` (made once per class): its required field names,
-    and per field its name, the type its constructor checks with (``_checked``), where an error
-    is said to be, whether a nil is kept (required fields) and its ``to_wire`` (None: the value
-    as it is)."""
+    and per field: its name; the ``check`` of its type as its constructor checks a value that is
+    not nil (``_checked``, ``Ref`` and ``Nullable`` taken off: ``checked_as``); where an error
+    is said to be; whether a nil is kept (required fields); whether a nil is allowed (optional
+    or ``Nullable``); and its type's ``to_wire`` (None: the value as it is)."""
     plan = _PLANS.get(cls)
     if plan is None:
         fields = cls.wire_fields()
         steps = []
         for name, f in fields.items():
-            checked = f.type if f.required else _optional(f.type)
-            plain = f.type
-            while isinstance(plain, (Ref, Nullable)):
-                plain = plain.inner
-            identity = type(plain).to_wire is Type.to_wire
-            steps.append((name, checked, f"{cls.t}.{name}", f.required, None if identity else f.type.to_wire))
+            inner = checked_as(f.type)
+            nullable = not f.required or isinstance(inner, Nullable)
+            if isinstance(inner, Nullable):
+                inner = checked_as(inner.inner)
+            to_wire = None if wire_identity(inner) else inner.to_wire
+            steps.append((name, inner.check, f"{cls.t}.{name}", f.required, nullable, to_wire))
         plan = _PLANS[cls] = (tuple(name for name, f in fields.items() if f.required), tuple(steps))
     return plan
 

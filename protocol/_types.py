@@ -83,11 +83,15 @@ class Str(Type):
     pattern: str | None = None
     choices: tuple[str, ...] | None = None
     description: str | None = None
+    _fullmatch: Any = attrs.field(init=False, repr=False, eq=False)  # ``pattern`` compiled, once
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_fullmatch", None if self.pattern is None else _compiled(self.pattern).fullmatch)
 
     def check(self, value, where):
         if type(value) is not str or not self.min_len <= len(value) <= self.max_len:
             raise _bad(where, f"a string of {self.min_len}..{self.max_len} characters", value)
-        if self.pattern is not None and not _compiled(self.pattern).fullmatch(value):
+        if self._fullmatch is not None and not self._fullmatch(value):
             raise _bad(where, f"a string matching {self.pattern}", value)
         if self.choices is not None and value not in self.choices:
             raise _bad(where, f"one of {', '.join(self.choices)}", value)
@@ -134,11 +138,18 @@ class Array(Type):
     items: Type
     max_items: int
     min_items: int = 0
+    # What checking and sending each item come to, found once (``checked_as``, ``wire_identity``)
+    _check_item: Any = attrs.field(init=False, repr=False, eq=False)
+    _items_as_they_are: bool = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "_check_item", checked_as(self.items).check)
+        object.__setattr__(self, "_items_as_they_are", wire_identity(self.items))
 
     def check(self, value, where):
         if type(value) not in (list, tuple) or not self.min_items <= len(value) <= self.max_items:
             raise _bad(where, f"an array of {self.min_items}..{self.max_items} items", value)
-        check = self.items.check
+        check = self._check_item
         try:
             return tuple([check(v, where) for v in value])
         except ProtocolError:  # checked again to say which item (a name per item cost more than the check)
@@ -151,6 +162,8 @@ class Array(Type):
         return s
 
     def to_wire(self, value):
+        if self._items_as_they_are:
+            return list(value)
         return [self.items.to_wire(v) for v in value]
 
 
@@ -307,6 +320,22 @@ class Ref(Type):
 
     def to_wire(self, value):
         return self.inner.to_wire(value)
+
+
+def checked_as(ty: Type) -> Type:
+    """``ty`` without the ``Ref`` names around it: the type whose ``check`` and ``to_wire`` do
+    the work (a ``Ref`` only hands them on)."""
+    while isinstance(ty, Ref):
+        ty = ty.inner
+    return ty
+
+
+def wire_identity(ty: Type) -> bool:
+    """Whether ``ty.to_wire`` gives back every value it checked as it is (scalars, and nil)."""
+    ty = checked_as(ty)
+    if isinstance(ty, Nullable):
+        return wire_identity(ty.inner)
+    return type(ty).to_wire is Type.to_wire
 
 
 def well_typed(ty: Type, value: Any) -> bool:

@@ -399,9 +399,10 @@ class ClientConnection:
                             return
                         if not self._final:
                             self.wire.receive_data(data)
+                            now = trio.current_time()
                             if self._frame_started is None:
-                                self._frame_started = trio.current_time()
-                            await self._take_messages()
+                                self._frame_started = now
+                            await self._take_messages(now)
                 deadline, why = self._deadline()
                 if trio.current_time() < deadline:  # it moved on since: wait for it
                     continue
@@ -412,7 +413,10 @@ class ClientConnection:
         finally:
             self._peer_closed.set()
 
-    async def _take_messages(self) -> None:
+    async def _take_messages(self, now: float) -> None:
+        """Handle every whole request read so far. ``now``: trio's clock when the bytes were
+        read (after a wait for backpressure, read again): the time of their frames and of the
+        batch their requests make (``Server.batch_time``)."""
         while not self._final:
             # Backpressure: a client's own requests wait while its replies pile up, so only
             # what others send it (its table's events) can overflow the queue.
@@ -420,18 +424,18 @@ class ClientConnection:
                 self._drained = trio.Event()
                 self._read_timer.deadline = math.inf  # no read is waited for meanwhile
                 await self._drained.wait()
+                now = trio.current_time()
             try:
                 msg = self.wire.next_message()
             except protocol.ProtocolError as exc:
                 if exc.fatal:
                     self.fatal(exc)
                     return
-                self._frame_done(trio.current_time())
+                self._frame_done(now)
                 self.push(exc.to_wire())
                 continue
             if msg is None:
                 return
-            now = trio.current_time()
             self._frame_done(now)
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("%s -> %s", self, msg.get("t"))
@@ -440,6 +444,7 @@ class ClientConnection:
                 continue
             server = self.server
             server._batching += 1  # server.batch(): what the request sends is written once it is handled
+            server.batch_time = now
             try:
                 server.dispatch(self, msg)
             except Exception:

@@ -49,7 +49,7 @@ class Referee:
             # Premature (RULES.md, `hoyle`): void, and its sender may not challenge that set. The
             # request was done (it bars him), so it gets ``ok``; ``challenge_void`` says the rest
             # (docs/PROTOCOL.md: an error reply means nothing changed).
-        if isinstance(action, (engine.LaySet, engine.DeclareNone)):
+        if self.tie_set is not None and isinstance(action, (engine.LaySet, engine.DeclareNone)):
             self._settle_tie_before_cover(action)
         events = deal.apply(action)
         if session is not None:

@@ -97,6 +97,7 @@ class Server:
         self.port: int | None = None
         self._batching = 0  # depth of ``batch``: > 0 while a request or a deadline is handled
         self._dirty: list[ClientConnection] = []  # connections pushed to in this batch
+        self.batch_time = 0.0  # trio's clock when the batch began (``flush`` stamps writes with it)
         # Every client socket, level-triggered (Linux; None elsewhere, or before ``run``): a poll
         # of it says whether any connection waits to be read (``flush``)
         self._waiting: Any = None
@@ -236,6 +237,8 @@ class Server:
         at once (``ClientConnection.flush``: one ``send`` on the socket when nothing else
         waits, else its writer's queue). Never waits."""
         self._batching += 1
+        if self._batching == 1:
+            self.batch_time = trio.current_time()
         try:
             yield
         finally:
@@ -250,7 +253,7 @@ class Server:
         second write per connection and batch costs CPU that those requests would wait for."""
         if not self._dirty or self._waiting is None or self._waiting.poll(0, 1):
             return
-        now = trio.current_time()
+        now = self.batch_time
         while self._dirty:
             dirty, self._dirty = self._dirty, []
             for conn in dirty:

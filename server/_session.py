@@ -76,9 +76,10 @@ def event_prefix(body: dict[str, Any]) -> bytes:
     return _map_header(n + 2) + packed[len(_map_header(n)) :]
 
 
-def ts_pair(ts: int) -> bytes:
-    """The packed pair ``"ts": ts`` that ends an event (``Session.event_packed``)."""
-    return _TS + _pack(ts)
+def ts_pair(ts: int | None = None) -> bytes:
+    """The packed pair ``"ts": ts`` that ends an event (``Session.event_packed``); ``ts``
+    defaults to ``wall_ms()``."""
+    return _TS + _pack(time.time_ns() // 1_000_000 if ts is None else ts)
 
 
 class Session:

@@ -139,9 +139,10 @@ class Table(Referee):
                 session.error(req, "BAD_STATE", f"table {self.id} has closed")
             return
         try:
-            if kind not in COMMANDS:
+            handler = _HANDLERS.get(kind)
+            if handler is None:
                 raise TableError("UNKNOWN_TYPE", f"a table does not handle {kind!r}")
-            getattr(self, "_on_" + kind)(session, req)
+            handler(self, session, req)
         except TableError as exc:
             if session is not None:
                 session.error(req, exc.code, exc.msg)
@@ -524,7 +525,7 @@ class Table(Referee):
             self.match.finish(deal)
         public = self.rules.hand_counts_public
         turned = False
-        ts = _session.ts_pair(_session.wall_ms())  # one time stamp for the batch
+        ts = _session.ts_pair()  # one time stamp for the batch
         project = engine.project
         observed: list[tuple[Any, engine.Event]] = []  # (bot, its copy), learnt after the sending
         flush: Callable[[], None] | None = self._flush
@@ -631,7 +632,7 @@ class Table(Referee):
                 if sent is not legal and sent != legal:
                     sent_legal[index] = legal
                     if ts is None:
-                        ts = _session.ts_pair(_session.wall_ms())
+                        ts = _session.ts_pair()
                     session.event_packed(_legal_prefix(legal), ts)
             key = _BOT_KEYS[index] if index < len(_BOT_KEYS) else f"bot:{index}"
             if seat.by_bot:
@@ -662,3 +663,9 @@ class Table(Referee):
         session.event(body)
         if seat is not None:
             self.sent_legal[seat] = view.legal
+
+
+_HANDLERS: dict[str, Callable[[Table, Session | None, dict[str, Any]], None]] = {
+    kind: getattr(Table, "_on_" + kind) for kind in COMMANDS
+}
+"""The handler of each command (``Table.handle``): ``Table._on_<kind>``."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import struct
+from unittest import mock
 
 import msgpack
 import pytest
@@ -13,10 +14,12 @@ from hypothesis import strategies as st
 from protocol import (
     ERRORS,
     MAX_CLIENT_FRAME,
+    MAX_DEPTH,
     MAX_SERVER_FRAME,
     Connection,
     LocalProtocolError,
     ProtocolError,
+    decode_body,
     encode_frame,
 )
 
@@ -310,3 +313,46 @@ wire_values = st.recursive(
 @given(st.dictionaries(st.sampled_from(["t", "id", "cards", "rank", "text", "x"]), wire_values, max_size=5))
 def test_arbitrary_maps_raise_only_protocol_error(msg):
     only_protocol_errors("server", frame(HELLO) + frame(msg), 7)
+
+
+# -- the codec's short cut: what the bytes alone show changes no verdict -----------------------
+
+
+def decode_verdict(body: bytes) -> object:
+    """What ``decode_body`` makes of ``body``: the value, or the error's code and message."""
+    try:
+        return decode_body(body, MAX_CLIENT_FRAME)
+    except ProtocolError as exc:
+        return (exc.code, exc.msg)
+
+
+def walked_verdict(body: bytes) -> object:
+    """``decode_verdict`` with every value walked (``wire_problem``), never taken on sight."""
+    with mock.patch("protocol._codec._plainly_wire", lambda body: False):
+        return decode_verdict(body)
+
+
+odd_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=6) | st.floats()
+    | st.binary(max_size=3) | st.builds(msgpack.ExtType, st.integers(0, 127), st.binary(max_size=2)),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3) | st.binary(max_size=2), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=4) | st.binary(max_size=2), odd_values, max_size=5))
+def test_decoding_on_sight_refuses_what_the_walk_refuses(value):
+    body = msgpack.packb(value, use_bin_type=True)
+    assert decode_verdict(body) == walked_verdict(body)
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH - 2, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1])
+@pytest.mark.parametrize("leaf", ["TS", 7, 1.5, b"x"])
+def test_decoding_on_sight_keeps_the_depth_limit(depth, leaf):
+    value: object = leaf
+    for _ in range(depth - 1):
+        value = [value]
+    body = msgpack.packb({"t": value}, use_bin_type=True)
+    assert decode_verdict(body) == walked_verdict(body)
+    assert (decode_verdict(body) == {"t": value}) == (depth < MAX_DEPTH and leaf in ("TS", 7))
