@@ -6,10 +6,10 @@ order (and hands it to the caller's ``on_message``, where game state is kept); t
 when the last client has decoded the event, timed by that client's reader (not when the
 measuring task wakes up, after the readers have also gone through the frames that came with the
 event: ``turn``, ``legal``). The four clients share this process's one CPU, where four players'
-programs each have their own machine: a reader with more frames already received yields to the
-other readers before decoding the next (``FrameStream.pending``), so that what one client does
-with the frames that came after the event (neveryu's ``turn`` and ``legal``) is not counted
-against another client's decoding of the event itself. Samples follow each other at once: ``act``
+programs each have their own machine: a reader that has decoded the event and has more frames
+already received (``FrameStream.pending``) yields to the other readers before it goes on, so
+that what one client does with the frames that came after the event (neveryu's ``turn`` and
+``legal``) is not counted against another client's decoding of the event itself. Samples follow each other at once: ``act``
 waits until the table is ready for the next one (neveryu: the next seat has its ``legal`` event
 and every client its ``turn``). Pausing between samples instead (``quiet`` s with every task
 idle) lets both processes' CPUs go idle, and on this VM waking them adds ~0.5 ms to every
@@ -62,8 +62,8 @@ async def measure(
                 if state["seen"] == len(conns):
                     state["t1"] = time.perf_counter()  # the last of them has decoded it: the sample ends
                     state["done"].set()
-            if conn.pending:  # the other clients decode what they have first (module docstring)
-                await trio.lowlevel.checkpoint()
+                elif conn.pending:  # the others decode the event before this one goes on (module docstring)
+                    await trio.lowlevel.checkpoint()
 
     async with trio.open_nursery() as nursery:
         for k, c in enumerate(conns):

@@ -19,6 +19,7 @@ from .player import Player, result_of
 
 SEATS = 4
 WAIT_FOR_TURN_S = 10.0
+READY_AFTER = frozenset({"turn", "legal", "error"})  # the messages that can make a seat ready to act (Player.legal)
 
 
 async def latency(port: int, samples: int, seconds: float, quiet: float | None = None, seed: int = 1) -> dict:
@@ -30,8 +31,11 @@ async def latency(port: int, samples: int, seconds: float, quiet: float | None =
 
     def on_message(k: int, msg: dict) -> None:
         players[k].on_message(msg)
-        if msg["t"] == "turn":
+        t = msg["t"]
+        if t == "turn":
             turns["n"] += 1
+        elif t not in READY_AFTER:
+            return  # (the table cannot have become ready: no need to look)
         if turns["n"] >= SEATS and any(p.legal is not None for p in players):
             ready["ev"].set()
 
