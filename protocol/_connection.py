@@ -103,7 +103,7 @@ class Connection:
 
     def _check_request(self, msg: dict) -> dict:
         t, rid = msg.get("t"), msg.get("id")
-        if not (type(rid) is int and 0 <= rid <= MAX_ID):  # is_uint32
+        if not is_uint32(rid):
             raise error("BAD_MESSAGE", "a request needs an id, a uint32")
         if type(t) is not str:
             raise error("BAD_MESSAGE", "a message needs t, a string", re=rid)

@@ -79,7 +79,7 @@ def event_prefix(body: dict[str, Any]) -> bytes:
 def ts_pair(ts: int | None = None) -> bytes:
     """The packed pair ``"ts": ts`` that ends an event (``Session.event_packed``); ``ts``
     defaults to ``wall_ms()``."""
-    return _TS + _pack(time.time_ns() // 1_000_000 if ts is None else ts)
+    return _TS + _pack(wall_ms() if ts is None else ts)
 
 
 class Session:
