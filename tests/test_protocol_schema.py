@@ -110,7 +110,7 @@ def requests(draw):
     return msg
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=250, deadline=None, derandomize=True)
 @given(requests())
 def test_schema_accepts_exactly_what_parse_request_accepts(msg):
     try:
