@@ -71,6 +71,7 @@ from ._events import (
 )
 from ._events import EACH, OWNER, PUBLIC
 from ._match import Match
+from ._records import builder
 from ._rules import DEFAULT_VARIANT, VARIANTS, Rules, variant
 from ._view import NO_ACTION, LastSet, LayBounds, Legal, View
 

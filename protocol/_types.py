@@ -19,6 +19,7 @@ from ._limits import MAX_ID
 
 RANK_PATTERN = "^[2-9TJQKA]$"
 CARD_PATTERN = "^[2-9TJQKA][SHDC]$"
+ACCEPTED_KEPT = 256  # values a Str with a pattern or choices remembers as passed (``Str.check``)
 
 
 def _bad(where: str, what: str, value: Any) -> Exception:
@@ -84,17 +85,26 @@ class Str(Type):
     choices: tuple[str, ...] | None = None
     description: str | None = None
     _fullmatch: Any = attrs.field(init=False, repr=False, eq=False)  # ``pattern`` compiled, once
+    # Values that passed a pattern or choices, kept (up to ACCEPTED_KEPT) so that the next
+    # check of one is a set lookup: cards and ranks, in nearly every game request.
+    _accepted: set[str] | None = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_fullmatch", None if self.pattern is None else _compiled(self.pattern).fullmatch)
+        object.__setattr__(self, "_accepted", None if self.pattern is None and self.choices is None else set())
 
     def check(self, value, where):
+        accepted = self._accepted
+        if accepted is not None and type(value) is str and value in accepted:
+            return value
         if type(value) is not str or not self.min_len <= len(value) <= self.max_len:
             raise _bad(where, f"a string of {self.min_len}..{self.max_len} characters", value)
         if self._fullmatch is not None and not self._fullmatch(value):
             raise _bad(where, f"a string matching {self.pattern}", value)
         if self.choices is not None and value not in self.choices:
             raise _bad(where, f"one of {', '.join(self.choices)}", value)
+        if accepted is not None and len(accepted) < ACCEPTED_KEPT:
+            accepted.add(value)
         return value
 
     def schema(self):

@@ -98,6 +98,7 @@ class Server:
         self._batching = 0  # depth of ``batch``: > 0 while a request or a deadline is handled
         self._dirty: list[ClientConnection] = []  # connections pushed to in this batch
         self.batch_time = 0.0  # trio's clock when the batch began (``flush`` stamps writes with it)
+        self._early: bool | None = None  # whether this batch may write early (``flush``), once asked
         # Every client socket, level-triggered (Linux; None elsewhere, or before ``run``): a poll
         # of it says whether any connection waits to be read (``flush``)
         self._waiting: Any = None
@@ -244,26 +245,31 @@ class Server:
         finally:
             self.end_batch()
 
-    def flush(self) -> None:
-        """Inside a batch, write now what it has pushed so far (``ClientConnection.flush``), when
-        no connection waits to be read; the batch goes on, and what it pushes next is written
-        after it, in order (a table sends the first event of an action this way: the players
-        see it before the rest is worked out). When other requests wait (a busy server), or
-        where this cannot be known (no epoll), nothing is written before the batch ends: a
-        second write per connection and batch costs CPU that those requests would wait for."""
-        if not self._dirty or self._waiting is None or self._waiting.poll(0, 1):
-            return
-        now = self.batch_time
-        while self._dirty:
-            dirty, self._dirty = self._dirty, []
-            for conn in dirty:
-                conn.flush(now)
+    def flush(self, link: ClientConnection) -> None:
+        """Inside a batch, write now what it has pushed so far to ``link``
+        (``ClientConnection.flush``), when no connection waits to be read (asked once per
+        batch); the batch goes on, and what it pushes next is written after it, in order (a
+        table sends the first event of an action this way, to each receiver as soon as its copy
+        is framed: the players see it before the rest is worked out, the first of them while
+        the others' copies are made). When other requests wait (a busy server), or where this
+        cannot be known (no epoll), nothing is written before the batch ends: a second write
+        per connection and batch costs CPU that those requests would wait for."""
+        if not self._batching:
+            return  # (outside a batch every push is written at once)
+        early = self._early
+        if early is None:
+            early = self._early = self._waiting is not None and not self._waiting.poll(0, 1)
+        if early:
+            link.flush(self.batch_time)
 
     def end_batch(self) -> None:
         """The end of a batch begun with ``_batching += 1`` (what ``batch`` does, without a
         context manager: the reader's hot path)."""
         self._batching -= 1
-        if not self._batching and self._dirty:
+        if self._batching:
+            return
+        self._early = None
+        if self._dirty:
             now = trio.current_time()
             while self._dirty:
                 dirty, self._dirty = self._dirty, []

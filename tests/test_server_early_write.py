@@ -1,6 +1,7 @@
 """The first event of an action is written before the rest of its batch is worked out
-(``Table._publish`` calls its ``flush`` once, after that event), when no other connection waits
-to be read (``Server.flush``); what each connection gets, and in which order, is the same."""
+(``Table._publish`` calls its ``flush`` for each receiver as soon as that receiver's copy of the
+event is framed), when no other connection waits to be read (``Server.flush``, asked once per
+batch); what each connection gets, and in which order, is the same."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def autojump_clock():
 
 class LogLink:
     """A connection that writes what it is pushed, in order, to a log shared by the table's
-    connections (``flush`` writes a marker into it)."""
+    connections (``flush`` writes a marker naming it into the log)."""
 
     def __init__(self, name: str, log: list[tuple[str, Any]]) -> None:
         self.name, self.log = name, log
@@ -44,7 +45,7 @@ def seated_table(log: list[tuple[str, Any]]) -> tuple[Table, list[Session]]:
     table = Table(
         1,
         TableSettings(variant="verish", options={}, seats=4, bots=(), turn_ms=0, deals=1, seed=5),
-        flush=lambda: log.append(("flush", None)),
+        flush=lambda link: log.append(("flush", link.name)),
     )
     sessions = []
     for k in range(4):
@@ -66,7 +67,7 @@ def lay_request(deal: engine.Deal, seat: int, rid: int) -> dict[str, Any]:
     return req
 
 
-async def test_a_lay_is_flushed_after_its_set_laid_reaches_every_seat_and_before_the_rest(autojump_clock):
+async def test_a_lay_is_flushed_to_each_seat_once_its_set_laid_is_framed_and_before_the_rest(autojump_clock):
     log: list[tuple[str, Any]] = []
     table, sessions = seated_table(log)
     deal = table.deal
@@ -75,10 +76,13 @@ async def test_a_lay_is_flushed_after_its_set_laid_reaches_every_seat_and_before
     del log[:]
     table.handle("lay", sessions[actor], lay_request(deal, actor, 7))
     flushes = [i for i, (who, _) in enumerate(log) if who == "flush"]
-    assert len(flushes) == 1  # once per batch, after its first event
-    before, after = log[: flushes[0]], log[flushes[0] + 1 :]
-    assert [(who, m["t"]) for who, m in before] == [(f"p{actor}", "ok")] + [(f"p{k}", "set_laid") for k in range(4)]
-    assert before[0][1]["re"] == 7
+    assert len(flushes) == 4  # once per seat, for the batch's first event only
+    before, after = log[: flushes[-1] + 1], log[flushes[-1] + 1 :]
+    expected = [(f"p{actor}", "ok")]  # the reply is pushed first (and written with the actor's event)
+    for k in range(4):  # then each seat in turn: its set_laid, then its flush
+        expected += [(f"p{k}", "set_laid"), ("flush", f"p{k}")]
+    assert [(who, m["t"] if who != "flush" else m) for who, m in before] == expected
+    assert next(m for who, m in before if who == f"p{actor}")["re"] == 7
     assert {m["t"] for _, m in after} <= {"turn", "legal"}
     assert {who for who, m in after if m["t"] == "turn"} == {f"p{k}" for k in range(4)}
     # each connection's own order: the reply, the event, then the rest, seq without a gap
@@ -112,9 +116,11 @@ class FakeConnection:
 class FakeWaiting:
     def __init__(self, ready: list[tuple[int, int]]) -> None:
         self.ready = ready
+        self.polls = 0
 
     def poll(self, timeout: float, maxevents: int) -> list[tuple[int, int]]:
         assert timeout == 0  # never waits
+        self.polls += 1
         return self.ready[:maxevents]
 
 
@@ -126,11 +132,22 @@ class FakeWaiting:
 async def test_server_flush_writes_early_only_when_no_connection_waits(autojump_clock, waiting, written):
     server = Server(ServerConfig())
     server._waiting = waiting
-    conn = FakeConnection()
+    first, second = FakeConnection(), FakeConnection()
     server._batching = 1
-    server._dirty = [conn]  # type: ignore[list-item]
-    server.flush()
-    assert conn.flushed == (1 if written else 0)
-    assert server._dirty == ([] if written else [conn])
-    server.end_batch()
-    assert conn.flushed == 1 and server._dirty == []
+    server._dirty = [first, second]  # type: ignore[list-item]
+    server.flush(first)  # type: ignore[arg-type]
+    server.flush(second)  # type: ignore[arg-type]
+    assert (first.flushed, second.flushed) == ((1, 1) if written else (0, 0))
+    if waiting is not None:
+        assert waiting.polls == 1  # asked once per batch
+    server.end_batch()  # the batch's end writes every connection it touched (again: a no-op when written)
+    assert (first.flushed, second.flushed) == ((2, 2) if written else (1, 1)) and server._dirty == []
+    assert server._early is None  # the next batch asks again
+
+
+async def test_server_flush_outside_a_batch_does_nothing(autojump_clock):
+    server = Server(ServerConfig())
+    server._waiting = FakeWaiting([])
+    conn = FakeConnection()
+    server.flush(conn)  # type: ignore[arg-type]
+    assert conn.flushed == 0 and server._early is None
