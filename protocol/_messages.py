@@ -810,15 +810,14 @@ def request_wire(d: dict) -> dict:
             if name not in d:
                 raise error("BAD_MESSAGE", f"{t}: the field {name} is missing")
         out: dict[str, Any] = {"t": t}
-        for name, check, where, keep_nil, nullable, to_wire in plan[1]:
+        for name, check, where, keep_nil, nullable in plan[1]:
             if name in d:
                 value = d[name]
                 if value is None and nullable:
                     if keep_nil:
                         out[name] = None
                     continue
-                value = check(value, where)  # (a nil here raises the type's own error)
-                out[name] = value if to_wire is None else to_wire(value)
+                out[name] = check(value, where)  # (a nil here raises the type's own error)
         return out
     except ProtocolError as exc:
         raise _as_answered(exc, cls, d, re) from None
@@ -847,16 +846,17 @@ def _as_answered(exc: ProtocolError, cls: type[Message], d: dict, re: int | None
     return exc
 
 
-_Step = tuple[str, Any, str, bool, bool, Any]
+_Step = tuple[str, Any, str, bool, bool]
 _PLANS: dict[type, tuple[tuple[str, ...], tuple[_Step, ...]]] = {}
 
 
 def _plan(cls: type[Message]) -> tuple[tuple[str, ...], tuple[_Step, ...]]:
     """What ``request_wire`` does for ``cls`` (made once per class): its required field names,
-    and per field: its name; the ``check`` of its type as its constructor checks a value that is
-    not nil (``_checked``, ``Ref`` and ``Nullable`` taken off: ``checked_as``); where an error
-    is said to be; whether a nil is kept (required fields); whether a nil is allowed (optional
-    or ``Nullable``); and its type's ``to_wire`` (None: the value as it is)."""
+    and per field: its name; how its type checks a value that is not nil as its constructor
+    does and gives it in its wire form (``check``, or ``wire_check`` where ``to_wire`` changes
+    the value; ``Ref`` and ``Nullable`` taken off: ``checked_as``); where an error is said to
+    be; whether a nil is kept (required fields); whether a nil is allowed (optional or
+    ``Nullable``)."""
     plan = _PLANS.get(cls)
     if plan is None:
         fields = cls.wire_fields()
@@ -866,8 +866,8 @@ def _plan(cls: type[Message]) -> tuple[tuple[str, ...], tuple[_Step, ...]]:
             nullable = not f.required or isinstance(inner, Nullable)
             if isinstance(inner, Nullable):
                 inner = checked_as(inner.inner)
-            to_wire = None if wire_identity(inner) else inner.to_wire
-            steps.append((name, inner.check, f"{cls.t}.{name}", f.required, nullable, to_wire))
+            check = inner.check if wire_identity(inner) else inner.wire_check
+            steps.append((name, check, f"{cls.t}.{name}", f.required, nullable))
         plan = _PLANS[cls] = (tuple(name for name, f in fields.items() if f.required), tuple(steps))
     return plan
 

@@ -10,6 +10,7 @@ import pytest
 
 from protocol import REQUESTS, ProtocolError, parse_request
 from protocol._messages import request_wire
+from protocol._types import ACCEPTED_KEPT, CARD_PATTERN, Str
 from test_protocol_messages import sample
 
 
@@ -52,3 +53,30 @@ def test_every_broken_request_gives_the_same_error(t):
     for case in cases:
         new, old = both(case)
         assert new == old, case
+
+
+def test_remembered_cards_change_no_answer():
+    """A card array whose items all passed before is taken without a check per item
+    (``Array.wire_check``): one that mixes them with anything else is still refused exactly as
+    ``parse_request`` refuses it."""
+    lay = {"t": "lay", "id": 7, "cards": ["TS", "QS"], "rank": "T"}
+    assert both(lay) == (("ok", lay), ("ok", lay))
+    for cards in (["TS", [1]], ["TS", {"a": 1}], ["TS", 5], ["TS", None], ["TS", True], ["TS", "2X"], ["TS", "QS"] * 5, []):
+        new, old = both({**lay, "cards": cards})
+        assert new == old and new[0] == "error", cards
+
+
+def test_a_string_type_remembers_only_what_passed_and_at_most_accepted_kept():
+    card = Str(2, 2, CARD_PATTERN)
+    for bad in ("2X", "10", 5):
+        with pytest.raises(ProtocolError):
+            card.check(bad, "card")
+    assert card._accepted == set()
+    for value in ("TS", "TS", "QH"):
+        assert card.check(value, "card") == value
+    assert card._accepted == {"TS", "QH"}
+    name = Str(8, 1, "^[a-z]+$")
+    for k in range(ACCEPTED_KEPT + 10):
+        name.check("".join(chr(97 + int(d)) for d in f"{k:04d}"), "name")
+    assert len(name._accepted) == ACCEPTED_KEPT
+    assert Str(8)._accepted is None  # a length alone is checked as fast as it is looked up
