@@ -8,4 +8,7 @@ if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
     .venv/bin/python -m pip install --quiet --upgrade pip
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${NEVERYU_EXTRAS:+[$NEVERYU_EXTRAS]}"
+# (The filter hides setuptools' warning that folders named like the packages may shadow them on
+# import: the packages are those folders, as the project's layout has them.)
+PYTHONWARNINGS="ignore:Editable installation" \
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${NEVERYU_EXTRAS:+[$NEVERYU_EXTRAS]}"
