@@ -801,7 +801,8 @@ def request_wire(d: dict) -> dict:
     """``parse_request(d).to_wire()`` in one pass (the server's path for every request): each
     field is checked as the class's constructor checks it (missing required fields first, then
     each value in field order) and put in the dict at once, without building the object. Raises
-    exactly what ``parse_request`` raises."""
+    exactly what ``parse_request`` raises, for ``d`` as msgpack decodes it (exact builtin
+    types; ``Array.wire_check`` would take a remembered card even as a ``str`` subclass)."""
     cls, re = _request_class(d)
     t = cls.t
     plan = _PLANS.get(cls) or _plan(cls)

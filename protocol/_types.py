@@ -185,7 +185,9 @@ class Array(Type):
 
     def wire_check(self, value, where):
         """``Type.wire_check``; a list of strings that have all passed the item check before
-        (``Str``'s memo: the cards of a lay) is taken at once, without a check per item."""
+        (``Str``'s memo: the cards of a lay) is taken at once, without a check per item (the
+        memo is looked up by equality: the items are taken to be what msgpack decodes, exact
+        ``str``, never a subclass)."""
         passed = self._passed_items
         if passed is not None and type(value) is list and self.min_items <= len(value) <= self.max_items:
             try:

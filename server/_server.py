@@ -30,7 +30,7 @@ from ._config import ServerConfig
 from . import _listen
 from ._connection import ClientConnection
 from ._password import password_ok
-from ._session import Session
+from ._session import Link, Session
 from ._text import blank, shown
 from ._table import REQUESTS as TABLE_REQUESTS
 from ._settings import TableError, TableSettings
@@ -245,7 +245,7 @@ class Server:
         finally:
             self.end_batch()
 
-    def flush(self, link: ClientConnection) -> None:
+    def flush(self, link: Link) -> None:
         """Inside a batch, write now what it has pushed so far to ``link``
         (``ClientConnection.flush``), when no connection waits to be read (asked once per
         batch); the batch goes on, and what it pushes next is written after it, in order (a

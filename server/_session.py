@@ -34,6 +34,10 @@ class Link(Protocol):
     def push_frame(self, frame: bytes) -> None:
         """``push`` a message already framed: the 4-byte length, then its msgpack bytes."""
 
+    def flush(self, now: float | None = None) -> None:
+        """Write now what was pushed (``Server.flush``: a batch's first event, early); never
+        waits. ``now``: trio's clock, if the caller has it."""
+
     def drop(self, reason: str) -> None:
         """Close the connection (its session may resume)."""
 
