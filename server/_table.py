@@ -63,8 +63,8 @@ def _legal_prefix(legal: engine.Legal) -> bytes:
     return prefix
 
 
-# The actions of the game requests, built from every field in order (``engine.builder``: a
-# fifth of the cost of the attrs constructor, on every request's path)
+# The actions of the game requests, built from every field in order (``engine.builder``: half
+# the cost of the attrs constructor, on every request's path)
 _LAY_SET, _DECLARE_NONE, _DISCARD_QUADS, _BELIEVE, _CHALLENGE = map(
     engine.builder, (engine.LaySet, engine.DeclareNone, engine.DiscardQuads, engine.Believe, engine.Challenge)
 )

@@ -69,9 +69,11 @@ _BODIES: dict[type, Callable[[Any], dict[str, Any]]] = {}
 def _body_of(cls: type) -> Callable[[Any], dict[str, Any]]:
     """``event_message``'s dict for an event class, made once per class as a function of one
     dict display, the way attrs makes its methods (``{"t": ..., "seat": e.seat, ...}``: a loop
-    over the fields cost four times as much). The names are the class's attrs fields."""
+    over the fields cost nearly four times as much). The names are the class's attrs fields;
+    raises TypeError for one that is no identifier (attrs allows none)."""
     names = _field_names(cls) or ()
-    assert all(name.isidentifier() for name in names)
+    if not all(name.isidentifier() for name in names):
+        raise TypeError(f"{cls.__name__}: a field name that is no identifier")
     source = "lambda e: {'t': %r%s}" % (cls.type, "".join(f", {n!r}: e.{n}" for n in names))
     _BODIES[cls] = body = eval(source, {})
     return body
