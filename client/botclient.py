@@ -22,8 +22,8 @@ from typing import Any
 import attrs
 import trio
 
-import engine
-import protocol
+from neveryu import engine
+from neveryu import protocol
 
 RATE_LIMIT_PAUSE_S = 0.5  # wait this long before trying a rate-limited action again
 
@@ -371,7 +371,7 @@ def action_request(action: engine.Action) -> tuple[str, dict[str, Any]]:
 
 def make_bot(strength: str, seat: int, rules: engine.Rules, players: int):
     """An engine bot (``engine.bots``) of ``strength``. Raises ValueError for an unknown one."""
-    from engine import bots
+    from neveryu.engine import bots
 
     return bots.make_bot(strength, seat, rules, players)
 
@@ -510,7 +510,7 @@ async def play_bot(
     with a free seat, else a new table of the server's default variant. ``matches`` None: play
     until the table closes or the connection does. Returns the player when it stops. Raises
     ValueError for an unknown ``strength``, ``ServerError`` when the server refuses."""
-    from engine import bots
+    from neveryu.engine import bots
 
     if strength not in bots.STRENGTHS:
         raise ValueError(f"unknown bot strength {strength!r}; known: {', '.join(bots.STRENGTHS)}")

@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
-        module = importlib.import_module(f"client.commands.{name.replace('-', '_')}")
+        module = importlib.import_module(f"neveryu.client.commands.{name.replace('-', '_')}")
         p = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
         module.add_arguments(p)
         p.set_defaults(_run=module.run)

@@ -15,8 +15,8 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from client import discovery
-from client.discovery import Server
+from neveryu.client import discovery
+from neveryu.client.discovery import Server
 
 _NOTHING_FOUND = """\
 No neveryu server answered on the local network within {timeout:g} s.

@@ -5,10 +5,6 @@ seat may do, ``Deal.view(seat)`` what it may know, ``project(event, seat, counts
 copy of an event it may see. Variants are data (``VARIANTS``, ``variant(name, **options)``).
 """
 
-from ._compiled import use_compiled
-
-use_compiled(__path__, __name__)  # before any other import: the modules below may be compiled
-
 from ._actions import (
     Action,
     Believe,

@@ -6,9 +6,12 @@ cd "$root"
 python="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
+    # (The filter hides setuptools' notice, printed for every editable install through a meta path
+# finder, that folders named like the package may shadow it: no folder here is named neveryu.)
+PYTHONWARNINGS="ignore:Editable installation" \
     .venv/bin/python -m pip install --quiet --upgrade pip
 fi
-# (The filter hides setuptools' warning that folders named like the packages may shadow them on
-# import: the packages are those folders, as the project's layout has them.)
+# (The filter hides setuptools' notice, printed for every editable install through a meta path
+# finder, that folders named like the package may shadow it: no folder here is named neveryu.)
 PYTHONWARNINGS="ignore:Editable installation" \
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${NEVERYU_EXTRAS:+[$NEVERYU_EXTRAS]}"

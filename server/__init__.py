@@ -3,7 +3,7 @@
 Run one in-process (tests, ``neveryu play``)::
 
     import trio
-    from server import ServerConfig, serve
+    from neveryu.server import ServerConfig, serve
 
     async def main():
         config = ServerConfig(host="127.0.0.1", port=0, seed=1).evolve(table={"bot_delay_ms": 300})
@@ -14,7 +14,7 @@ Run one in-process (tests, ``neveryu play``)::
 
 Or in its own thread, from code that is not trio (``neveryu play`` runs the client on asyncio)::
 
-    from server import ServerConfig, start_in_thread
+    from neveryu.server import ServerConfig, start_in_thread
 
     running = start_in_thread(ServerConfig(host="127.0.0.1", port=0))
     print(running.port)

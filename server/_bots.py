@@ -7,8 +7,8 @@ projected events and asked for an action, None to do nothing now).
 
 from __future__ import annotations
 
-from engine import Rules, bots
-from engine.bots import Bot
+from neveryu.engine import Rules, bots
+from neveryu.engine.bots import Bot
 
 __all__ = ["Bot", "default_strength", "new_bot", "strengths"]
 

@@ -30,8 +30,8 @@ from typing import Any
 
 import attrs
 
-import protocol
-from protocol import DEFAULT_PORT
+from neveryu import protocol
+from neveryu.protocol import DEFAULT_PORT
 
 
 def _ms(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 import trio
 
-import protocol
+from neveryu import protocol
 
 from ._session import Session, wall_ms
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-import engine
+from neveryu import engine
 
 if TYPE_CHECKING:
     from ._session import Session

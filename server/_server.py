@@ -22,8 +22,8 @@ from typing import Any, Iterator
 
 import trio
 
-import engine
-import protocol
+from neveryu import engine
+from neveryu import protocol
 
 from ._bots import default_strength, strengths
 from ._config import ServerConfig

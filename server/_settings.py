@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-import engine
+from neveryu import engine
 
 from ._bots import default_strength, new_bot
 

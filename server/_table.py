@@ -23,7 +23,7 @@ from typing import Any, Callable, ContextManager
 
 import trio
 
-import engine
+from neveryu import engine
 
 from . import _session, _wire
 from ._bots import default_strength, new_bot

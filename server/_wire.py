@@ -16,7 +16,7 @@ from typing import Any
 
 import attrs
 
-import engine
+from neveryu import engine
 
 
 _SCALARS = frozenset({str, int, bool, type(None)})

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 import zeroconf
 
-from protocol import PROTOCOL_VERSION
+from neveryu.protocol import PROTOCOL_VERSION
 
 from .addresses import reachable_addresses
 

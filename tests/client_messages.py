@@ -7,7 +7,7 @@ import random
 
 import attrs
 
-import engine
+from neveryu import engine
 
 
 def _plain(value):

@@ -157,7 +157,7 @@ class Lan:
 
     def neveryu(self, host: Host, *args: str, **kwargs: Any) -> subprocess.Popen[str]:
         """Start ``neveryu ARGS...`` (this checkout's) on *host*."""
-        return self.popen(host, [sys.executable, "-m", "client.cli", *args], **kwargs)
+        return self.popen(host, [sys.executable, "-m", "neveryu.client.cli", *args], **kwargs)
 
     def run(self, host: Host, argv: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
         """Run *argv* on *host* to its end, within *timeout* seconds (else kill it and raise

@@ -28,7 +28,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from client.botclient import BotPlayer, Client, ConnectionClosed  # noqa: E402
+from neveryu.client.botclient import BotPlayer, Client, ConnectionClosed  # noqa: E402
 
 CONNECT_TIMEOUT_S = 2.0
 RETRY_PAUSE_S = 0.2

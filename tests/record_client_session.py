@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from client.ui.app import hello_fields  # noqa: E402
-from client.ui.net import Net  # noqa: E402
-from server import ServerConfig, start_in_thread  # noqa: E402
+from neveryu.client.ui.app import hello_fields  # noqa: E402
+from neveryu.client.ui.net import Net  # noqa: E402
+from neveryu.server import ServerConfig, start_in_thread  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 

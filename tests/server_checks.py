@@ -7,8 +7,8 @@ import hashlib
 from collections import Counter
 from typing import Any
 
-import engine
-from protocol._messages import EVENTS, REPLIES
+from neveryu import engine
+from neveryu.protocol._messages import EVENTS, REPLIES
 
 # -- what a seat may see --------------------------------------------------------------------------
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import trio
 
-from client.botclient import Client, ServerError
-from server import ServerConfig, serve
+from neveryu.client.botclient import Client, ServerError
+from neveryu.server import ServerConfig, serve
 
 HOST = "127.0.0.1"
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-import engine
-from engine import Challenge, DiscardQuads, LaySet, project
-from engine.bots import BOTS, STRENGTHS, Bot, HonestBot, SharpBot, make_bot
-from engine.simulate import simulate
+from neveryu import engine
+from neveryu.engine import Challenge, DiscardQuads, LaySet, project
+from neveryu.engine.bots import BOTS, STRENGTHS, Bot, HonestBot, SharpBot, make_bot
+from neveryu.engine.simulate import simulate
 
 
 def feed(bots, events, rules):
@@ -227,7 +227,7 @@ def test_a_bot_taking_a_seat_mid_deal_acts_legally(name):
 
 
 def test_memory_follows_cards_from_hand_to_pile_and_back():
-    from engine.bots._memory import PILE, CardMemory, hand, places_of
+    from neveryu.engine.bots._memory import PILE, CardMemory, hand, places_of
 
     memory = CardMemory(4)
     memory.add(hand(2), ("JS", "JH"))
@@ -247,7 +247,7 @@ def test_hypergeometric_tails_equal_the_sum_for_each_need():
     # as the direct sum for one need (its choices must not move by a rounding).
     import math
 
-    from engine.bots._sharp import at_least
+    from neveryu.engine.bots._sharp import at_least
 
     def direct(pool, good, drawn, need):
         if need <= 0:

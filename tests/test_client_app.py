@@ -11,9 +11,9 @@ import time
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.ui.app import build_app
-from client.ui.controller import Controller
-from client.ui.texts import Texts
+from neveryu.client.ui.app import build_app
+from neveryu.client.ui.controller import Controller
+from neveryu.client.ui.texts import Texts
 
 SEATS = [{"seat": 0, "name": "Ann", "bot": None, "ready": True, "away": False},
          {"seat": 1, "name": "bot 2", "bot": "honest", "ready": True, "away": False},

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import hashlib
 
-from client.ui.controller import Controller
-from client.ui.layout import Screen
-from client.ui.texts import Texts
+from neveryu.client.ui.controller import Controller
+from neveryu.client.ui.layout import Screen
+from neveryu.client.ui.texts import Texts
 from test_client_app import deal_messages
 
 

@@ -7,8 +7,8 @@ import hashlib
 
 import pytest
 
-from client.ui import model
-from client.ui.texts import Texts
+from neveryu.client.ui import model
+from neveryu.client.ui.texts import Texts
 from client_messages import record_deal
 
 PLAYERS = {"verish": 3, "veryu": 4, "lozh": 4, "hoyle": 4, "hoyle-three": 4, "cheat": 4, "cheat-free": 3}

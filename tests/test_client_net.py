@@ -10,14 +10,14 @@ import time
 
 import pytest
 
-from client.ui import model
-from client.ui.app import hello_fields
-from client.ui.net import Net
+from neveryu.client.ui import model
+from neveryu.client.ui.app import hello_fields
+from neveryu.client.ui.net import Net
 
 
 @pytest.fixture
 def server():
-    from server import ServerConfig, start_in_thread
+    from neveryu.server import ServerConfig, start_in_thread
 
     config = ServerConfig(host="127.0.0.1", port=0, name="net-test", seed=5).evolve(
         table={"bot_delay_ms": 20, "turn_ms": 0, "deal_pause_ms": 100}
@@ -116,6 +116,6 @@ def test_a_crash_on_the_network_side_reaches_the_done_callback_as_a_group():
 
     net = asyncio.run(main())
     assert done[0] is net.error
-    from client.ui.app import _describe
+    from neveryu.client.ui.app import _describe
 
     assert _describe(net.error) == "RuntimeError: boom in deliver"

@@ -6,9 +6,9 @@ import random
 import attrs
 import pytest
 
-import engine
-from engine._records import builder
-from engine.bots import make_bot
+from neveryu import engine
+from neveryu.engine._records import builder
+from neveryu.engine.bots import make_bot
 
 RECORDS = [*engine.EVENT_TYPES.values(), engine.View, engine.Legal, engine.LayBounds, engine.LastSet, engine.LaidSet]
 

@@ -1,6 +1,6 @@
 import random
 
-import engine
+from neveryu import engine
 
 
 def test_every_variant_deals_and_conserves_cards():

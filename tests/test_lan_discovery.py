@@ -31,7 +31,7 @@ def lan():
 
 def servers(lan: Lan, host, *extra: str) -> tuple[int, list[dict], str]:
     """Run `neveryu servers --json` on *host*: exit status, the parsed servers, stderr."""
-    argv = [sys.executable, "-m", "client.cli", "servers", "--json", "--timeout", str(BROWSE_S), *extra]
+    argv = [sys.executable, "-m", "neveryu.client.cli", "servers", "--json", "--timeout", str(BROWSE_S), *extra]
     done = lan.run(host, argv, timeout=BROWSE_S + 15)
     return done.returncode, json.loads(done.stdout), done.stderr
 
@@ -69,7 +69,7 @@ def test_servers_finds_a_server_advertised_on_another_host_with_its_counts(lan):
 
     # `neveryu join` without a host (in a terminal: a pty) shows the same server to pick from.
     terminal, its_end = pty.openpty()
-    join = lan.popen(client, [sys.executable, "-m", "client.cli", "join"], stdin=its_end, stdout=its_end, stderr=its_end)
+    join = lan.popen(client, [sys.executable, "-m", "neveryu.client.cli", "join"], stdin=its_end, stdout=its_end, stderr=its_end)
     os.close(its_end)
     shown = read_until(terminal, "Join which server?", 20)
     os.write(terminal, b"q\n")
@@ -138,6 +138,6 @@ def test_a_server_on_loopback_or_told_not_to_advertise_sends_nothing_and_is_not_
 
 def test_servers_on_an_unknown_interface_says_so(lan):
     client = lan.add_host("client")
-    done = lan.run(client, [sys.executable, "-m", "client.cli", "servers", "--interface", "wlan9"], timeout=15)
+    done = lan.run(client, [sys.executable, "-m", "neveryu.client.cli", "servers", "--interface", "wlan9"], timeout=15)
     assert done.returncode == 2
     assert "no network interface named 'wlan9' (there are: eth0, lo)" in done.stderr

@@ -45,7 +45,7 @@ def start_server(lan: Lan, host, tmp_path, deals: int, limits: str = "") -> tupl
 
 
 def browse(lan: Lan, host) -> list[dict]:
-    done = lan.run(host, [sys.executable, "-m", "client.cli", "servers", "--json", "--timeout", "2"], timeout=20)
+    done = lan.run(host, [sys.executable, "-m", "neveryu.client.cli", "servers", "--json", "--timeout", "2"], timeout=20)
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
 

@@ -14,9 +14,9 @@ import trio
 import trio.testing
 import zeroconf
 
-from client import discovery
-from client import server_list
-from server import addresses, advertise
+from neveryu.client import discovery
+from neveryu.client import server_list
+from neveryu.server import addresses, advertise
 
 
 def _adapters() -> list[ifaddr.Adapter]:

@@ -28,9 +28,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import engine
-from server import _wire
-from engine import (
+from neveryu import engine
+from neveryu.server import _wire
+from neveryu.engine import (
     Believe,
     Challenge,
     Challenges,

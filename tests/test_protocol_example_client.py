@@ -40,7 +40,7 @@ def server_port():
 def bot_args() -> list[str]:
     """The bots' strength, where the server's welcome does not name one (null then works too)."""
     try:
-        from server._bots import strengths
+        from neveryu.server._bots import strengths
     except ImportError:
         return []
     return ["--bot", strengths()[0]]
@@ -71,7 +71,7 @@ def test_every_frame_the_server_sends_matches_the_schema(server_port, variant, m
 
     import jsonschema
 
-    import protocol
+    from neveryu import protocol
 
     spec = importlib.util.spec_from_file_location("example_client", SCRIPT)
     example = importlib.util.module_from_spec(spec)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol import (
+from neveryu.protocol import (
     ERRORS,
     MAX_CLIENT_FRAME,
     MAX_DEPTH,
@@ -328,7 +328,7 @@ def decode_verdict(body: bytes) -> object:
 
 def walked_verdict(body: bytes) -> object:
     """``decode_verdict`` with every value walked (``wire_problem``), never taken on sight."""
-    with mock.patch("protocol._codec._plainly_wire", lambda body: False):
+    with mock.patch("neveryu.protocol._codec._plainly_wire", lambda body: False):
         return decode_verdict(body)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-import protocol
-from client.cli import main
+from neveryu import protocol
+from neveryu.client.cli import main
 
 
 def test_protocol_info_prints_version_and_schema(capsys):

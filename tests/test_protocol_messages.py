@@ -9,9 +9,9 @@ import random
 import attrs
 import pytest
 
-import engine
-import protocol
-from protocol import EVENTS, REPLIES, REQUESTS, ProtocolError, parse_request
+from neveryu import engine
+from neveryu import protocol
+from neveryu.protocol import EVENTS, REPLIES, REQUESTS, ProtocolError, parse_request
 
 TABLE = {
     "id": 1, "variant": "verish", "options": {}, "state": "waiting", "spectators": 0, "password": False,

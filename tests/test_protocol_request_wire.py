@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from protocol import REQUESTS, ProtocolError, parse_request
-from protocol._messages import request_wire
-from protocol._types import ACCEPTED_KEPT, CARD_PATTERN, Str
+from neveryu.protocol import REQUESTS, ProtocolError, parse_request
+from neveryu.protocol._messages import request_wire
+from neveryu.protocol._types import ACCEPTED_KEPT, CARD_PATTERN, Str
 from test_protocol_messages import sample
 
 

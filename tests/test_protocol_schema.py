@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine
-import protocol
-from protocol import REQUESTS, ProtocolError, build_schema, encode_frame, load_schema, parse_request, schema_json
+from neveryu import engine
+from neveryu import protocol
+from neveryu.protocol import REQUESTS, ProtocolError, build_schema, encode_frame, load_schema, parse_request, schema_json
 from test_protocol_messages import SAMPLES, deal_messages
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import engine.scenario as scenario
-from client.cli import main
+from neveryu.engine import scenario
+from neveryu.client.cli import main
 
 HERE = Path(__file__).parent / "scenarios"
 FILES = sorted(HERE.glob("*.toml"))

@@ -11,12 +11,12 @@ import msgpack
 import pytest
 import trio.testing
 
-import engine
-from server import ServerConfig
-from server._server import Server
-from server._session import Session
-from server._settings import TableSettings
-from server._table import Table
+from neveryu import engine
+from neveryu.server import ServerConfig
+from neveryu.server._server import Server
+from neveryu.server._session import Session
+from neveryu.server._settings import TableSettings
+from neveryu.server._table import Table
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from typing import Any, Awaitable, Callable
 import pytest
 import trio
 
-import engine
-import protocol
-from client.botclient import BotPlayer, Client, ServerError
-from server import Server, ServerConfig
+from neveryu import engine
+from neveryu import protocol
+from neveryu.client.botclient import BotPlayer, Client, ServerError
+from neveryu.server import Server, ServerConfig
 from server_checks import check_frames
 
 HOST = "127.0.0.1"

@@ -16,10 +16,10 @@ import pytest
 import trio
 import trio.testing
 
-import protocol
-from client.botclient import Client, ServerError
-from server import Server, ServerConfig
-from server._config import Limits
+from neveryu import protocol
+from neveryu.client.botclient import Client, ServerError
+from neveryu.server import Server, ServerConfig
+from neveryu.server._config import Limits
 
 HELLO = {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "t", "version": "0"}, "name": "slow"}
 

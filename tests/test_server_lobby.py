@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 import trio
 
-import engine
-import protocol
-from client.botclient import Client, ServerError
-from protocol._messages import EVENTS, REPLIES
-from server import ServerConfig, load_config, serve
+from neveryu import engine
+from neveryu import protocol
+from neveryu.client.botclient import Client, ServerError
+from neveryu.protocol._messages import EVENTS, REPLIES
+from neveryu.server import ServerConfig, load_config, serve
 
 HOST = "127.0.0.1"
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,7 +145,7 @@ def test_config_file(tmp_path):
 def test_serve_command_stops_on_sigterm_with_bye():
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "client.cli", "serve", "--host", HOST, "--port", "0", "--no-advertise", "--name", "t"],
+        [sys.executable, "-m", "neveryu.client.cli", "serve", "--host", HOST, "--port", "0", "--no-advertise", "--name", "t"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -187,7 +187,7 @@ EXAMPLE_CLIENT = ROOT / "scripts" / "example_client.py"
 
 @pytest.mark.skipif(not EXAMPLE_CLIENT.exists(), reason="the protocol's example client is not there")
 def test_example_client_plays_a_whole_deal_against_the_server():
-    from server import start_in_thread
+    from neveryu.server import start_in_thread
 
     cfg = ServerConfig(host=HOST, port=0, seed=52).evolve(
         table={"bot_delay_ms": 0, "challenge_window_ms": 20, "tie_window_ms": 5, "deal_pause_ms": 0, "deals": 1}
@@ -208,7 +208,7 @@ def test_serve_command_exits_at_once_on_a_second_signal(tmp_path):
     path = tmp_path / "slow.toml"
     path.write_text("[limits]\nsend_ms = 30000\nshutdown_ms = 30000\n")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "client.cli", "serve", "--host", HOST, "--port", "0", "--no-advertise",
+        [sys.executable, "-m", "neveryu.client.cli", "serve", "--host", HOST, "--port", "0", "--no-advertise",
          "--config", str(path)],
         cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE, text=True,

@@ -9,9 +9,9 @@ from typing import Any
 import trio
 import trio.testing
 
-import protocol
-from client.botclient import Client
-from server import Server, ServerConfig
+from neveryu import protocol
+from neveryu.client.botclient import Client
+from neveryu.server import Server, ServerConfig
 
 CONFIG = ServerConfig(port=0).evolve(
     limits={"handshake_ms": 2_000, "heartbeat_ms": 1_000, "idle_ms": 3_500},

@@ -11,8 +11,8 @@ from typing import Any
 
 import trio
 
-import protocol
-from server import ServerConfig, serve
+from neveryu import protocol
+from neveryu.server import ServerConfig, serve
 
 HOST = "127.0.0.1"
 HELLO = {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "burst", "version": "0"}, "name": "ann"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from server._session import Session, event_prefix, ts_pair
+from neveryu.server._session import Session, event_prefix, ts_pair
 
 
 class FrameLink:

@@ -12,10 +12,10 @@ import pytest
 import trio
 import trio.testing
 
-import engine
-from server._session import Session
-from server._settings import TableSettings
-from server._table import Table
+from neveryu import engine
+from neveryu.server._session import Session
+from neveryu.server._settings import TableSettings
+from neveryu.server._table import Table
 from server_checks import check_frames
 
 

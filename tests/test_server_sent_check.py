@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-import protocol
-from server import _connection
+from neveryu import protocol
+from neveryu.server import _connection
 
 
 def test_the_tests_check_every_message_the_server_sends():

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 import trio
 
-import engine
-from client.botclient import BotPlayer, Client, SeatTracker, ServerError, play_bot
-from server import ServerConfig, serve
+from neveryu import engine
+from neveryu.client.botclient import BotPlayer, Client, SeatTracker, ServerError, play_bot
+from neveryu.server import ServerConfig, serve
 from server_checks import check_frames
 
 HOST = "127.0.0.1"
@@ -235,7 +235,7 @@ async def test_neveryu_bot_command_fills_a_free_seat():
             port = await nursery.start(serve, fast_config())
             owner = await Client.connect(HOST, port, "owner")
             joined = await owner.request("create_table", variant="verish", seats=3, bots=["honest"], seed=15)
-            command = [sys.executable, "-m", "client.cli", "bot", "--host", HOST, "--port", str(port),
+            command = [sys.executable, "-m", "neveryu.client.cli", "bot", "--host", HOST, "--port", str(port),
                        "--table", str(joined["table"]["id"]), "--matches", "1", "--delay-ms", "0", "--seed", "4",
                        "--log-level", "warning"]
             done: list[trio.Process] = []

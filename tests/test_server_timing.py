@@ -13,10 +13,10 @@ import pytest
 import trio
 import trio.testing
 
-import engine
-from server._session import Session
-from server._settings import TableSettings
-from server._table import Table
+from neveryu import engine
+from neveryu.server._session import Session
+from neveryu.server._settings import TableSettings
+from neveryu.server._table import Table
 
 TIE = 0.2  # s
 WINDOW = 1.0  # s

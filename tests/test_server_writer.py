@@ -6,8 +6,8 @@ from __future__ import annotations
 import trio
 import trio.testing
 
-from client.botclient import Client
-from server import Server, ServerConfig
+from neveryu.client.botclient import Client
+from neveryu.server import Server, ServerConfig
 
 CONFIG = ServerConfig(port=0).evolve(
     limits={"handshake_ms": 2_000, "heartbeat_ms": 30_000, "idle_ms": 60_000, "send_ms": 500},

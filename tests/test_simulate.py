@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-import engine
-from client.cli import main
-from engine.simulate import parse_lineup, simulate
+from neveryu import engine
+from neveryu.client.cli import main
+from neveryu.engine.simulate import parse_lineup, simulate
 
 
 @pytest.mark.parametrize("name", list(engine.VARIANTS))

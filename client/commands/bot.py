@@ -26,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import trio
 
-    import protocol
-    from client.botclient import ConnectionClosed, ServerError, play_bot
+    from neveryu import protocol
+    from neveryu.client.botclient import ConnectionClosed, ServerError, play_bot
 
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(message)s")
     try:

@@ -13,7 +13,7 @@ import getpass
 import os
 import sys
 
-import protocol
+from neveryu import protocol
 
 
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,7 +66,7 @@ def need_terminal(command: str) -> bool:
 
 
 def make_texts(args: argparse.Namespace):
-    from client.ui.texts import Texts, can_encode, choose_lang, needs_ascii
+    from neveryu.client.ui.texts import Texts, can_encode, choose_lang, needs_ascii
 
     encoding = getattr(sys.stdout, "encoding", None)
     lang = choose_lang(args.lang)
@@ -76,7 +76,7 @@ def make_texts(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from client.ui.app import run_client
+    from neveryu.client.ui.app import run_client
 
     if need_terminal("join"):
         return 2
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"neveryu join: {args.server}: {exc}", file=sys.stderr)
             return 2
     else:
-        from client import server_list
+        from neveryu.client import server_list
 
         try:
             found = server_list.browse_and_pick()

@@ -11,7 +11,7 @@ import argparse
 import logging
 import sys
 
-import engine
+from neveryu import engine
 
 from .join import add_ui_arguments, make_texts, need_terminal, player_name
 
@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple[int, list[str]]:
     """The seat count and one bot strength per other seat. Raises ValueError with a message a
     person can act on."""
-    from client.ui.controller import STRENGTHS
+    from neveryu.client.ui.controller import STRENGTHS
 
     rules = engine.VARIANTS[variant]
     lo, hi = rules.players
@@ -67,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     _quiet_logging(args.log)
 
-    from server import ServerConfig, start_in_thread
+    from neveryu.server import ServerConfig, start_in_thread
 
-    from client.ui.app import run_client
+    from neveryu.client.ui.app import run_client
 
     config = ServerConfig(host="127.0.0.1", port=0, name="neveryu play", seed=args.seed).evolve(
         table={"deals": args.deals, "bot_delay_ms": args.bot_delay, "deal_pause_ms": 6000, "grace_ms": 600_000}

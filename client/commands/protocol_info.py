@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 
-import protocol
+from neveryu import protocol
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,9 +8,7 @@ import argparse
 import sys
 from pathlib import Path
 
-import engine.scenario as scenario
-
-
+from neveryu.engine import scenario
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", type=Path,
                         help="scenario files (TOML), or folders holding *.toml files")

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build_config(args: argparse.Namespace):
     """The ServerConfig for ``args``: defaults, then --config, then the flags. Raises OSError or
     ValueError for a bad file or setting."""
-    from server import ServerConfig, load_config
+    from neveryu.server import ServerConfig, load_config
 
     config = load_config(args.config) if args.config else ServerConfig()
     changes = {
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 async def _main(config, advertise: bool = True) -> None:
     import trio
 
-    from server import Server
+    from neveryu.server import Server
 
     server = Server(config)
     async with trio.open_nursery() as nursery:
@@ -76,7 +76,7 @@ async def _main(config, advertise: bool = True) -> None:
         await nursery.start(_watch_signals, server)  # before anyone can see the server listen
         port = await nursery.start(serve_then_stop)
         try:
-            from server.addresses import print_reachable
+            from neveryu.server.addresses import print_reachable
 
             print_reachable(config.host, port)
         except Exception:  # the printout is a courtesy; never stop the server for it
@@ -88,7 +88,7 @@ async def _main(config, advertise: bool = True) -> None:
 async def _advertise(server) -> None:
     """DNS-SD advertising beside the server (server/advertise.py); a failure is only logged."""
     try:
-        from server.advertise import advertise_server
+        from neveryu.server.advertise import advertise_server
 
         await advertise_server(server)
     except Exception as exc:

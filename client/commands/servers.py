@@ -20,7 +20,7 @@ import argparse
 import json
 import sys
 
-from client import discovery, server_list
+from neveryu.client import discovery, server_list
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

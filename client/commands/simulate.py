@@ -11,10 +11,9 @@ import json
 import sys
 import time
 
-import engine
-from engine._compiled import loaded
-from engine.bots import STRENGTHS
-from engine.simulate import ACTION_CAP, SimulationResult, simulate
+from neveryu import engine
+from neveryu.engine.bots import STRENGTHS
+from neveryu.engine.simulate import ACTION_CAP, SimulationResult, simulate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"neveryu simulate: {e}", file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(result.as_dict() | {"engine": _engine()}, ensure_ascii=False))
+        print(json.dumps(result.as_dict(), ensure_ascii=False))
     else:
         print(render(result))
     return 0 if result.ok else 1
@@ -67,10 +66,6 @@ def render(r: SimulationResult) -> str:
         rate = s.loss_rate if r.result == "last_loses" else s.win_rate
         lines.append(f"  {name:<8} seats {s.seats:>7}  {what} {count:>7}  rate {rate:6.1%}  score {s.score:>+8}")
     if r.deals_per_s is not None:
-        lines.append(f"deals per second    {r.deals_per_s:.1f} ({r.seconds:.2f} s, {_engine()} engine)")
+        lines.append(f"deals per second    {r.deals_per_s:.1f} ({r.seconds:.2f} s)")
     return "\n".join(lines)
 
-
-def _engine() -> str:
-    """How the engine runs: "compiled" (scripts/compile.py, engine/_compiled.py) or "python"."""
-    return "compiled" if loaded() else "python"

@@ -49,7 +49,7 @@ def build_app(controller: Controller, *, input=None, output=None) -> Application
 
 
 def hello_fields(name: str, password: str | None) -> dict:
-    import protocol
+    from neveryu import protocol
 
     fields = {"proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
               "client": {"name": CLIENT_NAME, "version": _version()}, "name": name}

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import attrs
 
-import engine
+from neveryu import engine
 
 from . import model
 from .texts import Texts
@@ -24,7 +24,7 @@ from .texts import Texts
 def bot_strengths() -> tuple[str, ...]:
     """The bot strengths a table may ask for (engine.bots, issue 4), the default first."""
     try:
-        from engine.bots import STRENGTHS
+        from neveryu.engine.bots import STRENGTHS
     except ImportError:  # bots not installed: the names issue 4 gives them
         return ("honest", "sharp", "random")
     return tuple(sorted(STRENGTHS, key=lambda s: s != "honest"))

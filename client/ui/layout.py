@@ -28,7 +28,7 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
-import engine
+from neveryu import engine
 
 from .controller import Controller
 from .texts import RED_SUITS

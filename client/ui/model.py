@@ -19,7 +19,7 @@ from typing import Any
 
 import attrs
 
-from engine import RANKS, SUITS
+from neveryu.engine import RANKS, SUITS
 
 LOG_KEEP = 300
 CHAT_KEEP = 100

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 import trio
 
-import protocol
+from neveryu import protocol
 
 log = logging.getLogger("neveryu.client")
 

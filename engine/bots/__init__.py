@@ -12,10 +12,6 @@ events (``observe(event)``) and asked for an action (``choose(view, rng) -> Acti
 
 from __future__ import annotations
 
-from .._compiled import use_compiled
-
-use_compiled(__path__, __name__)  # before any other import: the modules below may be compiled
-
 from .._rules import Rules
 from ._base import Bot
 from ._honest import HonestBot

@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 import time
 
-import engine
+from neveryu import engine
 
 try:
-    from engine.simulate import simulate
+    from neveryu.engine.simulate import simulate
 except ImportError:  # an engine without `neveryu simulate`: the core figures only
     simulate = None
 

@@ -19,8 +19,8 @@ import signal
 import attrs
 import trio
 
-from server import Limits, ServerConfig, serve
-from server._connection import CHECK_SENT
+from neveryu.server import Limits, ServerConfig, serve
+from neveryu.server._connection import CHECK_SENT
 
 
 def bench_config(clients: int, deal_pause_ms: int, limits: dict[str, int] | None = None) -> ServerConfig:
