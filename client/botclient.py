@@ -21,9 +21,7 @@ from typing import Any
 
 import attrs
 import trio
-
-from neveryu import engine
-from neveryu import protocol
+from neveryu import engine, protocol
 
 RATE_LIMIT_PAUSE_S = 0.5  # wait this long before trying a rate-limited action again
 
@@ -85,7 +83,7 @@ class Client:
         password: str | None = None,
         resume: tuple[str, int] | None = None,
         keep: bool = False,
-    ) -> "Client":
+    ) -> Client:
         """Open a TCP connection and say ``hello`` (``resume``: (token, last_seq)). Raises
         ``ServerError`` when the server refuses (``SERVER_FULL``, ``BAD_RESUME``, ...), OSError
         when it cannot be reached."""
@@ -234,11 +232,28 @@ class SeatTracker:
             self.active, self.held = True, None
             counts = msg["hand_counts"]
             f.update(
-                variant=self.rules.name, seat=self.seat, players=self.players, deck=msg["deck"],
-                dealer=msg["dealer"], hand=list(msg["hand"] or []), hand_counts=list(counts) if counts else None,
-                pile=0 if counts else None, discard=0, stock=msg["stock"], hidden=msg["hidden"],
-                set_aside=msg["set_aside"], last=None, ranks=(), turn=None, set_no=0, window_open=False,
-                out=[], waiting=[], over=False, loser=None, winner=None,
+                variant=self.rules.name,
+                seat=self.seat,
+                players=self.players,
+                deck=msg["deck"],
+                dealer=msg["dealer"],
+                hand=list(msg["hand"] or []),
+                hand_counts=list(counts) if counts else None,
+                pile=0 if counts else None,
+                discard=0,
+                stock=msg["stock"],
+                hidden=msg["hidden"],
+                set_aside=msg["set_aside"],
+                last=None,
+                ranks=(),
+                turn=None,
+                set_no=0,
+                window_open=False,
+                out=[],
+                waiting=[],
+                over=False,
+                loser=None,
+                winner=None,
             )
         elif not f:
             return
@@ -248,7 +263,9 @@ class SeatTracker:
             none = t == "none_declared"
             size = 0 if none else msg["size"]
             f["set_no"] = msg["set_no"]
-            f["last"] = engine.LastSet(msg["set_no"], msg["seat"], msg["rank"], 0 if none else msg["count"], size, none)
+            f["last"] = engine.LastSet(
+                msg["set_no"], msg["seat"], msg["rank"], 0 if none else msg["count"], size, none
+            )
             f["window_open"] = self.rules.challengers == "anyone"
             if msg["seat"] == self.seat and not none:
                 if self.held is not None:
@@ -324,8 +341,23 @@ class SeatTracker:
 
 
 VIEW_FIELDS = (
-    "deck", "dealer", "hand_counts", "pile", "discard", "stock", "hidden", "set_aside", "ranks", "turn",
-    "set_no", "window_open", "out", "waiting", "over", "loser", "winner",
+    "deck",
+    "dealer",
+    "hand_counts",
+    "pile",
+    "discard",
+    "stock",
+    "hidden",
+    "set_aside",
+    "ranks",
+    "turn",
+    "set_no",
+    "window_open",
+    "out",
+    "waiting",
+    "over",
+    "loser",
+    "winner",
 )
 
 
@@ -345,8 +377,16 @@ def _legal(d: dict[str, Any]) -> engine.Legal:
     lay = d.get("lay")
     bounds = None
     if lay is not None:
-        bounds = engine.LayBounds(lay["min"], lay["max"], tuple(lay["ranks"]), lay.get("count_min"), lay.get("count_max"))
-    return engine.Legal(bounds, d.get("challenge"), d.get("believe"), d.get("declare_none"), tuple(d.get("discard_quads") or ()))
+        bounds = engine.LayBounds(
+            lay["min"], lay["max"], tuple(lay["ranks"]), lay.get("count_min"), lay.get("count_max")
+        )
+    return engine.Legal(
+        bounds,
+        d.get("challenge"),
+        d.get("believe"),
+        d.get("declare_none"),
+        tuple(d.get("discard_quads") or ()),
+    )
 
 
 def action_request(action: engine.Action) -> tuple[str, dict[str, Any]]:
@@ -384,8 +424,17 @@ class BotPlayer:
     server to start the match whenever every seat is taken and ready.
     """
 
-    def __init__(self, client: Client, table: dict[str, Any], seat: int, strength: str, *,
-                 rng: random.Random | None = None, delay: float = 0.0, start: bool = True) -> None:
+    def __init__(
+        self,
+        client: Client,
+        table: dict[str, Any],
+        seat: int,
+        strength: str,
+        *,
+        rng: random.Random | None = None,
+        delay: float = 0.0,
+        start: bool = True,
+    ) -> None:
         self.client = client
         self.table = table
         self.seat = seat
@@ -481,8 +530,15 @@ def _event(t: str, fields: dict[str, Any], tracker: SeatTracker) -> engine.Event
         hands = [None] * tracker.players
         if tracker.seat is not None:
             hands[tracker.seat] = tuple(fields["hand"] or ())
-        return cls(fields["dealer"], fields["deck"], tuple(hands), _tuple(fields["hand_counts"]),
-                   fields["hidden"], fields["set_aside"], fields["stock"])
+        return cls(
+            fields["dealer"],
+            fields["deck"],
+            tuple(hands),
+            _tuple(fields["hand_counts"]),
+            fields["hidden"],
+            fields["set_aside"],
+            fields["stock"],
+        )
     names = [a.name for a in attrs.fields(cls)]
     return cls(**{n: _tuple(fields.get(n)) for n in names if n in fields})
 
@@ -532,8 +588,9 @@ async def play_bot(
                 fields["password"] = table_password
             joined = await client.request("join_table", **fields)
         log.info("%s sits at seat %d of table %d", name, joined["seat"], joined["table"]["id"])
-        player = BotPlayer(client, joined["table"], joined["seat"], strength,
-                           rng=random.Random(seed), delay=delay)
+        player = BotPlayer(
+            client, joined["table"], joined["seat"], strength, rng=random.Random(seed), delay=delay
+        )
         await player.play(matches)
         return player
     finally:

@@ -74,7 +74,9 @@ def interface_addresses(interface: str) -> list[str]:
         pass
     adapters = {a.name: a for a in ifaddr.get_adapters()}
     if interface not in adapters:
-        raise ValueError(f"no network interface named {interface!r} (there are: {', '.join(sorted(adapters))})")
+        raise ValueError(
+            f"no network interface named {interface!r} (there are: {', '.join(sorted(adapters))})"
+        )
     found = [ip.ip for ip in adapters[interface].ips if ip.is_IPv4]
     if not found:
         raise ValueError(f"network interface {interface!r} has no IPv4 address")

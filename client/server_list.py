@@ -58,7 +58,9 @@ def table_lines(servers: list[Server], numbered: bool = False) -> list[str]:
     return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
 
 
-def pick(servers: list[Server], ask: Callable[[str], str] = input, out: TextIO | None = None) -> Server | None:
+def pick(
+    servers: list[Server], ask: Callable[[str], str] = input, out: TextIO | None = None
+) -> Server | None:
     """Show *servers* numbered and ask which one to join; Enter takes the first.
 
     Args:

@@ -66,7 +66,9 @@ def _lay_size(held: int, set_bounds: tuple[int, int]) -> tuple[int, int]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _lay_bounds(held: int, set_bounds: tuple[int, int], ranks: tuple[Rank, ...], count_may_lie: bool) -> LayBounds:
+def _lay_bounds(
+    held: int, set_bounds: tuple[int, int], ranks: tuple[Rank, ...], count_may_lie: bool
+) -> LayBounds:
     """The LayBounds of a seat holding ``held`` cards, claiming one of ``ranks``; one shared
     object per value (immutable; a deal asks for the same few again and again)."""
     lo, hi = _lay_size(held, set_bounds)
@@ -101,7 +103,9 @@ _SetLaid, _NoneDeclared, _SetHeld, _Turn, _StockDrawn = map(
 _Challenged, _Believed, _ChallengeVoid, _WindowClosed, _SetRevealed = map(
     builder, (ev.Challenged, ev.Believed, ev.ChallengeVoid, ev.WindowClosed, ev.SetRevealed)
 )
-_PileTaken, _PileDiscarded, _QuadsDiscarded = map(builder, (ev.PileTaken, ev.PileDiscarded, ev.QuadsDiscarded))
+_PileTaken, _PileDiscarded, _QuadsDiscarded = map(
+    builder, (ev.PileTaken, ev.PileDiscarded, ev.QuadsDiscarded)
+)
 
 
 class Deal:
@@ -176,7 +180,7 @@ class Deal:
     # -- construction -----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> "Deal":
+    def new(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> Deal:
         """Shuffle the deck with ``rng`` and deal it (RULES.md, ``deal``; dealing starts left of
         ``dealer``). Raises ValueError for a seat count the variant does not allow."""
         kind = rules.deck_for(players)
@@ -259,13 +263,19 @@ class Deal:
             lay = _lay_bounds(len(hand), self.set_bounds, ranks, rules.count_may_lie)
             if rules.declare_none and len(ranks) == 1:
                 declare = ranks[0]
-        if last is not None and last.seat != seat and not (self.barred and (seat, last.set_no) in self.barred):
+        if (
+            last is not None
+            and last.seat != seat
+            and not (self.barred and (seat, last.set_no) in self.barred)
+        ):
             if seat == turn or rules.challengers == "anyone":
                 challenge = last.set_no
             if seat == turn and rules.believe:
                 believe = last.set_no
         quads_rule = rules.quads
-        if quads_rule == "on_turn" and seat == turn or (quads_rule == "after_taking" and seat == self.quads_offer):
+        if (quads_rule == "on_turn" and seat == turn) or (
+            quads_rule == "after_taking" and seat == self.quads_offer
+        ):
             quads = quad_ranks(hand)
         return _Legal(lay, challenge, believe, declare, quads)
 
@@ -393,7 +403,9 @@ class Deal:
         lo, hi = self.lay_bounds(seat)
         n = len(cards)
         if not lo <= n <= hi:
-            raise IllegalAction(seat, a, f"lay {lo}–{hi} cards, not {n}" if lo != hi else f"lay {lo} cards, not {n}")
+            raise IllegalAction(
+                seat, a, f"lay {lo}–{hi} cards, not {n}" if lo != hi else f"lay {lo} cards, not {n}"
+            )
         if not contains(hand, cards):
             raise IllegalAction(seat, a, "those cards are not in your hand")
         ranks = self._claimable
@@ -537,11 +549,10 @@ class Deal:
         else:
             events.append(_SetLaid(seat, set_no, rank, count, cards, len(cards)))
         # The set before is covered: RULES.md, last cards.
-        if covered is not None and covered.seat in self.waiting:
-            if self.rules.last_cards != "final_call":
-                self._go_out([covered.seat], seat, events)
-                if self.over:
-                    return
+        if covered is not None and covered.seat in self.waiting and self.rules.last_cards != "final_call":
+            self._go_out([covered.seat], seat, events)
+            if self.over:
+                return
         if not hand:
             self.waiting.append(seat)
         self.window_open = self.rules.challengers == "anyone"
@@ -689,7 +700,9 @@ class Deal:
                 hand.extend(drawn)
                 events.append(_StockDrawn(seat, len(drawn), tuple(drawn)))
         last = self.last
-        events.append(_Turn(seat, self._claimable, last.set_no if last is not None and last.seat != seat else None))
+        events.append(
+            _Turn(seat, self._claimable, last.set_no if last is not None and last.seat != seat else None)
+        )
 
     def _go_out(self, seats: list[int], actor: int, events: list[ev.Event]) -> None:
         """Put ``seats`` out in turn order from ``actor`` (RULES.md, "Only one left")."""
@@ -716,11 +729,15 @@ class Deal:
             events.append(ev.SetReturned(held.seat, tuple(getattr(held, "cards", ()))))
         counts = tuple(len(h) for h in self.hands)
         events.append(
-            ev.DealEnded(loser, winner, tuple(self.out), score_deal(self.rules.scoring, counts, loser, winner), counts)
+            ev.DealEnded(
+                loser, winner, tuple(self.out), score_deal(self.rules.scoring, counts, loser, winner), counts
+            )
         )
 
 
-def score_deal(scoring: str, hand_counts: tuple[int, ...], loser: int | None, winner: int | None) -> tuple[int, ...]:
+def score_deal(
+    scoring: str, hand_counts: tuple[int, ...], loser: int | None, winner: int | None
+) -> tuple[int, ...]:
     """One deal's score change per seat (RULES.md, ``scoring``): ``losses`` +1 to the loser;
     ``chips_per_player``: every other seat pays the winner 1; ``chips_per_card``: every other seat
     pays the winner one chip per card left in its hand; ``none``: zeros."""

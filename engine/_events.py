@@ -36,7 +36,7 @@ class Event:
     type: ClassVar[str] = "event"
     projection: ClassVar[str] = PUBLIC
 
-    def for_seat(self, seat: int | None, counts_public: bool) -> "Event | None":
+    def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
         return self
 
 
@@ -100,7 +100,9 @@ class SetLaid(Event):
     def for_seat(self, seat, counts_public):
         if seat == self.seat:
             return self
-        return _SetLaid(self.seat, self.set_no, self.rank, self.count, None, self.size if counts_public else None)
+        return _SetLaid(
+            self.seat, self.set_no, self.rank, self.count, None, self.size if counts_public else None
+        )
 
 
 @attrs.frozen
@@ -284,7 +286,9 @@ class DealEnded(Event):
 
 # The copies for_seat makes, built by positional constructors that skip attrs' frozen
 # __setattr__ (engine/_records.py): all fields, in the class's field order.
-_SetLaid, _PileTaken, _QuadsDiscarded, _StockDrawn = map(builder, (SetLaid, PileTaken, QuadsDiscarded, StockDrawn))
+_SetLaid, _PileTaken, _QuadsDiscarded, _StockDrawn = map(
+    builder, (SetLaid, PileTaken, QuadsDiscarded, StockDrawn)
+)
 
 
 def project(event: Event, seat: int | None, counts_public: bool) -> Event | None:

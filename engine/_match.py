@@ -36,7 +36,9 @@ class Match:
         events: list[ev.Event] = []
         if self.dealer is None:
             if self.rules.first_dealer == "lowest_draw":
-                draws, self.dealer = draw_for_dealer(self.players, self.rules.deck_for(self.players), self.rng)
+                draws, self.dealer = draw_for_dealer(
+                    self.players, self.rules.deck_for(self.players), self.rng
+                )
                 events.append(ev.DealerDrawn(draws, self.dealer))
             else:
                 self.dealer = self.rng.randrange(self.players)

@@ -15,7 +15,8 @@ classes without validators, converters, ``__attrs_post_init__`` or fields left o
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import attrs
 
@@ -33,7 +34,9 @@ def builder(cls: type[T]) -> Callable[..., T]:
         raise TypeError(f"{cls.__name__} has a post-init step or a field named self or cls")
     for f in fields:
         if f.validator is not None or f.converter is not None or not f.init or f.alias != f.name:
-            raise TypeError(f"{cls.__name__}.{f.name} has a validator, converter or alias, or is not in __init__")
+            raise TypeError(
+                f"{cls.__name__}.{f.name} has a validator, converter or alias, or is not in __init__"
+            )
     body = "".join(f"    self.{n} = {n}\n" for n in names)
     source = f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = cls\n"
     namespace: dict[str, Any] = {"cls": cls}

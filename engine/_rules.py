@@ -125,7 +125,7 @@ class Rules:
         lo, hi = self.set_size
         return (lo, hi * decks_in(deck) if self.set_size_per_deck else hi)
 
-    def with_options(self, **options: Any) -> "Rules":
+    def with_options(self, **options: Any) -> Rules:
         """A copy with the table's options set; only names in ``self.options`` are accepted.
 
         Raises ValueError for an option this variant does not offer or a value it forbids.

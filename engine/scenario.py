@@ -37,7 +37,16 @@ from ._errors import RuleViolation
 from ._match import Match
 from ._rules import Rules, variant
 
-ACTIONS = ("lay", "challenge", "believe", "declare_none", "discard_quads", "close_window", "challenges", "timeout")
+ACTIONS = (
+    "lay",
+    "challenge",
+    "believe",
+    "declare_none",
+    "discard_quads",
+    "close_window",
+    "challenges",
+    "timeout",
+)
 ARRANGEMENT = ("pile", "discard", "hidden", "set_aside", "stock")
 SEAT_FIELDS = frozenset({"seat", "dealer", "loser", "winner"})
 SEAT_LIST_FIELDS = frozenset({"tied", "out"})
@@ -46,13 +55,44 @@ CARD_FIELDS = frozenset({"cards"})
 STEP_KEYS = frozenset({"do", "seat", "cards", "rank", "count", "set_no", "seats", "ranks", "expect", "note"})
 EXPECT_KEYS = frozenset(
     {
-        "events", "error", "taker", "turn", "ranks", "hands", "hand_counts", "out", "waiting",
-        "pile", "pile_count", "discard_count", "stock_count", "over", "loser", "winner", "scores",
-        "window_open", "set_no", "legal", "seen",
+        "events",
+        "error",
+        "taker",
+        "turn",
+        "ranks",
+        "hands",
+        "hand_counts",
+        "out",
+        "waiting",
+        "pile",
+        "pile_count",
+        "discard_count",
+        "stock_count",
+        "over",
+        "loser",
+        "winner",
+        "scores",
+        "window_open",
+        "set_no",
+        "legal",
+        "seen",
     }
 )
 DEAL_KEYS = frozenset(
-    {"dealer", "turn", "rank", "deck", "complete", "hands", "steps", "step", "after", "note", "opening", *ARRANGEMENT}
+    {
+        "dealer",
+        "turn",
+        "rank",
+        "deck",
+        "complete",
+        "hands",
+        "steps",
+        "step",
+        "after",
+        "note",
+        "opening",
+        *ARRANGEMENT,
+    }
 )
 TOP_KEYS = frozenset({"title", "variant", "options", "seats", "players", "deal", "match", "note"})
 
@@ -135,7 +175,9 @@ def parse(data: Mapping[str, Any], path: str = "<scenario>") -> Scenario:
         for j, step in enumerate(d.get("step", d.get("steps", [])), 1):
             _no_unknown(step, STEP_KEYS, f"{where} step {j}")
             if step.get("do") not in ACTIONS:
-                raise ScenarioError(f"{where} step {j}: do must be one of {', '.join(ACTIONS)}, not {step.get('do')!r}")
+                raise ScenarioError(
+                    f"{where} step {j}: do must be one of {', '.join(ACTIONS)}, not {step.get('do')!r}"
+                )
             _no_unknown(step.get("expect", {}), EXPECT_KEYS, f"{where} step {j} expect")
         _no_unknown(d.get("after", {}), EXPECT_KEYS | {"dealer", "match_scores"}, f"{where} after")
     return Scenario(path, str(data.get("title", Path(path).stem)), rules, names, match, tuple(deals))
@@ -191,7 +233,9 @@ class _Runner:
         if "draw" in m:
             kind = rules.deck_for(players)
             try:
-                draws, dealer = draw_for_dealer(players, kind, random.Random(0), pack=self.cards(m["draw"], f"{sc.path} [match] draw"))
+                draws, dealer = draw_for_dealer(
+                    players, kind, random.Random(0), pack=self.cards(m["draw"], f"{sc.path} [match] draw")
+                )
             except ValueError as e:
                 raise ScenarioError(f"{sc.path} [match] draw: {e}") from None
             match.dealer = dealer
@@ -217,7 +261,9 @@ class _Runner:
                     if match.dealer != want:
                         self.miss(f"{where} after", "next dealer", after["dealer"], self.name(match.dealer))
                 if "match_scores" in after:
-                    self.compare_per_seat(f"{where} after", "match scores", after["match_scores"], tuple(match.scores))
+                    self.compare_per_seat(
+                        f"{where} after", "match scores", after["match_scores"], tuple(match.scores)
+                    )
         return self.mismatches
 
     def build(self, d: Mapping[str, Any], match: Match, number: int, where: str) -> Deal | None:
@@ -241,7 +287,9 @@ class _Runner:
         deck = d.get("deck") or rules.deck_for(players)
         if deck not in DECK_KINDS:
             raise ScenarioError(f"{where}: deck must be one of {', '.join(DECK_KINDS)}, not {deck!r}")
-        if d.get("rank") is not None and (not isinstance(d["rank"], str) or d["rank"] not in deck_ranks(deck)):
+        if d.get("rank") is not None and (
+            not isinstance(d["rank"], str) or d["rank"] not in deck_ranks(deck)
+        ):
             raise ScenarioError(f"{where}: rank must be one of {deck_ranks(deck)}, not {d['rank']!r}")
         turn = self.seat(d["turn"], where) if "turn" in d else None
         try:
@@ -254,8 +302,12 @@ class _Runner:
                 have.update(extra[k])
             want = Counter(new_deck(deck))
             if have != want:
-                self.miss(where, "complete deck", f"the {deck} deck",
-                          f"missing {_cards_text(want - have)}; extra {_cards_text(have - want)}")
+                self.miss(
+                    where,
+                    "complete deck",
+                    f"the {deck} deck",
+                    f"missing {_cards_text(want - have)}; extra {_cards_text(have - want)}",
+                )
         match.deal = deal
         opening = deal.opening()
         if "opening" in d:
@@ -305,7 +357,9 @@ class _Runner:
                 self.expect(deal, [], {k: v for k, v in want.items() if k != "error"}, at)
                 continue
             if "error" in want:
-                self.miss(at, "error", want["error"], "no error: " + "; ".join(self.event_text(e) for e in events))
+                self.miss(
+                    at, "error", want["error"], "no error: " + "; ".join(self.event_text(e) for e in events)
+                )
                 return
             try:
                 deal.check_invariant()
@@ -321,7 +375,11 @@ class _Runner:
             elif key == "seen":
                 for name, wanted in value.items():
                     seat = None if name == "spectator" else self.seat(name, at)
-                    seen = [p for p in (ev.project(e, seat, deal.rules.hand_counts_public) for e in events) if p is not None]
+                    seen = [
+                        p
+                        for p in (ev.project(e, seat, deal.rules.hand_counts_public) for e in events)
+                        if p is not None
+                    ]
                     self.compare_events(at, f"events seen by {name}", wanted, seen)
             elif key == "taker":
                 got = _taker(events)
@@ -346,7 +404,9 @@ class _Runner:
                     exp_c = sorted(self.cards(cards, at), key=sort_key)
                     got_c = sorted(deal.hands[s], key=sort_key)
                     if exp_c != got_c:
-                        self.miss(at, f"hand of {name}", " ".join(exp_c) or "empty", " ".join(got_c) or "empty")
+                        self.miss(
+                            at, f"hand of {name}", " ".join(exp_c) or "empty", " ".join(got_c) or "empty"
+                        )
             elif key == "hand_counts":
                 self.compare_per_seat(at, "hand counts", value, tuple(len(h) for h in deal.hands))
             elif key == "scores":
@@ -396,7 +456,9 @@ class _Runner:
         got: dict[str, Any] = {
             "lay": None if legal.lay is None else [legal.lay.min, legal.lay.max],
             "lay_ranks": None if legal.lay is None else "".join(legal.lay.ranks),
-            "count": None if legal.lay is None or legal.lay.count_min is None else [legal.lay.count_min, legal.lay.count_max],
+            "count": None
+            if legal.lay is None or legal.lay.count_min is None
+            else [legal.lay.count_min, legal.lay.count_max],
             "challenge": legal.challenge,
             "believe": legal.believe,
             "declare_none": legal.declare_none,
@@ -424,7 +486,9 @@ class _Runner:
                 w = {"type": w} if isinstance(w, str) else w
                 for k, v in w.items():
                     if k not in g:
-                        raise ScenarioError(f"{at}: event {g['type']} has no field {k!r} (fields: {', '.join(g)})")
+                        raise ScenarioError(
+                            f"{at}: event {g['type']} has no field {k!r} (fields: {', '.join(g)})"
+                        )
                     want_v = self.norm(k, v, at)
                     got_v = g[k]
                     if k in PER_SEAT_FIELDS and isinstance(want_v, dict) and isinstance(got_v, dict):
@@ -468,7 +532,9 @@ class _Runner:
             elif f.name in CARD_FIELDS:
                 out[f.name] = sorted(v, key=sort_key)
             elif f.name in PER_SEAT_FIELDS:
-                out[f.name] = {self.name(s): (list(x) if isinstance(x, tuple) else x) for s, x in enumerate(v)}
+                out[f.name] = {
+                    self.name(s): (list(x) if isinstance(x, tuple) else x) for s, x in enumerate(v)
+                }
             elif isinstance(v, tuple):
                 out[f.name] = [list(x) if isinstance(x, tuple) else x for x in v]
             else:

@@ -31,7 +31,7 @@ from ._errors import RuleViolation
 from ._events import OWNER, PUBLIC, DealEnded, PileTaken, project
 from ._match import Match
 from ._rules import Rules
-from .bots import BOTS, Bot, make_bot
+from .bots import BOTS, make_bot
 
 ACTION_CAP = 20_000
 """A deal still running after this many applied actions (lays, calls, quads, window closings) is
@@ -242,7 +242,9 @@ class _Game:
     """Deal number ``index`` of ``match`` played by bots (``strengths[seat]``, see the module
     docstring); ``play()`` returns its ``DealEnded``, or None at the cap."""
 
-    def __init__(self, rules: Rules, match: Match, lineup: Sequence[str], index: int, rng: random.Random, check: bool) -> None:
+    def __init__(
+        self, rules: Rules, match: Match, lineup: Sequence[str], index: int, rng: random.Random, check: bool
+    ) -> None:
         self.rules = rules
         self.rng = rng
         self.check = check
@@ -266,7 +268,9 @@ class _Game:
             cls = type(e)
             fed = watchers.get(cls)
             if fed is None:
-                fed = watchers[cls] = [(seat, bot.handler(cls)) for seat, bot in enumerate(self.bots) if cls in bot.observes]
+                fed = watchers[cls] = [
+                    (seat, bot.handler(cls)) for seat, bot in enumerate(self.bots) if cls in bot.observes
+                ]
             if fed:
                 projection = cls.projection
                 if projection == PUBLIC:  # every seat sees this event whole
@@ -318,9 +322,13 @@ class _Game:
             if turn_action is None:
                 turn_action = self.bots[seat].choose(deal.view(seat), self.rng)
             events = self._act(seat, turn_action)
-            if after_taking and deal.quads_offer is not None and not deal.over:
-                if any(type(e) is PileTaken for e in events):
-                    self._offer_quads(deal.quads_offer)
+            if (
+                after_taking
+                and deal.quads_offer is not None
+                and not deal.over
+                and any(type(e) is PileTaken for e in events)
+            ):
+                self._offer_quads(deal.quads_offer)
         return self.end
 
     def _act(self, seat: int, action) -> list:

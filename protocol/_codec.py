@@ -14,6 +14,7 @@ import msgpack
 from ._errors import LocalProtocolError, error
 from ._limits import HEADER_SIZE, MAX_DEPTH, MAX_SERVER_FRAME
 
+
 def wire_problem(value: Any, *, max_depth: int = MAX_DEPTH, arrays: tuple[type, ...] = (list,)) -> str | None:
     """Why ``value`` cannot be a message on the wire, or None if it can.
 
@@ -106,7 +107,9 @@ def decode_body(body: bytes, max_len: int) -> dict:
             timestamp=0,
         )
     except Exception as exc:  # untrusted bytes: every failure of the decoder is the peer's
-        raise error("BAD_FRAME", f"the body is not one msgpack map ({type(exc).__name__}: {exc})"[:200]) from None
+        raise error(
+            "BAD_FRAME", f"the body is not one msgpack map ({type(exc).__name__}: {exc})"[:200]
+        ) from None
     if type(value) is dict and _plainly_wire(body):
         return value
     problem = wire_problem(value)
@@ -134,7 +137,9 @@ def _check_sent(msg: dict) -> None:
         raise LocalProtocolError("BAD_MESSAGE", f"cannot send this message: {problem}")
 
 
-def encode_frame(msg: dict, max_len: int = MAX_SERVER_FRAME, check: bool = True, body: bytes | None = None) -> bytes:
+def encode_frame(
+    msg: dict, max_len: int = MAX_SERVER_FRAME, check: bool = True, body: bytes | None = None
+) -> bytes:
     """One frame: the 4-byte big-endian length, then the msgpack map ``msg``.
 
     ``body``: the msgpack bytes of ``msg`` when the caller already has them (``msgpack.packb``

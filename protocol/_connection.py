@@ -107,9 +107,8 @@ class Connection:
             raise error("BAD_MESSAGE", "a request needs an id, a uint32")
         if type(t) is not str:
             raise error("BAD_MESSAGE", "a message needs t, a string", re=rid)
-        if not self.hello_received:
-            if t != "hello":
-                raise error("NOT_READY", "the first request must be hello", re=rid)
+        if not self.hello_received and t != "hello":
+            raise error("NOT_READY", "the first request must be hello", re=rid)
         request = request_wire(msg)  # parse_request(msg).to_wire(), without the object
         if t == "hello":
             self.hello_received = True
@@ -133,9 +132,12 @@ def _check_server_message(msg: dict) -> dict:
         re = msg["re"]
         if not (is_uint32(re) or (re is None and t == "error")):
             raise error("BAD_MESSAGE", f"{t}: re must be a request id")
-        if t == "error":
-            if not (type(msg.get("code")) is str and type(msg.get("msg")) is str and type(msg.get("fatal")) is bool):
-                raise error("BAD_MESSAGE", "error needs code (str), msg (str) and fatal (bool)")
+        if t == "error" and not (
+            type(msg.get("code")) is str
+            and type(msg.get("msg")) is str
+            and type(msg.get("fatal")) is bool
+        ):
+            raise error("BAD_MESSAGE", "error needs code (str), msg (str) and fatal (bool)")
     elif not (type(msg.get("seq")) is int and type(msg.get("ts")) is int):
         raise error("BAD_MESSAGE", f"{t}: an event needs seq and ts (ints), a reply needs re")
     return msg

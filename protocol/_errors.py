@@ -5,47 +5,76 @@ from __future__ import annotations
 # code -> (fatal, when it is sent). Fatal: the server closes the connection after sending it.
 ERRORS: dict[str, tuple[bool, str]] = {
     # framing and types (the bytes themselves are wrong)
-    "BAD_FRAME": (True, "a frame of length 0, a body that is not exactly one msgpack map, trailing bytes "
-                        "inside the frame, invalid UTF-8, a float, bin or ext value, a key that is not a "
-                        "string, nesting deeper than the limit"),
+    "BAD_FRAME": (
+        True,
+        "a frame of length 0, a body that is not exactly one msgpack map, trailing bytes "
+        "inside the frame, invalid UTF-8, a float, bin or ext value, a key that is not a "
+        "string, nesting deeper than the limit",
+    ),
     "FRAME_TOO_LARGE": (True, "the length header is above the limit (65,536 from a client)"),
-    "BAD_MESSAGE": (True, "a well-formed map that is not a valid message: no string t, no uint32 id, "
-                          "a field missing or of the wrong type, or out of its documented range (except "
-                          "in a game request: ILLEGAL_ACTION)"),
+    "BAD_MESSAGE": (
+        True,
+        "a well-formed map that is not a valid message: no string t, no uint32 id, "
+        "a field missing or of the wrong type, or out of its documented range (except "
+        "in a game request: ILLEGAL_ACTION)",
+    ),
     "UNKNOWN_TYPE": (False, "a well-formed request whose t the server does not know"),
     # session
     "NOT_READY": (True, "a request other than hello before hello"),
     "UNSUPPORTED_VERSION": (True, "hello.proto does not include a version the server speaks"),
     "WRONG_PASSWORD": (True, "hello without the server's password, or with a wrong one"),
     "BAD_RESUME": (True, "hello.resume names a session the server does not know (or no longer keeps)"),
-    "SERVER_FULL": (True, "the server takes no more connections: it holds its most in total, or from "
-                          "your address (sent on connecting, with re null)"),
+    "SERVER_FULL": (
+        True,
+        "the server takes no more connections: it holds its most in total, or from "
+        "your address (sent on connecting, with re null)",
+    ),
     "HELLO_TIMEOUT": (True, "no hello within the handshake time (sent with re null)"),
-    "RATE_LIMITED": (False, "the server cannot take the request now: the client sends more requests per "
-                            "second than the server allows; nothing changed, try again later"),
-    "BAD_STATE": (False, "the request makes no sense now: hello twice; leave, ready, start or chat at no "
-                         "table; join_table, spectate or create_table while at a table; create_table "
-                         "while the server holds its most tables"),
+    "RATE_LIMITED": (
+        False,
+        "the server cannot take the request now: the client sends more requests per "
+        "second than the server allows; nothing changed, try again later",
+    ),
+    "BAD_STATE": (
+        False,
+        "the request makes no sense now: hello twice; leave, ready, start or chat at no "
+        "table; join_table, spectate or create_table while at a table; create_table "
+        "while the server holds its most tables",
+    ),
     "INTERNAL_ERROR": (False, "the server failed to handle the request (a bug); nothing changed"),
     # lobby
     "NO_SUCH_TABLE": (False, "join_table or spectate names a table that does not exist"),
     "SEAT_TAKEN": (False, "join_table names a seat somebody holds"),
     "TABLE_FULL": (False, "join_table with no seat given, and no seat is free"),
-    "WRONG_TABLE_PASSWORD": (False, "join_table or spectate of a table with a password, without it or with a wrong one"),
-    "BAD_OPTION": (False, "create_table with an unknown variant, option, or a value the variant does not "
-                          "allow; chat longer than this server's welcome.limits.max_chat"),
+    "WRONG_TABLE_PASSWORD": (
+        False,
+        "join_table or spectate of a table with a password, without it or with a wrong one",
+    ),
+    "BAD_OPTION": (
+        False,
+        "create_table with an unknown variant, option, or a value the variant does not "
+        "allow; chat longer than this server's welcome.limits.max_chat",
+    ),
     "NOT_ALL_READY": (False, "start while a human seat is not ready, or while a seat is empty"),
     "ALREADY_PLAYING": (False, "start, or a change of seats, while the table is playing"),
     # game (the engine's RuleViolation codes)
-    "NOT_PLAYING": (False, "a game request while no deal is being played at your seat; ready or a game "
-                           "request from a spectator"),
-    "ILLEGAL_ACTION": (False, "the action breaks a rule (wrong rank or size, cards not in the hand, "
-                              "no such call in this variant, not allowed now), or a game request names an "
-                              "impossible value of the right type (set_no 0, a card \"10H\", nine cards)"),
+    "NOT_PLAYING": (
+        False,
+        "a game request while no deal is being played at your seat; ready or a game request from a spectator",
+    ),
+    "ILLEGAL_ACTION": (
+        False,
+        "the action breaks a rule (wrong rank or size, cards not in the hand, "
+        "no such call in this variant, not allowed now), or a game request names an "
+        'impossible value of the right type (set_no 0, a card "10H", nine cards)',
+    ),
     "NOT_YOUR_TURN": (False, "only the seat to act may do this now"),
     "STALE_SET": (False, "challenge or believe names a set that is no longer the last one"),
-    "PREMATURE": (False, "challenge names a set not laid yet where only the next player challenges "
-                         "(where anyone challenges, a challenge of the next set is ok and challenge_void)"),
+    "PREMATURE": (
+        False,
+        "challenge names a set not laid yet where only the next player challenges "
+        "(where anyone challenges, a challenge of the next set is ok and challenge_void)",
+    ),
     "CHALLENGE_BARRED": (False, "challenge of a set this seat challenged prematurely (void)"),
     "DEAL_OVER": (False, "the deal has ended; no action is accepted"),
 }

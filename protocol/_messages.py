@@ -12,11 +12,13 @@ mirror engine/_events.py field for field (as projected for the receiving seat).
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, ClassVar
 
 import attrs
 
 from ._errors import ProtocolError, error
+from ._limits import MAX_CHAT_LEN, MAX_NAME_LEN
 from ._types import (
     CARD,
     COUNT,
@@ -44,7 +46,6 @@ from ._types import (
     well_typed,
     wire_identity,
 )
-from ._limits import MAX_CHAT_LEN, MAX_NAME_LEN
 
 MAX_CARDS = 104  # a 2x52 deck
 MAX_SET = 8  # a set of a 2x52 deck (RULES.md, `hoyle`: 1-8 cards)
@@ -81,9 +82,9 @@ def _converter(ty: Type, where: str):
     return convert
 
 
-REQUESTS: dict[str, type["Message"]] = {}
-REPLIES: dict[str, type["Message"]] = {}
-EVENTS: dict[str, type["Message"]] = {}
+REQUESTS: dict[str, type[Message]] = {}
+REPLIES: dict[str, type[Message]] = {}
+EVENTS: dict[str, type[Message]] = {}
 _REGISTRY = {"request": REQUESTS, "reply": REPLIES, "event": EVENTS}
 
 
@@ -120,7 +121,7 @@ class Message:
         return fields
 
     @classmethod
-    def from_wire(cls, d: dict) -> "Message":
+    def from_wire(cls, d: dict) -> Message:
         """Build from a decoded message dict. Unknown keys are ignored. Raises
         ``ProtocolError("BAD_MESSAGE")`` (fatal) for a missing or wrongly typed field."""
         kwargs = {}
@@ -157,7 +158,7 @@ class Event(Message):
 
 
 def _request_base(cls):
-    cls.__annotations__ = {"id": "int", **cls.__dict__.get("__annotations__", {})}
+    cls.__annotations__ = {"id": "int", **inspect.get_annotations(cls)}
     cls.id = wire(UINT32, "the request id, chosen by the client; the reply carries it as re")
     return cls
 
@@ -168,7 +169,7 @@ def request(t: str, reply: str = "ok"):
 
 def reply(t: str):
     def wrap(cls):
-        cls.__annotations__ = {"re": "int", **cls.__dict__.get("__annotations__", {})}
+        cls.__annotations__ = {"re": "int", **inspect.get_annotations(cls)}
         cls.re = wire(UINT32, "the id of the request this answers")
         return message(t, "reply")(cls)
 
@@ -177,7 +178,7 @@ def reply(t: str):
 
 def event(t: str):
     def wrap(cls):
-        cls.__annotations__ = {"seq": "int", "ts": "int", **cls.__dict__.get("__annotations__", {})}
+        cls.__annotations__ = {"seq": "int", "ts": "int", **inspect.get_annotations(cls)}
         cls.seq = wire(Int(1), "strictly increasing per session, kept across a resume")
         cls.ts = wire(Int(0), "Unix wall-clock time in ms (display and logs only)")
         return message(t, "event")(cls)
@@ -193,37 +194,68 @@ DECK = Str(4, choices=("36", "52", "2x36", "2x52"))
 HEX64 = Str(64, 64, "^[0-9a-f]{64}$")
 SCORES = Array(Int(-(2**31), 2**31 - 1), MAX_SEATS)
 
-SEAT_SUMMARY = Ref("seat_summary", Map({
-    "seat": Field(SEAT),
-    "name": Field(Nullable(NAME), doc="the player's name; nil for an empty seat"),
-    "bot": Field(Nullable(Str(16)), doc="a bot seat: the bot's strength (easy, normal, hard); nil for a player's seat"),
-    "ready": Field(Bool(), doc="ready to start (bots are always ready)"),
-    "away": Field(Bool(), doc="the player dropped or ran out of time: a bot plays for him until he is back"),
-}, title="seat summary"))
+SEAT_SUMMARY = Ref(
+    "seat_summary",
+    Map(
+        {
+            "seat": Field(SEAT),
+            "name": Field(Nullable(NAME), doc="the player's name; nil for an empty seat"),
+            "bot": Field(
+                Nullable(Str(16)),
+                doc="a bot seat: the bot's strength (easy, normal, hard); nil for a player's seat",
+            ),
+            "ready": Field(Bool(), doc="ready to start (bots are always ready)"),
+            "away": Field(
+                Bool(), doc="the player dropped or ran out of time: a bot plays for him until he is back"
+            ),
+        },
+        title="seat summary",
+    ),
+)
 
-TABLE = Ref("table", Map({
-    "id": Field(UINT32, doc="the table's id"),
-    "variant": Field(Str(32, 1), doc="the variant's name (docs/PROTOCOL.md, the rules of each variant)"),
-    "options": Field(OPTIONS, doc="the variant options chosen at create_table"),
-    "seats": Field(Array(SEAT_SUMMARY, MAX_SEATS, 2)),
-    "state": Field(Str(16, choices=("waiting", "playing")), doc="playing while a match is on"),
-    "spectators": Field(COUNT),
-    "password": Field(Bool(), doc="true if joining needs the table's password"),
-    "turn_ms": Field(MS, doc="the turn time limit; 0: untimed"),
-    "challenge_window_ms": Field(MS, doc="the challenge window (challengers = anyone)"),
-    "tie_window_ms": Field(MS, doc="challenges this close to the first are simultaneous"),
-    "deals": Field(Int(1), doc="deals per match"),
-    "deal_no": Field(COUNT, doc="the number of the current or last deal of the match; 0 before the first"),
-    "seeded": Field(Bool(), doc="true if the table's deals come from a fixed seed (reproducible)"),
-}, title="table summary"))
+TABLE = Ref(
+    "table",
+    Map(
+        {
+            "id": Field(UINT32, doc="the table's id"),
+            "variant": Field(
+                Str(32, 1), doc="the variant's name (docs/PROTOCOL.md, the rules of each variant)"
+            ),
+            "options": Field(OPTIONS, doc="the variant options chosen at create_table"),
+            "seats": Field(Array(SEAT_SUMMARY, MAX_SEATS, 2)),
+            "state": Field(Str(16, choices=("waiting", "playing")), doc="playing while a match is on"),
+            "spectators": Field(COUNT),
+            "password": Field(Bool(), doc="true if joining needs the table's password"),
+            "turn_ms": Field(MS, doc="the turn time limit; 0: untimed"),
+            "challenge_window_ms": Field(MS, doc="the challenge window (challengers = anyone)"),
+            "tie_window_ms": Field(MS, doc="challenges this close to the first are simultaneous"),
+            "deals": Field(Int(1), doc="deals per match"),
+            "deal_no": Field(
+                COUNT, doc="the number of the current or last deal of the match; 0 before the first"
+            ),
+            "seeded": Field(Bool(), doc="true if the table's deals come from a fixed seed (reproducible)"),
+        },
+        title="table summary",
+    ),
+)
 
-LAY_BOUNDS = Map({
-    "min": Field(Int(1, MAX_SET), doc="fewest cards the set may have"),
-    "max": Field(Int(1, MAX_SET), doc="most cards the set may have"),
-    "ranks": Field(Array(RANK, 13, 1), doc="the ranks the claim may name (one where forced)"),
-    "count_min": Field(Nullable(Int(1, MAX_SET)), required=False, doc="where counts may lie: fewest cards the claim may name"),
-    "count_max": Field(Nullable(Int(1, MAX_SET)), required=False, doc="where counts may lie: most cards the claim may name"),
-})
+LAY_BOUNDS = Map(
+    {
+        "min": Field(Int(1, MAX_SET), doc="fewest cards the set may have"),
+        "max": Field(Int(1, MAX_SET), doc="most cards the set may have"),
+        "ranks": Field(Array(RANK, 13, 1), doc="the ranks the claim may name (one where forced)"),
+        "count_min": Field(
+            Nullable(Int(1, MAX_SET)),
+            required=False,
+            doc="where counts may lie: fewest cards the claim may name",
+        ),
+        "count_max": Field(
+            Nullable(Int(1, MAX_SET)),
+            required=False,
+            doc="where counts may lie: most cards the claim may name",
+        ),
+    }
+)
 
 LEGAL_FIELDS = {
     "lay": Field(Nullable(LAY_BOUNDS), doc="how the seat may lay a set now; nil: it may not"),
@@ -234,14 +266,16 @@ LEGAL_FIELDS = {
 }
 LEGAL = Ref("legal", Map(LEGAL_FIELDS, title="legal actions"))
 
-LAST_SET = Map({
-    "set_no": Field(SET_NO),
-    "seat": Field(SEAT, doc="who laid it"),
-    "rank": Field(RANK, doc="the claimed rank"),
-    "count": Field(COUNT, doc="the claimed count"),
-    "size": Field(Nullable(COUNT), doc="its number of cards, where the viewer may know it"),
-    "none": Field(Bool(), doc="a declared none, not a set of cards"),
-})
+LAST_SET = Map(
+    {
+        "set_no": Field(SET_NO),
+        "seat": Field(SEAT, doc="who laid it"),
+        "rank": Field(RANK, doc="the claimed rank"),
+        "count": Field(COUNT, doc="the claimed count"),
+        "size": Field(Nullable(COUNT), doc="its number of cards, where the viewer may know it"),
+        "none": Field(Bool(), doc="a declared none, not a set of cards"),
+    }
+)
 
 
 # -- requests -----------------------------------------------------------------------------------
@@ -251,12 +285,21 @@ LAST_SET = Map({
 class Hello(Request):
     """The first request of a connection: versions spoken, who is connecting."""
 
-    proto: tuple[int, int] = wire(Array(Int(1, 65535), 2, 2), "[min, max]: the protocol versions the client speaks (inclusive)")
-    client: dict = wire(Map({"name": Field(Str(64, 1)), "version": Field(Str(64))}), "the client program's name and version")
+    proto: tuple[int, int] = wire(
+        Array(Int(1, 65535), 2, 2), "[min, max]: the protocol versions the client speaks (inclusive)"
+    )
+    client: dict = wire(
+        Map({"name": Field(Str(64, 1)), "version": Field(Str(64))}), "the client program's name and version"
+    )
     name: str = wire(NAME, "the player's name")
     password: str | None = wire(PASSWORD, "the server's password, where it has one", required=False)
     resume: dict | None = wire(
-        Map({"token": Field(Str(128, 1), doc="the session token from welcome"), "last_seq": Field(Int(0), doc="the last event seq received")}),
+        Map(
+            {
+                "token": Field(Str(128, 1), doc="the session token from welcome"),
+                "last_seq": Field(Int(0), doc="the last event seq received"),
+            }
+        ),
         "come back to a session after a dropped connection",
         required=False,
     )
@@ -286,7 +329,9 @@ class ListTables(Request):
 class CreateTable(Request):
     """Make a table and take its seat 0. Absent fields take the server's defaults."""
 
-    variant: str | None = wire(Str(32, 1), "a variant name, e.g. verish (the variants request lists them)", required=False)
+    variant: str | None = wire(
+        Str(32, 1), "a variant name, e.g. verish (the variants request lists them)", required=False
+    )
     options: dict | None = wire(OPTIONS, "variant options, as listed by variants", required=False)
     seats: int | None = wire(Int(2, MAX_SEATS), "number of seats", required=False)
     bots: tuple[str | None, ...] | None = wire(
@@ -298,7 +343,9 @@ class CreateTable(Request):
     challenge_window_ms: int | None = wire(MS, "challenge window (challengers = anyone)", required=False)
     tie_window_ms: int | None = wire(MS, "tie window (challengers = anyone)", required=False)
     password: str | None = wire(PASSWORD, "a password others need to join or spectate", required=False)
-    seed: int | None = wire(Int(0, 2**63 - 1), "a fixed seed: reproducible deals (the table tells its players)", required=False)
+    seed: int | None = wire(
+        Int(0, 2**63 - 1), "a fixed seed: reproducible deals (the table tells its players)", required=False
+    )
     deals: int | None = wire(Int(1, 100), "deals in a match", required=False)
 
 
@@ -350,8 +397,14 @@ class Lay(Request):
     RULES.md: set, claim."""
 
     cards: tuple[str, ...] = wire(Array(CARD, MAX_SET, 1), "the cards, from the hand")
-    rank: str | None = wire(RANK, "the claimed rank; may be absent when legal.lay.ranks has one rank", required=False)
-    count: int | None = wire(Int(1, MAX_SET), "the claimed count, where counts may lie; else absent (the number of cards)", required=False)
+    rank: str | None = wire(
+        RANK, "the claimed rank; may be absent when legal.lay.ranks has one rank", required=False
+    )
+    count: int | None = wire(
+        Int(1, MAX_SET),
+        "the claimed count, where counts may lie; else absent (the number of cards)",
+        required=False,
+    )
 
 
 @request("challenge")
@@ -410,19 +463,30 @@ class Welcome(Reply):
     """The answer to hello: the session is open."""
 
     proto: int = wire(Int(1, 65535), "the protocol version chosen")
-    server: dict = wire(Map({"name": Field(Str(64)), "version": Field(Str(64))}), "the server's name and program version")
+    server: dict = wire(
+        Map({"name": Field(Str(64)), "version": Field(Str(64))}), "the server's name and program version"
+    )
     session: str = wire(Str(128, 1), "the session token (secret): hello.resume.token to come back")
     resumed: bool = wire(Bool(), "true if hello.resume brought back an existing session")
     table: dict | None = wire(Nullable(TABLE), "where the session sits (after a resume); nil: the lobby")
     seat: int | None = wire(Nullable(SEAT), "the session's seat at that table; nil: none or spectating")
-    limits: dict = wire(Map({
-        "max_client_frame": Field(Int(1), doc="bytes"),
-        "max_server_frame": Field(Int(1), doc="bytes"),
-        "max_chat": Field(Int(1), doc="characters of chat.text"),
-        "idle_ms": Field(MS, doc="a peer silent this long is dropped"),
-    }), "the server's limits")
-    heartbeat_ms: int = wire(MS, "the server sends heartbeat after this long without sending; a client should ping as often")
-    bots: tuple[str, ...] | None = wire(Array(Str(16, 1), 16), "the bot strengths create_table accepts, the default first", required=False)
+    limits: dict = wire(
+        Map(
+            {
+                "max_client_frame": Field(Int(1), doc="bytes"),
+                "max_server_frame": Field(Int(1), doc="bytes"),
+                "max_chat": Field(Int(1), doc="characters of chat.text"),
+                "idle_ms": Field(MS, doc="a peer silent this long is dropped"),
+            }
+        ),
+        "the server's limits",
+    )
+    heartbeat_ms: int = wire(
+        MS, "the server sends heartbeat after this long without sending; a client should ping as often"
+    )
+    bots: tuple[str, ...] | None = wire(
+        Array(Str(16, 1), 16), "the bot strengths create_table accepts, the default first", required=False
+    )
 
 
 @reply("pong")
@@ -437,15 +501,25 @@ class SchemaReply(Reply):
     schema: dict = wire(MapOf(Any_(), 256), "the JSON Schema document")
 
 
-VARIANT_INFO = Map({
-    "name": Field(Str(32, 1), doc="the stable identifier, used in create_table"),
-    "title": Field(Str(64), doc="the Russian title"),
-    "players": Field(Array(Int(1, MAX_SEATS), 2, 2), doc="[min, max] seats"),
-    "options": Field(MapOf(Map({
-        "default": Field(OPTION_VALUE),
-        "choices": Field(Array(OPTION_VALUE, 16)),
-    }), 16), doc="option name -> its default and its choices"),
-})
+VARIANT_INFO = Map(
+    {
+        "name": Field(Str(32, 1), doc="the stable identifier, used in create_table"),
+        "title": Field(Str(64), doc="the Russian title"),
+        "players": Field(Array(Int(1, MAX_SEATS), 2, 2), doc="[min, max] seats"),
+        "options": Field(
+            MapOf(
+                Map(
+                    {
+                        "default": Field(OPTION_VALUE),
+                        "choices": Field(Array(OPTION_VALUE, 16)),
+                    }
+                ),
+                16,
+            ),
+            doc="option name -> its default and its choices",
+        ),
+    }
+)
 
 
 @reply("variants")
@@ -538,7 +612,9 @@ class MatchStarted(Event):
 class MatchEnded(Event):
     """The match is over; the table waits for players to be ready again."""
 
-    scores: tuple[int, ...] = wire(SCORES, "the match's score per seat (docs/PROTOCOL.md, the rules of each variant: scoring)")
+    scores: tuple[int, ...] = wire(
+        SCORES, "the match's score per seat (docs/PROTOCOL.md, the rules of each variant: scoring)"
+    )
     deals: int = wire(COUNT, "deals played")
 
 
@@ -549,7 +625,10 @@ class MatchEnded(Event):
 class DealerDrawn(Event):
     """The first dealer by a draw (``first_dealer = lowest_draw``)."""
 
-    draws: tuple = wire(Array(Array(Tuple((SEAT, CARD)), MAX_SEATS, 1), 64, 1), "one array of [seat, card] per round of drawing")
+    draws: tuple = wire(
+        Array(Array(Tuple((SEAT, CARD)), MAX_SEATS, 1), 64, 1),
+        "one array of [seat, card] per round of drawing",
+    )
     dealer: int = wire(SEAT, "the dealer")
 
 
@@ -559,8 +638,12 @@ class DealStarted(Event):
 
     dealer: int = wire(SEAT, "the dealer")
     deck: str = wire(DECK, "the deck kind")
-    hand: tuple[str, ...] | None = wire(Nullable(Array(CARD, MAX_CARDS)), "the receiver's own hand; nil for a spectator")
-    hand_counts: tuple[int, ...] | None = wire(Nullable(Array(COUNT, MAX_SEATS)), "cards per seat; nil where hidden")
+    hand: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_CARDS)), "the receiver's own hand; nil for a spectator"
+    )
+    hand_counts: tuple[int, ...] | None = wire(
+        Nullable(Array(COUNT, MAX_SEATS)), "cards per seat; nil where hidden"
+    )
     hidden: int = wire(COUNT, "hidden cards (never shown until the disclosure)")
     set_aside: int = wire(COUNT, "cards set aside face down")
     stock: int = wire(COUNT, "cards in the stock")
@@ -586,7 +669,9 @@ class SetLaid(Event):
     set_no: int = wire(SET_NO, "its number in the deal")
     rank: str = wire(RANK, "the claimed rank")
     count: int = wire(COUNT, "the claimed count")
-    cards: tuple[str, ...] | None = wire(Nullable(Array(CARD, MAX_SET)), "the cards: only for the seat that laid them")
+    cards: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_SET)), "the cards: only for the seat that laid them"
+    )
     size: int | None = wire(Nullable(COUNT), "its number of cards; nil where counts may lie and are hidden")
 
 
@@ -638,7 +723,9 @@ class Challenged(Event):
 
     seat: int = wire(SEAT, "the challenger")
     set_no: int = wire(SET_NO, "the set")
-    tied: tuple[int, ...] = wire(Array(SEAT, MAX_SEATS), "others who spoke within the tie window and lost on seat order")
+    tied: tuple[int, ...] = wire(
+        Array(SEAT, MAX_SEATS), "others who spoke within the tie window and lost on seat order"
+    )
 
 
 @event("believed")
@@ -657,7 +744,9 @@ class SetRevealed(Event):
     set_no: int = wire(SET_NO, "the set")
     rank: str = wire(RANK, "the claimed rank")
     count: int = wire(COUNT, "the claimed count")
-    cards: tuple[str, ...] = wire(Array(CARD, MAX_CARDS), "its cards (a declared none: the declarer's cards of that rank)")
+    cards: tuple[str, ...] = wire(
+        Array(CARD, MAX_CARDS), "its cards (a declared none: the declarer's cards of that rank)"
+    )
     claim_true: bool = wire(Bool(), "whether the claim held")
 
 
@@ -683,7 +772,9 @@ class QuadsDiscarded(Event):
 
     seat: int = wire(SEAT, "the seat")
     count: int = wire(COUNT, "quads discarded")
-    ranks: tuple[str, ...] | None = wire(Nullable(Array(RANK, 26)), "their ranks: public when shown, else only for the seat")
+    ranks: tuple[str, ...] | None = wire(
+        Nullable(Array(RANK, 26)), "their ranks: public when shown, else only for the seat"
+    )
     shown: bool = wire(Bool(), "shown face up (after_taking) or face down (on_turn)")
 
 
@@ -751,8 +842,12 @@ class State(Event):
     players: int = wire(Int(2, MAX_SEATS), "seats in the deal")
     deck: str = wire(DECK, "the deck kind")
     dealer: int = wire(SEAT, "the dealer")
-    hand: tuple[str, ...] | None = wire(Nullable(Array(CARD, MAX_CARDS)), "the receiver's hand; nil for a spectator")
-    hand_counts: tuple[int, ...] | None = wire(Nullable(Array(COUNT, MAX_SEATS)), "cards per seat; nil where hidden")
+    hand: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_CARDS)), "the receiver's hand; nil for a spectator"
+    )
+    hand_counts: tuple[int, ...] | None = wire(
+        Nullable(Array(COUNT, MAX_SEATS)), "cards per seat; nil where hidden"
+    )
     pile: int | None = wire(Nullable(COUNT), "cards in the pile; nil where hidden")
     discard: int = wire(COUNT, "cards in the discard")
     stock: int = wire(COUNT, "cards in the stock")

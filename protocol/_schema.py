@@ -65,9 +65,17 @@ def build_schema() -> dict:
             defs[def_name(cls)] = message_schema(cls)
             refs.append({"$ref": f"#/$defs/{def_name(cls)}"})
         groups[kind] = refs
-    defs["request"] = {"description": "a client request: has id", "required": ["id"], "anyOf": groups["request"]}
+    defs["request"] = {
+        "description": "a client request: has id",
+        "required": ["id"],
+        "anyOf": groups["request"],
+    }
     defs["reply"] = {"description": "a server reply: has re", "required": ["re"], "anyOf": groups["reply"]}
-    defs["event"] = {"description": "a server event: has seq and ts", "required": ["seq", "ts"], "anyOf": groups["event"]}
+    defs["event"] = {
+        "description": "a server event: has seq and ts",
+        "required": ["seq", "ts"],
+        "anyOf": groups["event"],
+    }
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,

@@ -54,7 +54,11 @@ class Int(Type):
     hi: int | None = None
 
     def check(self, value, where):
-        if type(value) is not int or (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+        if (
+            type(value) is not int
+            or (self.lo is not None and value < self.lo)
+            or (self.hi is not None and value > self.hi)
+        ):
             raise _bad(where, f"an int in {self.lo}..{self.hi}", value)
         return value
 
@@ -94,8 +98,12 @@ class Str(Type):
     _accepted: set[str] | None = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_fullmatch", None if self.pattern is None else _compiled(self.pattern).fullmatch)
-        object.__setattr__(self, "_accepted", None if self.pattern is None and self.choices is None else set())
+        object.__setattr__(
+            self, "_fullmatch", None if self.pattern is None else _compiled(self.pattern).fullmatch
+        )
+        object.__setattr__(
+            self, "_accepted", None if self.pattern is None and self.choices is None else set()
+        )
 
     def check(self, value, where):
         accepted = self._accepted
@@ -211,7 +219,12 @@ class Tuple(Type):
 
     def schema(self):
         n = len(self.items)
-        return {"type": "array", "prefixItems": [t.schema() for t in self.items], "minItems": n, "maxItems": n}
+        return {
+            "type": "array",
+            "prefixItems": [t.schema() for t in self.items],
+            "minItems": n,
+            "maxItems": n,
+        }
 
     def to_wire(self, value):
         return [t.to_wire(v) for t, v in zip(self.items, value)]

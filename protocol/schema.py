@@ -11,7 +11,10 @@ from ._schema import schema_json
 
 def main(argv: list[str]) -> int:
     here = pathlib.Path(__file__).resolve().parent
-    paths = [pathlib.Path(p) for p in argv] or [here / "schema.json", here.parent / "docs" / "protocol.schema.json"]
+    paths = [pathlib.Path(p) for p in argv] or [
+        here / "schema.json",
+        here.parent / "docs" / "protocol.schema.json",
+    ]
     text = schema_json()
     for path in paths:
         path.write_text(text, encoding="utf-8")

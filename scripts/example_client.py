@@ -132,7 +132,9 @@ class Player:
             verdict = "true" if ev["claim_true"] else "false"
             return f"  set {ev['set_no']} of {self.name(ev['seat'])}: claimed {ev['count']} x {ev['rank']}, was {' '.join(ev['cards']) or 'none'}: {verdict}"
         elif t == "pile_taken":
-            return f"  {self.name(ev['seat'])} take{'' if me else 's'} the pile" + (f" ({ev['count']} cards)" if ev["count"] else "")
+            return f"  {self.name(ev['seat'])} take{'' if me else 's'} the pile" + (
+                f" ({ev['count']} cards)" if ev["count"] else ""
+            )
         elif t == "pile_discarded":
             return f"  the pile ({ev['count']} cards) goes to the discard"
         elif t == "player_out":
@@ -145,7 +147,11 @@ class Player:
         legal = self.legal or {}
         lay, challenge = legal.get("lay"), legal.get("challenge")
         if plain and lay is not None and sum(self.hand.values()) >= lay["min"]:
-            return "lay", {"cards": sorted(self.hand.elements())[: lay["min"]], "rank": lay["ranks"][0], "count": lay.get("count_min")}
+            return "lay", {
+                "cards": sorted(self.hand.elements())[: lay["min"]],
+                "rank": lay["ranks"][0],
+                "count": lay.get("count_min"),
+            }
         if legal.get("discard_quads"):
             return "discard_quads", {"ranks": legal["discard_quads"]}
         stuck = self.turn == self.seat and not self.held and lay is None and legal.get("believe") is None
@@ -202,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def play(args: argparse.Namespace, deadline: float) -> int:
     client = Client(args.host, args.port)
-    welcome = client.call("hello", proto=[1, 1], client={"name": "example_client.py", "version": "1"}, name=args.name)
+    welcome = client.call(
+        "hello", proto=[1, 1], client={"name": "example_client.py", "version": "1"}, name=args.name
+    )
     print(f"connected to {welcome['server']['name']} (protocol {welcome['proto']})")
     variants = {v["name"]: v for v in client.call("variants")["variants"]}
     if args.variant not in variants:

@@ -43,9 +43,9 @@ from ._server import SERVER_VERSION, Server, serve, variants_info
 from ._thread import RunningServer, start_in_thread
 
 __all__ = [
+    "SERVER_VERSION",
     "Limits",
     "RunningServer",
-    "SERVER_VERSION",
     "Server",
     "ServerConfig",
     "TableDefaults",

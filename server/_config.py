@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-
 from neveryu import protocol
 from neveryu.protocol import DEFAULT_PORT
 
@@ -107,7 +106,8 @@ class Limits:
     max_tables: int = attrs.field(default=64, validator=_positive)
     max_tables_per_address: int = attrs.field(default=8, validator=_positive)
     max_chat: int = attrs.field(
-        default=protocol.MAX_CHAT_LEN, validator=[_positive, attrs.validators.le(protocol.MAX_CHAT_LEN)])
+        default=protocol.MAX_CHAT_LEN, validator=[_positive, attrs.validators.le(protocol.MAX_CHAT_LEN)]
+    )
     rate: int = attrs.field(default=50, validator=_positive)
     burst: int = attrs.field(default=200, validator=_positive)
     shutdown_ms: int = attrs.field(default=2_000, validator=_ms)
@@ -131,10 +131,10 @@ class ServerConfig:
     table: TableDefaults = attrs.field(factory=TableDefaults)
     limits: Limits = attrs.field(factory=Limits)
 
-    def evolve(self, **changes: Any) -> "ServerConfig":
+    def evolve(self, **changes: Any) -> ServerConfig:
         """A copy with top-level fields changed; ``table={...}``/``limits={...}`` dicts change
         only the names they hold."""
-        for key, cls in (("table", TableDefaults), ("limits", Limits)):
+        for key, _cls in (("table", TableDefaults), ("limits", Limits)):
             if isinstance(changes.get(key), dict):
                 changes[key] = attrs.evolve(getattr(self, key), **changes[key])
         return attrs.evolve(self, **changes)

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 import trio
-
 from neveryu import protocol
 
 from ._session import Session, wall_ms
@@ -47,7 +46,9 @@ CHECK_SENT = "NEVERYU_CHECK_SENT"
 class ClientConnection:
     """The server's side of one TCP connection (a ``Link`` for its session)."""
 
-    def __init__(self, server: "Server", stream: trio.abc.Stream, address: str, sock: socket.socket | None = None) -> None:
+    def __init__(
+        self, server: Server, stream: trio.abc.Stream, address: str, sock: socket.socket | None = None
+    ) -> None:
         self.server = server
         self.stream = stream
         self.address = address
@@ -148,7 +149,9 @@ class ClientConnection:
         if not frames:
             return
         self._pending, self._pending_final = [], False
-        if self.sock is not None and not self._unwritten and not final and self.reason is None:  # (reason: closing)
+        if (
+            self.sock is not None and not self._unwritten and not final and self.reason is None
+        ):  # (reason: closing)
             data = frames[0] if len(frames) == 1 else b"".join(frames)
             try:
                 sent = self.sock.send(data)
@@ -316,7 +319,9 @@ class ClientConnection:
                 self.drop("send_timeout")
                 await trio.lowlevel.checkpoint()
                 return
-            if items is None and trio.current_time() >= self._last_sent + heartbeat:  # nothing sent for a while
+            if (
+                items is None and trio.current_time() >= self._last_sent + heartbeat
+            ):  # nothing sent for a while
                 self._last_sent = trio.current_time()  # (the next heartbeat is due from now)
                 if self.session is not None and not self._final:
                     self.session.event({"t": "heartbeat"}, keep=False)
@@ -440,7 +445,9 @@ class ClientConnection:
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("%s -> %s", self, msg.get("t"))
             if not self._take_token(now):
-                self.push(protocol.error("RATE_LIMITED", "too many requests; slow down", re=msg["id"]).to_wire())
+                self.push(
+                    protocol.error("RATE_LIMITED", "too many requests; slow down", re=msg["id"]).to_wire()
+                )
                 continue
             server = self.server
             server._batching += 1  # server.batch(): what the request sends is written once it is handled
@@ -450,7 +457,11 @@ class ClientConnection:
             except Exception:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, msg.get("t"))
-                self.push(protocol.error("INTERNAL_ERROR", "the server failed to handle this request", re=msg["id"]).to_wire())
+                self.push(
+                    protocol.error(
+                        "INTERNAL_ERROR", "the server failed to handle this request", re=msg["id"]
+                    ).to_wire()
+                )
             finally:
                 server.end_batch()
 
@@ -473,4 +484,3 @@ class ClientConnection:
     def queued(self) -> int:
         """Messages waiting for the writer (bounded by ``limits.outbox``)."""
         return self._out_send.statistics().current_buffer_used
-

@@ -16,7 +16,7 @@ import logging
 import os
 import socket
 import sys
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -30,8 +30,21 @@ CAPACITY_PAUSE = 0.1  # s: the pause after one of those
 IGNORED_ERRNOS = frozenset(
     getattr(errno, name)
     for name in (
-        "EPERM", "ECONNABORTED", "EPROTO", "ENETDOWN", "ENOPROTOOPT", "EHOSTDOWN", "ENONET", "EHOSTUNREACH",
-        "EOPNOTSUPP", "ENETUNREACH", "ENOSR", "ESOCKTNOSUPPORT", "EPROTONOSUPPORT", "ETIMEDOUT", "ECONNRESET",
+        "EPERM",
+        "ECONNABORTED",
+        "EPROTO",
+        "ENETDOWN",
+        "ENOPROTOOPT",
+        "EHOSTDOWN",
+        "ENONET",
+        "EHOSTUNREACH",
+        "EOPNOTSUPP",
+        "ENETUNREACH",
+        "ENOSR",
+        "ESOCKTNOSUPPORT",
+        "EPROTONOSUPPORT",
+        "ETIMEDOUT",
+        "ECONNRESET",
     )
     if hasattr(errno, name)
 )
@@ -90,8 +103,12 @@ async def accept(listener: socket.socket, handler: Handler, nursery: trio.Nurser
                 if exc.errno in IGNORED_ERRNOS:
                     continue
                 if exc.errno in CAPACITY_ERRNOS:
-                    log.error("accept returned %s (%s); retrying in %s s", errno.errorcode[exc.errno],
-                              os.strerror(exc.errno), CAPACITY_PAUSE)
+                    log.error(
+                        "accept returned %s (%s); retrying in %s s",
+                        errno.errorcode[exc.errno],
+                        os.strerror(exc.errno),
+                        CAPACITY_PAUSE,
+                    )
                     await trio.sleep(CAPACITY_PAUSE)
                     break
                 raise

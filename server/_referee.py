@@ -41,11 +41,14 @@ class Referee:
         assert deal is not None
         if deal.over:
             raise engine.DealOver(getattr(action, "seat", None), action, "the deal is over")
-        if isinstance(action, engine.Challenge) and self.rules.challengers == "anyone":
-            if self._collect_challenge(action):
-                if session is not None:
-                    session.ok(req)
-                return
+        if (
+            isinstance(action, engine.Challenge)
+            and self.rules.challengers == "anyone"
+            and self._collect_challenge(action)
+        ):
+            if session is not None:
+                session.ok(req)
+            return
             # Premature (RULES.md, `hoyle`): void, and its sender may not challenge that set. The
             # request was done (it bars him), so it gets ``ok``; ``challenge_void`` says the rest
             # (docs/PROTOCOL.md: an error reply means nothing changed).
@@ -70,7 +73,9 @@ class Referee:
             return False  # premature: the engine makes it void
         if self.tie_set == action.set_no:
             if action.seat in self.tie:
-                raise engine.IllegalAction(action.seat, action, f"you have already challenged set {action.set_no}")
+                raise engine.IllegalAction(
+                    action.seat, action, f"you have already challenged set {action.set_no}"
+                )
             self.tie.append(action.seat)
             return True
         self.tie, self.tie_set = [action.seat], action.set_no
@@ -101,7 +106,9 @@ class Referee:
             if deal.window_open and "window" not in self.deadlines:
                 self._fire_window(None)
             return
-        action = engine.Challenge(valid[0], set_no) if len(valid) == 1 else engine.Challenges(tuple(valid), set_no)
+        action = (
+            engine.Challenge(valid[0], set_no) if len(valid) == 1 else engine.Challenges(tuple(valid), set_no)
+        )
         log.debug("table %d: settling challenges of set %d by seats %s", self.id, set_no, valid)
         self._publish(deal.apply(action))
 
@@ -150,7 +157,12 @@ class Referee:
             log.warning("table %d: the bot at seat %d tried %r: %s", self.id, index, action, exc.reason)
         # A bot that has no move (or a wrong one) on its own turn must not stall the deal: the
         # engine acts for the seat as it does when a turn's time runs out.
-        if not deal.over and deal.turn == index and deal.held is None and deal.legal_actions(index).lay is not None:
+        if (
+            not deal.over
+            and deal.turn == index
+            and deal.held is None
+            and deal.legal_actions(index).lay is not None
+        ):
             self._publish(deal.apply(engine.Timeout(index)))
 
     def _follow_deal(self, deal: engine.Deal) -> None:

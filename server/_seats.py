@@ -33,5 +33,10 @@ class Seat:
         return self.bot is not None or self.away or self.session is None
 
     def summary(self) -> dict[str, Any]:
-        return {"seat": self.index, "name": self.name, "bot": self.bot, "ready": self.ready, "away": self.away}
-
+        return {
+            "seat": self.index,
+            "name": self.name,
+            "bot": self.bot,
+            "ready": self.ready,
+            "away": self.away,
+        }

@@ -18,23 +18,22 @@ import itertools
 import logging
 import select
 import socket
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import trio
+from neveryu import engine, protocol
 
-from neveryu import engine
-from neveryu import protocol
-
+from . import _listen
 from ._bots import default_strength, strengths
 from ._config import ServerConfig
-from . import _listen
 from ._connection import ClientConnection
 from ._password import password_ok
 from ._session import Link, Session
-from ._text import blank, shown
-from ._table import REQUESTS as TABLE_REQUESTS
 from ._settings import TableError, TableSettings
+from ._table import REQUESTS as TABLE_REQUESTS
 from ._table import Table
+from ._text import blank, shown
 
 log = logging.getLogger("neveryu.server")
 
@@ -62,7 +61,9 @@ def variants_info() -> list[dict[str, Any]]:
             else:
                 choices = [default]
             options[name] = {"default": default, "choices": choices}
-        out.append({"name": rules.name, "title": rules.title, "players": list(rules.players), "options": options})
+        out.append(
+            {"name": rules.name, "title": rules.title, "players": list(rules.players), "options": options}
+        )
     return out
 
 
@@ -173,7 +174,10 @@ class Server:
         except (OSError, AttributeError, IndexError):
             address = "?"
         limits = self.config.limits
-        if len(self.connections) >= limits.max_connections or self.per_address[address] >= limits.max_per_address:
+        if (
+            len(self.connections) >= limits.max_connections
+            or self.per_address[address] >= limits.max_per_address
+        ):
             await self._refuse(stream, address)
             return
         conn = ClientConnection(self, stream, address, sock)
@@ -206,9 +210,13 @@ class Server:
         self._refused += 1
         now = trio.current_time()
         if now >= self._refusal_logged + REFUSAL_LOG_EVERY:
-            log.warning("refusing connections: too many (%d refused, the last from %s)", self._refused, address)
+            log.warning(
+                "refusing connections: too many (%d refused, the last from %s)", self._refused, address
+            )
             self._refusal_logged, self._refused = now, 0
-        refusal = protocol.encode_frame(protocol.error("SERVER_FULL", "the server takes no more connections").to_wire())
+        refusal = protocol.encode_frame(
+            protocol.error("SERVER_FULL", "the server takes no more connections").to_wire()
+        )
         with trio.move_on_after(REFUSE_S):
             try:
                 await stream.send_all(refusal)
@@ -325,7 +333,13 @@ class Server:
         cfg = self.config
         lo, hi = req["proto"]
         if not lo <= protocol.PROTOCOL_VERSION <= hi:
-            conn.fatal(protocol.error("UNSUPPORTED_VERSION", f"this server speaks version {protocol.PROTOCOL_VERSION}", re=req["id"]))
+            conn.fatal(
+                protocol.error(
+                    "UNSUPPORTED_VERSION",
+                    f"this server speaks version {protocol.PROTOCOL_VERSION}",
+                    re=req["id"],
+                )
+            )
             return None
         if not password_ok(req.get("password"), cfg.password):
             conn.fatal(protocol.error("WRONG_PASSWORD", "this server needs its password", re=req["id"]))
@@ -335,7 +349,9 @@ class Server:
         if resume is not None:
             session = self.sessions.get(resume["token"])
             if session is None:
-                conn.fatal(protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req["id"]))
+                conn.fatal(
+                    protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req["id"])
+                )
                 return None
             old = session.attach(conn)
             conn.session = session
@@ -353,13 +369,19 @@ class Server:
             return None
         name = shown(req["name"])
         if blank(name):
-            conn.fatal(protocol.error("BAD_MESSAGE", "hello.name: a name needs a letter, digit or sign", re=req["id"]))
+            conn.fatal(
+                protocol.error(
+                    "BAD_MESSAGE", "hello.name: a name needs a letter, digit or sign", re=req["id"]
+                )
+            )
             return None
         session = Session(name, cfg.limits.replay, conn.address)
         self.sessions[session.token] = session
         session.attach(conn)
         conn.session = session
-        log.info("%s says hello (%r %r)", conn, req["client"]["name"], req["client"]["version"])  # %r: no log injection
+        log.info(
+            "%s says hello (%r %r)", conn, req["client"]["name"], req["client"]["version"]
+        )  # %r: no log injection
         session.reply(req, self._welcome(session, resumed=False))
         return None
 
@@ -400,19 +422,30 @@ class Server:
             return None
         mine = sum(1 for address in self.table_address.values() if address == session.address)
         if mine >= cfg.limits.max_tables_per_address:
-            session.error(req, "BAD_STATE", f"at most {cfg.limits.max_tables_per_address} tables from one address")
+            session.error(
+                req, "BAD_STATE", f"at most {cfg.limits.max_tables_per_address} tables from one address"
+            )
             return None
         try:
             settings = TableSettings.from_request(req, cfg.table, cfg.seed, cfg.limits.max_chat)
         except TableError as exc:
             session.error(req, exc.code, exc.msg)
             return None
-        table = Table(next(self._table_ids), settings, on_close=self._table_closed, batch=self.batch, flush=self.flush)
+        table = Table(
+            next(self._table_ids), settings, on_close=self._table_closed, batch=self.batch, flush=self.flush
+        )
         self.tables[table.id] = table
         self.table_address[table.id] = session.address
         assert self._tables_nursery is not None
         self._tables_nursery.start_soon(self._run_table, table)
-        log.info("%s makes table %d (%s, %d seats, bots %s)", session, table.id, settings.variant, settings.seats, list(settings.bots))
+        log.info(
+            "%s makes table %d (%s, %d seats, bots %s)",
+            session,
+            table.id,
+            settings.variant,
+            settings.seats,
+            list(settings.bots),
+        )
         table.handle("join_table", session, {**req, "seat": None})
 
     async def _run_table(self, table: Table) -> None:
@@ -438,4 +471,3 @@ async def serve(config: ServerConfig | None = None, *, task_status=trio.TASK_STA
     handlers, so it runs in any thread with its own ``trio.run``. Cancelling it sends every
     client ``bye`` first (at most ``limits.shutdown_ms``)."""
     await Server(config or ServerConfig()).run(task_status=task_status)
-

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import attrs
-
 from neveryu import engine
 
 from ._bots import default_strength, new_bot
@@ -45,7 +44,9 @@ class TableSettings:
     max_chat: int = 500
 
     @classmethod
-    def from_request(cls, req: dict[str, Any], defaults: "TableDefaults", seed: int | None, max_chat: int) -> "TableSettings":
+    def from_request(
+        cls, req: dict[str, Any], defaults: TableDefaults, seed: int | None, max_chat: int
+    ) -> TableSettings:
         """The settings a ``create_table`` request asks for, with ``defaults`` for what it leaves
         out. Raises TableError(BAD_OPTION) for a variant, option, seat count or bot strength the
         rules do not allow."""

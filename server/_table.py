@@ -19,10 +19,10 @@ import logging
 import math
 import random
 import secrets
-from typing import Any, Callable, ContextManager
+from collections.abc import Callable
+from typing import Any
 
 import trio
-
 from neveryu import engine
 
 from . import _session, _wire
@@ -38,7 +38,19 @@ log = logging.getLogger("neveryu.server")
 
 
 REQUESTS = frozenset(
-    {"join_table", "spectate", "leave", "ready", "start", "chat", "lay", "challenge", "believe", "declare_none", "discard_quads"}
+    {
+        "join_table",
+        "spectate",
+        "leave",
+        "ready",
+        "start",
+        "chat",
+        "lay",
+        "challenge",
+        "believe",
+        "declare_none",
+        "discard_quads",
+    }
 )
 """The request types a session sends to its table (the rest are the lobby's)."""
 COMMANDS = REQUESTS | {"detached", "attached", "close"}
@@ -93,8 +105,8 @@ class Table(Referee):
         table_id: int,
         settings: TableSettings,
         *,
-        on_close: Callable[["Table"], None] | None = None,
-        batch: Callable[[], ContextManager[Any]] = contextlib.nullcontext,
+        on_close: Callable[[Table], None] | None = None,
+        batch: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext,
         flush: Callable[[Link], None] = lambda link: None,
     ) -> None:
         self.id = table_id
@@ -437,7 +449,9 @@ class Table(Referee):
 
     def _start_match(self) -> None:
         seed = self.settings.seed
-        self.match = engine.Match(self.rules, len(self.seats), random.Random(seed if seed is not None else secrets.randbits(128)))
+        self.match = engine.Match(
+            self.rules, len(self.seats), random.Random(seed if seed is not None else secrets.randbits(128))
+        )
         self.playing = True
         self.deal_no = 0
         log.info("table %d: a match of %s begins", self.id, self.settings.variant)
@@ -492,7 +506,9 @@ class Table(Referee):
 
     def _on_lay(self, session: Session, req: dict[str, Any]) -> None:
         seat = self._game_seat(session)
-        self._act(_LAY_SET(seat, tuple(req.get("cards") or ()), req.get("rank"), req.get("count")), session, req)
+        self._act(
+            _LAY_SET(seat, tuple(req.get("cards") or ()), req.get("rank"), req.get("count")), session, req
+        )
 
     def _on_declare_none(self, session: Session, req: dict[str, Any]) -> None:
         self._act(_DECLARE_NONE(self._game_seat(session)), session, req)
@@ -570,7 +586,9 @@ class Table(Referee):
                 else:
                     seen = other
                 brain = seat.brain
-                if brain is not None and type(seen) in brain.observes:  # others change nothing (engine.bots.Bot)
+                if (
+                    brain is not None and type(seen) in brain.observes
+                ):  # others change nothing (engine.bots.Bot)
                     observed.append((brain, seen))
                 session = seat.session
                 if session is None:
@@ -621,7 +639,9 @@ class Table(Referee):
             for seat in self.seats:
                 if seat.session is not None:
                     seat.session.event(_wire.legal_message(engine.NO_ACTION))
-            log.info("table %d: deal %d ends (loser %s, winner %s)", self.id, self.deal_no, deal.loser, deal.winner)
+            log.info(
+                "table %d: deal %d ends (loser %s, winner %s)", self.id, self.deal_no, deal.loser, deal.winner
+            )
             assert self.match is not None
             if self.match.deals_played >= self.settings.deals:
                 self._end_match()

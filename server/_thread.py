@@ -38,7 +38,7 @@ class RunningServer:
         finally:
             self._ready.set()
 
-    def start(self, timeout: float = 10.0) -> "RunningServer":
+    def start(self, timeout: float = 10.0) -> RunningServer:
         self._thread.start()
         if not self._ready.wait(timeout):
             raise TimeoutError("the server did not start in time")
@@ -55,7 +55,7 @@ class RunningServer:
                 pass
         self._thread.join(timeout)
 
-    def __enter__(self) -> "RunningServer":
+    def __enter__(self) -> RunningServer:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -15,9 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
-
 from neveryu import engine
-
 
 _SCALARS = frozenset({str, int, bool, type(None)})
 
@@ -74,7 +72,7 @@ def _body_of(cls: type) -> Callable[[Any], dict[str, Any]]:
     names = _field_names(cls) or ()
     if not all(name.isidentifier() for name in names):
         raise TypeError(f"{cls.__name__}: a field name that is no identifier")
-    source = "lambda e: {'t': %r%s}" % (cls.type, "".join(f", {n!r}: e.{n}" for n in names))
+    source = "lambda e: {{'t': {!r}{}}}".format(cls.type, "".join(f", {n!r}: e.{n}" for n in names))
     _BODIES[cls] = body = eval(source, {})
     return body
 

@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 import zeroconf
-
 from neveryu.protocol import PROTOCOL_VERSION
 
 from .addresses import reachable_addresses

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import attrs
-
 from neveryu import engine
 
 
@@ -32,14 +31,35 @@ def legal_message(legal) -> dict:
         lay = {"min": legal.lay.min, "max": legal.lay.max, "ranks": list(legal.lay.ranks)}
         if legal.lay.count_min is not None:
             lay["count_min"], lay["count_max"] = legal.lay.count_min, legal.lay.count_max
-    return {"t": "legal", "lay": lay, "challenge": legal.challenge, "believe": legal.believe,
-            "declare_none": legal.declare_none, "discard_quads": list(legal.discard_quads)}
+    return {
+        "t": "legal",
+        "lay": lay,
+        "challenge": legal.challenge,
+        "believe": legal.believe,
+        "declare_none": legal.declare_none,
+        "discard_quads": list(legal.discard_quads),
+    }
 
 
 def table_summary(players: int, seat: int, variant: str) -> dict:
-    return {"id": 1, "variant": variant, "options": {}, "state": "playing", "spectators": 0, "password": False,
-            "seats": [{"seat": s, "name": "Ann" if s == seat else f"bot {s + 1}", "bot": None if s == seat else "honest",
-                       "ready": True, "away": False} for s in range(players)]}
+    return {
+        "id": 1,
+        "variant": variant,
+        "options": {},
+        "state": "playing",
+        "spectators": 0,
+        "password": False,
+        "seats": [
+            {
+                "seat": s,
+                "name": "Ann" if s == seat else f"bot {s + 1}",
+                "bot": None if s == seat else "honest",
+                "ready": True,
+                "away": False,
+            }
+            for s in range(players)
+        ],
+    }
 
 
 def simple_action(deal, rng):
@@ -68,8 +88,10 @@ def record_deal(variant: str, players: int, seed: int, seat: int = 0, checkpoint
     salt = "ab" * 32
     commitment = hashlib.sha256((salt + ":" + ",".join(deal.deck_order)).encode()).hexdigest()
     seq = 0
-    msgs = [{"t": "welcome", "re": 1, "proto": 1, "server": {"name": "test", "version": "0"}, "session": "tok"},
-            {"t": "table_joined", "re": 2, "table": table_summary(players, seat, variant), "seat": seat}]
+    msgs = [
+        {"t": "welcome", "re": 1, "proto": 1, "server": {"name": "test", "version": "0"}, "session": "tok"},
+        {"t": "table_joined", "re": 2, "table": table_summary(players, seat, variant), "seat": seat},
+    ]
     last_legal = None
     while True:
         for e in events:

@@ -20,7 +20,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from neveryu.server.advertise import advertising  # noqa: E402
+from neveryu.server.advertise import advertising
 
 
 async def main(name: str, host: str, port: int) -> None:

@@ -116,11 +116,33 @@ class Lan:
         # No IPv6 on the LAN: its links then send nothing (no router solicitations, no MLD)
         # unless a program does, which lets a test count the packets a host sent.
         subprocess.run(
-            ["ip", "netns", "exec", host.netns, "sh", "-c",
-             "for f in all default; do echo 1 > /proc/sys/net/ipv6/conf/$f/disable_ipv6; done"],
-            capture_output=True, timeout=10, check=False,
+            [
+                "ip",
+                "netns",
+                "exec",
+                host.netns,
+                "sh",
+                "-c",
+                "for f in all default; do echo 1 > /proc/sys/net/ipv6/conf/$f/disable_ipv6; done",
+            ],
+            capture_output=True,
+            timeout=10,
+            check=False,
         )
-        _ip("-n", self.bridge_ns, "link", "add", host.port, "type", "veth", "peer", "name", "eth0", "netns", host.netns)
+        _ip(
+            "-n",
+            self.bridge_ns,
+            "link",
+            "add",
+            host.port,
+            "type",
+            "veth",
+            "peer",
+            "name",
+            "eth0",
+            "netns",
+            host.netns,
+        )
         _ip("-n", self.bridge_ns, "link", "set", host.port, "master", "br0", "up")
         _ip("-n", host.netns, "addr", "add", f"{host.address}/24", "dev", "eth0")
         _ip("-n", host.netns, "link", "set", "eth0", "up")
@@ -217,7 +239,11 @@ class Lines:
 
 
 def wait_for(
-    what: str, check: Callable[[], Any], timeout: float, every: float = 0.05, detail: Callable[[], str] | None = None
+    what: str,
+    check: Callable[[], Any],
+    timeout: float,
+    every: float = 0.05,
+    detail: Callable[[], str] | None = None,
 ) -> Any:
     """Poll *check* until it returns something true, and return that; raise AssertionError
     naming *what* (and adding ``detail()``, such as the processes' output) after *timeout*

@@ -28,7 +28,7 @@ import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from neveryu.client.botclient import BotPlayer, Client, ConnectionClosed  # noqa: E402
+from neveryu.client.botclient import BotPlayer, Client, ConnectionClosed
 
 CONNECT_TIMEOUT_S = 2.0
 RETRY_PAUSE_S = 0.2
@@ -84,7 +84,9 @@ class ResumingClient(Client):
             while True:
                 try:
                     with trio.fail_after(CONNECT_TIMEOUT_S):
-                        fresh = await Client.connect(*self.address, self.name, resume=(self.token, self.last_seq))
+                        fresh = await Client.connect(
+                            *self.address, self.name, resume=(self.token, self.last_seq)
+                        )
                     break
                 except (OSError, trio.TooSlowError, ConnectionClosed):
                     await trio.sleep(RETRY_PAUSE_S)
@@ -92,7 +94,13 @@ class ResumingClient(Client):
         self.events.extend(fresh.events)
         self.last_seq = max(self.last_seq, fresh.last_seq)
         for rid in self.outstanding:
-            self.replies[rid] = {"t": "error", "re": rid, "code": "CONNECTION_LOST", "msg": "lost", "fatal": False}
+            self.replies[rid] = {
+                "t": "error",
+                "re": rid,
+                "code": "CONNECTION_LOST",
+                "msg": "lost",
+                "fatal": False,
+            }
             self._reply_seqs[rid] = self.last_seq  # as ``_sort`` files a reply (``reply_to`` reads it)
         self.outstanding.clear()
         self.last_received = self.last_sent = trio.current_time()
@@ -122,7 +130,8 @@ async def main(args: argparse.Namespace) -> None:
     client.address, client.name, client.idle_s = (args.host, args.port), args.name, args.idle
     tables = (await client.request("list_tables"))["tables"]
     waiting = [
-        t["id"] for t in tables
+        t["id"]
+        for t in tables
         if t["state"] == "waiting" and any(s["name"] is None and s["bot"] is None for s in t["seats"])
     ]
     if waiting:
@@ -130,8 +139,9 @@ async def main(args: argparse.Namespace) -> None:
     else:
         joined = await client.request("create_table")
     say(f"seat {joined['seat']} table {joined['table']['id']}")
-    player = ReportingPlayer(client, joined["table"], joined["seat"], "honest",
-                             rng=random.Random(args.seed), delay=args.delay)
+    player = ReportingPlayer(
+        client, joined["table"], joined["seat"], "honest", rng=random.Random(args.seed), delay=args.delay
+    )
     await player.play(args.matches)
     say(f"done {player.deals} {player.matches}")
     await client.aclose()

@@ -14,24 +14,35 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from neveryu.client.ui.app import hello_fields  # noqa: E402
-from neveryu.client.ui.net import Net  # noqa: E402
-from neveryu.server import ServerConfig, start_in_thread  # noqa: E402
+from neveryu.client.ui.app import hello_fields
+from neveryu.client.ui.net import Net
+from neveryu.server import ServerConfig, start_in_thread
 
 DATA = Path(__file__).resolve().parent / "data"
 
 
 def record(variant: str, seats: int, seed: int) -> list[dict]:
     config = ServerConfig(host="127.0.0.1", port=0, name="recorder", seed=seed).evolve(
-        table={"bot_delay_ms": 5, "deal_pause_ms": 60_000})
+        table={"bot_delay_ms": 5, "deal_pause_ms": 60_000}
+    )
     running = start_in_thread(config)
     received: list[dict] = []
 
     async def main():
         net = Net("127.0.0.1", running.port, hello_fields("Ann", None), received.append, retry=False)
         net.start()
-        net.send({"t": "create_table", "variant": variant, "seats": seats, "bots": ["honest"] * (seats - 1),
-                  "turn_ms": 1, "deals": 1, "challenge_window_ms": 30, "tie_window_ms": 5})
+        net.send(
+            {
+                "t": "create_table",
+                "variant": variant,
+                "seats": seats,
+                "bots": ["honest"] * (seats - 1),
+                "turn_ms": 1,
+                "deals": 1,
+                "challenge_window_ms": 30,
+                "tie_window_ms": 5,
+            }
+        )
         deadline = time.monotonic() + 60
         try:
             while not any(m.get("t") == "table_joined" for m in received):

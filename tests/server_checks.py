@@ -77,5 +77,3 @@ def check_frames(frames: list[dict[str, Any]], seat: int | None, rules: engine.R
             deals += 1
             started = None
     return deals
-
-

@@ -14,12 +14,24 @@ def test_bench_smoke_run_prints_every_section():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run(
         [sys.executable, "-m", "scripts.benchmarks", "--smoke", "--json"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     data = json.loads(proc.stdout)
     assert data["profile"] == "smoke"
-    assert {r["variant"] for r in data["engine"]} == {"verish", "veryu", "lozh", "hoyle", "hoyle-three", "cheat", "cheat-free"}
+    assert {r["variant"] for r in data["engine"]} == {
+        "verish",
+        "veryu",
+        "lozh",
+        "hoyle",
+        "hoyle-three",
+        "cheat",
+        "cheat-free",
+    }
     assert data["floor"]["latency"]["n"] > 0
     assert data["neveryu"]["latency"]["n"] > 0
     assert data["neveryu"]["latency"]["errors"] == {}
@@ -37,9 +49,22 @@ def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monk
 
     def fake_step(n, seconds, **kw):  # p99 under 50 ms below 300 clients; swamped from 700
         p99 = n / 6 if n < 700 else 5_000.0
-        r = {"clients": n, "seated": n, "dropped": 0, "p99_ms": p99, "p50_ms": 1, "actions_per_s": 2 * n, "errors": {},
-             "server_cpu": 0.5, "server_cpu_us_per_action": 1, "server_rss_mib": 1, "kib_per_client": 60,
-             "loadgen_cpu": 0.1, "loadgen_cpu_us_per_action": 1, "late": 0}
+        r = {
+            "clients": n,
+            "seated": n,
+            "dropped": 0,
+            "p99_ms": p99,
+            "p50_ms": 1,
+            "actions_per_s": 2 * n,
+            "errors": {},
+            "server_cpu": 0.5,
+            "server_cpu_us_per_action": 1,
+            "server_rss_mib": 1,
+            "kib_per_client": 60,
+            "loadgen_cpu": 0.1,
+            "loadgen_cpu_us_per_action": 1,
+            "late": 0,
+        }
         r["ok"] = capacity.healthy(r) and p99 < capacity.P99_LIMIT_MS
         return r
 

@@ -5,7 +5,6 @@ import copy
 import random
 
 import pytest
-
 from neveryu import engine
 from neveryu.engine import Challenge, DiscardQuads, LaySet, project
 from neveryu.engine.bots import BOTS, STRENGTHS, Bot, HonestBot, SharpBot, make_bot
@@ -45,8 +44,6 @@ def test_every_strength_plays_only_legal_actions(name, strength):
     players = max(3, rules.players[0])
     result = simulate(rules, players, 3, seed=21, bots=strength)
     assert (result.completed, result.invariant_violations, result.bot_errors) == (3, 0, 0)
-
-
 
 
 @pytest.mark.parametrize("name", ["verish", "cheat", "hoyle-three"])
@@ -93,8 +90,14 @@ def test_bots_are_fed_only_their_seats_projection(name, monkeypatch):
 
 def test_choose_changes_nothing_and_repeats():
     rules = engine.variant("verish")
-    deal, bots = table(rules, ["honest", "sharp"], deck="36", dealer=1,
-                       hands=[["KS", "6H", "7H", "8D"], ["KH", "KD", "9S", "9C"]], turn=0)
+    deal, bots = table(
+        rules,
+        ["honest", "sharp"],
+        deck="36",
+        dealer=1,
+        hands=[["KS", "6H", "7H", "8D"], ["KH", "KD", "9S", "9C"]],
+        turn=0,
+    )
     play(deal, bots, rules, LaySet(0, ("6H",), "K"))
     sharp = bots[1]
     before = copy.deepcopy(sharp.__dict__)
@@ -111,9 +114,16 @@ def test_choose_changes_nothing_and_repeats():
 def test_sharp_challenges_a_claim_its_hand_disproves():
     # verish, kings held: sharp holds two kings; the claim of three more cannot be true.
     rules = engine.variant("verish")
-    deal, bots = table(rules, ["honest", "sharp"], deck="36", dealer=1, rank="K", turn=0,
-                       hands=[["KS", "6H", "7H", "8D"], ["KH", "KD", "9S", "9C"]],
-                       pile=["6S", "6C", "7S", "7C", "8S", "8C"])
+    deal, bots = table(
+        rules,
+        ["honest", "sharp"],
+        deck="36",
+        dealer=1,
+        rank="K",
+        turn=0,
+        hands=[["KS", "6H", "7H", "8D"], ["KH", "KD", "9S", "9C"]],
+        pile=["6S", "6C", "7S", "7C", "8S", "8C"],
+    )
     play(deal, bots, rules, LaySet(0, ("KS", "6H", "7H"), "K"))
     assert bots[1].p_true(deal.view(1), {"K": 2}) == 0.0
     assert bots[1].choose(deal.view(1), random.Random(1)) == Challenge(1, 1)
@@ -123,10 +133,18 @@ def test_sharp_remembers_revealed_cards_in_the_takers_hand():
     # veryu, 3 players. Seat 0 lays two true queens, seat 1 challenges and takes them; sharp
     # (seat 2) holds the other two queens, so seat 0's next claim of a queen cannot be true.
     rules = engine.variant("veryu")
-    deal, bots = table(rules, ["honest", "honest", "sharp"], deck="36", dealer=0, turn=0,
-                       hands=[["QS", "QH", "6S", "7S", "8S", "9S"],
-                              ["6H", "7H", "8H", "9H", "TH", "JH"],
-                              ["QD", "QC", "6D", "7D", "8D", "9D"]])
+    deal, bots = table(
+        rules,
+        ["honest", "honest", "sharp"],
+        deck="36",
+        dealer=0,
+        turn=0,
+        hands=[
+            ["QS", "QH", "6S", "7S", "8S", "9S"],
+            ["6H", "7H", "8H", "9H", "TH", "JH"],
+            ["QD", "QC", "6D", "7D", "8D", "9D"],
+        ],
+    )
     play(deal, bots, rules, LaySet(0, ("QS", "QH"), "Q"))
     play(deal, bots, rules, Challenge(1, 1))
     sharp = bots[2]
@@ -147,8 +165,15 @@ def test_sharp_remembers_revealed_cards_in_the_takers_hand():
 
 def test_honest_lays_every_card_of_the_rank_it_holds():
     rules = engine.variant("verish")
-    deal, bots = table(rules, ["sharp", "honest"], deck="36", dealer=1, rank="Q", turn=0,
-                       hands=[["KS", "6H", "7H"], ["QH", "QD", "9S", "9C"]])
+    deal, bots = table(
+        rules,
+        ["sharp", "honest"],
+        deck="36",
+        dealer=1,
+        rank="Q",
+        turn=0,
+        hands=[["KS", "6H", "7H"], ["QH", "QD", "9S", "9C"]],
+    )
     play(deal, bots, rules, LaySet(0, ("KS",), "Q"))
     action = bots[1].choose(deal.view(1), random.Random(3))
     if isinstance(action, LaySet):
@@ -159,8 +184,14 @@ def test_honest_lays_every_card_of_the_rank_it_holds():
 
 def test_every_strength_discards_a_quad_after_taking_when_sharp_or_honest():
     rules = engine.variant("verish")
-    deal, bots = table(rules, ["honest", "sharp"], deck="36", dealer=1, turn=0,
-                       hands=[["KS", "6H", "7H"], ["KH", "KD", "KC", "9S"]])
+    deal, bots = table(
+        rules,
+        ["honest", "sharp"],
+        deck="36",
+        dealer=1,
+        turn=0,
+        hands=[["KS", "6H", "7H"], ["KH", "KD", "KC", "9S"]],
+    )
     play(deal, bots, rules, LaySet(0, ("KS",), "K"))  # true
     play(deal, bots, rules, Challenge(1, 1))  # sharp takes the king: four kings
     assert deal.legal_actions(1).discard_quads == ("K",)
@@ -172,8 +203,14 @@ def test_sharp_challenges_a_last_set_in_first_wins():
     # hoyle: seat 0 lays its last card claiming an ace; the sharp seat 2, off turn, challenges,
     # since an unchallenged last set wins the deal.
     rules = engine.variant("hoyle")
-    deal, bots = table(rules, ["honest", "honest", "sharp"], deck="52", dealer=2, turn=0,
-                       hands=[["5S"], ["2H", "3H", "4H", "6H"], ["2D", "3D", "4D", "6D", "7D"]])
+    deal, bots = table(
+        rules,
+        ["honest", "honest", "sharp"],
+        deck="52",
+        dealer=2,
+        turn=0,
+        hands=[["5S"], ["2H", "3H", "4H", "6H"], ["2D", "3D", "4D", "6D", "7D"]],
+    )
     play(deal, bots, rules, LaySet(0, ("5S",), "A"))
     assert deal.window_open
     assert bots[2].choose(deal.view(2), random.Random(1)) == Challenge(2, 1)
@@ -237,7 +274,9 @@ def test_memory_follows_cards_from_hand_to_pile_and_back():
     memory.unpile(2)  # its only set in the pile: the jacks are still in its hand
     assert {places_of(p): g for p, g in memory.groups.items()} == {frozenset({2}): {"J": 2}}
     memory.laid(2)
-    assert [places_of(p) for p in memory.groups] == [frozenset({2, -1})] and memory.groups[hand(2) | PILE] == {"J": 2}
+    assert [places_of(p) for p in memory.groups] == [frozenset({2, -1})] and memory.groups[
+        hand(2) | PILE
+    ] == {"J": 2}
     memory.pile_went(hand(3))  # seat 3 takes the pile: the jacks are with 2 or 3 - forgotten
     assert memory.tracked("J") == 0 and memory.groups == {}
 

@@ -8,28 +8,58 @@ from __future__ import annotations
 import asyncio
 import time
 
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
-
 from neveryu.client.ui.app import build_app
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.texts import Texts
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 
-SEATS = [{"seat": 0, "name": "Ann", "bot": None, "ready": True, "away": False},
-         {"seat": 1, "name": "bot 2", "bot": "honest", "ready": True, "away": False},
-         {"seat": 2, "name": "bot 3", "bot": "honest", "ready": True, "away": False}]
+SEATS = [
+    {"seat": 0, "name": "Ann", "bot": None, "ready": True, "away": False},
+    {"seat": 1, "name": "bot 2", "bot": "honest", "ready": True, "away": False},
+    {"seat": 2, "name": "bot 3", "bot": "honest", "ready": True, "away": False},
+]
 
 
 def deal_messages(variant="verish", hand=("QS", "6H", "QD", "9C"), legal=None, ranks=("Q",), turn=0):
-    legal = legal or {"lay": {"min": 1, "max": 3, "ranks": list(ranks)}, "challenge": None, "believe": None,
-                      "declare_none": None, "discard_quads": []}
+    legal = legal or {
+        "lay": {"min": 1, "max": 3, "ranks": list(ranks)},
+        "challenge": None,
+        "believe": None,
+        "declare_none": None,
+        "discard_quads": [],
+    }
     return [
         {"t": "welcome", "re": 1, "server": {"name": "test"}, "session": "tok"},
-        {"t": "table_joined", "re": 2, "seat": 0, "table": {"id": 1, "variant": variant, "state": "playing",
-                                                              "seats": SEATS}},
-        {"t": "deal_started", "seq": 1, "ts": 0, "dealer": 2, "deck": "36", "hand": list(hand),
-         "hand_counts": [len(hand), 5, 5], "hidden": 1, "set_aside": 0, "stock": 0, "commitment": "c", "deal_no": 1},
-        {"t": "turn", "seq": 2, "ts": 0, "seat": turn, "ranks": list(ranks), "set_no": None, "time_ms": 30000},
+        {
+            "t": "table_joined",
+            "re": 2,
+            "seat": 0,
+            "table": {"id": 1, "variant": variant, "state": "playing", "seats": SEATS},
+        },
+        {
+            "t": "deal_started",
+            "seq": 1,
+            "ts": 0,
+            "dealer": 2,
+            "deck": "36",
+            "hand": list(hand),
+            "hand_counts": [len(hand), 5, 5],
+            "hidden": 1,
+            "set_aside": 0,
+            "stock": 0,
+            "commitment": "c",
+            "deal_no": 1,
+        },
+        {
+            "t": "turn",
+            "seq": 2,
+            "ts": 0,
+            "seat": turn,
+            "ranks": list(ranks),
+            "set_no": None,
+            "time_ms": 30000,
+        },
         {"t": "legal", "seq": 3, "ts": 0, **legal},
     ]
 
@@ -50,7 +80,7 @@ def press(keys: list[str], messages, lang="en", leave_quits=True, until=None):
             await _until(lambda: app.is_running)
             for item in keys:
                 if callable(item):
-                    await _until(lambda: item(c))
+                    await _until(lambda item=item: item(c))
                 else:
                     inp.send_text(item)
             if until is not None:
@@ -74,7 +104,7 @@ async def _until(condition, timeout=5.0):
 
 def test_space_selects_and_enter_lays_the_selected_cards():
     # hand sorted: 6H 9C QS QD; cursor starts on 6H
-    sent, c = press(["ll", " ", "l", " ", "\r"], deal_messages())
+    sent, _c = press(["ll", " ", "l", " ", "\r"], deal_messages())
     assert sent == [{"t": "lay", "cards": ["QS", "QD"], "rank": "Q"}]
 
 
@@ -90,7 +120,9 @@ def test_enter_with_nothing_selected_sends_nothing_and_says_why():
 
 
 def test_rank_is_asked_only_when_the_player_may_choose_it():
-    sent, c = press([" ", "\r"], deal_messages(ranks=tuple("6789TJQKA")), until=lambda c: c.dialog is not None)
+    sent, c = press(
+        [" ", "\r"], deal_messages(ranks=tuple("6789TJQKA")), until=lambda c: c.dialog is not None
+    )
     assert sent == [] and c.dialog.kind == "rank" and c.dialog.options[c.dialog.index] == "6"
     sent, _ = press([" ", "\r", "k", "\r"], deal_messages(ranks=tuple("6789TJQKA")))
     assert sent == [{"t": "lay", "cards": ["6H"], "rank": "K"}]
@@ -101,15 +133,25 @@ def test_rank_is_asked_only_when_the_player_may_choose_it():
 
 
 def test_count_is_asked_where_counts_may_lie():
-    legal = {"lay": {"min": 1, "max": 4, "ranks": ["7"], "count_min": 1, "count_max": 4}, "challenge": None,
-             "believe": None, "declare_none": None, "discard_quads": []}
+    legal = {
+        "lay": {"min": 1, "max": 4, "ranks": ["7"], "count_min": 1, "count_max": 4},
+        "challenge": None,
+        "believe": None,
+        "declare_none": None,
+        "discard_quads": [],
+    }
     sent, _ = press([" ", "\r", "\x1b[C", "\x1b[C", "\r"], deal_messages("cheat", legal=legal, ranks=("7",)))
     assert sent == [{"t": "lay", "cards": ["6H"], "rank": "7", "count": 3}]
 
 
 def test_challenge_and_believe_keys_and_their_russian_twins():
-    legal = {"lay": {"min": 1, "max": 4, "ranks": ["Q"]}, "challenge": 5, "believe": 5, "declare_none": None,
-             "discard_quads": []}
+    legal = {
+        "lay": {"min": 1, "max": 4, "ranks": ["Q"]},
+        "challenge": 5,
+        "believe": 5,
+        "declare_none": None,
+        "discard_quads": [],
+    }
     for keys, want in ((["n"], "challenge"), (["т"], "challenge"), (["y"], "believe"), (["н"], "believe")):
         sent, _ = press(keys, deal_messages("veryu", legal=legal))
         assert sent == [{"t": want, "set_no": 5}]
@@ -121,8 +163,13 @@ def test_keys_not_allowed_now_send_nothing():
 
 
 def test_discard_quads_and_declare_none():
-    legal = {"lay": {"min": 1, "max": 4, "ranks": ["K"]}, "challenge": None, "believe": None, "declare_none": "K",
-             "discard_quads": ["9"]}
+    legal = {
+        "lay": {"min": 1, "max": 4, "ranks": ["K"]},
+        "challenge": None,
+        "believe": None,
+        "declare_none": "K",
+        "discard_quads": ["9"],
+    }
     sent, _ = press(["d"], deal_messages("hoyle", legal=legal))
     assert sent == [{"t": "discard_quads", "ranks": ["9"]}]
     sent, _ = press(["0"], deal_messages("hoyle", legal=legal))
@@ -130,11 +177,18 @@ def test_discard_quads_and_declare_none():
 
 
 def test_one_press_one_action_until_the_server_answers():
-    legal = {"lay": {"min": 1, "max": 4, "ranks": ["Q"]}, "challenge": 5, "believe": 5, "declare_none": None,
-             "discard_quads": []}
+    legal = {
+        "lay": {"min": 1, "max": 4, "ranks": ["Q"]},
+        "challenge": 5,
+        "believe": 5,
+        "declare_none": None,
+        "discard_quads": [],
+    }
     sent, c = press(["n", "n", "y"], deal_messages("veryu", legal=legal))
     assert sent == [{"t": "challenge", "set_no": 5}] and c.legal == {}
-    c.receive({"t": "error", "re": 7, "code": "STALE_SET", "msg": "set 5 is no longer the last set", "fatal": False})
+    c.receive(
+        {"t": "error", "re": 7, "code": "STALE_SET", "msg": "set 5 is no longer the last set", "fatal": False}
+    )
     assert c.legal["challenge"] == 5 and c.message == "Refused: set 5 is no longer the last set"
 
 
@@ -144,8 +198,13 @@ def test_chat_field_takes_the_keys_while_open():
 
 
 def test_esc_closes_a_dialog_and_plays_nothing():
-    legal = {"lay": {"min": 1, "max": 4, "ranks": ["Q"]}, "challenge": 5, "believe": None, "declare_none": None,
-             "discard_quads": []}
+    legal = {
+        "lay": {"min": 1, "max": 4, "ranks": ["Q"]},
+        "challenge": 5,
+        "believe": None,
+        "declare_none": None,
+        "discard_quads": [],
+    }
     opened = lambda c: c.dialog is not None and c.dialog.kind == "chat"  # noqa: E731
     sent, c = press(["/", "n", opened, "\x1b", lambda c: c.dialog is None], deal_messages(legal=legal))
     assert sent == [] and c.dialog is None
@@ -159,28 +218,50 @@ def test_quit_during_a_deal_asks_first():
 
 
 def test_ready_and_start_in_a_waiting_table():
-    msgs = [{"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"},
-            {"t": "table_joined", "re": 2, "seat": 0, "table": {"id": 4, "variant": "verish", "state": "waiting",
-                                                                  "seats": [dict(SEATS[0], ready=False)] + SEATS[1:]}}]
+    msgs = [
+        {"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"},
+        {
+            "t": "table_joined",
+            "re": 2,
+            "seat": 0,
+            "table": {
+                "id": 4,
+                "variant": "verish",
+                "state": "waiting",
+                "seats": [dict(SEATS[0], ready=False)] + SEATS[1:],
+            },
+        },
+    ]
     sent, _ = press(["s"], msgs)
     assert sent == [{"t": "ready", "ready": True}]
-    msgs.append({"t": "table_update", "seq": 1, "ts": 0, "table": {"id": 4, "variant": "verish", "state": "waiting",
-                                                                  "seats": SEATS}})
+    msgs.append(
+        {
+            "t": "table_update",
+            "seq": 1,
+            "ts": 0,
+            "table": {"id": 4, "variant": "verish", "state": "waiting", "seats": SEATS},
+        }
+    )
     sent, _ = press(["s"], msgs)
     assert sent == [{"t": "start"}]
 
 
 def test_lobby_join_spectate_and_create():
-    tables = [{"id": 7, "variant": "hoyle", "seats": SEATS, "state": "waiting", "spectators": 0, "password": False},
-              {"id": 9, "variant": "cheat", "seats": SEATS, "state": "playing", "spectators": 1, "password": False}]
-    msgs = [{"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"}, {"t": "tables", "re": 2,
-                                                                              "tables": tables}]
+    tables = [
+        {"id": 7, "variant": "hoyle", "seats": SEATS, "state": "waiting", "spectators": 0, "password": False},
+        {"id": 9, "variant": "cheat", "seats": SEATS, "state": "playing", "spectators": 1, "password": False},
+    ]
+    msgs = [
+        {"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"},
+        {"t": "tables", "re": 2, "tables": tables},
+    ]
     sent, _ = press(["j", "\r", "v"], msgs, leave_quits=False)
     assert sent == [{"t": "join_table", "table": 9}, {"t": "spectate", "table": 9}]
     # c: the form; right: verish -> veryu; down twice to bots, left: 3 -> 2 bots; Enter creates
     sent, _ = press(["c", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[D", "\r"], msgs, leave_quits=False)
-    assert sent == [{"t": "create_table", "variant": "veryu", "options": {}, "seats": 4,
-                     "bots": ["honest", "honest"]}]
+    assert sent == [
+        {"t": "create_table", "variant": "veryu", "options": {}, "seats": 4, "bots": ["honest", "honest"]}
+    ]
 
 
 def test_help_opens_and_closes():
@@ -192,38 +273,69 @@ def test_help_opens_and_closes():
 
 def test_selection_follows_the_cards_when_the_hand_changes():
     msgs = deal_messages()
-    sent, c = press(["lll", " "], msgs)  # QD selected
+    _sent, c = press(["lll", " "], msgs)  # QD selected
     assert c.selected_cards() == ["QD"]
     c.receive({"t": "pile_taken", "seq": 9, "ts": 0, "seat": 0, "count": 2, "cards": ["7S", "AH"]})
     assert c.selected_cards() == ["QD"] and c.hand == ("6H", "7S", "9C", "QS", "QD", "AH")
 
 
 def test_alt_keys_do_nothing():
-    legal = {"lay": {"min": 1, "max": 4, "ranks": ["Q"]}, "challenge": 5, "believe": 5, "declare_none": None,
-             "discard_quads": []}
+    legal = {
+        "lay": {"min": 1, "max": 4, "ranks": ["Q"]},
+        "challenge": 5,
+        "believe": 5,
+        "declare_none": None,
+        "discard_quads": [],
+    }
     sent, _ = press(["\x1bn", "\x1by", "\x1b\r"], deal_messages("veryu", legal=legal))
     assert sent == []
 
 
 def test_a_table_with_a_password_asks_for_it():
-    tables = [{"id": 5, "variant": "lozh", "seats": SEATS, "state": "waiting", "spectators": 0, "password": True}]
-    msgs = [{"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"}, {"t": "tables", "re": 2,
-                                                                              "tables": tables}]
+    tables = [
+        {"id": 5, "variant": "lozh", "seats": SEATS, "state": "waiting", "spectators": 0, "password": True}
+    ]
+    msgs = [
+        {"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"},
+        {"t": "tables", "re": 2, "tables": tables},
+    ]
     sent, c = press(["\r", "n0tq", "\r"], msgs, leave_quits=False)
     assert sent == [{"t": "join_table", "table": 5, "password": "n0tq"}] and c.dialog is None
 
 
 def test_backspace_unselects_all():
-    sent, c = press([" ", "l", " ", "\x7f", "l", " ", "\r"], deal_messages())
+    sent, _c = press([" ", "l", " ", "\x7f", "l", " ", "\r"], deal_messages())
     assert sent == [{"t": "lay", "cards": ["QS"], "rank": "Q"}]
 
 
 def test_play_another_match_after_the_match_ended():
     msgs = deal_messages()
-    msgs += [{"t": "deal_ended", "seq": 9, "ts": 0, "loser": 1, "winner": None, "out": [0, 2], "scores": [0, 1, 0],
-              "hand_counts": [0, 4, 0], "salt": "s", "deck": [], "match_scores": [0, 1, 0]},
-             {"t": "match_ended", "seq": 10, "ts": 0, "scores": [0, 1, 0], "deals": 1},
-             {"t": "table_update", "seq": 11, "ts": 0, "table": {"id": 1, "variant": "verish", "state": "waiting",
-                                                                "seats": [dict(SEATS[0], ready=False)] + SEATS[1:]}}]
+    msgs += [
+        {
+            "t": "deal_ended",
+            "seq": 9,
+            "ts": 0,
+            "loser": 1,
+            "winner": None,
+            "out": [0, 2],
+            "scores": [0, 1, 0],
+            "hand_counts": [0, 4, 0],
+            "salt": "s",
+            "deck": [],
+            "match_scores": [0, 1, 0],
+        },
+        {"t": "match_ended", "seq": 10, "ts": 0, "scores": [0, 1, 0], "deals": 1},
+        {
+            "t": "table_update",
+            "seq": 11,
+            "ts": 0,
+            "table": {
+                "id": 1,
+                "variant": "verish",
+                "state": "waiting",
+                "seats": [dict(SEATS[0], ready=False)] + SEATS[1:],
+            },
+        },
+    ]
     sent, _ = press(["s"], msgs, leave_quits=True)
     assert sent == [{"t": "ready", "ready": True}, {"t": "start"}]

@@ -6,10 +6,9 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-
+from client_messages import record_deal
 from neveryu.client.ui import model
 from neveryu.client.ui.texts import Texts
-from client_messages import record_deal
 
 PLAYERS = {"verish": 3, "veryu": 4, "lozh": 4, "hoyle": 4, "hoyle-three": 4, "cheat": 4, "cheat-free": 3}
 
@@ -36,7 +35,11 @@ def test_model_follows_the_deal_at_every_step(variant):
         if view.last is not None:
             assert state.last is not None
             assert (state.last["set_no"], state.last["seat"], state.last["rank"], state.last["count"]) == (
-                view.last.set_no, view.last.seat, view.last.rank, view.last.count)
+                view.last.set_no,
+                view.last.seat,
+                view.last.rank,
+                view.last.count,
+            )
         legal = view.legal
         if legal:
             assert state.legal["challenge"] == legal.challenge
@@ -71,22 +74,65 @@ def _fields(state):
 
 def test_lay_then_challenge_false_claim_layer_takes_pile():
     """RULES.md, `verish` worked example: A lays K♥ 7♣ as two kings, B challenges, A takes all 6."""
-    state = model.reduce_all([
-        {"t": "table_joined", "re": 1, "seat": 0, "table": {"id": 3, "variant": "verish", "seats": [
-            {"seat": 0, "name": "A", "bot": None}, {"seat": 1, "name": "B", "bot": None}]}},
-        {"t": "deal_started", "seq": 1, "ts": 0, "dealer": 1, "deck": "36", "hand": ["KH", "7C", "6S"],
-         "hand_counts": [3, 3], "hidden": 1, "set_aside": 0, "stock": 0, "commitment": "c", "deal_no": 1},
-        {"t": "set_laid", "seq": 2, "ts": 0, "seat": 0, "set_no": 1, "rank": "K", "count": 2, "cards": ["KH", "7C"],
-         "size": 2},
-    ])
+    state = model.reduce_all(
+        [
+            {
+                "t": "table_joined",
+                "re": 1,
+                "seat": 0,
+                "table": {
+                    "id": 3,
+                    "variant": "verish",
+                    "seats": [{"seat": 0, "name": "A", "bot": None}, {"seat": 1, "name": "B", "bot": None}],
+                },
+            },
+            {
+                "t": "deal_started",
+                "seq": 1,
+                "ts": 0,
+                "dealer": 1,
+                "deck": "36",
+                "hand": ["KH", "7C", "6S"],
+                "hand_counts": [3, 3],
+                "hidden": 1,
+                "set_aside": 0,
+                "stock": 0,
+                "commitment": "c",
+                "deal_no": 1,
+            },
+            {
+                "t": "set_laid",
+                "seq": 2,
+                "ts": 0,
+                "seat": 0,
+                "set_no": 1,
+                "rank": "K",
+                "count": 2,
+                "cards": ["KH", "7C"],
+                "size": 2,
+            },
+        ]
+    )
     assert state.hand == ("6S",) and state.hand_counts == (1, 3) and state.pile == 2
     assert state.last == {"set_no": 1, "seat": 0, "rank": "K", "count": 2, "size": 2, "none": False}
-    state = model.reduce_all([
-        {"t": "challenged", "seq": 3, "ts": 0, "seat": 1, "set_no": 1, "tied": []},
-        {"t": "set_revealed", "seq": 4, "ts": 0, "seat": 0, "set_no": 1, "rank": "K", "count": 2,
-         "cards": ["KH", "7C"], "claim_true": False},
-        {"t": "pile_taken", "seq": 5, "ts": 0, "seat": 0, "count": 2, "cards": ["KH", "7C"]},
-    ], state)
+    state = model.reduce_all(
+        [
+            {"t": "challenged", "seq": 3, "ts": 0, "seat": 1, "set_no": 1, "tied": []},
+            {
+                "t": "set_revealed",
+                "seq": 4,
+                "ts": 0,
+                "seat": 0,
+                "set_no": 1,
+                "rank": "K",
+                "count": 2,
+                "cards": ["KH", "7C"],
+                "claim_true": False,
+            },
+            {"t": "pile_taken", "seq": 5, "ts": 0, "seat": 0, "count": 2, "cards": ["KH", "7C"]},
+        ],
+        state,
+    )
     assert state.hand == ("6S", "7C", "KH") and state.hand_counts == (3, 3) and state.pile == 0
     assert state.reveal["caller"] == 1 and state.reveal["claim_true"] is False and state.last is None
     t = Texts("en")
@@ -101,11 +147,17 @@ def test_lay_then_challenge_false_claim_layer_takes_pile():
 
 
 def test_turn_countdown_is_a_local_deadline():
-    state = model.reduce(model.State(), {"t": "turn", "seq": 1, "ts": 0, "seat": 0, "ranks": ["Q"], "set_no": None,
-                                         "time_ms": 15000}, now=100.0)
+    state = model.reduce(
+        model.State(),
+        {"t": "turn", "seq": 1, "ts": 0, "seat": 0, "ranks": ["Q"], "set_no": None, "time_ms": 15000},
+        now=100.0,
+    )
     assert state.turn_deadline == 115.0 and state.ranks == ("Q",)
-    untimed = model.reduce(state, {"t": "turn", "seq": 2, "ts": 0, "seat": 1, "ranks": ["Q"], "set_no": 1,
-                                   "time_ms": None}, now=101.0)
+    untimed = model.reduce(
+        state,
+        {"t": "turn", "seq": 2, "ts": 0, "seat": 1, "ranks": ["Q"], "set_no": 1, "time_ms": None},
+        now=101.0,
+    )
     assert untimed.turn_deadline is None and untimed.answer_set_no == 1
 
 
@@ -116,33 +168,74 @@ def test_fair_deal_check_recomputes_the_commitment():
     assert model.fair_deal_holds(good, salt, deck) is True
     assert model.fair_deal_holds(good, salt, ["7H", "AS", "TD"]) is False
     assert model.fair_deal_holds(None, salt, deck) is None
-    ended = model.reduce_all([
-        {"t": "deal_started", "seq": 1, "ts": 0, "dealer": 0, "deck": "36", "hand": [], "hand_counts": None,
-         "hidden": 0, "set_aside": 0, "stock": 0, "commitment": good, "deal_no": 1},
-        {"t": "deal_ended", "seq": 2, "ts": 0, "loser": None, "winner": 1, "out": [1], "scores": [-1, 1],
-         "hand_counts": [3, 0], "salt": salt, "deck": list(reversed(deck)), "match_scores": [-1, 1]},
-    ])
+    ended = model.reduce_all(
+        [
+            {
+                "t": "deal_started",
+                "seq": 1,
+                "ts": 0,
+                "dealer": 0,
+                "deck": "36",
+                "hand": [],
+                "hand_counts": None,
+                "hidden": 0,
+                "set_aside": 0,
+                "stock": 0,
+                "commitment": good,
+                "deal_no": 1,
+            },
+            {
+                "t": "deal_ended",
+                "seq": 2,
+                "ts": 0,
+                "loser": None,
+                "winner": 1,
+                "out": [1],
+                "scores": [-1, 1],
+                "hand_counts": [3, 0],
+                "salt": salt,
+                "deck": list(reversed(deck)),
+                "match_scores": [-1, 1],
+            },
+        ]
+    )
     assert ended.result["fair"] is False and ended.match_scores == (-1, 1)
     assert ended.log[-1].key == "fair_bad"
 
 
 def test_held_set_leaves_the_playable_hand_until_returned():
-    state = model.reduce_all([
-        {"t": "table_joined", "re": 1, "seat": 2, "table": {"id": 1, "variant": "hoyle", "seats": []}},
-        {"t": "deal_started", "seq": 1, "ts": 0, "dealer": 0, "deck": "52", "hand": ["2C", "KD", "KS"],
-         "hand_counts": [3, 3, 3], "hidden": 0, "set_aside": 0, "stock": 0, "commitment": "x", "deal_no": 1},
-        {"t": "set_held", "seq": 2, "ts": 0, "seat": 2, "cards": ["KD"], "rank": "K", "count": 1},
-    ])
+    state = model.reduce_all(
+        [
+            {"t": "table_joined", "re": 1, "seat": 2, "table": {"id": 1, "variant": "hoyle", "seats": []}},
+            {
+                "t": "deal_started",
+                "seq": 1,
+                "ts": 0,
+                "dealer": 0,
+                "deck": "52",
+                "hand": ["2C", "KD", "KS"],
+                "hand_counts": [3, 3, 3],
+                "hidden": 0,
+                "set_aside": 0,
+                "stock": 0,
+                "commitment": "x",
+                "deal_no": 1,
+            },
+            {"t": "set_held", "seq": 2, "ts": 0, "seat": 2, "cards": ["KD"], "rank": "K", "count": 1},
+        ]
+    )
     assert state.playable_hand == ("2C", "KS") and state.hand == ("2C", "KS", "KD")
     state = model.reduce(state, {"t": "set_returned", "seq": 3, "ts": 0, "seat": 2, "cards": ["KD"]})
     assert state.playable_hand == ("2C", "KS", "KD") and state.held is None
 
 
 def test_connection_lost_and_resumed_is_said():
-    state = model.reduce_all([
-        {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "tok"},
-        {"t": "_connection", "status": "lost", "reason": "reset"},
-    ])
+    state = model.reduce_all(
+        [
+            {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "tok"},
+            {"t": "_connection", "status": "lost", "reason": "reset"},
+        ]
+    )
     assert state.connection == "lost" and state.server_name == "dorm"
     assert Texts("en").log_line(state, state.log[-1]) == "Connection lost (reset); trying to resume…"
     state = model.reduce(state, {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "tok"})
@@ -150,25 +243,66 @@ def test_connection_lost_and_resumed_is_said():
 
 
 def test_state_snapshot_restores_a_deal():
-    snap = {"t": "state", "seq": 40, "ts": 0, "variant": "verish", "seat": 1, "players": 3, "deck": "36", "dealer": 0,
-            "hand": ["QS", "6H"], "hand_counts": [5, 2, 7], "pile": 4, "discard": 0, "stock": 0, "hidden": 1,
-            "set_aside": 0, "last": {"set_no": 3, "seat": 0, "rank": "Q", "count": 2, "size": 2, "none": False},
-            "ranks": ["Q"], "turn": 1, "set_no": 3, "window_open": False, "out": [], "waiting": [], "over": False,
-            "loser": None, "winner": None, "legal": {"lay": {"min": 1, "max": 2, "ranks": ["Q"]}, "challenge": 3,
-                                                     "believe": None, "declare_none": None, "discard_quads": []},
-            "table": {"id": 2, "variant": "verish", "seats": []}, "deal_no": 2, "commitment": "c", "time_ms": 5000}
+    snap = {
+        "t": "state",
+        "seq": 40,
+        "ts": 0,
+        "variant": "verish",
+        "seat": 1,
+        "players": 3,
+        "deck": "36",
+        "dealer": 0,
+        "hand": ["QS", "6H"],
+        "hand_counts": [5, 2, 7],
+        "pile": 4,
+        "discard": 0,
+        "stock": 0,
+        "hidden": 1,
+        "set_aside": 0,
+        "last": {"set_no": 3, "seat": 0, "rank": "Q", "count": 2, "size": 2, "none": False},
+        "ranks": ["Q"],
+        "turn": 1,
+        "set_no": 3,
+        "window_open": False,
+        "out": [],
+        "waiting": [],
+        "over": False,
+        "loser": None,
+        "winner": None,
+        "legal": {
+            "lay": {"min": 1, "max": 2, "ranks": ["Q"]},
+            "challenge": 3,
+            "believe": None,
+            "declare_none": None,
+            "discard_quads": [],
+        },
+        "table": {"id": 2, "variant": "verish", "seats": []},
+        "deal_no": 2,
+        "commitment": "c",
+        "time_ms": 5000,
+    }
     state = model.reduce(model.State(), snap, now=10.0)
     assert state.screen == "table" and state.hand == ("6H", "QS") and state.my_turn
     assert state.legal["challenge"] == 3 and state.turn_deadline == 15.0 and state.last_seq == 40
 
 
 def test_dealer_drawn_is_told_with_the_cards():
-    state = model.reduce_all([{"t": "dealer_drawn", "seq": 1, "ts": 0, "dealer": 2,
-                               "draws": [[[0, "9S"], [1, "6H"], [2, "6C"]], [[1, "TS"], [2, "7D"]]]}])
+    state = model.reduce_all(
+        [
+            {
+                "t": "dealer_drawn",
+                "seq": 1,
+                "ts": 0,
+                "dealer": 2,
+                "draws": [[[0, "9S"], [1, "6H"], [2, "6C"]], [[1, "TS"], [2, "7D"]]],
+            }
+        ]
+    )
     assert state.dealer == 2
     assert Texts("en").log_line(state, state.log[-1]) == (
         "Draw for the dealer: Seat 1 9♠, Seat 2 6♥, Seat 3 6♣; again: Seat 2 10♠, Seat 3 7♦. "
-        "Seat 3 drew the lowest card and deals.")
+        "Seat 3 drew the lowest card and deals."
+    )
 
 
 @pytest.mark.parametrize("variant", ["verish", "veryu", "cheat"])
@@ -194,15 +328,31 @@ def test_model_on_a_session_recorded_from_the_real_server(variant):
 
 
 def test_back_from_away_on_ones_turn_restarts_the_countdown():
-    seats = [{"seat": 0, "name": "A", "bot": None, "ready": True, "away": True},
-             {"seat": 1, "name": "bot 2", "bot": "honest", "ready": True, "away": False}]
+    seats = [
+        {"seat": 0, "name": "A", "bot": None, "ready": True, "away": True},
+        {"seat": 1, "name": "bot 2", "bot": "honest", "ready": True, "away": False},
+    ]
     table = {"id": 1, "variant": "verish", "state": "playing", "turn_ms": 20000, "seats": seats}
-    state = model.reduce_all([
-        {"t": "table_joined", "re": 1, "seat": 0, "table": table},
-        {"t": "deal_started", "seq": 1, "ts": 0, "dealer": 1, "deck": "36", "hand": ["6S"], "hand_counts": [1, 1],
-         "hidden": 1, "set_aside": 0, "stock": 0, "commitment": "c", "deal_no": 1},
-        {"t": "turn", "seq": 2, "ts": 0, "seat": 0, "ranks": ["6"], "set_no": None, "time_ms": None},
-    ])
+    state = model.reduce_all(
+        [
+            {"t": "table_joined", "re": 1, "seat": 0, "table": table},
+            {
+                "t": "deal_started",
+                "seq": 1,
+                "ts": 0,
+                "dealer": 1,
+                "deck": "36",
+                "hand": ["6S"],
+                "hand_counts": [1, 1],
+                "hidden": 1,
+                "set_aside": 0,
+                "stock": 0,
+                "commitment": "c",
+                "deal_no": 1,
+            },
+            {"t": "turn", "seq": 2, "ts": 0, "seat": 0, "ranks": ["6"], "set_no": None, "time_ms": None},
+        ]
+    )
     assert state.turn_deadline is None
     back = {**table, "seats": [dict(seats[0], away=False), seats[1]]}
     state = model.reduce(state, {"t": "table_update", "seq": 3, "ts": 0, "table": back}, now=50.0)

@@ -9,7 +9,6 @@ import asyncio
 import time
 
 import pytest
-
 from neveryu.client.ui import model
 from neveryu.client.ui.app import hello_fields
 from neveryu.client.ui.net import Net
@@ -49,12 +48,23 @@ def test_a_dropped_connection_resumes_at_the_same_seat_with_the_same_hand(server
         net = Net("127.0.0.1", server.port, hello_fields("Ann", None), deliver)
         net.start()
         try:
-            net.send({"t": "create_table", "variant": "verish", "options": {}, "seats": 3, "bots": ["honest"] * 2,
-                      "turn_ms": 0})
+            net.send(
+                {
+                    "t": "create_table",
+                    "variant": "verish",
+                    "options": {},
+                    "seats": 3,
+                    "bots": ["honest"] * 2,
+                    "turn_ms": 0,
+                }
+            )
             await _until(lambda: states[0].table is not None)  # ready goes to the table once seated
             net.send({"t": "ready", "ready": True})
             net.send({"t": "start"})
-            await _until(lambda: states[0].legal is not None and states[0].my_turn, what=lambda: [m["t"] for m in received])
+            await _until(
+                lambda: states[0].legal is not None and states[0].my_turn,
+                what=lambda: [m["t"] for m in received],
+            )
             before = states[0]
             net.drop()
             await _until(lambda: any(m.get("t") == "welcome" and m.get("resumed") for m in received))

@@ -28,12 +28,28 @@ class Tmux:
         self.width, self.height = width, height
 
     def run(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], check=True, capture_output=True, text=True,
-                              timeout=10).stdout
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], check=True, capture_output=True, text=True, timeout=10
+        ).stdout
 
     def start(self, command: str) -> None:
-        self.run("-f", "/dev/null", "new-session", "-d", "-x", str(self.width), "-y", str(self.height),
-                 "-e", "LANG=C.UTF-8", "-e", "LC_ALL=C.UTF-8", "-e", "TERM=xterm-256color", command)
+        self.run(
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-x",
+            str(self.width),
+            "-y",
+            str(self.height),
+            "-e",
+            "LANG=C.UTF-8",
+            "-e",
+            "LC_ALL=C.UTF-8",
+            "-e",
+            "TERM=xterm-256color",
+            command,
+        )
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p")
@@ -52,8 +68,12 @@ class Tmux:
             time.sleep(0.1)
 
     def kill(self) -> None:
-        path = subprocess.run(["tmux", "-L", self.socket, "display-message", "-p", "#{socket_path}"],
-                              capture_output=True, text=True, timeout=10).stdout.strip()
+        path = subprocess.run(
+            ["tmux", "-L", self.socket, "display-message", "-p", "#{socket_path}"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=10)
         if path:
             Path(path).unlink(missing_ok=True)
@@ -71,7 +91,7 @@ def hand_line(screen: str) -> str:
     for i, line in enumerate(lines):
         if "Your hand" in line or "Ваша рука" in line:
             rows = []
-            for row in lines[i + 1:]:
+            for row in lines[i + 1 :]:
                 if row.startswith("└"):
                     break
                 rows.append(row)
@@ -82,19 +102,23 @@ def hand_line(screen: str) -> str:
 def test_a_whole_deal_in_tmux(tmp_path):
     tmux = Tmux()
     done = tmp_path / "exit"
-    command = (f"cd {ROOT} && {NEVERYU} play --seed 7 --players 2 --turn 0 --deals 1 --bot-delay 20 "
-               f"--lang en --name Tess 2> {tmp_path}/stderr; echo $? > {done}; sleep 600")
+    command = (
+        f"cd {ROOT} && {NEVERYU} play --seed 7 --players 2 --turn 0 --deals 1 --bot-delay 20 "
+        f"--lang en --name Tess 2> {tmp_path}/stderr; echo $? > {done}; sleep 600"
+    )
     try:
         tmux.start(command)
-        screen = tmux.wait_for(lambda s: "Your hand" in s and any(x in hand_line(s) for x in "♠♥♦♣"),
-                               what="the hand")
+        screen = tmux.wait_for(
+            lambda s: "Your hand" in s and any(x in hand_line(s) for x in "♠♥♦♣"), what="the hand"
+        )
         assert "Tess (you)" in screen
         laid = challenged = False
         chances = 0
         deadline = time.monotonic() + 90
         while True:
-            screen = tmux.wait_for(lambda s: "Deal over" in s or ("Your turn!" in s and offered(s)),
-                                   what="my turn or the end")
+            screen = tmux.wait_for(
+                lambda s: "Deal over" in s or ("Your turn!" in s and offered(s)), what="my turn or the end"
+            )
             laid = laid or "(really" in screen
             challenged = challenged or "Tess (you): «Не верю!»" in screen
             if "Deal over" in screen:
@@ -102,7 +126,7 @@ def test_a_whole_deal_in_tmux(tmp_path):
             assert time.monotonic() < deadline, screen
             if "d discard quad" in screen:
                 tmux.keys("d")
-            elif "n «Не верю»" in screen and (laid and chances % 2 == 0 or "Enter lay" not in screen):
+            elif "n «Не верю»" in screen and ((laid and chances % 2 == 0) or "Enter lay" not in screen):
                 tmux.keys("n")
             elif "Enter lay" in screen:
                 if "*" not in hand_line(screen):  # nothing selected yet: the card under the cursor
@@ -132,13 +156,17 @@ def test_a_whole_deal_in_tmux(tmp_path):
 
 def test_too_small_then_resized_keeps_the_game_in_russian(tmp_path):
     tmux = Tmux(width=50, height=15)
-    command = (f"cd {ROOT} && {NEVERYU} play --seed 3 --players 2 --turn 0 --bot-delay 30 --lang ru "
-               f"--name Tess 2> {tmp_path}/stderr; sleep 600")
+    command = (
+        f"cd {ROOT} && {NEVERYU} play --seed 3 --players 2 --turn 0 --bot-delay 30 --lang ru "
+        f"--name Tess 2> {tmp_path}/stderr; sleep 600"
+    )
     try:
         tmux.start(command)
         tmux.wait_for(lambda s: "Терминал слишком мал: 50×15" in s, what="the too-small message")
         tmux.run("resize-window", "-x", "90", "-y", "28")
-        screen = tmux.wait_for(lambda s: "Ваша рука" in s and "Ваш ход!" in s, what="the table after the resize")
+        screen = tmux.wait_for(
+            lambda s: "Ваша рука" in s and "Ваш ход!" in s, what="the table after the resize"
+        )
         assert "слишком мал" not in screen
         hand = hand_line(screen)
         tmux.keys("Right", "Space")  # select the second card

@@ -5,12 +5,18 @@ import random
 
 import attrs
 import pytest
-
 from neveryu import engine
 from neveryu.engine._records import builder
 from neveryu.engine.bots import make_bot
 
-RECORDS = [*engine.EVENT_TYPES.values(), engine.View, engine.Legal, engine.LayBounds, engine.LastSet, engine.LaidSet]
+RECORDS = [
+    *engine.EVENT_TYPES.values(),
+    engine.View,
+    engine.Legal,
+    engine.LayBounds,
+    engine.LastSet,
+    engine.LaidSet,
+]
 
 
 @pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)

@@ -13,7 +13,6 @@ import sys
 import time
 
 import pytest
-
 from lan_netns import Lan, Lines, skip_reason, wait_for
 
 _why_not = skip_reason()
@@ -31,13 +30,24 @@ def lan():
 
 def servers(lan: Lan, host, *extra: str) -> tuple[int, list[dict], str]:
     """Run `neveryu servers --json` on *host*: exit status, the parsed servers, stderr."""
-    argv = [sys.executable, "-m", "neveryu.client.cli", "servers", "--json", "--timeout", str(BROWSE_S), *extra]
+    argv = [
+        sys.executable,
+        "-m",
+        "neveryu.client.cli",
+        "servers",
+        "--json",
+        "--timeout",
+        str(BROWSE_S),
+        *extra,
+    ]
     done = lan.run(host, argv, timeout=BROWSE_S + 15)
     return done.returncode, json.loads(done.stdout), done.stderr
 
 
 def advertiser(lan: Lan, host, name: str, bind: str) -> tuple[subprocess.Popen, Lines]:
-    proc = lan.popen(host, [sys.executable, "tests/lan_advertiser.py", name, bind, str(PORT)], stdin=subprocess.PIPE)
+    proc = lan.popen(
+        host, [sys.executable, "tests/lan_advertiser.py", name, bind, str(PORT)], stdin=subprocess.PIPE
+    )
     return proc, Lines(proc.stdout)
 
 
@@ -48,7 +58,7 @@ def say(proc: subprocess.Popen, line: str) -> None:
 
 def test_servers_finds_a_server_advertised_on_another_host_with_its_counts(lan):
     server, client = lan.add_host("server"), lan.add_host("client")
-    proc, out = advertiser(lan, server, "Dorm 4.2 «Верю»", "0.0.0.0")
+    _proc, out = advertiser(lan, server, "Dorm 4.2 «Верю»", "0.0.0.0")
     wait_for("the announcement", lambda: out.find(r"^advertising "), 15)
 
     status, found, _ = servers(lan, client)
@@ -69,7 +79,13 @@ def test_servers_finds_a_server_advertised_on_another_host_with_its_counts(lan):
 
     # `neveryu join` without a host (in a terminal: a pty) shows the same server to pick from.
     terminal, its_end = pty.openpty()
-    join = lan.popen(client, [sys.executable, "-m", "neveryu.client.cli", "join"], stdin=its_end, stdout=its_end, stderr=its_end)
+    join = lan.popen(
+        client,
+        [sys.executable, "-m", "neveryu.client.cli", "join"],
+        stdin=its_end,
+        stdout=its_end,
+        stderr=its_end,
+    )
     os.close(its_end)
     shown = read_until(terminal, "Join which server?", 20)
     os.write(terminal, b"q\n")
@@ -92,7 +108,9 @@ def read_until(fd: int, text: str, timeout: float) -> str:
         left = deadline - time.monotonic()
         ready, _, _ = select.select([fd], [], [], max(left, 0))
         if not ready:
-            raise AssertionError(f"{text!r} not shown within {timeout} s; shown: {got.decode(errors='replace')!r}")
+            raise AssertionError(
+                f"{text!r} not shown within {timeout} s; shown: {got.decode(errors='replace')!r}"
+            )
         got += os.read(fd, 4096)
     return got.decode()
 
@@ -127,7 +145,7 @@ def test_a_server_on_loopback_or_told_not_to_advertise_sends_nothing_and_is_not_
     ]
     for proc, port in zip(serves, (7421, 7422)):
         out = Lines(proc.stdout)
-        wait_for("the server to listen", lambda: out.find(f"port {port}"), 15)
+        wait_for("the server to listen", lambda out=out, port=port: out.find(f"port {port}"), 15)
 
     status, found, _ = servers(lan, client)
 
@@ -138,6 +156,8 @@ def test_a_server_on_loopback_or_told_not_to_advertise_sends_nothing_and_is_not_
 
 def test_servers_on_an_unknown_interface_says_so(lan):
     client = lan.add_host("client")
-    done = lan.run(client, [sys.executable, "-m", "neveryu.client.cli", "servers", "--interface", "wlan9"], timeout=15)
+    done = lan.run(
+        client, [sys.executable, "-m", "neveryu.client.cli", "servers", "--interface", "wlan9"], timeout=15
+    )
     assert done.returncode == 2
     assert "no network interface named 'wlan9' (there are: eth0, lo)" in done.stderr

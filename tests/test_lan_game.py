@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import pytest
-
 from lan_netns import Lan, Lines, skip_reason, wait_for
 
 _why_not = skip_reason()
@@ -35,7 +34,9 @@ def lan():
         yield lan
 
 
-def start_server(lan: Lan, host, tmp_path, deals: int, limits: str = "") -> tuple[subprocess.Popen, Lines, Lines]:
+def start_server(
+    lan: Lan, host, tmp_path, deals: int, limits: str = ""
+) -> tuple[subprocess.Popen, Lines, Lines]:
     config = tmp_path / "server.toml"
     config.write_text(CONFIG.format(deals=deals, limits=limits))
     proc = lan.neveryu(host, "serve", "--config", str(config), "--port", str(PORT))
@@ -45,14 +46,16 @@ def start_server(lan: Lan, host, tmp_path, deals: int, limits: str = "") -> tupl
 
 
 def browse(lan: Lan, host) -> list[dict]:
-    done = lan.run(host, [sys.executable, "-m", "neveryu.client.cli", "servers", "--json", "--timeout", "2"], timeout=20)
+    done = lan.run(
+        host, [sys.executable, "-m", "neveryu.client.cli", "servers", "--json", "--timeout", "2"], timeout=20
+    )
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
 
 
 def test_two_hosts_find_the_server_and_play_a_whole_deal(lan, tmp_path):
     server, ann_host, bob_host = lan.add_host("server"), lan.add_host("ann"), lan.add_host("bob")
-    proc, out, log = start_server(lan, server, tmp_path, deals=1)
+    proc, out, _log = start_server(lan, server, tmp_path, deals=1)
     assert out.lines[:3] == [
         f"Listening on every interface, port {PORT}. Others on the network can join with:",
         f"  neveryu join 10.77.0.1:{PORT}    (eth0)",
@@ -60,16 +63,33 @@ def test_two_hosts_find_the_server_and_play_a_whole_deal(lan, tmp_path):
     ]
 
     [found] = browse(lan, ann_host)
-    assert (found["name"], found["address"], found["port"], found["proto"]) == ("lan game", "10.77.0.1", PORT, 1)
+    assert (found["name"], found["address"], found["port"], found["proto"]) == (
+        "lan game",
+        "10.77.0.1",
+        PORT,
+        1,
+    )
     assert (found["tables"], found["free"]) == (0, 0)
 
-    bot = ("bot", "--host", found["address"], "--port", str(found["port"]), "--matches", "1", "--delay-ms", "0")
+    bot = (
+        "bot",
+        "--host",
+        found["address"],
+        "--port",
+        str(found["port"]),
+        "--matches",
+        "1",
+        "--delay-ms",
+        "0",
+    )
     ann = lan.neveryu(ann_host, *bot, "--name", "ann", "--seed", "1")
     ann_log = Lines(ann.stderr)
     wait_for("ann to sit down", lambda: ann_log.find(r"ann sits at seat 0 of table 1"), 15)
 
     # Bob's host sees the table ann made, with its free seat, once the server re-announced.
-    seen = wait_for("the new counts", lambda: [s for s in browse(lan, bob_host) if (s["tables"], s["free"]) == (1, 1)], 15)
+    seen = wait_for(
+        "the new counts", lambda: [s for s in browse(lan, bob_host) if (s["tables"], s["free"]) == (1, 1)], 15
+    )
     assert seen[0]["address"] == "10.77.0.1"
 
     bob = lan.neveryu(bob_host, *bot, "--name", "bob", "--seed", "2")

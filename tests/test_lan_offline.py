@@ -7,15 +7,14 @@ from __future__ import annotations
 import io
 import ipaddress
 import threading
+from typing import ClassVar
 
 import ifaddr
 import pytest
 import trio
 import trio.testing
 import zeroconf
-
-from neveryu.client import discovery
-from neveryu.client import server_list
+from neveryu.client import discovery, server_list
 from neveryu.server import addresses, advertise
 
 
@@ -133,7 +132,10 @@ def _info(properties: dict, addrs: list[str]) -> zeroconf.ServiceInfo:
 
 def test_a_found_server_prefers_an_address_on_our_network():
     nets = [ipaddress.IPv4Network("192.168.1.0/24")]
-    info = _info({"txtvers": "1", "name": "Dorm", "proto": "1", "tables": "2", "free": "3"}, ["10.9.9.9", "192.168.1.5"])
+    info = _info(
+        {"txtvers": "1", "name": "Dorm", "proto": "1", "tables": "2", "free": "3"},
+        ["10.9.9.9", "192.168.1.5"],
+    )
     assert discovery.server_from_info(info, nets) == discovery.Server(
         name="Dorm",
         address="192.168.1.5",
@@ -149,7 +151,13 @@ def test_a_found_server_prefers_an_address_on_our_network():
 def test_a_found_server_with_a_bad_txt_record_keeps_what_it_can():
     info = _info({"tables": "-1", "free": "٣", "proto": "x"}, ["10.9.9.9"])
     server = discovery.server_from_info(info, [])
-    assert (server.name, server.address, server.tables, server.free, server.proto) == ("Dorm-2", "10.9.9.9", None, None, None)
+    assert (server.name, server.address, server.tables, server.free, server.proto) == (
+        "Dorm-2",
+        "10.9.9.9",
+        None,
+        None,
+        None,
+    )
 
 
 def test_interface_addresses_by_name_or_address(machine):
@@ -254,7 +262,7 @@ class FakeZeroconf:
     """Stands in for zeroconf.Zeroconf: records calls; ``hold`` makes register and close block
     (in their worker threads) until released, like a network that does not answer."""
 
-    made: list["FakeZeroconf"] = []
+    made: ClassVar[list[FakeZeroconf]] = []
     hold = threading.Event()
     release = threading.Event()
 
@@ -269,10 +277,14 @@ class FakeZeroconf:
 
     def register_service(self, info, allow_name_change):
         self._maybe_block()
-        self.calls.append(("register", info.name, info.decoded_properties["tables"], info.decoded_properties["free"]))
+        self.calls.append(
+            ("register", info.name, info.decoded_properties["tables"], info.decoded_properties["free"])
+        )
 
     def update_service(self, info):
-        self.calls.append(("update", info.name, info.decoded_properties["tables"], info.decoded_properties["free"]))
+        self.calls.append(
+            ("update", info.name, info.decoded_properties["tables"], info.decoded_properties["free"])
+        )
 
     def close(self):
         self._maybe_block()
@@ -289,7 +301,9 @@ def fake_zeroconf(monkeypatch):
     FakeZeroconf.release.set()  # let any blocked worker thread finish
 
 
-async def test_advertising_registers_on_the_listening_addresses_and_announces_new_counts(machine, fake_zeroconf):
+async def test_advertising_registers_on_the_listening_addresses_and_announces_new_counts(
+    machine, fake_zeroconf
+):
     with trio.fail_after(5):
         async with advertise.advertising("dorm", "0.0.0.0", 7420, tables=1, free=2) as ad:
             await ad.registered.wait()

@@ -9,7 +9,6 @@ import sys
 import time
 
 import pytest
-
 from lan_netns import Lan, Lines, skip_reason, wait_for
 from test_lan_game import PORT, start_server
 
@@ -33,8 +32,19 @@ def test_a_cut_link_loses_the_seat_to_a_bot_and_the_player_resumes(lan, tmp_path
     errors: dict[str, Lines] = {}
 
     def player(host, name: str, seed: int):
-        argv = [sys.executable, "tests/lan_player.py", "10.77.0.1", str(PORT), name,
-                "--idle", str(IDLE_MS / 1000), "--delay", "0.05", "--seed", str(seed)]
+        argv = [
+            sys.executable,
+            "tests/lan_player.py",
+            "10.77.0.1",
+            str(PORT),
+            name,
+            "--idle",
+            str(IDLE_MS / 1000),
+            "--delay",
+            "0.05",
+            "--seed",
+            str(seed),
+        ]
         proc = lan.popen(host, argv)
         errors[name] = Lines(proc.stderr)
         return proc, Lines(proc.stdout)
@@ -52,7 +62,9 @@ def test_a_cut_link_loses_the_seat_to_a_bot_and_the_player_resumes(lan, tmp_path
 
     lan.cut(ann_host)
     cut_at = time.monotonic()
-    wait_for("ann's seat to go away", lambda: bob_out.find(r"^event table_update away=\[0\]$"), 10, detail=both)
+    wait_for(
+        "ann's seat to go away", lambda: bob_out.find(r"^event table_update away=\[0\]$"), 10, detail=both
+    )
     away_after = time.monotonic() - cut_at
     assert IDLE_MS / 1000 - 0.1 <= away_after < IDLE_MS / 1000 + 3
     wait_for("ann to notice", lambda: ann_out.find(r"^lost "), 10, detail=both)
@@ -63,12 +75,24 @@ def test_a_cut_link_loses_the_seat_to_a_bot_and_the_player_resumes(lan, tmp_path
 
     lan.mend(ann_host)
     wait_for("ann to resume", lambda: "resumed" in ann_out.lines, 15, detail=both)
-    wait_for("ann's seat to come back", lambda: "event table_update away=[]" in bob_out.lines[away_line:], 10, detail=both)
+    wait_for(
+        "ann's seat to come back",
+        lambda: "event table_update away=[]" in bob_out.lines[away_line:],
+        10,
+        detail=both,
+    )
     wait_for("the match to end", lambda: ann.poll() is not None and bob.poll() is not None, 60, detail=both)
     assert (ann.returncode, bob.returncode) == (0, 0), ann_out.text() + "\n---\n" + bob_out.text()
     assert ann_out.lines[-1] == bob_out.lines[-1] == "done 2 1"
-    assert [line for line in ann_out.lines if line.startswith(("lost", "resumed"))] == ["lost (TooSlowError)", "resumed"]
+    assert [line for line in ann_out.lines if line.startswith(("lost", "resumed"))] == [
+        "lost (TooSlowError)",
+        "resumed",
+    ]
 
 
 def _moves(lines: list[str]) -> list[str]:
-    return [line for line in lines if line in ("event set_laid", "event challenged", "event believed", "event pile_taken")]
+    return [
+        line
+        for line in lines
+        if line in ("event set_laid", "event challenged", "event believed", "event pile_taken")
+    ]

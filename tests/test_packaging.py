@@ -42,4 +42,4 @@ def test_the_wheel_has_one_top_level_package(tmp_path: Path) -> None:
     assert tops == {"neveryu"}
     assert "neveryu/protocol/schema.json" in names
     assert {f"neveryu/{top}/__init__.py" for top in FOLDERS} <= set(names)
-    assert not any(name.startswith("neveryu/tests/") or name.startswith("neveryu/scripts/") for name in names)
+    assert not any(name.startswith(("neveryu/tests/", "neveryu/scripts/")) for name in names)

@@ -27,9 +27,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from neveryu import engine
-from neveryu.server import _wire
 from neveryu.engine import (
     Believe,
     Challenge,
@@ -43,6 +41,7 @@ from neveryu.engine import (
     Timeout,
     project,
 )
+from neveryu.server import _wire
 
 ACTION_CAP = 5000
 """A deal played by ``simple_action`` ends within this many applied actions (referee actions
@@ -52,7 +51,15 @@ CASES = [
     (name, n, None)
     for name, rules in engine.VARIANTS.items()
     for n in range(rules.players[0], rules.players[1] + 1)
-] + [("hoyle", 10, "2x52"), ("veryu", 10, "2x52"), ("hoyle", 5, "2x52"), ("veryu", 3, "2x36"), ("cheat", 4, "2x52"), ("lozh", 4, "52"), ("hoyle-three", 5, "2x52")]
+] + [
+    ("hoyle", 10, "2x52"),
+    ("veryu", 10, "2x52"),
+    ("hoyle", 5, "2x52"),
+    ("veryu", 3, "2x36"),
+    ("cheat", 4, "2x52"),
+    ("lozh", 4, "52"),
+    ("hoyle-three", 5, "2x52"),
+]
 
 SETTINGS = settings(
     max_examples=1,
@@ -130,7 +137,11 @@ def random_action(deal: Deal, rng: random.Random):
         if deal.held is None and deal.legal_actions(turn).lay is not None and r < 0.6:
             return lay_from(deal, turn, rng, 0.7)
         return CloseWindow(last.set_no)
-    if deal.quads_offer is not None and deal.legal_actions(deal.quads_offer).discard_quads and rng.random() < 0.7:
+    if (
+        deal.quads_offer is not None
+        and deal.legal_actions(deal.quads_offer).discard_quads
+        and rng.random() < 0.7
+    ):
         seat = deal.quads_offer
         return DiscardQuads(seat, deal.legal_actions(seat).discard_quads[:1])
     legal = deal.legal_actions(turn)
@@ -164,7 +175,9 @@ def simple_action(deal: Deal, rng: random.Random):
     legal = deal.legal_actions(turn)
     if legal.discard_quads:
         return DiscardQuads(turn, legal.discard_quads)
-    if legal.challenge is not None and (legal.lay is None or rng.random() < (0.5 if impossible(deal, turn) else 0.05)):
+    if legal.challenge is not None and (
+        legal.lay is None or rng.random() < (0.5 if impossible(deal, turn) else 0.05)
+    ):
         if legal.believe is not None and rng.random() < 0.5:
             return Believe(turn, legal.believe)
         return Challenge(turn, legal.challenge)
@@ -377,7 +390,9 @@ RANDOM_BUDGET = 200
 """Random play (``random_action``) need not end; its deals stop after this many actions."""
 
 
-def play(deal: Deal, rng: random.Random, *, illegal_rate: float = 0.0, deep: bool = True, bot=simple_action) -> int:
+def play(
+    deal: Deal, rng: random.Random, *, illegal_rate: float = 0.0, deep: bool = True, bot=simple_action
+) -> int:
     """Play ``deal`` with ``bot``, checking every property after every action (``deep``: views
     and projections too). The simple bot must end the deal within ``ACTION_CAP`` actions; random
     play stops after ``RANDOM_BUDGET``. Returns the number of actions applied."""
@@ -401,7 +416,7 @@ def play(deal: Deal, rng: random.Random, *, illegal_rate: float = 0.0, deep: boo
             except RuleViolation as e:
                 checked = e
             try:
-                got = deal.apply(bad)
+                deal.apply(bad)
             except RuleViolation as e:
                 assert checked is not None and type(checked) is type(e), (bad, checked, e)
                 assert snapshot(deal) == before, f"{bad} raised {e.code} but changed the deal"
@@ -425,7 +440,9 @@ def play(deal: Deal, rng: random.Random, *, illegal_rate: float = 0.0, deep: boo
     return applied
 
 
-@pytest.mark.parametrize(("name", "players", "deck"), CASES, ids=[f"{n}-{p}{'-' + d if d else ''}" for n, p, d in CASES])
+@pytest.mark.parametrize(
+    ("name", "players", "deck"), CASES, ids=[f"{n}-{p}{'-' + d if d else ''}" for n, p, d in CASES]
+)
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_legal_play(name, players, deck, seed):
@@ -557,8 +574,15 @@ def test_malformed_actions_are_rule_violations(name):
     deal = Deal.new(rules, 4, 0, random.Random(1))
     deal.opening()
     before = snapshot(deal)
-    good = {"seat": deal.turn, "cards": tuple(deal.hands[deal.turn][:1]), "rank": None, "count": None,
-            "set_no": 1, "ranks": ("A",), "seats": (1,)}
+    good = {
+        "seat": deal.turn,
+        "cards": tuple(deal.hands[deal.turn][:1]),
+        "rank": None,
+        "count": None,
+        "set_no": 1,
+        "ranks": ("A",),
+        "seats": (1,),
+    }
     for cls, fields in ACTION_FIELDS:
         for field in fields:
             for value in MALFORMED:
@@ -575,17 +599,167 @@ def test_malformed_actions_are_rule_violations(name):
 
 RULES_TABLE = {
     #              players  hidden  deal               first_dealer   next_dealer  first_player      rank_order    first_rank set_size count_lie public challengers believe quads          leader        last_cards             result        scoring
-    "verish":      ((2, 6),  True,  "one_by_one",      "random",      "left",      "left_of_dealer", "hold",       "any",     (1, 3),  False,    True,  "next",     False,  "after_taking", "by_outcome", "next_decides",        "last_loses", "losses"),
-    "veryu":       ((2, 12), False, "one_by_one",      "random",      "loser",     "dealer",         "hold",       "any",     (1, 4),  False,    True,  "next",     True,   "on_turn",      "by_outcome", "final_call",          "last_loses", "losses"),
-    "lozh":        ((2, 12), False, "equal_set_aside", "lowest_draw", "loser",     "left_of_dealer", "hold",       "any",     (1, 4),  False,    True,  "next",     True,   "never",        "by_outcome", "next_decides",        "last_loses", "losses"),
-    "hoyle":       ((2, 12), False, "packets",         "random",      "left",      "left_of_dealer", "descending", "ace",     (1, 4),  False,    True,  "anyone",   False,  "never",        "sequence",   "covered_or_survived", "first_wins", "chips_per_player"),
-    "hoyle-three": ((3, 8),  False, "equal_with_stock", "random",     "left",      "left_of_dealer", "descending", "any",     (3, 3),  False,    True,  "anyone",   False,  "never",        "sequence",   "covered_or_survived", "first_wins", "chips_per_player"),
-    "cheat":       ((3, 12), False, "one_by_one",      "random",      "left",      "left_of_dealer", "ascending",  "any",     (1, 4),  True,     False, "anyone",   False,  "never",        "taker",      "covered_or_survived", "first_wins", "none"),
-    "cheat-free":  ((3, 12), False, "one_by_one",      "random",      "left",      "left_of_dealer", "free",       "any",     (1, 4),  True,     False, "anyone",   False,  "never",        "taker",      "covered_or_survived", "first_wins", "none"),
+    "verish": (
+        (2, 6),
+        True,
+        "one_by_one",
+        "random",
+        "left",
+        "left_of_dealer",
+        "hold",
+        "any",
+        (1, 3),
+        False,
+        True,
+        "next",
+        False,
+        "after_taking",
+        "by_outcome",
+        "next_decides",
+        "last_loses",
+        "losses",
+    ),
+    "veryu": (
+        (2, 12),
+        False,
+        "one_by_one",
+        "random",
+        "loser",
+        "dealer",
+        "hold",
+        "any",
+        (1, 4),
+        False,
+        True,
+        "next",
+        True,
+        "on_turn",
+        "by_outcome",
+        "final_call",
+        "last_loses",
+        "losses",
+    ),
+    "lozh": (
+        (2, 12),
+        False,
+        "equal_set_aside",
+        "lowest_draw",
+        "loser",
+        "left_of_dealer",
+        "hold",
+        "any",
+        (1, 4),
+        False,
+        True,
+        "next",
+        True,
+        "never",
+        "by_outcome",
+        "next_decides",
+        "last_loses",
+        "losses",
+    ),
+    "hoyle": (
+        (2, 12),
+        False,
+        "packets",
+        "random",
+        "left",
+        "left_of_dealer",
+        "descending",
+        "ace",
+        (1, 4),
+        False,
+        True,
+        "anyone",
+        False,
+        "never",
+        "sequence",
+        "covered_or_survived",
+        "first_wins",
+        "chips_per_player",
+    ),
+    "hoyle-three": (
+        (3, 8),
+        False,
+        "equal_with_stock",
+        "random",
+        "left",
+        "left_of_dealer",
+        "descending",
+        "any",
+        (3, 3),
+        False,
+        True,
+        "anyone",
+        False,
+        "never",
+        "sequence",
+        "covered_or_survived",
+        "first_wins",
+        "chips_per_player",
+    ),
+    "cheat": (
+        (3, 12),
+        False,
+        "one_by_one",
+        "random",
+        "left",
+        "left_of_dealer",
+        "ascending",
+        "any",
+        (1, 4),
+        True,
+        False,
+        "anyone",
+        False,
+        "never",
+        "taker",
+        "covered_or_survived",
+        "first_wins",
+        "none",
+    ),
+    "cheat-free": (
+        (3, 12),
+        False,
+        "one_by_one",
+        "random",
+        "left",
+        "left_of_dealer",
+        "free",
+        "any",
+        (1, 4),
+        True,
+        False,
+        "anyone",
+        False,
+        "never",
+        "taker",
+        "covered_or_survived",
+        "first_wins",
+        "none",
+    ),
 }
-FIELDS = ("players", "hidden_card", "deal", "first_dealer", "next_dealer", "first_player", "rank_order",
-          "first_rank", "set_size", "count_may_lie", "hand_counts_public", "challengers", "believe", "quads",
-          "leader_after_reveal", "last_cards", "result", "scoring")
+FIELDS = (
+    "players",
+    "hidden_card",
+    "deal",
+    "first_dealer",
+    "next_dealer",
+    "first_player",
+    "rank_order",
+    "first_rank",
+    "set_size",
+    "count_may_lie",
+    "hand_counts_public",
+    "challengers",
+    "believe",
+    "quads",
+    "leader_after_reveal",
+    "last_cards",
+    "result",
+    "scoring",
+)
 
 DECKS = {  # seats -> deck, "auto" (RULES.md, each variant's deck paragraph)
     "verish": {2: "36", 3: "36", 4: "52", 6: "52"},
@@ -614,6 +788,7 @@ def test_variant_parameters_are_those_of_rules_md(name):
 @pytest.mark.parametrize("name", list(engine.VARIANTS))
 def test_same_seed_same_actions_same_deal(name):
     """DESIGN.md: the same seed and the same actions give the same deal."""
+
     def run():
         rng = random.Random(42)
         match = engine.Match(engine.variant(name), engine.variant(name).players[0] + 1, rng)

@@ -46,11 +46,24 @@ def bot_args() -> list[str]:
     return ["--bot", strengths()[0]]
 
 
-@pytest.mark.parametrize("variant", ["verish", "veryu", "lozh", "hoyle", "hoyle-three", "cheat", "cheat-free"])
+@pytest.mark.parametrize(
+    "variant", ["verish", "veryu", "lozh", "hoyle", "hoyle-three", "cheat", "cheat-free"]
+)
 def test_example_client_plays_a_whole_deal(server_port, variant):
     result = subprocess.run(
-        [sys.executable, str(SCRIPT), "--host", "127.0.0.1", "--port", str(server_port), "--variant", variant,
-         "--timeout", "40", *bot_args()],
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(server_port),
+            "--variant",
+            variant,
+            "--timeout",
+            "40",
+            *bot_args(),
+        ],
         capture_output=True,
         text=True,
         timeout=60,
@@ -70,7 +83,6 @@ def test_every_frame_the_server_sends_matches_the_schema(server_port, variant, m
     import importlib.util
 
     import jsonschema
-
     from neveryu import protocol
 
     spec = importlib.util.spec_from_file_location("example_client", SCRIPT)
@@ -78,8 +90,12 @@ def test_every_frame_the_server_sends_matches_the_schema(server_port, variant, m
     spec.loader.exec_module(example)
     received: list[dict] = []
     receive = example.Client.receive
-    monkeypatch.setattr(example.Client, "receive", lambda self: received.append(receive(self)) or received[-1])
-    assert example.main(["--port", str(server_port), "--variant", variant, "--timeout", "40", *bot_args()]) == 0
+    monkeypatch.setattr(
+        example.Client, "receive", lambda self: received.append(receive(self)) or received[-1]
+    )
+    assert (
+        example.main(["--port", str(server_port), "--variant", variant, "--timeout", "40", *bot_args()]) == 0
+    )
     defs = protocol.build_schema()["$defs"]
     validators: dict[str, jsonschema.Draft202012Validator] = {}
     for msg in received:

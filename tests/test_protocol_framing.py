@@ -10,7 +10,6 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from neveryu.protocol import (
     ERRORS,
     MAX_CLIENT_FRAME,
@@ -86,7 +85,11 @@ GOOD = [
     ("ping", frame(PING), [PING]),
     ("lay_max_id", frame(LAY), [LAY]),
     ("two_frames", frame(PING) + frame(LAY), [PING, LAY]),
-    ("unknown_type_goes_on", frame({"t": "dance", "id": 3}) + frame(PING), [("UNKNOWN_TYPE", False, 3), PING]),
+    (
+        "unknown_type_goes_on",
+        frame({"t": "dance", "id": 3}) + frame(PING),
+        [("UNKNOWN_TYPE", False, 3), PING],
+    ),
 ]
 
 _too_deep = {"t": "ping", "id": 1, "x": []}
@@ -100,7 +103,11 @@ BAD = [
     ("one_over_the_limit", struct.pack(">I", MAX_CLIENT_FRAME + 1), ("FRAME_TOO_LARGE", True, None)),
     ("zero_length", b"\x00\x00\x00\x00" + frame(PING), ("BAD_FRAME", True, None)),
     ("deep_nesting", frame(_too_deep), ("BAD_FRAME", True, None)),
-    ("deeper_than_msgpack_stack", frame_of_body(b"\x81\xa1x" + b"\x91" * 5000 + b"\xc0"), ("BAD_FRAME", True, None)),
+    (
+        "deeper_than_msgpack_stack",
+        frame_of_body(b"\x81\xa1x" + b"\x91" * 5000 + b"\xc0"),
+        ("BAD_FRAME", True, None),
+    ),
     ("int_key", frame({"t": "ping", "id": 1, 5: 1}), ("BAD_FRAME", True, None)),
     ("bytes_key", frame({"t": "ping", "id": 1, b"k": 1}), ("BAD_FRAME", True, None)),
     ("empty_bytes_key", frame({"t": "ping", "id": 1, b"": 1}), ("BAD_FRAME", True, None)),
@@ -111,7 +118,11 @@ BAD = [
     ("float32", frame_of_body(b"\x82\xa1t\xa4ping\xa2id\xca\x3f\x80\x00\x00"), ("BAD_FRAME", True, None)),
     ("ext", frame({"t": "ping", "id": 1, "x": msgpack.ExtType(1, b"ab")}), ("BAD_FRAME", True, None)),
     ("empty_ext", frame_of_body(b"\x83\xa1t\xa4ping\xa2id\x01\xa1x\xc7\x00\x05"), ("BAD_FRAME", True, None)),
-    ("timestamp_ext", frame_of_body(b"\x83\xa1t\xa4ping\xa2id\x01\xa1x\xd6\xff\x00\x00\x00\x00"), ("BAD_FRAME", True, None)),
+    (
+        "timestamp_ext",
+        frame_of_body(b"\x83\xa1t\xa4ping\xa2id\x01\xa1x\xd6\xff\x00\x00\x00\x00"),
+        ("BAD_FRAME", True, None),
+    ),
     ("invalid_utf8", frame_of_body(b"\x82\xa1t\xa4p\xffng\xa2id\x01"), ("BAD_FRAME", True, None)),
     ("body_is_array", frame(["ping", 1]), ("BAD_FRAME", True, None)),
     ("body_is_int", frame(5), ("BAD_FRAME", True, None)),
@@ -207,7 +218,15 @@ def test_error_to_wire():
 # -- client role ----------------------------------------------------------------------------
 
 WELCOME = {"t": "welcome", "re": 1, "proto": 1, "server": {"name": "s", "version": "0"}, "session": "x" * 32}
-EVENT = {"t": "turn", "seq": 5, "ts": 1_700_000_000_000, "seat": 0, "ranks": ["Q"], "set_no": None, "new_field": {"a": [1]}}
+EVENT = {
+    "t": "turn",
+    "seq": 5,
+    "ts": 1_700_000_000_000,
+    "seat": 0,
+    "ranks": ["Q"],
+    "set_no": None,
+    "new_field": {"a": [1]},
+}
 
 
 def test_client_reads_replies_and_unknown_events():
@@ -303,8 +322,16 @@ def test_mutated_frames_raise_only_protocol_error(mutations, chunk):
 
 
 wire_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=20) | st.floats() | st.binary(max_size=5),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5) | st.integers(-5, 5), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.text(max_size=20)
+    | st.floats()
+    | st.binary(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=5) | st.integers(-5, 5), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 
@@ -328,14 +355,22 @@ def decode_verdict(body: bytes) -> object:
 
 def walked_verdict(body: bytes) -> object:
     """``decode_verdict`` with every value walked (``wire_problem``), never taken on sight."""
-    with mock.patch("neveryu.protocol._codec._plainly_wire", lambda body: False):
+    with mock.patch("neveryu.protocol._codec._plainly_wire", return_value=False):
         return decode_verdict(body)
 
 
 odd_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=6) | st.floats()
-    | st.binary(max_size=3) | st.builds(msgpack.ExtType, st.integers(0, 127), st.binary(max_size=2)),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3) | st.binary(max_size=2), inner, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**64 - 1)
+    | st.text(max_size=6)
+    | st.floats()
+    | st.binary(max_size=3)
+    | st.builds(msgpack.ExtType, st.integers(0, 127), st.binary(max_size=2)),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(max_size=3) | st.binary(max_size=2), inner, max_size=3)
+    ),
     max_leaves=12,
 )
 

@@ -8,32 +8,62 @@ import random
 
 import attrs
 import pytest
-
-from neveryu import engine
-from neveryu import protocol
+from neveryu import engine, protocol
 from neveryu.protocol import EVENTS, REPLIES, REQUESTS, ProtocolError, parse_request
 
 TABLE = {
-    "id": 1, "variant": "verish", "options": {}, "state": "waiting", "spectators": 0, "password": False,
+    "id": 1,
+    "variant": "verish",
+    "options": {},
+    "state": "waiting",
+    "spectators": 0,
+    "password": False,
     "seats": [
         {"seat": 0, "name": "ann", "bot": None, "ready": False, "away": False},
         {"seat": 1, "name": "bot 2", "bot": "normal", "ready": True, "away": False},
     ],
-    "turn_ms": 60000, "challenge_window_ms": 1500, "tie_window_ms": 250, "deals": 5, "deal_no": 0, "seeded": False,
+    "turn_ms": 60000,
+    "challenge_window_ms": 1500,
+    "tie_window_ms": 250,
+    "deals": 5,
+    "deal_no": 0,
+    "seeded": False,
 }
-LEGAL = {"lay": {"min": 1, "max": 3, "ranks": ["Q"]}, "challenge": 4, "believe": None, "declare_none": None, "discard_quads": []}
+LEGAL = {
+    "lay": {"min": 1, "max": 3, "ranks": ["Q"]},
+    "challenge": 4,
+    "believe": None,
+    "declare_none": None,
+    "discard_quads": [],
+}
 EV = {"seq": 1, "ts": 1_764_450_000_000}
 
 SAMPLES: dict[tuple[str, str], dict] = {
-    ("request", "hello"): {"id": 1, "proto": [1, 1], "client": {"name": "x", "version": "1"}, "name": "ann",
-                           "password": "pw", "resume": {"token": "abc", "last_seq": 12}},
+    ("request", "hello"): {
+        "id": 1,
+        "proto": [1, 1],
+        "client": {"name": "x", "version": "1"},
+        "name": "ann",
+        "password": "pw",
+        "resume": {"token": "abc", "last_seq": 12},
+    },
     ("request", "ping"): {"id": 2},
     ("request", "schema"): {"id": 3},
     ("request", "variants"): {"id": 4},
     ("request", "list_tables"): {"id": 5},
-    ("request", "create_table"): {"id": 6, "variant": "hoyle", "options": {"declare_none": True, "deck": "2x52", "packet_size": 2},
-                                  "seats": 4, "bots": ["random", None], "turn_ms": 0, "challenge_window_ms": 1500,
-                                  "tie_window_ms": 250, "password": "p", "seed": 7, "deals": 3},
+    ("request", "create_table"): {
+        "id": 6,
+        "variant": "hoyle",
+        "options": {"declare_none": True, "deck": "2x52", "packet_size": 2},
+        "seats": 4,
+        "bots": ["random", None],
+        "turn_ms": 0,
+        "challenge_window_ms": 1500,
+        "tie_window_ms": 250,
+        "password": "p",
+        "seed": 7,
+        "deals": 3,
+    },
     ("request", "join_table"): {"id": 7, "table": 1, "seat": 2, "password": "p"},
     ("request", "spectate"): {"id": 8, "table": 1},
     ("request", "leave"): {"id": 9},
@@ -47,14 +77,31 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("request", "discard_quads"): {"id": 17, "ranks": ["7", "7"]},
     ("reply", "ok"): {"re": 1},
     ("reply", "error"): {"re": None, "code": "BAD_FRAME", "msg": "no", "fatal": True},
-    ("reply", "welcome"): {"re": 1, "proto": 1, "server": {"name": "dorm", "version": "0.1.0"}, "session": "tok", "resumed": False,
-                           "table": None, "seat": None, "heartbeat_ms": 10000,
-                           "limits": {"max_client_frame": 65536, "max_server_frame": 1048576, "max_chat": 500, "idle_ms": 45000},
-                           "bots": ["honest", "random", "sharp"]},
+    ("reply", "welcome"): {
+        "re": 1,
+        "proto": 1,
+        "server": {"name": "dorm", "version": "0.1.0"},
+        "session": "tok",
+        "resumed": False,
+        "table": None,
+        "seat": None,
+        "heartbeat_ms": 10000,
+        "limits": {"max_client_frame": 65536, "max_server_frame": 1048576, "max_chat": 500, "idle_ms": 45000},
+        "bots": ["honest", "random", "sharp"],
+    },
     ("reply", "pong"): {"re": 2},
     ("reply", "schema"): {"re": 3, "schema": {"title": "x", "$defs": {"a": {"type": "integer"}}}},
-    ("reply", "variants"): {"re": 4, "variants": [{"name": "hoyle", "title": "Не верю", "players": [2, 12],
-                                                   "options": {"packet_size": {"default": 3, "choices": [2, 3]}}}]},
+    ("reply", "variants"): {
+        "re": 4,
+        "variants": [
+            {
+                "name": "hoyle",
+                "title": "Не верю",
+                "players": [2, 12],
+                "options": {"packet_size": {"default": 3, "choices": [2, 3]}},
+            }
+        ],
+    },
     ("reply", "tables"): {"re": 5, "tables": [TABLE]},
     ("reply", "table_joined"): {"re": 6, "table": TABLE, "seat": 0},
     ("event", "heartbeat"): {**EV},
@@ -121,12 +168,27 @@ BAD_REQUESTS = [
     ("bool_count", {"t": "lay", "id": 1, "cards": ["QS"], "count": True}),
     ("empty_chat", {"t": "chat", "id": 1, "text": ""}),
     ("long_chat", {"t": "chat", "id": 1, "text": "x" * 501}),
-    ("hello_proto_one_int", {"t": "hello", "id": 1, "proto": 1, "client": {"name": "x", "version": ""}, "name": "a"}),
+    (
+        "hello_proto_one_int",
+        {"t": "hello", "id": 1, "proto": 1, "client": {"name": "x", "version": ""}, "name": "a"},
+    ),
     ("hello_no_name", {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}}),
-    ("hello_long_name", {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}, "name": "a" * 33}),
+    (
+        "hello_long_name",
+        {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}, "name": "a" * 33},
+    ),
     ("hello_client_str", {"t": "hello", "id": 1, "proto": [1, 1], "client": "x", "name": "a"}),
-    ("hello_resume_bool_seq", {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}, "name": "a",
-                               "resume": {"token": "t", "last_seq": False}}),
+    (
+        "hello_resume_bool_seq",
+        {
+            "t": "hello",
+            "id": 1,
+            "proto": [1, 1],
+            "client": {"name": "x", "version": ""},
+            "name": "a",
+            "resume": {"token": "t", "last_seq": False},
+        },
+    ),
     ("create_one_seat", {"t": "create_table", "id": 1, "seats": 1}),
     ("create_bool_seats", {"t": "create_table", "id": 1, "seats": True}),
     ("create_negative_turn", {"t": "create_table", "id": 1, "turn_ms": -1}),
@@ -163,7 +225,9 @@ IMPOSSIBLE_GAME_REQUESTS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "msg"), IMPOSSIBLE_GAME_REQUESTS, ids=[b[0] for b in IMPOSSIBLE_GAME_REQUESTS])
+@pytest.mark.parametrize(
+    ("name", "msg"), IMPOSSIBLE_GAME_REQUESTS, ids=[b[0] for b in IMPOSSIBLE_GAME_REQUESTS]
+)
 def test_impossible_game_requests_are_illegal_not_fatal(name, msg):
     with pytest.raises(ProtocolError) as exc:
         parse_request(msg)
@@ -173,8 +237,11 @@ def test_impossible_game_requests_are_illegal_not_fatal(name, msg):
 
 def test_impossible_game_request_keeps_the_connection():
     server = protocol.Connection("server")
-    for msg in ({"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}, "name": "a"},
-                {"t": "challenge", "id": 2, "set_no": 0}, {"t": "ping", "id": 3}):
+    for msg in (
+        {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "x", "version": ""}, "name": "a"},
+        {"t": "challenge", "id": 2, "set_no": 0},
+        {"t": "ping", "id": 3},
+    ):
         server.receive_data(protocol.encode_frame(msg))
     assert server.next_message()["t"] == "hello"
     with pytest.raises(ProtocolError) as exc:
@@ -216,7 +283,13 @@ def test_game_event_fields_are_the_engine_fields(t):
 def test_legal_and_state_fields_are_the_engine_fields():
     assert set(EVENTS["legal"].wire_fields()) - {"seq", "ts"} == {a.name for a in attrs.fields(engine.Legal)}
     view = {a.name for a in attrs.fields(engine.View)}
-    assert set(EVENTS["state"].wire_fields()) - {"seq", "ts"} == view | {"table", "deal_no", "commitment", "match_scores", "time_ms"}
+    assert set(EVENTS["state"].wire_fields()) - {"seq", "ts"} == view | {
+        "table",
+        "deal_no",
+        "commitment",
+        "match_scores",
+        "time_ms",
+    }
 
 
 def plain(value):
@@ -237,7 +310,12 @@ def event_wire(event, seq: int) -> dict:
     elif event.type == "turn":
         extra = {"time_ms": None if seq % 2 else 1234}
     elif event.type == "deal_ended":
-        extra = {"salt": "f" * 64, "deck": ["AS"] * 36, "match_scores": [0] * len(body["scores"]), "deal_no": 1}
+        extra = {
+            "salt": "f" * 64,
+            "deck": ["AS"] * 36,
+            "match_scores": [0] * len(body["scores"]),
+            "deal_no": 1,
+        }
     return {"t": event.type, "seq": seq, "ts": 1, **body, **extra}
 
 
@@ -300,8 +378,19 @@ def deal_messages(name: str, seed: int):
                 continue
             view = plain(deal.view(seat))
             view["legal"] = legal_wire(deal.view(seat).legal)
-            out.append({"t": "state", "seq": 1, "ts": 1, **view, "table": TABLE, "deal_no": 1, "commitment": "a" * 64,
-                        "match_scores": None, "time_ms": 5})
+            out.append(
+                {
+                    "t": "state",
+                    "seq": 1,
+                    "ts": 1,
+                    **view,
+                    "table": TABLE,
+                    "deal_no": 1,
+                    "commitment": "a" * 64,
+                    "match_scores": None,
+                    "time_ms": 5,
+                }
+            )
         if deal.over:
             return out, True
         events = []

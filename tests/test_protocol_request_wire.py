@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from neveryu.protocol import REQUESTS, ProtocolError, parse_request
 from neveryu.protocol._messages import request_wire
 from neveryu.protocol._types import ACCEPTED_KEPT, CARD_PATTERN, Str
@@ -36,7 +35,23 @@ def test_every_sample_request_gives_the_same_dict(t):
             assert new == old
 
 
-BAD_VALUES = [None, 0, -1, 2**32, True, "", "x" * 300, "TS", "10H", [], ["TS"], ["TS", "2X"], ["QS"] * 9, {}, {"a": 1}]
+BAD_VALUES = [
+    None,
+    0,
+    -1,
+    2**32,
+    True,
+    "",
+    "x" * 300,
+    "TS",
+    "10H",
+    [],
+    ["TS"],
+    ["TS", "2X"],
+    ["QS"] * 9,
+    {},
+    {"a": 1},
+]
 
 
 @pytest.mark.parametrize("t", sorted(REQUESTS))
@@ -61,7 +76,16 @@ def test_remembered_cards_change_no_answer():
     ``parse_request`` refuses it."""
     lay = {"t": "lay", "id": 7, "cards": ["TS", "QS"], "rank": "T"}
     assert both(lay) == (("ok", lay), ("ok", lay))
-    for cards in (["TS", [1]], ["TS", {"a": 1}], ["TS", 5], ["TS", None], ["TS", True], ["TS", "2X"], ["TS", "QS"] * 5, []):
+    for cards in (
+        ["TS", [1]],
+        ["TS", {"a": 1}],
+        ["TS", 5],
+        ["TS", None],
+        ["TS", True],
+        ["TS", "2X"],
+        ["TS", "QS"] * 5,
+        [],
+    ):
         new, old = both({**lay, "cards": cards})
         assert new == old and new[0] == "error", cards
 

@@ -14,10 +14,16 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from neveryu import engine
-from neveryu import protocol
-from neveryu.protocol import REQUESTS, ProtocolError, build_schema, encode_frame, load_schema, parse_request, schema_json
+from neveryu import engine, protocol
+from neveryu.protocol import (
+    REQUESTS,
+    ProtocolError,
+    build_schema,
+    encode_frame,
+    load_schema,
+    parse_request,
+    schema_json,
+)
 from test_protocol_messages import SAMPLES, deal_messages
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -36,7 +42,9 @@ def validator_for(kind: str, t: str) -> jsonschema.Draft202012Validator:
 
 def test_schema_files_are_generated_from_the_classes():
     text = schema_json()
-    assert (ROOT / "docs" / "protocol.schema.json").read_text("utf-8") == text, "run: python -m protocol.schema"
+    assert (ROOT / "docs" / "protocol.schema.json").read_text("utf-8") == text, (
+        "run: python -m protocol.schema"
+    )
     assert (ROOT / "protocol" / "schema.json").read_text("utf-8") == text, "run: python -m protocol.schema"
     assert load_schema() == SCHEMA == json.loads(text)
 
@@ -55,7 +63,11 @@ def test_schema_reply_fits_a_frame():
 
 def test_schema_lists_every_message_and_error():
     defs = SCHEMA["$defs"]
-    for kind, registry in (("request", protocol.REQUESTS), ("reply", protocol.REPLIES), ("event", protocol.EVENTS)):
+    for kind, registry in (
+        ("request", protocol.REQUESTS),
+        ("reply", protocol.REPLIES),
+        ("event", protocol.EVENTS),
+    ):
         assert {k.split(".", 1)[1] for k in defs if k.startswith(kind + ".")} == set(registry)
     assert set(SCHEMA["x-errors"]) == set(protocol.ERRORS)
     assert SCHEMA["x-protocol-version"] == protocol.PROTOCOL_VERSION
@@ -91,10 +103,41 @@ def test_schema_refuses(msg):
 
 
 POOL = [
-    None, True, False, 0, 1, 3, -1, 2**32 - 1, 2**32, "QS", "Q", "10H", "qs", "", "x", "hoyle", "Q\n",
-    [], ["QS"], ["QS", "7C"], ["Q"], ["7", "7"], [1, 1], [1, 2], [True, 1], {}, {"name": "x", "version": "1"},
-    {"token": "t", "last_seq": 1}, {"token": "t", "last_seq": True}, {"deck": "52"}, {"deck": [1]},
-    "a" * 33, "x" * 501, ["easy"], ["QS"] * 9,
+    None,
+    True,
+    False,
+    0,
+    1,
+    3,
+    -1,
+    2**32 - 1,
+    2**32,
+    "QS",
+    "Q",
+    "10H",
+    "qs",
+    "",
+    "x",
+    "hoyle",
+    "Q\n",
+    [],
+    ["QS"],
+    ["QS", "7C"],
+    ["Q"],
+    ["7", "7"],
+    [1, 1],
+    [1, 2],
+    [True, 1],
+    {},
+    {"name": "x", "version": "1"},
+    {"token": "t", "last_seq": 1},
+    {"token": "t", "last_seq": True},
+    {"deck": "52"},
+    {"deck": [1]},
+    "a" * 33,
+    "x" * 501,
+    ["easy"],
+    ["QS"] * 9,
 ]
 
 
@@ -153,7 +196,16 @@ def test_protocol_md_has_example_frames():
     frames = protocol_md_frames()
     assert len(frames) > 30
     kinds = {f["t"] for _, f in frames}
-    assert {"hello", "welcome", "create_table", "table_joined", "deal_started", "legal", "lay", "deal_ended"} <= kinds
+    assert {
+        "hello",
+        "welcome",
+        "create_table",
+        "table_joined",
+        "deal_started",
+        "legal",
+        "lay",
+        "deal_ended",
+    } <= kinds
 
 
 @pytest.mark.parametrize("index", range(len(protocol_md_frames())))

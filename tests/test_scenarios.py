@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from neveryu.engine import scenario
 from neveryu.client.cli import main
+from neveryu.engine import scenario
 
 HERE = Path(__file__).parent / "scenarios"
 FILES = sorted(HERE.glob("*.toml"))

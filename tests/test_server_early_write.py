@@ -10,7 +10,6 @@ from typing import Any
 import msgpack
 import pytest
 import trio.testing
-
 from neveryu import engine
 from neveryu.server import ServerConfig
 from neveryu.server._server import Server
@@ -88,7 +87,9 @@ async def test_a_lay_is_flushed_to_each_seat_once_its_set_laid_is_framed_and_bef
     # each connection's own order: the reply, the event, then the rest, seq without a gap
     for k in range(4):
         mine = [m for who, m in log if who == f"p{k}"]
-        assert [m["t"] for m in mine][: 2 if k == actor else 1] == (["ok", "set_laid"] if k == actor else ["set_laid"])
+        assert [m["t"] for m in mine][: 2 if k == actor else 1] == (
+            ["ok", "set_laid"] if k == actor else ["set_laid"]
+        )
         seqs = [m["seq"] for m in mine if "seq" in m]
         assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
 

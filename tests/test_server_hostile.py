@@ -9,26 +9,40 @@ from __future__ import annotations
 import random
 import socket
 import struct
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 import trio
-
-from neveryu import engine
-from neveryu import protocol
+from neveryu import engine, protocol
 from neveryu.client.botclient import BotPlayer, Client, ServerError
 from neveryu.server import Server, ServerConfig
 from server_checks import check_frames
 
 HOST = "127.0.0.1"
 
-LIMITS = dict(handshake_ms=300, heartbeat_ms=100, idle_ms=500, send_ms=300, outbox=64,
-              rate=50, burst=40, max_per_address=12, shutdown_ms=500)
+LIMITS = dict(
+    handshake_ms=300,
+    heartbeat_ms=100,
+    idle_ms=500,
+    send_ms=300,
+    outbox=64,
+    rate=50,
+    burst=40,
+    max_per_address=12,
+    shutdown_ms=500,
+)
 
 
 def hostile_config(**limits: Any) -> ServerConfig:
     return ServerConfig(host=HOST, port=0).evolve(
-        table={"bot_delay_ms": 0, "challenge_window_ms": 0, "tie_window_ms": 0, "deal_pause_ms": 0, "deals": 1},
+        table={
+            "bot_delay_ms": 0,
+            "challenge_window_ms": 0,
+            "tie_window_ms": 0,
+            "deal_pause_ms": 0,
+            "deals": 1,
+        },
         limits={**LIMITS, **limits},
     )
 
@@ -36,8 +50,17 @@ def hostile_config(**limits: Any) -> ServerConfig:
 async def raw(port: int, hello: bool = False) -> trio.SocketStream:
     stream = await trio.open_tcp_stream(HOST, port)
     if hello:
-        await stream.send_all(protocol.encode_frame(
-            {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "raw", "version": "0"}, "name": "raw"}))
+        await stream.send_all(
+            protocol.encode_frame(
+                {
+                    "t": "hello",
+                    "id": 1,
+                    "proto": [1, 1],
+                    "client": {"name": "raw", "version": "0"},
+                    "name": "raw",
+                }
+            )
+        )
     return stream
 
 
@@ -57,7 +80,9 @@ async def read_until_closed(stream: trio.SocketStream) -> list[dict[str, Any]]:
             out.append(msg)
 
 
-async def with_a_deal_playing(config: ServerConfig, attack: Callable[[int, Server], Awaitable[None]]) -> Server:
+async def with_a_deal_playing(
+    config: ServerConfig, attack: Callable[[int, Server], Awaitable[None]]
+) -> Server:
     """Run ``attack(port, server)`` while a table of one bot client and two server bots plays a
     whole deal; then check the deal ended and a new client is served."""
     server = Server(config)
@@ -65,7 +90,9 @@ async def with_a_deal_playing(config: ServerConfig, attack: Callable[[int, Serve
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run)
             owner = await Client.connect(HOST, port, "owner")
-            joined = await owner.request("create_table", variant="verish", seats=3, bots=["honest", "honest"], seed=15)
+            joined = await owner.request(
+                "create_table", variant="verish", seats=3, bots=["honest", "honest"], seed=15
+            )
             player = BotPlayer(owner, joined["table"], 0, "honest", rng=random.Random(1))
             async with trio.open_nursery() as both:
                 both.start_soon(player.play, 1)
@@ -82,7 +109,7 @@ def fatal_codes(msgs: list[dict[str, Any]]) -> list[tuple[str, bool]]:
 
 
 @pytest.mark.parametrize(
-    "data, code",
+    ("data", "code"),
     [
         (struct.pack(">I", 7) + b"garbage", "BAD_FRAME"),
         (b"GET / HTTP/1.1\r\nHost: neveryu\r\n\r\n", "FRAME_TOO_LARGE"),
@@ -169,7 +196,10 @@ async def test_request_flood_is_rate_limited_and_answered_in_order():
         await flood.stream.send_all(burst)
         while len([r for r in flood.replies if r >= 10]) < 100:
             await flood._receive_one()
-        codes = [flood.replies[r]["t"] if flood.replies[r]["t"] == "ok" else flood.replies[r]["code"] for r in range(10, 110)]
+        codes = [
+            flood.replies[r]["t"] if flood.replies[r]["t"] == "ok" else flood.replies[r]["code"]
+            for r in range(10, 110)
+        ]
         assert "RATE_LIMITED" in codes and "ok" in codes
         # The table handles each request at once: every one is answered, in request order.
         assert [m["re"] for m in flood.received if m.get("re", 0) >= 10] == list(range(10, 110))
@@ -226,8 +256,15 @@ class RepeatChallenger(BotPlayer):
 # A copy that comes after the first: the set is settled (stale), the turn moved on, the deal or
 # match ended, the copies came too fast (rate); in an `anyone` variant also: this seat already
 # challenged it (tie window).
-REFUSED_COPIES = {"STALE_SET", "NOT_YOUR_TURN", "DEAL_OVER", "NOT_PLAYING", "ILLEGAL_ACTION", "CHALLENGE_BARRED",
-                  "RATE_LIMITED"}
+REFUSED_COPIES = {
+    "STALE_SET",
+    "NOT_YOUR_TURN",
+    "DEAL_OVER",
+    "NOT_PLAYING",
+    "ILLEGAL_ACTION",
+    "CHALLENGE_BARRED",
+    "RATE_LIMITED",
+}
 
 
 @pytest.mark.parametrize("variant", ["verish", "hoyle"])
@@ -237,8 +274,10 @@ async def test_a_repeated_challenge_gets_errors_and_the_table_plays_on(variant):
         joined = await other.request("create_table", variant=variant, seats=3, bots=["honest"], seed=4)
         hostile = await Client.connect(HOST, port, "again")
         hjoined = await hostile.request("join_table", table=joined["table"]["id"])
-        players = [BotPlayer(other, joined["table"], 0, "honest", rng=random.Random(2)),
-                   RepeatChallenger(hostile, hjoined["table"], 1, "honest", rng=random.Random(3))]
+        players = [
+            BotPlayer(other, joined["table"], 0, "honest", rng=random.Random(2)),
+            RepeatChallenger(hostile, hjoined["table"], 1, "honest", rng=random.Random(3)),
+        ]
         async with trio.open_nursery() as game:
             for p in players:
                 game.start_soon(p.play, 1)
@@ -278,7 +317,9 @@ async def test_refused_connections_do_not_keep_other_addresses_out():
         assert len(server.connections) == 4
         stream = await trio.open_tcp_stream(HOST, port, local_address="127.0.0.2")
         other = Client(stream)
-        welcome = await other.request("hello", proto=[1, 1], client={"name": "t", "version": "0"}, name="elsewhere")
+        welcome = await other.request(
+            "hello", proto=[1, 1], client={"name": "t", "version": "0"}, name="elsewhere"
+        )
         assert welcome["t"] == "welcome"
         assert fatal_codes(await read_until_closed(flood[-1])) == [("SERVER_FULL", True)]
         for s in [*held, *flood, stream]:

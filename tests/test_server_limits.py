@@ -15,7 +15,6 @@ import attrs
 import pytest
 import trio
 import trio.testing
-
 from neveryu import protocol
 from neveryu.client.botclient import Client, ServerError
 from neveryu.server import Server, ServerConfig
@@ -157,8 +156,15 @@ async def test_log_has_one_line_per_drop_and_error_lines_are_bounded(autojump_cl
     errors = [line for line in lines if "BAD_STATE" in line and line not in closed]
     # five one by one, then one summary at most every 10 s (and one on close): 5 + 5 + 1
     assert len(errors) <= 12, errors
-    assert sum(int(part.split(" x")[1]) for line in errors if "more errors" in line
-               for part in line.split(": ")[-1].split(", ")) == 495
+    assert (
+        sum(
+            int(part.split(" x")[1])
+            for line in errors
+            if "more errors" in line
+            for part in line.split(": ")[-1].split(", ")
+        )
+        == 495
+    )
 
 
 # -- the documentation agrees with the server -----------------------------------------------------
@@ -168,7 +174,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def limits_section() -> str:
     text = (ROOT / "docs" / "PROTOCOL.md").read_text("utf-8")
-    return text[text.index("## 8. Limits and timeouts"):text.index("## 9.")]
+    return text[text.index("## 8. Limits and timeouts") : text.index("## 9.")]
 
 
 @pytest.mark.parametrize("field", [a.name for a in attrs.fields(Limits)])
@@ -180,7 +186,15 @@ def test_protocol_md_lists_each_limit_with_its_default(field):
     assert f"{getattr(Limits(), field):,}" == defaults[names.index(field)]
 
 
-LIMIT_ERRORS = ["BAD_FRAME", "FRAME_TOO_LARGE", "HELLO_TIMEOUT", "SERVER_FULL", "RATE_LIMITED", "BAD_STATE", "BAD_OPTION"]
+LIMIT_ERRORS = [
+    "BAD_FRAME",
+    "FRAME_TOO_LARGE",
+    "HELLO_TIMEOUT",
+    "SERVER_FULL",
+    "RATE_LIMITED",
+    "BAD_STATE",
+    "BAD_OPTION",
+]
 
 
 @pytest.mark.parametrize("code", LIMIT_ERRORS)
@@ -195,7 +209,11 @@ def test_protocol_md_error_table_says_what_the_registry_says(code):
 def test_protocol_constants_are_the_server_defaults():
     limits = Limits()
     assert (limits.handshake_ms, limits.heartbeat_ms, limits.idle_ms, limits.max_chat) == (
-        protocol.HELLO_TIMEOUT_MS, protocol.HEARTBEAT_MS, protocol.IDLE_TIMEOUT_MS, protocol.MAX_CHAT_LEN)
+        protocol.HELLO_TIMEOUT_MS,
+        protocol.HEARTBEAT_MS,
+        protocol.IDLE_TIMEOUT_MS,
+        protocol.MAX_CHAT_LEN,
+    )
 
 
 # -- what one client may do to everybody's lobby and screen -----------------------------------------
@@ -258,7 +276,9 @@ async def test_a_wrong_table_password_costs_a_second_of_requests(autojump_clock)
         server._tables_nursery = nursery  # what Server.run sets up, without a listening socket
         owner, guesser = await connect(nursery, server), await connect(nursery, server)
         await owner.send(HELLO)
-        await owner.send({"t": "create_table", "id": 2, "variant": "verish", "seats": 2, "password": "s3cret"})
+        await owner.send(
+            {"t": "create_table", "id": 2, "variant": "verish", "seats": 2, "password": "s3cret"}
+        )
         await guesser.send(HELLO)
         await trio.testing.wait_all_tasks_blocked()
         table = owner.last()["table"]["id"]
@@ -292,29 +312,69 @@ HOSTILE = {
     "proto_range_huge": ([{**HELLO, "proto": [0, 2**40]}], [("error", "BAD_MESSAGE")]),
     "proto_range_reversed": ([{**HELLO, "proto": [5, 1]}], [("error", "UNSUPPORTED_VERSION")]),
     "forged_token": ([{**HELLO, "resume": {"token": "x" * 32, "last_seq": 0}}], [("error", "BAD_RESUME")]),
-    "hello_twice": ([HELLO, {**HELLO, "id": 2}, {"t": "ping", "id": 3}],
-                    [("welcome", None), ("error", "BAD_STATE"), ("pong", None)]),
-    "id_reused_in_flight": ([HELLO, {"t": "ping", "id": 5}, {"t": "list_tables", "id": 5}, {"t": "ping", "id": 5}],
-                            [("welcome", None), ("pong", None), ("tables", None), ("pong", None)]),
+    "hello_twice": (
+        [HELLO, {**HELLO, "id": 2}, {"t": "ping", "id": 3}],
+        [("welcome", None), ("error", "BAD_STATE"), ("pong", None)],
+    ),
+    "id_reused_in_flight": (
+        [HELLO, {"t": "ping", "id": 5}, {"t": "list_tables", "id": 5}, {"t": "ping", "id": 5}],
+        [("welcome", None), ("pong", None), ("tables", None), ("pong", None)],
+    ),
     "id_a_bool": ([HELLO, {"t": "ping", "id": True}], [("welcome", None), ("error", "BAD_MESSAGE")]),
-    "unknown_fields_ignored": ([HELLO, {"t": "ping", "id": 2, "evil": {"x": [1, 2]}}], [("welcome", None), ("pong", None)]),
-    "map_of_4g_entries": ([HELLO, _frame(b"\xdf\xff\xff\xff\xff")], [("welcome", None), ("error", "BAD_FRAME")]),
-    "string_of_4g_bytes": ([HELLO, _frame(b"\x81\xa1t\xdb\xff\xff\xff\xff")], [("welcome", None), ("error", "BAD_FRAME")]),
-    "nesting_60000_deep": ([HELLO, _frame(b"\x81\xa1t" + b"\x91" * 60_000 + b"\xc0")], [("welcome", None), ("error", "BAD_FRAME")]),
-    "options_3000_keys": ([HELLO, {"t": "create_table", "id": 2, "options": {f"o{i}": i for i in range(3000)}}],
-                          [("welcome", None), ("error", "BAD_MESSAGE")]),
-    "variant_dunder": ([HELLO, {"t": "create_table", "id": 2, "variant": "__class__"}], [("welcome", None), ("error", "BAD_OPTION")]),
+    "unknown_fields_ignored": (
+        [HELLO, {"t": "ping", "id": 2, "evil": {"x": [1, 2]}}],
+        [("welcome", None), ("pong", None)],
+    ),
+    "map_of_4g_entries": (
+        [HELLO, _frame(b"\xdf\xff\xff\xff\xff")],
+        [("welcome", None), ("error", "BAD_FRAME")],
+    ),
+    "string_of_4g_bytes": (
+        [HELLO, _frame(b"\x81\xa1t\xdb\xff\xff\xff\xff")],
+        [("welcome", None), ("error", "BAD_FRAME")],
+    ),
+    "nesting_60000_deep": (
+        [HELLO, _frame(b"\x81\xa1t" + b"\x91" * 60_000 + b"\xc0")],
+        [("welcome", None), ("error", "BAD_FRAME")],
+    ),
+    "options_3000_keys": (
+        [HELLO, {"t": "create_table", "id": 2, "options": {f"o{i}": i for i in range(3000)}}],
+        [("welcome", None), ("error", "BAD_MESSAGE")],
+    ),
+    "variant_dunder": (
+        [HELLO, {"t": "create_table", "id": 2, "variant": "__class__"}],
+        [("welcome", None), ("error", "BAD_OPTION")],
+    ),
     # the server's max_chat is 10 here: longer is refused, over the protocol's 500 is fatal
-    "chat_over_max_chat": ([HELLO, {"t": "create_table", "id": 2, "variant": "verish", "seats": 2},
-                            {"t": "chat", "id": 3, "text": "x" * 11}, {"t": "chat", "id": 4, "text": "x" * 10},
-                            {"t": "ping", "id": 5}],
-                           [("welcome", None), ("table_joined", None), ("error", "BAD_OPTION"), ("ok", None),
-                            ("chat", None), ("pong", None)]),
-    "chat_over_500": ([HELLO, {"t": "create_table", "id": 2, "variant": "verish", "seats": 2},
-                       {"t": "chat", "id": 3, "text": "x" * 501}],
-                      [("welcome", None), ("table_joined", None), ("error", "BAD_MESSAGE")]),
-    "game_request_in_lobby": ([HELLO, {"t": "lay", "id": 2, "cards": ["AS"], "rank": "A"}],
-                              [("welcome", None), ("error", "NOT_PLAYING")]),
+    "chat_over_max_chat": (
+        [
+            HELLO,
+            {"t": "create_table", "id": 2, "variant": "verish", "seats": 2},
+            {"t": "chat", "id": 3, "text": "x" * 11},
+            {"t": "chat", "id": 4, "text": "x" * 10},
+            {"t": "ping", "id": 5},
+        ],
+        [
+            ("welcome", None),
+            ("table_joined", None),
+            ("error", "BAD_OPTION"),
+            ("ok", None),
+            ("chat", None),
+            ("pong", None),
+        ],
+    ),
+    "chat_over_500": (
+        [
+            HELLO,
+            {"t": "create_table", "id": 2, "variant": "verish", "seats": 2},
+            {"t": "chat", "id": 3, "text": "x" * 501},
+        ],
+        [("welcome", None), ("table_joined", None), ("error", "BAD_MESSAGE")],
+    ),
+    "game_request_in_lobby": (
+        [HELLO, {"t": "lay", "id": 2, "cards": ["AS"], "rank": "A"}],
+        [("welcome", None), ("error", "NOT_PLAYING")],
+    ),
 }
 
 
@@ -325,9 +385,13 @@ async def test_hostile_frames_get_their_documented_answer(name, autojump_clock):
     async with trio.open_nursery() as nursery:
         server._tables_nursery = nursery
         peer = await connect(nursery, server)
-        await peer.stream.send_all(b"".join(m if isinstance(m, bytes) else protocol.encode_frame(m) for m in sent))
+        await peer.stream.send_all(
+            b"".join(m if isinstance(m, bytes) else protocol.encode_frame(m) for m in sent)
+        )
         await trio.sleep(5)  # past idle_ms: the connection has ended either way
-    got = [(m["t"], m.get("code")) for _, m in peer.msgs if m["t"] not in ("heartbeat", "bye", "table_update")]
+    got = [
+        (m["t"], m.get("code")) for _, m in peer.msgs if m["t"] not in ("heartbeat", "bye", "table_update")
+    ]
     assert got == expected
     fatal = [m for _, m in peer.msgs if m["t"] == "error" and m["fatal"]]
     assert not fatal or peer.msgs[-1][1] is fatal[0]  # a fatal error is the last word

@@ -14,10 +14,8 @@ from typing import Any
 
 import pytest
 import trio
-
-from neveryu import engine
-from neveryu import protocol
-from neveryu.client.botclient import Client, ServerError
+from neveryu import engine, protocol
+from neveryu.client.botclient import Client, ConnectionClosed, ServerError
 from neveryu.protocol._messages import EVENTS, REPLIES
 from neveryu.server import ServerConfig, load_config, serve
 
@@ -44,11 +42,20 @@ async def test_handshake_lobby_replies_are_valid_protocol():
             variants = await c.request("variants")
             assert [v["name"] for v in variants["variants"]] == list(engine.VARIANTS)
             hoyle = next(v for v in variants["variants"] if v["name"] == "hoyle")
-            assert hoyle["options"]["scoring"] == {"default": "chips_per_player", "choices": ["chips_per_player", "chips_per_card"]}
+            assert hoyle["options"]["scoring"] == {
+                "default": "chips_per_player",
+                "choices": ["chips_per_player", "chips_per_card"],
+            }
             assert (await c.request("schema"))["schema"]["x-protocol-version"] == protocol.PROTOCOL_VERSION
             assert (await c.request("list_tables"))["tables"] == []
-            joined = await c.request("create_table", variant="veryu", seats=3, bots=["sharp"], password="pw",
-                                     options={"deck": "52"})
+            joined = await c.request(
+                "create_table",
+                variant="veryu",
+                seats=3,
+                bots=["sharp"],
+                password="pw",
+                options={"deck": "52"},
+            )
             assert joined["seat"] == 0
             table = joined["table"]
             assert table["password"] is True and table["options"] == {"deck": "52"}
@@ -70,8 +77,12 @@ async def test_lobby_errors():
             cy = await Client.connect(HOST, port, "cy")
             assert (await refused(ann, "create_table", variant="nope")).code == "BAD_OPTION"
             assert (await refused(ann, "create_table", variant="verish", seats=7)).code == "BAD_OPTION"
-            assert (await refused(ann, "create_table", variant="verish", options={"deck": "52"})).code == "BAD_OPTION"
-            assert (await refused(ann, "create_table", variant="verish", bots=["nobody"])).code == "BAD_OPTION"
+            assert (
+                await refused(ann, "create_table", variant="verish", options={"deck": "52"})
+            ).code == "BAD_OPTION"
+            assert (
+                await refused(ann, "create_table", variant="verish", bots=["nobody"])
+            ).code == "BAD_OPTION"
             assert (await refused(ann, "join_table", table=99)).code == "NO_SUCH_TABLE"
             assert (await refused(ann, "lay", cards=["AS"])).code == "NOT_PLAYING"
             assert (await refused(ann, "ready", ready=True)).code == "BAD_STATE"
@@ -80,7 +91,9 @@ async def test_lobby_errors():
             assert (await refused(ann, "create_table")).code == "BAD_STATE"
             dee = await Client.connect(HOST, port, "dee")
             assert (await refused(dee, "join_table", table=tid)).code == "WRONG_TABLE_PASSWORD"
-            assert (await refused(dee, "join_table", table=tid, password="pw")).code == "RATE_LIMITED"  # a second
+            assert (
+                await refused(dee, "join_table", table=tid, password="pw")
+            ).code == "RATE_LIMITED"  # a second
             assert (await refused(bob, "join_table", table=tid, seat=0, password="pw")).code == "SEAT_TAKEN"
             assert (await bob.request("join_table", table=tid, password="pw"))["seat"] == 1
             assert (await refused(cy, "join_table", table=tid, password="pw")).code == "TABLE_FULL"
@@ -108,8 +121,18 @@ async def test_server_password_and_versions():
             assert ok.welcome["server"]["name"] == "neveryu"
             stream = await trio.open_tcp_stream(HOST, port)
             wire = protocol.Connection("client")
-            await stream.send_all(wire.send({"t": "hello", "id": 1, "proto": [7, 9], "client": {"name": "x", "version": "1"},
-                                             "name": "x", "password": "s3cret"}))
+            await stream.send_all(
+                wire.send(
+                    {
+                        "t": "hello",
+                        "id": 1,
+                        "proto": [7, 9],
+                        "client": {"name": "x", "version": "1"},
+                        "name": "x",
+                        "password": "s3cret",
+                    }
+                )
+            )
             reply = None
             while reply is None:
                 wire.receive_data(await stream.receive_some(4096))
@@ -133,9 +156,17 @@ async def test_table_closes_after_its_humans_left():
 
 def test_config_file(tmp_path):
     path = tmp_path / "neveryu.toml"
-    path.write_text('name = "dorm"\nport = 7500\n[table]\nturn_ms = 30000\nvariant = "cheat"\n[limits]\nmax_tables = 3\n')
+    path.write_text(
+        'name = "dorm"\nport = 7500\n[table]\nturn_ms = 30000\nvariant = "cheat"\n[limits]\nmax_tables = 3\n'
+    )
     cfg = load_config(path)
-    assert (cfg.name, cfg.port, cfg.table.turn_ms, cfg.table.variant, cfg.limits.max_tables) == ("dorm", 7500, 30000, "cheat", 3)
+    assert (cfg.name, cfg.port, cfg.table.turn_ms, cfg.table.variant, cfg.limits.max_tables) == (
+        "dorm",
+        7500,
+        30000,
+        "cheat",
+        3,
+    )
     assert cfg.table.tie_window_ms == 250 and cfg.host == ""
     path.write_text("[table]\nturn_time = 3\n")
     with pytest.raises(ValueError, match="turn_time"):
@@ -145,8 +176,24 @@ def test_config_file(tmp_path):
 def test_serve_command_stops_on_sigterm_with_bye():
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "neveryu.client.cli", "serve", "--host", HOST, "--port", "0", "--no-advertise", "--name", "t"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "neveryu.client.cli",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            "0",
+            "--no-advertise",
+            "--name",
+            "t",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         port = None
@@ -161,7 +208,7 @@ def test_serve_command_stops_on_sigterm_with_bye():
             with trio.fail_after(10):
                 c = await Client.connect(HOST, port, "ann")
                 proc.send_signal(signal.SIGTERM)
-                with pytest.raises(Exception):
+                with pytest.raises(ConnectionClosed):
                     while True:
                         await c.next_event()
                 return c.bye
@@ -190,13 +237,31 @@ def test_example_client_plays_a_whole_deal_against_the_server():
     from neveryu.server import start_in_thread
 
     cfg = ServerConfig(host=HOST, port=0, seed=52).evolve(
-        table={"bot_delay_ms": 0, "challenge_window_ms": 20, "tie_window_ms": 5, "deal_pause_ms": 0, "deals": 1}
+        table={
+            "bot_delay_ms": 0,
+            "challenge_window_ms": 20,
+            "tie_window_ms": 5,
+            "deal_pause_ms": 0,
+            "deals": 1,
+        }
     )
     with start_in_thread(cfg) as running:
         done = subprocess.run(
-            [sys.executable, str(EXAMPLE_CLIENT), "--host", HOST, "--port", str(running.port), "--variant", "verish",
-             "--timeout", "60"],
-            capture_output=True, text=True, timeout=90,
+            [
+                sys.executable,
+                str(EXAMPLE_CLIENT),
+                "--host",
+                HOST,
+                "--port",
+                str(running.port),
+                "--variant",
+                "verish",
+                "--timeout",
+                "60",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=90,
         )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "the commitment matches" in done.stdout
@@ -208,10 +273,24 @@ def test_serve_command_exits_at_once_on_a_second_signal(tmp_path):
     path = tmp_path / "slow.toml"
     path.write_text("[limits]\nsend_ms = 30000\nshutdown_ms = 30000\n")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "neveryu.client.cli", "serve", "--host", HOST, "--port", "0", "--no-advertise",
-         "--config", str(path)],
-        cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "neveryu.client.cli",
+            "serve",
+            "--host",
+            HOST,
+            "--port",
+            "0",
+            "--no-advertise",
+            "--config",
+            str(path),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         port = None
@@ -222,8 +301,17 @@ def test_serve_command_exits_at_once_on_a_second_signal(tmp_path):
         assert port is not None
         sock = socket.create_connection((HOST, port))
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        sock.sendall(protocol.encode_frame({"t": "hello", "id": 1, "proto": [1, 1],
-                                           "client": {"name": "stuck", "version": "0"}, "name": "stuck"}))
+        sock.sendall(
+            protocol.encode_frame(
+                {
+                    "t": "hello",
+                    "id": 1,
+                    "proto": [1, 1],
+                    "client": {"name": "stuck", "version": "0"},
+                    "name": "stuck",
+                }
+            )
+        )
         request = protocol.encode_frame({"t": "schema", "id": 2})
         sock.settimeout(0.2)
         try:

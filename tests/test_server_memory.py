@@ -8,7 +8,6 @@ from typing import Any
 
 import trio
 import trio.testing
-
 from neveryu import protocol
 from neveryu.client.botclient import Client
 from neveryu.server import Server, ServerConfig
@@ -28,7 +27,8 @@ async def connect(nursery: trio.Nursery, server: Server) -> trio.abc.Stream:
 async def hello(nursery: trio.Nursery, server: Server, name: str) -> Client:
     client = Client(await connect(nursery, server), keep=True)
     client.welcome = await client.request(
-        "hello", proto=[1, 1], client={"name": "test", "version": "0"}, name=name)
+        "hello", proto=[1, 1], client={"name": "test", "version": "0"}, name=name
+    )
     client.heartbeat_s = client.welcome["heartbeat_ms"] / 1000
     return client
 
@@ -62,7 +62,7 @@ async def test_no_hello_in_time_gets_hello_timeout(nursery, autojump_clock):
     stream = await connect(nursery, server)
     start = trio.current_time()
     wire = protocol.Connection("client")
-    while (data := await stream.receive_some(65_536)):
+    while data := await stream.receive_some(65_536):
         wire.receive_data(data)
     msg = wire.next_message()
     assert (msg["code"], msg["re"], msg["fatal"]) == ("HELLO_TIMEOUT", None, True)
@@ -109,7 +109,9 @@ async def test_a_waiting_bot_client_pings_and_is_never_dropped(nursery, autojump
 
 
 async def test_a_stalled_reader_fills_its_queue_to_the_bound_and_is_dropped(nursery, autojump_clock):
-    config = CONFIG.evolve(limits={"outbox": 32, "send_ms": 10_000, "idle_ms": 60_000, "heartbeat_ms": 30_000})
+    config = CONFIG.evolve(
+        limits={"outbox": 32, "send_ms": 10_000, "idle_ms": 60_000, "heartbeat_ms": 30_000}
+    )
     server = Server(config)
     server._tables_nursery = nursery
     talker = await hello(nursery, server, "talker")
@@ -118,7 +120,9 @@ async def test_a_stalled_reader_fills_its_queue_to_the_bound_and_is_dropped(nurs
     client_end, server_end = trio.testing.lockstep_stream_pair()
     nursery.start_soon(server._handle, server_end)
     stalled = Client(client_end)
-    stalled.welcome = await stalled.request("hello", proto=[1, 1], client={"name": "t", "version": "0"}, name="stalled")
+    stalled.welcome = await stalled.request(
+        "hello", proto=[1, 1], client={"name": "t", "version": "0"}, name="stalled"
+    )
     await stalled.request("join_table", table=joined["table"]["id"])
     (conn,) = [c for c in server.connections if c.session is not None and c.session.name == "stalled"]
     session = conn.session

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import trio
-
 from neveryu import protocol
 from neveryu.server import ServerConfig, serve
 
@@ -50,8 +49,15 @@ async def test_a_burst_of_requests_is_done_and_answered_in_order():
                 await stream.send_all(b"".join(protocol.encode_frame(m) for m in burst))
                 got = await messages(stream, lambda m: m.get("re") == 7)
                 replies = [(m["re"], m["t"]) for m in got if "re" in m]
-                assert replies == [(1, "welcome"), (2, "table_joined"), (3, "ok"), (4, "pong"),
-                                   (5, "tables"), (6, "ok"), (7, "pong")], got
+                assert replies == [
+                    (1, "welcome"),
+                    (2, "table_joined"),
+                    (3, "ok"),
+                    (4, "pong"),
+                    (5, "tables"),
+                    (6, "ok"),
+                    (7, "pong"),
+                ], got
                 table = next(m for m in got if m["t"] == "table_joined")["table"]["id"]
                 (listed,) = [m for m in got if m["t"] == "tables"]
                 mine = next(tb for tb in listed["tables"] if tb["id"] == table)
@@ -59,15 +65,22 @@ async def test_a_burst_of_requests_is_done_and_answered_in_order():
                 # each reply comes before the events its request causes
                 order = [m.get("re", m["t"]) for m in got]
                 ready_update = next(
-                    i for i, m in enumerate(got) if m["t"] == "table_update" and m["table"]["seats"][0]["ready"])
+                    i
+                    for i, m in enumerate(got)
+                    if m["t"] == "table_update" and m["table"]["seats"][0]["ready"]
+                )
                 assert order.index(3) < ready_update < order.index(4)
                 await stream.aclose()
             nursery.cancel_scope.cancel()
 
 
 async def test_an_impossible_game_request_is_refused_and_the_connection_stays():
-    burst = [HELLO, {"t": "challenge", "id": 2, "set_no": 0}, {"t": "lay", "id": 3, "cards": ["10H"]},
-             {"t": "ping", "id": 4}]
+    burst = [
+        HELLO,
+        {"t": "challenge", "id": 2, "set_no": 0},
+        {"t": "lay", "id": 3, "cards": ["10H"]},
+        {"t": "ping", "id": 4},
+    ]
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, ServerConfig(host=HOST, port=0))
@@ -75,7 +88,10 @@ async def test_an_impossible_game_request_is_refused_and_the_connection_stays():
             await stream.send_all(b"".join(protocol.encode_frame(m) for m in burst))
             got = await messages(stream, lambda m: m.get("re") == 4)
             assert [(m["re"], m["t"], m.get("code"), m.get("fatal")) for m in got if "re" in m] == [
-                (1, "welcome", None, None), (2, "error", "ILLEGAL_ACTION", False),
-                (3, "error", "ILLEGAL_ACTION", False), (4, "pong", None, None)]
+                (1, "welcome", None, None),
+                (2, "error", "ILLEGAL_ACTION", False),
+                (3, "error", "ILLEGAL_ACTION", False),
+                (4, "pong", None, None),
+            ]
             await stream.aclose()
             nursery.cancel_scope.cancel()

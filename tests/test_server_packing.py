@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import msgpack
 import pytest
-
 from neveryu.server._session import Session, event_prefix, ts_pair
 
 

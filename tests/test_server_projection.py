@@ -11,7 +11,6 @@ import msgpack
 import pytest
 import trio
 import trio.testing
-
 from neveryu import engine
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
@@ -37,11 +36,22 @@ class ListLink:
 @pytest.mark.parametrize("seed", [1, 2])
 async def test_whole_match_sends_each_seat_only_what_it_may_see(nursery, autojump_clock, variant, seed):
     players = max(4, engine.VARIANTS[variant].players[0])
-    table = Table(1, TableSettings(
-        variant=variant, options={}, seats=players, bots=("honest", "sharp", "random")[: players - 1],
-        turn_ms=10, challenge_window_ms=300, tie_window_ms=50, bot_delay_ms=0, deal_pause_ms=100,
-        deals=2, seed=seed,
-    ))
+    table = Table(
+        1,
+        TableSettings(
+            variant=variant,
+            options={},
+            seats=players,
+            bots=("honest", "sharp", "random")[: players - 1],
+            turn_ms=10,
+            challenge_window_ms=300,
+            tie_window_ms=50,
+            bot_delay_ms=0,
+            deal_pause_ms=100,
+            deals=2,
+            seed=seed,
+        ),
+    )
     nursery.start_soon(table.run)
     player, watcher = Session("ann", 10_000), Session("eve", 10_000)
     player.attach(ListLink())

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from neveryu import protocol
 from neveryu.server import _connection
 
@@ -19,7 +18,9 @@ def test_check_sent_refuses_non_wire_values_and_unchecked_encodes_the_same_bytes
     checked, unchecked = protocol.Connection("server"), protocol.Connection("server", check_sent=False)
     with pytest.raises(protocol.LocalProtocolError):
         checked.send({"t": "x", "seq": 1, "ts": 2, "v": 1.5})
-    assert unchecked.send({"t": "x", "seq": 1, "ts": 2, "v": 1.5})  # msgpack encodes it: the tests must catch it
+    assert unchecked.send(
+        {"t": "x", "seq": 1, "ts": 2, "v": 1.5}
+    )  # msgpack encodes it: the tests must catch it
     msg = {"t": "turn", "seq": 1, "ts": 2, "ranks": ("A", "K"), "set_no": None}
     assert checked.send(msg) == unchecked.send(msg)
     with pytest.raises(protocol.LocalProtocolError):  # the size limit holds either way

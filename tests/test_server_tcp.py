@@ -13,9 +13,8 @@ from typing import Any
 
 import pytest
 import trio
-
 from neveryu import engine
-from neveryu.client.botclient import BotPlayer, Client, SeatTracker, ServerError, play_bot
+from neveryu.client.botclient import BotPlayer, Client, ConnectionClosed, SeatTracker, ServerError, play_bot
 from neveryu.server import ServerConfig, serve
 from server_checks import check_frames
 
@@ -23,8 +22,16 @@ HOST = "127.0.0.1"
 
 
 def fast_config(**table: Any) -> ServerConfig:
-    settings = dict(turn_ms=5_000, challenge_window_ms=0, tie_window_ms=0, bot_delay_ms=0,
-                    deal_pause_ms=0, deals=1, grace_ms=10_000, close_ms=1_000)
+    settings = dict(
+        turn_ms=5_000,
+        challenge_window_ms=0,
+        tie_window_ms=0,
+        bot_delay_ms=0,
+        deal_pause_ms=0,
+        deals=1,
+        grace_ms=10_000,
+        close_ms=1_000,
+    )
     settings.update(table)
     return ServerConfig(host=HOST, port=0, seed=None).evolve(table=settings)
 
@@ -44,7 +51,15 @@ async def seat_four(port: int, variant: str, players: int = 4, **create: Any) ->
 
 # Table seeds whose first deal is short with honest bots (engine.simulate, 4 seats), so the test
 # stays quick; the deals still depend on which challenge reaches the server first.
-SHORT_DEALS = {"verish": 52, "veryu": 23, "lozh": 2, "hoyle": 34, "hoyle-three": 18, "cheat": 1, "cheat-free": 58}
+SHORT_DEALS = {
+    "verish": 52,
+    "veryu": 23,
+    "lozh": 2,
+    "hoyle": 34,
+    "hoyle-three": 18,
+    "cheat": 1,
+    "cheat-free": 58,
+}
 
 
 async def play_four(port: int, variant: str) -> None:
@@ -81,7 +96,9 @@ async def test_spectator_sees_no_hand():
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, fast_config(bot_delay_ms=0))
             owner = await Client.connect(HOST, port, "owner", keep=True)
-            joined = await owner.request("create_table", variant="cheat", seats=3, bots=["honest", "honest"], seed=33)
+            joined = await owner.request(
+                "create_table", variant="cheat", seats=3, bots=["honest", "honest"], seed=33
+            )
             watcher = await Client.connect(HOST, port, "watcher", keep=True)
             watched = await watcher.request("spectate", table=joined["table"]["id"])
             assert watched["seat"] is None
@@ -112,7 +129,9 @@ async def test_client_dropped_mid_turn_resumes_same_seat_and_hand(replay):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, config)
             first = await Client.connect(HOST, port, "ann", keep=True)
-            joined = await first.request("create_table", variant="verish", seats=3, bots=["honest", "honest"], seed=15)
+            joined = await first.request(
+                "create_table", variant="verish", seats=3, bots=["honest", "honest"], seed=15
+            )
             seat = joined["seat"]
             rules = engine.variant("verish")
             tracker = SeatTracker(seat, rules, 3)
@@ -161,7 +180,7 @@ async def test_second_connection_with_the_same_token_replaces_the_first():
             first = await Client.connect(HOST, port, "ann", keep=True)
             second = await Client.connect(HOST, port, "ann", resume=(first.token, first.last_seq))
             assert second.welcome["session"] == first.token
-            with pytest.raises(Exception):
+            with pytest.raises(ConnectionClosed):
                 while True:
                     await first.next_event()
             assert first.bye is not None and first.bye["reason"] == "replaced"
@@ -219,7 +238,7 @@ async def test_shutdown_says_bye_to_every_client():
             clients = [await Client.connect(HOST, port, f"p{i}") for i in range(3)]
             stop.cancel()
             for c in clients:
-                with pytest.raises(Exception):
+                with pytest.raises(ConnectionClosed):
                     while True:
                         await c.next_event()
                 assert c.bye is not None and c.bye["reason"] == "shutdown"
@@ -235,13 +254,34 @@ async def test_neveryu_bot_command_fills_a_free_seat():
             port = await nursery.start(serve, fast_config())
             owner = await Client.connect(HOST, port, "owner")
             joined = await owner.request("create_table", variant="verish", seats=3, bots=["honest"], seed=15)
-            command = [sys.executable, "-m", "neveryu.client.cli", "bot", "--host", HOST, "--port", str(port),
-                       "--table", str(joined["table"]["id"]), "--matches", "1", "--delay-ms", "0", "--seed", "4",
-                       "--log-level", "warning"]
+            command = [
+                sys.executable,
+                "-m",
+                "neveryu.client.cli",
+                "bot",
+                "--host",
+                HOST,
+                "--port",
+                str(port),
+                "--table",
+                str(joined["table"]["id"]),
+                "--matches",
+                "1",
+                "--delay-ms",
+                "0",
+                "--seed",
+                "4",
+                "--log-level",
+                "warning",
+            ]
             done: list[trio.Process] = []
 
             async def run_bot() -> None:
-                done.append(await trio.run_process(command, cwd=root, capture_stdout=True, capture_stderr=True, check=False))
+                done.append(
+                    await trio.run_process(
+                        command, cwd=root, capture_stdout=True, capture_stderr=True, check=False
+                    )
+                )
 
             nursery.start_soon(run_bot)
             player = BotPlayer(owner, joined["table"], 0, "honest", rng=random.Random(2))

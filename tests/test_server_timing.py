@@ -12,7 +12,6 @@ import msgpack
 import pytest
 import trio
 import trio.testing
-
 from neveryu import engine
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
@@ -74,8 +73,16 @@ class Harness:
 
 async def start_table(nursery, clock, variant: str = "hoyle", seats: int = 4, **settings: Any) -> Harness:
     values = dict(
-        variant=variant, options={}, seats=seats, turn_ms=60_000, challenge_window_ms=int(WINDOW * 1000),
-        tie_window_ms=int(TIE * 1000), bot_delay_ms=500, deal_pause_ms=1_000, deals=1, seed=7,
+        variant=variant,
+        options={},
+        seats=seats,
+        turn_ms=60_000,
+        challenge_window_ms=int(WINDOW * 1000),
+        tie_window_ms=int(TIE * 1000),
+        bot_delay_ms=500,
+        deal_pause_ms=1_000,
+        deals=1,
+        seed=7,
     )
     values.update(settings)
     table = Table(1, TableSettings(**values))
@@ -103,7 +110,7 @@ async def test_three_challenges_within_tie_window_go_to_nearest_left_of_claimant
     h = await start_table(nursery, mock_clock)
     claimant = h.deal.turn
     assert (await h.lay_something(claimant))["t"] == "ok"
-    for k, offset in enumerate(order):
+    for _k, offset in enumerate(order):
         reply = await h.send((claimant + offset) % 4, "challenge", set_no=1)
         assert reply["t"] == "ok"
         await h.jump(TIE / 4)  # all three inside the tie window of the first
@@ -278,8 +285,16 @@ async def test_a_resume_on_his_own_away_turn_gets_one_state_after_the_table_upda
 
 
 async def test_no_timer_fires_after_deal_ends(nursery, mock_clock):
-    h = await start_table(nursery, mock_clock, variant="cheat", seats=3, bots=("honest", "honest"),
-                          turn_ms=2_000, bot_delay_ms=0, deals=1)
+    h = await start_table(
+        nursery,
+        mock_clock,
+        variant="cheat",
+        seats=3,
+        bots=("honest", "honest"),
+        turn_ms=2_000,
+        bot_delay_ms=0,
+        deals=1,
+    )
     for _ in range(2000):
         if h.table.deal is None:
             break
@@ -296,8 +311,9 @@ async def test_no_timer_fires_after_deal_ends(nursery, mock_clock):
 async def test_fair_deal_commitment_matches_disclosure(nursery, mock_clock):
     import hashlib
 
-    h = await start_table(nursery, mock_clock, variant="verish", seats=2, bots=("honest",),
-                          turn_ms=500, bot_delay_ms=0, deals=1)
+    h = await start_table(
+        nursery, mock_clock, variant="verish", seats=2, bots=("honest",), turn_ms=500, bot_delay_ms=0, deals=1
+    )
     for _ in range(2000):
         if h.table.deal is None:
             break
@@ -333,7 +349,9 @@ async def test_a_bot_without_a_move_on_its_turn_does_not_stall_the_deal(nursery,
         def choose(self, view, rng):
             return None
 
-    h = await start_table(nursery, mock_clock, variant="verish", seats=2, bots=("honest",), turn_ms=0, bot_delay_ms=100)
+    h = await start_table(
+        nursery, mock_clock, variant="verish", seats=2, bots=("honest",), turn_ms=0, bot_delay_ms=100
+    )
     h.table.seats[1].brain = Mute()
     if h.deal.turn == 0:
         await h.lay_something(0)
@@ -381,7 +399,9 @@ async def test_turn_timer_in_an_anyone_variant_acts_once_after_the_window(nurser
     assert [e["seat"] for e in h.events(0, "timed_out")] == [second]
 
 
-async def test_turn_time_running_out_during_a_tie_settles_the_challenge_and_restarts_the_turn(nursery, mock_clock):
+async def test_turn_time_running_out_during_a_tie_settles_the_challenge_and_restarts_the_turn(
+    nursery, mock_clock
+):
     h = await start_table(nursery, mock_clock, turn_ms=2_000, bot_delay_ms=60_000)
     first = h.deal.turn
     await h.lay_something(first)

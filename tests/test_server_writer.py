@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import trio
 import trio.testing
-
 from neveryu.client.botclient import Client
 from neveryu.server import Server, ServerConfig
 
@@ -16,7 +15,9 @@ CONFIG = ServerConfig(port=0).evolve(
 
 
 async def hello(client: Client, name: str) -> None:
-    client.welcome = await client.request("hello", proto=[1, 1], client={"name": "t", "version": "0"}, name=name)
+    client.welcome = await client.request(
+        "hello", proto=[1, 1], client={"name": "t", "version": "0"}, name=name
+    )
 
 
 async def test_queued_frames_go_out_in_one_write(nursery, autojump_clock):

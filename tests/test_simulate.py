@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from neveryu import engine
 from neveryu.client.cli import main
 from neveryu.engine.simulate import parse_lineup, simulate
@@ -13,7 +12,9 @@ from neveryu.engine.simulate import parse_lineup, simulate
 def test_every_variant_completes_checked_deals_with_mixed_bots(name):
     rules = engine.variant(name)
     players = max(3, rules.players[0])
-    result = simulate(rules, players, 6, seed=3, bots=["honest", "random", "sharp"][:players] + ["honest"] * (players - 3))
+    result = simulate(
+        rules, players, 6, seed=3, bots=["honest", "random", "sharp"][:players] + ["honest"] * (players - 3)
+    )
     assert result.completed == 6
     assert result.invariant_violations == 0
     assert result.bot_errors == 0
@@ -58,8 +59,22 @@ def test_a_seat_count_the_variant_forbids_is_refused():
 
 
 def test_cli_json_has_the_promised_fields(capsys):
-    code = main(["simulate", "--variant", "lozh", "--players", "3", "--deals", "5", "--seed", "4",
-                 "--bots", "honest", "--json"])
+    code = main(
+        [
+            "simulate",
+            "--variant",
+            "lozh",
+            "--players",
+            "3",
+            "--deals",
+            "5",
+            "--seed",
+            "4",
+            "--bots",
+            "honest",
+            "--json",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["variant"] == "lozh" and out["players"] == 3 and out["deals"] == 5

@@ -17,7 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table-password", default=None, help="the table's password")
     parser.add_argument("--strength", default="honest", help="the bot's strength (random, honest, sharp)")
     parser.add_argument("--name", default="bot", help="the name it plays under")
-    parser.add_argument("--matches", type=int, default=None, help="stop after this many matches (default: never)")
+    parser.add_argument(
+        "--matches", type=int, default=None, help="stop after this many matches (default: never)"
+    )
     parser.add_argument("--delay-ms", type=int, default=500, help="wait before each move (default: 500)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the bot's choices")
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
@@ -25,7 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import trio
-
     from neveryu import protocol
     from neveryu.client.botclient import ConnectionClosed, ServerError, play_bot
 

@@ -19,13 +19,19 @@ from neveryu import protocol
 def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
     """The options every full-screen command shares (``join``, ``play``)."""
     parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
-    parser.add_argument("--lang", choices=("ru", "en"), default=None, help="texts language (default: from the locale)")
+    parser.add_argument(
+        "--lang", choices=("ru", "en"), default=None, help="texts language (default: from the locale)"
+    )
     parser.add_argument("--ascii", action="store_true", help="cards as QS, 10H instead of Q♠, 10♥")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("server", nargs="?", metavar="HOST[:PORT]",
-                        help=f"the server (port {protocol.DEFAULT_PORT} unless given); omitted: look on the local network")
+    parser.add_argument(
+        "server",
+        nargs="?",
+        metavar="HOST[:PORT]",
+        help=f"the server (port {protocol.DEFAULT_PORT} unless given); omitted: look on the local network",
+    )
     parser.add_argument("--password", default=None, help="the server's password, if it has one")
     add_ui_arguments(parser)
 

@@ -17,18 +17,40 @@ from .join import add_ui_arguments, make_texts, need_terminal, player_name
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default=engine.DEFAULT_VARIANT, choices=list(engine.VARIANTS),
-                        help=f"the variant (RULES.md; default {engine.DEFAULT_VARIANT})")
-    parser.add_argument("--players", type=int, default=None,
-                        help="seats at the table, you included (default 4, or what the variant allows)")
-    parser.add_argument("--bots", default=None, metavar="LIST",
-                        help="bot strengths for the other seats: one for all, or a comma list (default honest)")
+    parser.add_argument(
+        "--variant",
+        default=engine.DEFAULT_VARIANT,
+        choices=list(engine.VARIANTS),
+        help=f"the variant (RULES.md; default {engine.DEFAULT_VARIANT})",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats at the table, you included (default 4, or what the variant allows)",
+    )
+    parser.add_argument(
+        "--bots",
+        default=None,
+        metavar="LIST",
+        help="bot strengths for the other seats: one for all, or a comma list (default honest)",
+    )
     parser.add_argument("--seed", type=int, default=None, help="make the deals reproducible")
-    parser.add_argument("--turn", type=int, default=60, metavar="SECONDS",
-                        help="your time per turn; 0 for no limit (default 60)")
+    parser.add_argument(
+        "--turn",
+        type=int,
+        default=60,
+        metavar="SECONDS",
+        help="your time per turn; 0 for no limit (default 60)",
+    )
     parser.add_argument("--deals", type=int, default=5, help="deals in the match (default 5)")
-    parser.add_argument("--bot-delay", type=int, default=900, metavar="MS",
-                        help="how long a bot waits before it acts, in ms (default 900)")
+    parser.add_argument(
+        "--bot-delay",
+        type=int,
+        default=900,
+        metavar="MS",
+        help="how long a bot waits before it acts, in ms (default 900)",
+    )
     parser.add_argument("--log", default=None, metavar="FILE", help="write the server's log to FILE")
     add_ui_arguments(parser)
 
@@ -48,7 +70,9 @@ def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple
     if len(names) <= 1:
         names = [names[0] if names else STRENGTHS[0]] * (players - 1)
     if len(names) != players - 1:
-        raise ValueError(f"--bots names {len(names)} bots, but {players} players leave {players - 1} seats for bots")
+        raise ValueError(
+            f"--bots names {len(names)} bots, but {players} players leave {players - 1} seats for bots"
+        )
     unknown = sorted(set(names) - set(STRENGTHS))
     if unknown:
         raise ValueError(f"unknown bot strength {', '.join(unknown)}; known: {', '.join(STRENGTHS)}")
@@ -67,20 +91,30 @@ def run(args: argparse.Namespace) -> int:
         return 2
     _quiet_logging(args.log)
 
+    from neveryu.client.ui.app import run_client
     from neveryu.server import ServerConfig, start_in_thread
 
-    from neveryu.client.ui.app import run_client
-
     config = ServerConfig(host="127.0.0.1", port=0, name="neveryu play", seed=args.seed).evolve(
-        table={"deals": args.deals, "bot_delay_ms": args.bot_delay, "deal_pause_ms": 6000, "grace_ms": 600_000}
+        table={
+            "deals": args.deals,
+            "bot_delay_ms": args.bot_delay,
+            "deal_pause_ms": 6000,
+            "grace_ms": 600_000,
+        }
     )
     try:
         running = start_in_thread(config)
     except (RuntimeError, TimeoutError) as exc:
         print(f"neveryu play: the local server did not start: {exc}", file=sys.stderr)
         return 1
-    request = {"t": "create_table", "variant": args.variant, "options": {}, "seats": players, "bots": bots,
-               "turn_ms": args.turn * 1000}
+    request = {
+        "t": "create_table",
+        "variant": args.variant,
+        "options": {},
+        "seats": players,
+        "bots": bots,
+        "turn_ms": args.turn * 1000,
+    }
     if args.seed is not None:
         request["seed"] = args.seed
     started: set[str] = set()
@@ -99,8 +133,14 @@ def run(args: argparse.Namespace) -> int:
             started.discard("ready")
 
     try:
-        return run_client("127.0.0.1", running.port, name=player_name(args.name), texts=make_texts(args),
-                          script=script, leave_quits=True)
+        return run_client(
+            "127.0.0.1",
+            running.port,
+            name=player_name(args.name),
+            texts=make_texts(args),
+            script=script,
+            leave_quits=True,
+        )
     finally:
         running.stop()
 

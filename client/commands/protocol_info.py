@@ -18,8 +18,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.schema:
         print(f"neveryu protocol v{protocol.PROTOCOL_VERSION}")
         print(f"default port: {protocol.DEFAULT_PORT}")
-        print(f"frames: 4-byte big-endian length + one msgpack map; at most {protocol.MAX_CLIENT_FRAME} bytes "
-              f"from a client, {protocol.MAX_SERVER_FRAME} from a server")
+        print(
+            f"frames: 4-byte big-endian length + one msgpack map; at most {protocol.MAX_CLIENT_FRAME} bytes "
+            f"from a client, {protocol.MAX_SERVER_FRAME} from a server"
+        )
         print("spec: docs/PROTOCOL.md; JSON Schema follows")
         print()
     print(json.dumps(schema, indent=2, ensure_ascii=False))

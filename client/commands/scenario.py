@@ -9,9 +9,16 @@ import sys
 from pathlib import Path
 
 from neveryu.engine import scenario
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", type=Path,
-                        help="scenario files (TOML), or folders holding *.toml files")
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        type=Path,
+        help="scenario files (TOML), or folders holding *.toml files",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print only failures and the summary")
 
 

@@ -21,9 +21,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="the server's name, shown to players")
     parser.add_argument("--password", default=None, help="a password every player must give")
     parser.add_argument("--config", default=None, metavar="FILE", help="a TOML file of settings")
-    parser.add_argument("--seed", type=int, default=None, help="fixed seed for every table (reproducible deals)")
-    parser.add_argument("--log-level", default=None, choices=LOG_LEVELS, help="default: info (debug: every frame's type)")
-    parser.add_argument("--no-advertise", action="store_true", help="do not announce the server on the LAN (DNS-SD)")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="fixed seed for every table (reproducible deals)"
+    )
+    parser.add_argument(
+        "--log-level", default=None, choices=LOG_LEVELS, help="default: info (debug: every frame's type)"
+    )
+    parser.add_argument(
+        "--no-advertise", action="store_true", help="do not announce the server on the LAN (DNS-SD)"
+    )
 
 
 def build_config(args: argparse.Namespace):
@@ -63,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
 
 async def _main(config, advertise: bool = True) -> None:
     import trio
-
     from neveryu.server import Server
 
     server = Server(config)
@@ -106,7 +111,9 @@ async def _watch_signals(server, task_status=None) -> None:
         async for signum in signals:
             seen += 1
             if seen == 1:
-                log.info("%s: saying bye to every client (again to exit at once)", signal.Signals(signum).name)
+                log.info(
+                    "%s: saying bye to every client (again to exit at once)", signal.Signals(signum).name
+                )
                 server.shutdown()
             else:
                 log.warning("second signal: exiting now")

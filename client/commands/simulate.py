@@ -17,16 +17,27 @@ from neveryu.engine.simulate import ACTION_CAP, SimulationResult, simulate
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default=engine.DEFAULT_VARIANT, choices=list(engine.VARIANTS),
-                        help="the variant (RULES.md); default %(default)s")
+    parser.add_argument(
+        "--variant",
+        default=engine.DEFAULT_VARIANT,
+        choices=list(engine.VARIANTS),
+        help="the variant (RULES.md); default %(default)s",
+    )
     parser.add_argument("--players", type=int, default=4, help="seats per deal; default %(default)s")
     parser.add_argument("--deals", type=int, default=1000, help="deals to play; default %(default)s")
     parser.add_argument("--seed", type=int, default=1, help="the seed of the whole run; default %(default)s")
-    parser.add_argument("--bots", default="sharp",
-                        help=f"one strength for every seat, or a comma list with one per seat "
-                             f"({', '.join(STRENGTHS)}); seats rotate between deals; default %(default)s")
-    parser.add_argument("--no-check", dest="check", action="store_false",
-                        help="do not check the card invariant after every action (faster)")
+    parser.add_argument(
+        "--bots",
+        default="sharp",
+        help=f"one strength for every seat, or a comma list with one per seat "
+        f"({', '.join(STRENGTHS)}); seats rotate between deals; default %(default)s",
+    )
+    parser.add_argument(
+        "--no-check",
+        dest="check",
+        action="store_false",
+        help="do not check the card invariant after every action (faster)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
@@ -35,8 +46,15 @@ def run(args: argparse.Namespace) -> int:
         print("neveryu simulate: --deals must be at least 1", file=sys.stderr)
         return 2
     try:
-        result = simulate(engine.variant(args.variant), args.players, args.deals, args.seed, args.bots,
-                          check=args.check, clock=time.perf_counter)
+        result = simulate(
+            engine.variant(args.variant),
+            args.players,
+            args.deals,
+            args.seed,
+            args.bots,
+            check=args.check,
+            clock=time.perf_counter,
+        )
     except ValueError as e:
         print(f"neveryu simulate: {e}", file=sys.stderr)
         return 2
@@ -64,8 +82,9 @@ def render(r: SimulationResult) -> str:
     for name, s in r.strengths.items():
         count = s.losses if r.result == "last_loses" else s.wins
         rate = s.loss_rate if r.result == "last_loses" else s.win_rate
-        lines.append(f"  {name:<8} seats {s.seats:>7}  {what} {count:>7}  rate {rate:6.1%}  score {s.score:>+8}")
+        lines.append(
+            f"  {name:<8} seats {s.seats:>7}  {what} {count:>7}  rate {rate:6.1%}  score {s.score:>+8}"
+        )
     if r.deals_per_s is not None:
         lines.append(f"deals per second    {r.deals_per_s:.1f} ({r.seconds:.2f} s)")
     return "\n".join(lines)
-

@@ -51,8 +51,11 @@ def build_app(controller: Controller, *, input=None, output=None) -> Application
 def hello_fields(name: str, password: str | None) -> dict:
     from neveryu import protocol
 
-    fields = {"proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
-              "client": {"name": CLIENT_NAME, "version": _version()}, "name": name}
+    fields = {
+        "proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
+        "client": {"name": CLIENT_NAME, "version": _version()},
+        "name": name,
+    }
     if password:
         fields["password"] = password
     return fields
@@ -137,8 +140,12 @@ def run_client(
             await net.aclose()
             state = controller.state
             if state.session is None and state.connection == "closed":
-                failure.append(next((str(x.args.get("reason")) for x in reversed(state.log)
-                                     if x.key == "conn_closed"), f"cannot connect to {host}:{port}"))
+                failure.append(
+                    next(
+                        (str(x.args.get("reason")) for x in reversed(state.log) if x.key == "conn_closed"),
+                        f"cannot connect to {host}:{port}",
+                    )
+                )
 
     asyncio.run(main())
     if failure:

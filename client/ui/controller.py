@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Callable
 
 import attrs
-
 from neveryu import engine
 
 from . import model
@@ -67,7 +66,7 @@ class CreateForm:
             lo, hi = rules.players
             return tuple(range(lo, hi + 1))
         if name == "bots":
-            return tuple(range(0, self.players))
+            return tuple(range(self.players))
         if name == "strength":
             return self.strengths or STRENGTHS
         if name == "deck":
@@ -109,8 +108,13 @@ class CreateForm:
 
     def request(self) -> dict:
         options = {k: v for k, v in self.options.items() if not (k == "deck" and v == "auto")}
-        return {"t": "create_table", "variant": self.variant, "options": options, "seats": self.players,
-                "bots": [self.strength] * self.bots}
+        return {
+            "t": "create_table",
+            "variant": self.variant,
+            "options": options,
+            "seats": self.players,
+            "bots": [self.strength] * self.bots,
+        }
 
 
 class Controller:
@@ -164,9 +168,13 @@ class Controller:
                 self.state = attrs.evolve(self.state, legal=self._acted)
             self._acted = None
         self._follow_hand()
-        if before.legal != self.state.legal and self.dialog and self.dialog.kind in ("rank", "count"):
-            if not (self.state.legal or {}).get("lay"):
-                self.dialog = None
+        if (
+            before.legal != self.state.legal
+            and self.dialog
+            and self.dialog.kind in ("rank", "count")
+            and not (self.state.legal or {}).get("lay")
+        ):
+            self.dialog = None
         self.invalidate()
 
     def _follow_hand(self) -> None:

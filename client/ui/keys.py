@@ -13,8 +13,20 @@ from prompt_toolkit.key_binding import KeyBindings
 from .controller import Controller
 
 # key -> the same key on a Russian ЙЦУКЕН layout
-RU_TWIN = {"n": "т", "y": "н", "d": "в", "s": "ы", "q": "й", "h": "р", "l": "д", "c": "с", "v": "м", "r": "к",
-           "j": "о", "k": "л"}
+RU_TWIN = {
+    "n": "т",
+    "y": "н",
+    "d": "в",
+    "s": "ы",
+    "q": "й",
+    "h": "р",
+    "l": "д",
+    "c": "с",
+    "v": "м",
+    "r": "к",
+    "j": "о",
+    "k": "л",
+}
 
 
 def build_key_bindings(c: Controller) -> KeyBindings:
@@ -68,6 +80,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     @kb.add("escape", "<any>")
     def _(event) -> None:
         """Alt+key arrives as Esc and the key: it does nothing (no game action on Alt)."""
+
     kb.add("?", filter=dialog_is("help"))(lambda event: c.close_dialog())
     kb.add("enter", filter=dialog_is("help"))(lambda event: c.close_dialog())
     kb.add("q", filter=dialog_is("help"))(lambda event: c.close_dialog())

@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 import textwrap
 
+from neveryu import engine
 from prompt_toolkit.application.current import get_app
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import (
     ConditionalContainer,
     D,
@@ -24,11 +26,8 @@ from prompt_toolkit.layout import (
     VSplit,
     Window,
 )
-from prompt_toolkit.filters import Condition
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
-
-from neveryu import engine
 
 from .controller import Controller
 from .texts import RED_SUITS
@@ -63,14 +62,23 @@ class Screen:
     def __init__(self, c: Controller) -> None:
         self.c = c
         self.t = c.t
-        asks_password = Condition(lambda: c.dialog is not None and c.dialog.data.get("password_for") is not None)
-        self.chat_input = TextArea(multiline=False, prompt=self._input_prompt, accept_handler=self._chat_accept,
-                                   password=asks_password)
+        asks_password = Condition(
+            lambda: c.dialog is not None and c.dialog.data.get("password_for") is not None
+        )
+        self.chat_input = TextArea(
+            multiline=False,
+            prompt=self._input_prompt,
+            accept_handler=self._chat_accept,
+            password=asks_password,
+        )
         self._cache: dict = {}
         # The header holds the focus while no text field is open, so typed keys never land in a
         # hidden field; the chat field takes it while open.
-        self.header = Window(FormattedTextControl(self._header_text, focusable=True, show_cursor=False), height=1,
-                             style="class:title")
+        self.header = Window(
+            FormattedTextControl(self._header_text, focusable=True, show_cursor=False),
+            height=1,
+            style="class:title",
+        )
         self.layout = Layout(self._root(), focused_element=self.header)
         c.on_open_chat = self.focus_chat
         c.on_close_chat = self.unfocus_chat
@@ -80,11 +88,20 @@ class Screen:
     def _root(self):
         body = DynamicContainer(self._current)
         chat_box = ConditionalContainer(
-            self.chat_input, filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind == "chat")
+            self.chat_input,
+            filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind == "chat"),
         )
         dialog = ConditionalContainer(
-            _box(self.t, "neveryu", Window(FormattedTextControl(self._dialog_text), wrap_lines=True,
-                                           width=D(preferred=66, max=76), dont_extend_height=True)),
+            _box(
+                self.t,
+                "neveryu",
+                Window(
+                    FormattedTextControl(self._dialog_text),
+                    wrap_lines=True,
+                    width=D(preferred=66, max=76),
+                    dont_extend_height=True,
+                ),
+            ),
             filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind not in ("chat",)),
         )
         return FloatContainer(
@@ -95,8 +112,14 @@ class Screen:
     def _current(self):
         width, height = _size()
         if width < MIN_WIDTH or height < MIN_HEIGHT:
-            return Window(FormattedTextControl(lambda: [("class:warn", self.t(
-                "too_small", w=width, h=height, mw=MIN_WIDTH, mh=MIN_HEIGHT))]), wrap_lines=True)
+            return Window(
+                FormattedTextControl(
+                    lambda: [
+                        ("class:warn", self.t("too_small", w=width, h=height, mw=MIN_WIDTH, mh=MIN_HEIGHT))
+                    ]
+                ),
+                wrap_lines=True,
+            )
         screen = self.c.state.screen
         key = (screen, max(len(self.c.state.seats), self.c.state.players, 4) if screen == "table" else 0)
         if key not in self._cache:
@@ -130,12 +153,14 @@ class Screen:
     @property
     def _lobby_screen(self):
         self.lobby_log_window = Window(FormattedTextControl(self._log_text), height=D(min=3, max=6))
-        return HSplit([
-            _box(self.t, self.t("lobby"), Window(FormattedTextControl(self._lobby_text))),
-            _box(self.t, self.t("log"), self.lobby_log_window),
-            Window(FormattedTextControl(self._message_text), height=1),
-            Window(FormattedTextControl(lambda: [("", self.t("lobby.keys"))]), height=1),
-        ])
+        return HSplit(
+            [
+                _box(self.t, self.t("lobby"), Window(FormattedTextControl(self._lobby_text))),
+                _box(self.t, self.t("log"), self.lobby_log_window),
+                Window(FormattedTextControl(self._message_text), height=1),
+                Window(FormattedTextControl(lambda: [("", self.t("lobby.keys"))]), height=1),
+            ]
+        )
 
     def _top_height(self):
         s = self.c.state
@@ -147,23 +172,38 @@ class Screen:
     def _table_screen(self):
         self.log_window = Window(FormattedTextControl(self._log_text))
         self.chat_window = Window(FormattedTextControl(self._chat_text))
-        top = VSplit([
-            _box(self.t, self.t("players"), Window(FormattedTextControl(self._players_text)),
-                 width=D(preferred=38, max=40)),
-            _box(self.t, self.t("table"), Window(FormattedTextControl(self._table_text), wrap_lines=True)),
-        ], height=self._top_height)
-        middle = VSplit([
-            _box(self.t, self.t("log"), self.log_window),
-            _box(self.t, self.t("chat"), self.chat_window, width=D(preferred=30, max=34)),
-        ])
-        hand = _box(self.t, self.t("hand"), Window(FormattedTextControl(self._hand_text), height=self._hand_height))
-        return HSplit([
-            top,
-            middle,
-            hand,
-            Window(FormattedTextControl(self._message_text), height=1),
-            Window(FormattedTextControl(self._actions_text), height=D(min=1, max=3), wrap_lines=True),
-        ])
+        top = VSplit(
+            [
+                _box(
+                    self.t,
+                    self.t("players"),
+                    Window(FormattedTextControl(self._players_text)),
+                    width=D(preferred=38, max=40),
+                ),
+                _box(
+                    self.t, self.t("table"), Window(FormattedTextControl(self._table_text), wrap_lines=True)
+                ),
+            ],
+            height=self._top_height,
+        )
+        middle = VSplit(
+            [
+                _box(self.t, self.t("log"), self.log_window),
+                _box(self.t, self.t("chat"), self.chat_window, width=D(preferred=30, max=34)),
+            ]
+        )
+        hand = _box(
+            self.t, self.t("hand"), Window(FormattedTextControl(self._hand_text), height=self._hand_height)
+        )
+        return HSplit(
+            [
+                top,
+                middle,
+                hand,
+                Window(FormattedTextControl(self._message_text), height=1),
+                Window(FormattedTextControl(self._actions_text), height=D(min=1, max=3), wrap_lines=True),
+            ]
+        )
 
     # -- texts --------------------------------------------------------------------------------
 
@@ -206,12 +246,13 @@ class Screen:
         for i, table in enumerate(s.tables):
             seats = table.get("seats") or []
             taken = sum(1 for x in seats if x.get("name") or x.get("bot"))
-            names = ", ".join(t("bot_n", n=x.get("seat", 0) + 1) if x.get("bot") else (x.get("name") or "·")
-                              for x in seats)
+            names = ", ".join(
+                t("bot_n", n=x.get("seat", 0) + 1) if x.get("bot") else (x.get("name") or "·") for x in seats
+            )
             state = t("state." + str(table.get("state", "waiting")))
             mark = ">" if i == self.c.lobby_cursor else " "
             lock = "*" if table.get("password") else " "
-            line = f"{mark} {str(table.get('id')):>2}{lock} {str(table.get('variant')):<13} {taken}/{len(seats):<3} {state:<9} {names}"
+            line = f"{mark} {table.get('id')!s:>2}{lock} {table.get('variant')!s:<13} {taken}/{len(seats):<3} {state:<9} {names}"
             out.append(("class:cursor" if i == self.c.lobby_cursor else "", line + "\n"))
         return out
 
@@ -272,11 +313,19 @@ class Screen:
         elif s.last:
             last = s.last
             if last.get("none"):
-                text = t("last.none", no=last["set_no"], name=t.seat_name(s, last["seat"]),
-                         rank=t.rank_plural(last["rank"]))
+                text = t(
+                    "last.none",
+                    no=last["set_no"],
+                    name=t.seat_name(s, last["seat"]),
+                    rank=t.rank_plural(last["rank"]),
+                )
             else:
-                text = t("last", no=last["set_no"], name=t.seat_name(s, last["seat"]),
-                         claim=t.claim(last["count"], last["rank"]))
+                text = t(
+                    "last",
+                    no=last["set_no"],
+                    name=t.seat_name(s, last["seat"]),
+                    claim=t.claim(last["count"], last["rank"]),
+                )
                 if last.get("size") is not None and last.get("size") != last.get("count"):
                     text += t("last.size", n=last["size"])
             out.append(("class:box.title", text + "\n"))
@@ -285,13 +334,20 @@ class Screen:
         if s.ranks and not s.over:
             out.append(("", t("claim_now", ranks=t.ranks(s.ranks)) + "\n"))
         if s.held:
-            out.append(("class:dim", t("held", claim=t.claim(s.held.get("count"), s.held.get("rank"))) + "\n"))
+            out.append(
+                ("class:dim", t("held", claim=t.claim(s.held.get("count"), s.held.get("rank"))) + "\n")
+            )
         if s.turn is not None:
             who = t("turn.you") if s.my_turn else t("turn", name=t.seat_name(s, s.turn))
             left = self._time_left()
             out.append(("class:turn" if s.my_turn else "", who))
             if left is not None:
-                out.append(("class:warn" if left <= 10 else "", "  " + t("time_left", time=f"{left // 60}:{left % 60:02d}")))
+                out.append(
+                    (
+                        "class:warn" if left <= 10 else "",
+                        "  " + t("time_left", time=f"{left // 60}:{left % 60:02d}"),
+                    )
+                )
             out.append(("", "\n"))
         return out
 
@@ -321,7 +377,9 @@ class Screen:
             out.append(("", t("deal_scores", scores=scores) + "\n"))
         fair = r.get("fair")
         key = {True: "fair.ok", False: "fair.bad", None: "fair.unknown"}[fair]
-        out.append(("class:good" if fair else ("class:warn" if fair is False else "class:dim"), t(key) + "\n"))
+        out.append(
+            ("class:good" if fair else ("class:warn" if fair is False else "class:dim"), t(key) + "\n")
+        )
         return out
 
     def _log_text(self):
@@ -342,7 +400,7 @@ class Screen:
             who = line.name or self.t.seat_name(s, line.seat)
             parts = _wrap(f"{who}: {line.text}", width)
             out.append(("class:mine", parts[0][: len(who) + 1]))
-            out.append(("", parts[0][len(who) + 1:] + "\n"))
+            out.append(("", parts[0][len(who) + 1 :] + "\n"))
             out.extend(("", p + "\n") for p in parts[1:])
         return _tail(out)
 
@@ -417,8 +475,11 @@ class Screen:
                 ranks = t.ranks(lay.get("ranks"))
                 lo, hi = lay.get("min"), lay.get("max")
                 keys.append(t("keys.select"))
-                keys.append(t("keys.lay1", lo=lo, ranks=ranks) if lo == hi else t("keys.lay", lo=lo, hi=hi,
-                                                                                      ranks=ranks))
+                keys.append(
+                    t("keys.lay1", lo=lo, ranks=ranks)
+                    if lo == hi
+                    else t("keys.lay", lo=lo, hi=hi, ranks=ranks)
+                )
             if legal.get("challenge") is not None:
                 keys.append(t("keys.challenge"))
             if legal.get("believe") is not None:
@@ -501,22 +562,32 @@ def _box(t, title: str, body, width=None):
         h, v, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
     else:
         h, v, tl, tr, bl, br = "─", "│", "┌", "┐", "└", "┘"
-    top = VSplit([
-        Window(width=1, height=1, char=tl, style="class:box"),
-        Window(FormattedTextControl([("class:box.title", f" {title} ")]), height=1, dont_extend_width=True),
-        Window(height=1, char=h, style="class:box"),
-        Window(width=1, height=1, char=tr, style="class:box"),
-    ], height=1)
-    middle = VSplit([
-        Window(width=1, char=v, style="class:box"),
-        body,
-        Window(width=1, char=v, style="class:box"),
-    ])
-    bottom = VSplit([
-        Window(width=1, height=1, char=bl, style="class:box"),
-        Window(height=1, char=h, style="class:box"),
-        Window(width=1, height=1, char=br, style="class:box"),
-    ], height=1)
+    top = VSplit(
+        [
+            Window(width=1, height=1, char=tl, style="class:box"),
+            Window(
+                FormattedTextControl([("class:box.title", f" {title} ")]), height=1, dont_extend_width=True
+            ),
+            Window(height=1, char=h, style="class:box"),
+            Window(width=1, height=1, char=tr, style="class:box"),
+        ],
+        height=1,
+    )
+    middle = VSplit(
+        [
+            Window(width=1, char=v, style="class:box"),
+            body,
+            Window(width=1, char=v, style="class:box"),
+        ]
+    )
+    bottom = VSplit(
+        [
+            Window(width=1, height=1, char=bl, style="class:box"),
+            Window(height=1, char=h, style="class:box"),
+            Window(width=1, height=1, char=br, style="class:box"),
+        ],
+        height=1,
+    )
     return HSplit([top, middle, bottom], width=width)
 
 

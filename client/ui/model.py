@@ -18,7 +18,6 @@ import hashlib
 from typing import Any
 
 import attrs
-
 from neveryu.engine import RANKS, SUITS
 
 LOG_KEEP = 300
@@ -118,7 +117,9 @@ class State:
 
     def seat_info(self) -> dict:
         """This client's own seat in the table summary, or {}."""
-        return next((x for x in self.seats if x.get("seat") == self.seat), {}) if self.seat is not None else {}
+        return (
+            next((x for x in self.seats if x.get("seat") == self.seat), {}) if self.seat is not None else {}
+        )
 
     @property
     def playable_hand(self) -> tuple[str, ...]:
@@ -233,14 +234,24 @@ def _table_joined(s: State, m: dict, now: float) -> State:
 
 
 def _table_update(s: State, m: dict, now: float) -> State:
-    table = m.get("table") if isinstance(m.get("table"), dict) else {k: v for k, v in m.items() if k not in ("t", "seq", "ts")}
+    table = (
+        m.get("table")
+        if isinstance(m.get("table"), dict)
+        else {k: v for k, v in m.items() if k not in ("t", "seq", "ts")}
+    )
     tid = table.get("id")
     tables = tuple(table if t.get("id") == tid else t for t in s.tables)
     if s.table is not None and s.table.get("id") == tid:
         was_away = s.seat_info().get("away")
         s = attrs.evolve(s, table=dict(table), tables=tables)
         turn_ms = table.get("turn_ms")
-        if was_away and not s.seat_info().get("away") and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
+        if (
+            was_away
+            and not s.seat_info().get("away")
+            and s.my_turn
+            and isinstance(turn_ms, int)
+            and turn_ms > 0
+        ):
             # Back from away on one's own turn: the server starts the turn timer afresh.
             s = attrs.evolve(s, turn_deadline=now + turn_ms / 1000.0)
         return s
@@ -251,8 +262,16 @@ def _left(s: State, m: dict, now: float) -> State:
     """The reply to our own ``leave`` (the net layer tags it ``_left``), or the table closed:
     back to the lobby."""
     return attrs.evolve(
-        State(screen="lobby", connection=s.connection, server_name=s.server_name, session=s.session,
-              last_seq=s.last_seq, name=s.name, tables=s.tables, variants=s.variants),
+        State(
+            screen="lobby",
+            connection=s.connection,
+            server_name=s.server_name,
+            session=s.session,
+            last_seq=s.last_seq,
+            name=s.name,
+            tables=s.tables,
+            variants=s.variants,
+        ),
         log=_log(s, "left_table"),
     )
 
@@ -268,14 +287,22 @@ def _player_left(s: State, m: dict, now: float) -> State:
 def _match_started(s: State, m: dict, now: float) -> State:
     if isinstance(m.get("table"), dict):
         s = attrs.evolve(s, table=dict(m["table"]))
-    return attrs.evolve(s, match_started=True, match_scores=_tuple(m.get("match_scores")) or s.match_scores,
-                        log=_log(s, "match_started"))
+    return attrs.evolve(
+        s,
+        match_started=True,
+        match_scores=_tuple(m.get("match_scores")) or s.match_scores,
+        log=_log(s, "match_started"),
+    )
 
 
 def _match_ended(s: State, m: dict, now: float) -> State:
     scores = _tuple(m.get("scores"))
-    return attrs.evolve(s, match_started=False, match_scores=scores if scores is not None else s.match_scores,
-                        log=_log(s, "match_ended", deals=m.get("deals"), scores=scores))
+    return attrs.evolve(
+        s,
+        match_started=False,
+        match_scores=scores if scores is not None else s.match_scores,
+        log=_log(s, "match_ended", deals=m.get("deals"), scores=scores),
+    )
 
 
 def _table_closed(s: State, m: dict, now: float) -> State:
@@ -307,8 +334,9 @@ def _connection(s: State, m: dict, now: float) -> State:
 
 
 def _dealer_drawn(s: State, m: dict, now: float) -> State:
-    return attrs.evolve(s, dealer=m.get("dealer"), log=_log(s, "dealer_drawn", seat=m.get("dealer"),
-                                                               draws=m.get("draws")))
+    return attrs.evolve(
+        s, dealer=m.get("dealer"), log=_log(s, "dealer_drawn", seat=m.get("dealer"), draws=m.get("draws"))
+    )
 
 
 def _deal_started(s: State, m: dict, now: float) -> State:
@@ -344,9 +372,16 @@ def _deal_started(s: State, m: dict, now: float) -> State:
         result=None,
         commitment=m.get("commitment"),
         error=None,
-        log=_log(s, "deal_started", deal_no=int(m.get("deal_no") or s.deal_no + 1), dealer=m.get("dealer"),
-                 deck=m.get("deck"), hidden=m.get("hidden") or 0, set_aside=m.get("set_aside") or 0,
-                 stock=m.get("stock") or 0),
+        log=_log(
+            s,
+            "deal_started",
+            deal_no=int(m.get("deal_no") or s.deal_no + 1),
+            dealer=m.get("dealer"),
+            deck=m.get("deck"),
+            hidden=m.get("hidden") or 0,
+            set_aside=m.get("set_aside") or 0,
+            stock=m.get("stock") or 0,
+        ),
     )
 
 
@@ -365,8 +400,14 @@ def _set_laid(s: State, m: dict, now: float) -> State:
     seat, size, count = m.get("seat"), m.get("size"), m.get("count")
     mine = seat == s.seat and s.seat is not None
     hand = _remove(s.hand, m.get("cards")) if mine else s.hand
-    last = {"set_no": m.get("set_no"), "seat": seat, "rank": m.get("rank"), "count": count, "size": size,
-            "none": False}
+    last = {
+        "set_no": m.get("set_no"),
+        "seat": seat,
+        "rank": m.get("rank"),
+        "count": count,
+        "size": size,
+        "none": False,
+    }
     return attrs.evolve(
         s,
         hand=hand,
@@ -377,16 +418,35 @@ def _set_laid(s: State, m: dict, now: float) -> State:
         last=last,
         reveal=None,
         window_open=False,
-        log=_log(s, "set_laid", seat=seat, rank=m.get("rank"), count=count, size=size,
-                 cards=m.get("cards") if mine else None),
+        log=_log(
+            s,
+            "set_laid",
+            seat=seat,
+            rank=m.get("rank"),
+            count=count,
+            size=size,
+            cards=m.get("cards") if mine else None,
+        ),
     )
 
 
 def _none_declared(s: State, m: dict, now: float) -> State:
     seat = m.get("seat")
-    last = {"set_no": m.get("set_no"), "seat": seat, "rank": m.get("rank"), "count": 0, "size": 0, "none": True}
-    return attrs.evolve(s, last=last, reveal=None, held=None if seat == s.seat else s.held,
-                        log=_log(s, "none_declared", seat=seat, rank=m.get("rank")))
+    last = {
+        "set_no": m.get("set_no"),
+        "seat": seat,
+        "rank": m.get("rank"),
+        "count": 0,
+        "size": 0,
+        "none": True,
+    }
+    return attrs.evolve(
+        s,
+        last=last,
+        reveal=None,
+        held=None if seat == s.seat else s.held,
+        log=_log(s, "none_declared", seat=seat, rank=m.get("rank")),
+    )
 
 
 def _set_held(s: State, m: dict, now: float) -> State:
@@ -407,8 +467,12 @@ def _challenge_void(s: State, m: dict, now: float) -> State:
 
 
 def _challenged(s: State, m: dict, now: float) -> State:
-    return attrs.evolve(s, log=_log(s, "challenged", seat=m.get("seat"), set_no=m.get("set_no"),
-                                    tied=tuple(m.get("tied") or ())))
+    return attrs.evolve(
+        s,
+        log=_log(
+            s, "challenged", seat=m.get("seat"), set_no=m.get("set_no"), tied=tuple(m.get("tied") or ())
+        ),
+    )
 
 
 def _believed(s: State, m: dict, now: float) -> State:
@@ -422,13 +486,27 @@ def _set_revealed(s: State, m: dict, now: float) -> State:
             caller, believe = line.args.get("seat"), line.key == "believed"
             break
     reveal = {
-        "seat": m.get("seat"), "set_no": m.get("set_no"), "rank": m.get("rank"), "count": m.get("count"),
-        "cards": tuple(m.get("cards") or ()), "claim_true": bool(m.get("claim_true")), "caller": caller,
-        "believe": believe, "none": bool(s.last and s.last.get("none") and s.last.get("set_no") == m.get("set_no")),
+        "seat": m.get("seat"),
+        "set_no": m.get("set_no"),
+        "rank": m.get("rank"),
+        "count": m.get("count"),
+        "cards": tuple(m.get("cards") or ()),
+        "claim_true": bool(m.get("claim_true")),
+        "caller": caller,
+        "believe": believe,
+        "none": bool(s.last and s.last.get("none") and s.last.get("set_no") == m.get("set_no")),
     }
-    return attrs.evolve(s, reveal=reveal, last=None, window_open=False,
-                        log=_log(s, "set_revealed", **{k: reveal[k] for k in ("seat", "rank", "count", "cards",
-                                                                              "claim_true", "none")}))
+    return attrs.evolve(
+        s,
+        reveal=reveal,
+        last=None,
+        window_open=False,
+        log=_log(
+            s,
+            "set_revealed",
+            **{k: reveal[k] for k in ("seat", "rank", "count", "cards", "claim_true", "none")},
+        ),
+    )
 
 
 def _pile_taken(s: State, m: dict, now: float) -> State:
@@ -436,15 +514,24 @@ def _pile_taken(s: State, m: dict, now: float) -> State:
     mine = seat == s.seat and s.seat is not None
     hand = sort_hand((s.hand or ()) + tuple(m.get("cards") or ())) if mine and s.hand is not None else s.hand
     return attrs.evolve(
-        s, hand=hand, hand_counts=_add_count(s.hand_counts, seat, count), pile=0 if s.pile is not None else None,
-        pile_claimed=0, log=_log(s, "pile_taken", seat=seat, count=count),
+        s,
+        hand=hand,
+        hand_counts=_add_count(s.hand_counts, seat, count),
+        pile=0 if s.pile is not None else None,
+        pile_claimed=0,
+        log=_log(s, "pile_taken", seat=seat, count=count),
     )
 
 
 def _pile_discarded(s: State, m: dict, now: float) -> State:
     count = int(m.get("count") or 0)
-    return attrs.evolve(s, pile=0 if s.pile is not None else None, pile_claimed=0, discard=s.discard + count,
-                        log=_log(s, "pile_discarded", count=count))
+    return attrs.evolve(
+        s,
+        pile=0 if s.pile is not None else None,
+        pile_claimed=0,
+        discard=s.discard + count,
+        log=_log(s, "pile_discarded", count=count),
+    )
 
 
 def _quads_discarded(s: State, m: dict, now: float) -> State:
@@ -456,17 +543,26 @@ def _quads_discarded(s: State, m: dict, now: float) -> State:
             for c in [c for c in hand if c[0] == r][:4]:
                 hand.remove(c)
         hand = tuple(hand)
-    return attrs.evolve(s, hand=hand, hand_counts=_add_count(s.hand_counts, seat, -4 * count),
-                        discard=s.discard + 4 * count,
-                        log=_log(s, "quads_discarded", seat=seat, count=count, ranks=_tuple(ranks)))
+    return attrs.evolve(
+        s,
+        hand=hand,
+        hand_counts=_add_count(s.hand_counts, seat, -4 * count),
+        discard=s.discard + 4 * count,
+        log=_log(s, "quads_discarded", seat=seat, count=count, ranks=_tuple(ranks)),
+    )
 
 
 def _stock_drawn(s: State, m: dict, now: float) -> State:
     seat, count = m.get("seat"), int(m.get("count") or 0)
     mine = seat == s.seat and s.seat is not None
     hand = sort_hand((s.hand or ()) + tuple(m.get("cards") or ())) if mine and s.hand is not None else s.hand
-    return attrs.evolve(s, hand=hand, hand_counts=_add_count(s.hand_counts, seat, count),
-                        stock=max(0, s.stock - count), log=_log(s, "stock_drawn", seat=seat, count=count))
+    return attrs.evolve(
+        s,
+        hand=hand,
+        hand_counts=_add_count(s.hand_counts, seat, count),
+        stock=max(0, s.stock - count),
+        log=_log(s, "stock_drawn", seat=seat, count=count),
+    )
 
 
 def _timed_out(s: State, m: dict, now: float) -> State:
@@ -476,21 +572,40 @@ def _timed_out(s: State, m: dict, now: float) -> State:
 def _player_out(s: State, m: dict, now: float) -> State:
     seat = m.get("seat")
     out = s.out if seat in s.out else s.out + (seat,)
-    return attrs.evolve(s, out=out, waiting=tuple(w for w in s.waiting if w != seat),
-                        log=_log(s, "player_out", seat=seat, place=m.get("place")))
+    return attrs.evolve(
+        s,
+        out=out,
+        waiting=tuple(w for w in s.waiting if w != seat),
+        log=_log(s, "player_out", seat=seat, place=m.get("place")),
+    )
 
 
 def _deal_ended(s: State, m: dict, now: float) -> State:
     holds = fair_deal_holds(s.commitment, m.get("salt"), m.get("deck"))
     result = {
-        "loser": m.get("loser"), "winner": m.get("winner"), "out": tuple(m.get("out") or ()),
-        "scores": _tuple(m.get("scores")), "hand_counts": _tuple(m.get("hand_counts")),
-        "fair": holds, "salt": m.get("salt"),
+        "loser": m.get("loser"),
+        "winner": m.get("winner"),
+        "out": tuple(m.get("out") or ()),
+        "scores": _tuple(m.get("scores")),
+        "hand_counts": _tuple(m.get("hand_counts")),
+        "fair": holds,
+        "salt": m.get("salt"),
     }
     scores = _tuple(m.get("match_scores"))
-    s = attrs.evolve(s, over=True, result=result, legal=None, turn=None, turn_deadline=None, held=None,
-                     out=result["out"] or s.out, match_scores=scores if scores is not None else s.match_scores)
-    s = attrs.evolve(s, log=_log(s, "deal_ended", loser=result["loser"], winner=result["winner"], out=result["out"]))
+    s = attrs.evolve(
+        s,
+        over=True,
+        result=result,
+        legal=None,
+        turn=None,
+        turn_deadline=None,
+        held=None,
+        out=result["out"] or s.out,
+        match_scores=scores if scores is not None else s.match_scores,
+    )
+    s = attrs.evolve(
+        s, log=_log(s, "deal_ended", loser=result["loser"], winner=result["winner"], out=result["out"])
+    )
     return attrs.evolve(s, log=_log(s, "fair_" + {True: "ok", False: "bad", None: "unknown"}[holds]))
 
 
@@ -528,7 +643,9 @@ def _state(s: State, m: dict, now: float) -> State:
         reveal=None,
         ranks=tuple(m.get("ranks") or ()),
         turn=m.get("turn"),
-        answer_set_no=(last or {}).get("set_no") if isinstance(last, dict) and last.get("seat") != m.get("turn") else None,
+        answer_set_no=(last or {}).get("set_no")
+        if isinstance(last, dict) and last.get("seat") != m.get("turn")
+        else None,
         turn_deadline=None if time_ms is None else now + time_ms / 1000.0,
         window_open=bool(m.get("window_open")),
         out=tuple(m.get("out") or ()),
@@ -601,4 +718,3 @@ def reduce_all(msgs, state: State | None = None, now: float = 0.0) -> State:
     for m in msgs:
         state = reduce(state, m, now)
     return state
-

@@ -20,7 +20,6 @@ import logging
 from collections.abc import Callable
 
 import trio
-
 from neveryu import protocol
 
 log = logging.getLogger("neveryu.client")
@@ -158,8 +157,13 @@ class Net:
                 stream = await trio.open_tcp_stream(self.host, self.port)
         except (OSError, trio.TooSlowError) as exc:
             if self.session is None:
-                self.deliver({"t": "_connection", "status": "closed",
-                              "reason": f"cannot connect to {self.host}:{self.port}: {exc or 'timed out'}"})
+                self.deliver(
+                    {
+                        "t": "_connection",
+                        "status": "closed",
+                        "reason": f"cannot connect to {self.host}:{self.port}: {exc or 'timed out'}",
+                    }
+                )
                 return None
             return str(exc) or type(exc).__name__
         conn = protocol.Connection("client")

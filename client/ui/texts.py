@@ -32,9 +32,18 @@ RU_RANKS = {
     "A": ("туз", "туза", "тузов", "тузы"),
 }
 EN_RANKS = {
-    "2": ("two", "twos"), "3": ("three", "threes"), "4": ("four", "fours"), "5": ("five", "fives"),
-    "6": ("six", "sixes"), "7": ("seven", "sevens"), "8": ("eight", "eights"), "9": ("nine", "nines"),
-    "T": ("ten", "tens"), "J": ("jack", "jacks"), "Q": ("queen", "queens"), "K": ("king", "kings"),
+    "2": ("two", "twos"),
+    "3": ("three", "threes"),
+    "4": ("four", "fours"),
+    "5": ("five", "fives"),
+    "6": ("six", "sixes"),
+    "7": ("seven", "sevens"),
+    "8": ("eight", "eights"),
+    "9": ("nine", "nines"),
+    "T": ("ten", "tens"),
+    "J": ("jack", "jacks"),
+    "Q": ("queen", "queens"),
+    "K": ("king", "kings"),
     "A": ("ace", "aces"),
 }
 
@@ -476,14 +485,21 @@ class Texts:
         key = line.key
         name = self.seat_name(state, a.get("seat")) if "seat" in a else ""
         if key == "joined":
-            return self("log.joined_watch", table=a.get("table")) if a.get("seat") is None else self(
-                "log.joined", table=a.get("table"), seat=a["seat"] + 1)
+            return (
+                self("log.joined_watch", table=a.get("table"))
+                if a.get("seat") is None
+                else self("log.joined", table=a.get("table"), seat=a["seat"] + 1)
+            )
         if key in ("player_joined", "player_left"):
             return self("log." + key, name=a.get("name") or name)
         if key == "deal_started":
             deal_no = a.get("deal_no")
-            return self("log.deal_started", deal_no=deal_no, name=self.seat_name(state, a.get("dealer")),
-                        deck=str(a.get("deck") or "").replace("x", "×" if not self.ascii else "x"))
+            return self(
+                "log.deal_started",
+                deal_no=deal_no,
+                name=self.seat_name(state, a.get("dealer")),
+                deck=str(a.get("deck") or "").replace("x", "×" if not self.ascii else "x"),
+            )
         if key == "set_laid":
             claim = self.claim(a.get("count"), a.get("rank"))
             if a.get("cards"):
@@ -498,10 +514,19 @@ class Texts:
         if key == "set_revealed":
             verdict = self("true") if a.get("claim_true") else self("false")
             if a.get("none"):
-                return self("log.set_revealed_none", name=name, rank=self.rank_plural(a.get("rank")),
-                            cards=self.cards(a.get("cards")), verdict=verdict)
-            return self("log.set_revealed", cards=self.cards(a.get("cards")),
-                        claim=self.claim(a.get("count"), a.get("rank")), verdict=verdict)
+                return self(
+                    "log.set_revealed_none",
+                    name=name,
+                    rank=self.rank_plural(a.get("rank")),
+                    cards=self.cards(a.get("cards")),
+                    verdict=verdict,
+                )
+            return self(
+                "log.set_revealed",
+                cards=self.cards(a.get("cards")),
+                claim=self.claim(a.get("count"), a.get("rank")),
+                verdict=verdict,
+            )
         if key == "pile_taken":
             if a.get("count") is None:
                 return self("log.pile_taken_hidden", name=name)
@@ -512,7 +537,11 @@ class Texts:
             ranks, count = a.get("ranks"), a.get("count") or 1
             shown = ", ".join(self.rank_plural(r) for r in ranks or ())
             if ranks:
-                quads = self("quads.shown", ranks=shown) if count == 1 else self("quads.many", count=count, ranks=shown)
+                quads = (
+                    self("quads.shown", ranks=shown)
+                    if count == 1
+                    else self("quads.many", count=count, ranks=shown)
+                )
             else:
                 quads = self("quads.hidden") if count == 1 else self("quads.hidden_many", count=count)
             return self("log.quads_discarded", name=name, quads=quads)
@@ -521,7 +550,9 @@ class Texts:
         if key == "dealer_drawn":
             rounds = []
             for draw in a.get("draws") or ():
-                rounds.append(", ".join(f"{self.seat_name(state, seat)} {self.card(card)}" for seat, card in draw))
+                rounds.append(
+                    ", ".join(f"{self.seat_name(state, seat)} {self.card(card)}" for seat, card in draw)
+                )
             return self("log.dealer_drawn", name=name, draws=f"; {self('draw_again')}: ".join(rounds) or "—")
         if key == "error":
             return self("log.error", msg=a.get("msg") or a.get("code"))
@@ -546,7 +577,18 @@ class Texts:
 
 def to_ascii(text: str) -> str:
     """Replace the symbols an ASCII terminal cannot show (Cyrillic is left to the caller)."""
-    for u, a in (("«", '"'), ("»", '"'), ("…", "..."), ("×", "x"), ("—", "-"), ("–", "-"), ("↑↓", "Up/Down"),
-                 ("←→", "Left/Right"), ("✓", "(ok)"), ("≠", "!="), ("·", "|")):
+    for u, a in (
+        ("«", '"'),
+        ("»", '"'),
+        ("…", "..."),
+        ("×", "x"),
+        ("—", "-"),
+        ("–", "-"),
+        ("↑↓", "Up/Down"),
+        ("←→", "Left/Right"),
+        ("✓", "(ok)"),
+        ("≠", "!="),
+        ("·", "|"),
+    ):
         text = text.replace(u, a)
     return text

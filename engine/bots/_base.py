@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from .. import _events as ev
 from .._actions import Action
-from .._cards import Card, Rank, decks_in, deck_ranks
+from .._cards import Card, Rank, deck_ranks, decks_in
 from .._rules import Rules
 from .._view import View
 

@@ -59,7 +59,7 @@ class CardMemory:
     every change (``recount`` computes them afresh, for tests).
     """
 
-    __slots__ = ("groups", "discarded", "copies", "_tracked", "_loose")
+    __slots__ = ("_loose", "_tracked", "copies", "discarded", "groups")
 
     def __init__(self, copies: int) -> None:
         self.groups: dict[int, dict[Rank, int]] = {}

@@ -12,7 +12,8 @@ import math
 import random
 from collections import Counter
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
+from typing import ClassVar
 
 from .. import _events as ev
 from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads, LaySet
@@ -58,7 +59,7 @@ _TAIL_LENGTH = 9
 """Cached rows hold needs 0..8: a claim is of at most 8 cards (RULES.md, ``set_size``)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tails(pool: int, good: int, drawn: int) -> tuple[float, ...]:
     """``_tail_row`` for needs 0..8, cached: the arguments are small card counts."""
     return _tail_row(pool, good, drawn, _TAIL_LENGTH)
@@ -118,7 +119,7 @@ class SharpBot(Bot):
     when it could: k = 0 on a set, k = 1 on a set that emptied its layer's hand)."""
 
     strength = "sharp"
-    handlers = {
+    handlers: ClassVar[dict[type, str]] = {
         ev.DealStarted: "_on_deal_started",
         ev.SetLaid: "_on_laid",
         ev.NoneDeclared: "_on_none_declared",
@@ -232,7 +233,9 @@ class SharpBot(Bot):
             memory = self.memory
             if memory.groups:
                 memory.revealed(seat, e.cards)
-                if (4 << seat | PILE) in memory.groups and sum(1 for s, _, _ in self.pile_sets if s == seat) == 1:
+                if (4 << seat | PILE) in memory.groups and sum(
+                    1 for s, _, _ in self.pile_sets if s == seat
+                ) == 1:
                     memory.unpile(seat)
         if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
             if other:
@@ -397,7 +400,9 @@ class SharpBot(Bot):
             last.seat in view.waiting or (view.hand_counts is None and self.sizes[last.seat] <= 0)
         )
         if challenge is not None:
-            ev_call = t * (-pile - (other_out if claimant_empty else 0)) + (1 - t) * (SHARE * pile + self._lead_after_call)
+            ev_call = t * (-pile - (other_out if claimant_empty else 0)) + (1 - t) * (
+                SHARE * pile + self._lead_after_call
+            )
         sequence = self._sequence
         if not my_turn or sequence:
             # Off turn (an `anyone` window), or where a challenge does not replace laying

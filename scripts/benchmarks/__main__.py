@@ -24,25 +24,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quick", action="store_true", help="short runs: everything within a minute")
     p.add_argument("--json", action="store_true", help="print one JSON object with every figure")
     p.add_argument(
-        "--soak", type=float, nargs="?", const=5.0, default=None, metavar="MINUTES",
+        "--soak",
+        type=float,
+        nargs="?",
+        const=5.0,
+        default=None,
+        metavar="MINUTES",
         help="also run the soak: bots at 100 tables for MINUTES (default 5)",
     )
     p.add_argument(
-        "--only", default=None, metavar="SECTION,...",
+        "--only",
+        default=None,
+        metavar="SECTION,...",
         help=f"run only these sections, of: {', '.join(SECTIONS)}",
     )
     p.add_argument(
-        "--no-pin", action="store_true",
+        "--no-pin",
+        action="store_true",
         help="latency: leave the servers and the measuring clients wherever the scheduler puts them"
         " (default: the servers on one CPU, the measuring clients on another)",
     )
     p.add_argument("--max-clients", type=int, default=None, help="capacity: the largest N to try")
     p.add_argument(
-        "--check-sent", action="store_true",
+        "--check-sent",
+        action="store_true",
         help="run the real server with the check of its outgoing messages the tests turn on (NEVERYU_CHECK_SENT)",
     )
     p.add_argument(
-        "--server-limit", action="append", default=[], metavar="NAME=INT",
+        "--server-limit",
+        action="append",
+        default=[],
+        metavar="NAME=INT",
         help="override one of the server's limits (e.g. replay=64), for experiments",
     )
     p.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)  # tests/test_bench_smoke.py
@@ -79,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     report.data["profile"] = "smoke" if args.smoke else "quick" if args.quick else "full"
     report.data["server_args"] = args.server_args
     m = report.data["machine"]
-    report.say(f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}, load average {m['loadavg_1min']:.2f}")
+    report.say(
+        f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}, load average {m['loadavg_1min']:.2f}"
+    )
     started = time.monotonic()
     from . import runner
 

@@ -13,32 +13,60 @@ import subprocess
 import sys
 import time
 
+from .loadgen import IO_MODES, WARMUP_S
 from .procstat import CpuMeter, rss_bytes
 from .subproc import ROOT, Helper
-from .loadgen import IO_MODES, WARMUP_S
 
 P99_LIMIT_MS = 50.0
-GIVE_UP_MS = 1_000.0  # after an N whose p99 reaches this (the server is swamped) the ladder skips to TARGET_CLIENTS
+GIVE_UP_MS = (
+    1_000.0  # after an N whose p99 reaches this (the server is swamped) the ladder skips to TARGET_CLIENTS
+)
 TARGET_CLIENTS = 1_000
 MIN_GAP = 8  # the bisection stops when the N that passed and the N that failed are this close
 DELAY_MS = 100
 CAPACITY_DEAL_PAUSE_MS = 1_000
 
 
-def loadgen(port: int, clients: int, seconds: float, delay_ms: int, warmup: float = WARMUP_S, io: str = IO_MODES[0]) -> subprocess.Popen:
+def loadgen(
+    port: int, clients: int, seconds: float, delay_ms: int, warmup: float = WARMUP_S, io: str = IO_MODES[0]
+) -> subprocess.Popen:
     """Start the load generator (its own process); its stdout yields ``SEATED n`` then JSON."""
-    cmd = [sys.executable, "-m", "scripts.benchmarks.loadgen", str(port), str(clients), str(seconds), str(delay_ms), str(warmup), io]
+    cmd = [
+        sys.executable,
+        "-m",
+        "scripts.benchmarks.loadgen",
+        str(port),
+        str(clients),
+        str(seconds),
+        str(delay_ms),
+        str(warmup),
+        io,
+    ]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, env=Helper.env())
 
 
-def step(clients: int, seconds: float, delay_ms: int = DELAY_MS, warmup: float = WARMUP_S, server_args=(), io: str = IO_MODES[0]) -> dict:
+def step(
+    clients: int,
+    seconds: float,
+    delay_ms: int = DELAY_MS,
+    warmup: float = WARMUP_S,
+    server_args=(),
+    io: str = IO_MODES[0],
+) -> dict:
     """One N on a fresh server. Returns the load generator's figures (``loadgen.run``; its
     ``cpu`` renamed ``loadgen_cpu``, ``cpu_us_per_action`` ``loadgen_cpu_us_per_action``) plus
     ``server_cpu`` (share of one core), ``server_cpu_us_per_action``, ``server_rss_mib`` (with
     every client playing), ``server_idle_rss_mib`` and ``kib_per_client`` (RSS growth from the
     idle server, per seated client) and ``ok`` (every client seated, none dropped, p99 under
     ``P99_LIMIT_MS``)."""
-    with Helper("scripts.benchmarks.neveryu_server", "--clients", str(clients), "--deal-pause-ms", str(CAPACITY_DEAL_PAUSE_MS), *server_args) as srv:
+    with Helper(
+        "scripts.benchmarks.neveryu_server",
+        "--clients",
+        str(clients),
+        "--deal-pause-ms",
+        str(CAPACITY_DEAL_PAUSE_MS),
+        *server_args,
+    ) as srv:
         idle_rss = rss_bytes(srv.pid)
         gen = loadgen(srv.port, clients, seconds, delay_ms, warmup, io)
         try:
@@ -64,7 +92,9 @@ def step(clients: int, seconds: float, delay_ms: int = DELAY_MS, warmup: float =
         kib_per_client=round((rss - idle_rss) / 1024 / max(seated, 1), 1),
         loadgen_cpu=result.pop("cpu"),
         loadgen_cpu_us_per_action=result.pop("cpu_us_per_action"),
-        server_cpu_us_per_action=round(server_cpu / result["actions_per_s"] * 1e6, 1) if result["actions_per_s"] else None,
+        server_cpu_us_per_action=round(server_cpu / result["actions_per_s"] * 1e6, 1)
+        if result["actions_per_s"]
+        else None,
     )
     result["ok"] = healthy(result) and result["p99_ms"] < P99_LIMIT_MS
     return result
@@ -75,7 +105,15 @@ def healthy(r: dict) -> bool:
     return r["seated"] == r["clients"] and not r["dropped"]
 
 
-def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S, server_args=(), bisect: int = 2, io: str = IO_MODES[0]) -> dict:
+def run(
+    ladder: list[int],
+    seconds: float,
+    say=print,
+    warmup: float = WARMUP_S,
+    server_args=(),
+    bisect: int = 2,
+    io: str = IO_MODES[0],
+) -> dict:
     """``step`` each N of ``ladder`` in order; after an N whose p99 reaches ``GIVE_UP_MS`` or
     whose clients could not all be seated or were dropped, only ``TARGET_CLIENTS`` is still
     tried (when the ladder has it), and no N above ``TARGET_CLIENTS`` once an N was not ``ok``. Then up to ``bisect`` more steps halve the gap between the
@@ -118,7 +156,13 @@ def run(ladder: list[int], seconds: float, say=print, warmup: float = WARMUP_S, 
         measure(mid)
     lo, _ = limits(steps)
     target = next((r for r in steps if r["clients"] == TARGET_CLIENTS), None)
-    return {"steps": steps, "max_ok": lo, "target": target, "p99_limit_ms": P99_LIMIT_MS, "delay_ms": DELAY_MS}
+    return {
+        "steps": steps,
+        "max_ok": lo,
+        "target": target,
+        "p99_limit_ms": P99_LIMIT_MS,
+        "delay_ms": DELAY_MS,
+    }
 
 
 def limits(steps: list[dict]) -> tuple[int | None, int | None]:

@@ -29,16 +29,21 @@ async def call(conn: FrameStream, msg: dict, on_other=None) -> dict:
 async def hello(port: int, name: str) -> FrameStream:
     """A connection to 127.0.0.1:``port`` that has said ``hello`` and got ``welcome``."""
     conn = await connect(port)
-    await call(conn, {"t": "hello", "id": 1, "proto": PROTO, "client": {"name": "bench", "version": "1"}, "name": name})
+    await call(
+        conn,
+        {"t": "hello", "id": 1, "proto": PROTO, "client": {"name": "bench", "version": "1"}, "name": name},
+    )
     return conn
 
 
-async def seat_table(port: int, variant: str, names: list[str], seed: int | None = None, on_other=None) -> tuple[list[FrameStream], list[int]]:
+async def seat_table(
+    port: int, variant: str, names: list[str], seed: int | None = None, on_other=None
+) -> tuple[list[FrameStream], list[int]]:
     """Connect one client per name, make a table of ``variant`` with that many seats (no bots),
     seat them all, make them ready and start the match. Returns the connections and their seats.
     ``on_other(k, msg)`` sees the events client k receives meanwhile."""
     conns = [await hello(port, n) for n in names]
-    cb = (lambda k: (lambda m: on_other(k, m))) if on_other else (lambda k: None)
+    cb = (lambda k: lambda m: on_other(k, m)) if on_other else (lambda k: None)
     req = {"t": "create_table", "id": 2, "variant": variant, "options": {}, "seats": len(names), "bots": []}
     if seed is not None:
         req["seed"] = seed

@@ -34,7 +34,11 @@ def main(rounds: int, samples: int) -> None:
     print(f"load average {os.getloadavg()[0]:.2f}")
     with contextlib.ExitStack() as stack:
         helpers = {
-            k: stack.enter_context(Helper("scripts.benchmarks.floor") if v is None else Helper("scripts.benchmarks.neveryu_server", *v))
+            k: stack.enter_context(
+                Helper("scripts.benchmarks.floor")
+                if v is None
+                else Helper("scripts.benchmarks.neveryu_server", *v)
+            )
             for k, v in SERVERS.items()
         }
         for r in range(rounds):

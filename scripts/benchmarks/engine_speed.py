@@ -76,7 +76,9 @@ def measure(name: str, players: int, seconds: float, mode: str, seed: int = 1) -
     }
 
 
-def run(seconds_per_variant: float, players: int = 4, modes: tuple[str, ...] = ("bots", "core")) -> list[dict]:
+def run(
+    seconds_per_variant: float, players: int = 4, modes: tuple[str, ...] = ("bots", "core")
+) -> list[dict]:
     """``measure`` every variant of ``engine.VARIANTS`` at ``players`` seats (clamped to the
     variant's range) in each of ``modes`` ("bots" needs ``engine.simulate``), sharing the
     time. Returns ``[{"variant", "players", "bots": measure(...), "core": measure(...)}]``."""

@@ -28,8 +28,15 @@ def lay_request(i: int) -> dict:
 def set_laid_event(seq: int, seat: int, set_no: int) -> dict:
     """A ``set_laid`` event with the fields the real server sends to the other seats."""
     return {
-        "t": "set_laid", "seq": seq, "ts": int(time.time() * 1000), "seat": seat, "set_no": set_no,
-        "rank": "T", "count": 2, "cards": None, "size": 2,
+        "t": "set_laid",
+        "seq": seq,
+        "ts": int(time.time() * 1000),
+        "seat": seat,
+        "set_no": set_no,
+        "rank": "T",
+        "count": 2,
+        "cards": None,
+        "size": 2,
     }
 
 
@@ -87,7 +94,9 @@ async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
                     t = msg["t"]
                     if t == "lay" and table is not None:
                         seq += 1
-                        frame = encode(set_laid_event(seq, table.index(me), msg["id"]))  # once, as neveryu does
+                        frame = encode(
+                            set_laid_event(seq, table.index(me), msg["id"])
+                        )  # once, as neveryu does
                         for peer in table:
                             await peer.write(frame)
                     elif t == "ping":

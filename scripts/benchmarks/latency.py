@@ -19,7 +19,9 @@ from .player import Player, result_of
 
 SEATS = 4
 WAIT_FOR_TURN_S = 10.0
-READY_AFTER = frozenset({"turn", "legal", "error"})  # the messages that can make a seat ready to act (Player.legal)
+READY_AFTER = frozenset(
+    {"turn", "legal", "error"}
+)  # the messages that can make a seat ready to act (Player.legal)
 
 
 async def latency(port: int, samples: int, seconds: float, quiet: float | None = None, seed: int = 1) -> dict:

@@ -82,9 +82,22 @@ class Bot:
     decoded frame; when the seat may act and has nothing in flight it asks ``pace`` to call
     ``act`` ``pace.delay`` s later."""
 
-    __slots__ = ("player", "seat", "stats", "pace", "rng", "send", "scheduled", "expect", "expect_set", "expect_id", "t0", "due")
+    __slots__ = (
+        "due",
+        "expect",
+        "expect_id",
+        "expect_set",
+        "pace",
+        "player",
+        "rng",
+        "scheduled",
+        "seat",
+        "send",
+        "stats",
+        "t0",
+    )
 
-    def __init__(self, seat: int, stats: Stats, pace: "Pace", rng: random.Random) -> None:
+    def __init__(self, seat: int, stats: Stats, pace: Pace, rng: random.Random) -> None:
         self.player = Player(CHALLENGE_RATE)
         self.player.seat = self.seat = seat
         self.stats, self.pace, self.rng = stats, pace, rng
@@ -100,7 +113,11 @@ class Bot:
         self.player.on_message(msg)
         t = msg["t"]
         if self.expect is not None:
-            if t == self.expect and msg.get("seat") == self.seat and (self.expect_set is None or msg.get("set_no") == self.expect_set):
+            if (
+                t == self.expect
+                and msg.get("seat") == self.seat
+                and (self.expect_set is None or msg.get("set_no") == self.expect_set)
+            ):
                 if self.stats.measuring:
                     self.stats.latencies.append(time.perf_counter() - self.t0)
                     self.stats.actions += 1
@@ -251,7 +268,9 @@ class EpollLoop:
         self.ep.close()
 
 
-async def play_trio(seated: list, stats: Stats, pace: Pace, window: "Window", warmup: float, seconds: float) -> None:
+async def play_trio(
+    seated: list, stats: Stats, pace: Pace, window: Window, warmup: float, seconds: float
+) -> None:
     """``IO = "trio"``: the same bots with a trio task per client reading its stream and one
     timer task sending the due actions (``send_all``), for ``warmup`` + ``seconds`` s."""
 
@@ -276,7 +295,9 @@ async def play_trio(seated: list, stats: Stats, pace: Pace, window: "Window", wa
                     await bot.send(data)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     pass
-            await trio.sleep(max(pace.queue[0].due - time.perf_counter(), 0) if pace.queue else pace.delay / 10)
+            await trio.sleep(
+                max(pace.queue[0].due - time.perf_counter(), 0) if pace.queue else pace.delay / 10
+            )
 
     async with trio.open_nursery() as nursery:
         for conn, bot, rest in seated:
@@ -301,7 +322,9 @@ async def seat_all(port: int, tables: int, stats: Stats) -> list[tuple[int, Fram
         early: list[list[dict]] = [[] for _ in range(SEATS)]
         try:
             async with seating:
-                conns, seats = await seat_table(port, "verish", [f"t{t}s{k}" for k in range(SEATS)], None, lambda k, m: early[k].append(m))
+                conns, seats = await seat_table(
+                    port, "verish", [f"t{t}s{k}" for k in range(SEATS)], None, lambda k, m: early[k].append(m)
+                )
         except (OSError, EOFError, RuntimeError, trio.BrokenResourceError) as exc:
             stats.failed.append(f"{type(exc).__name__}: {exc}")
             return
@@ -333,7 +356,9 @@ class Window:
         self.user, self.system = times.user - self._times.user, times.system - self._times.system
 
 
-def run(port: int, clients: int, seconds: float, delay_ms: int, warmup: float = WARMUP_S, io: str = IO_MODES[0]) -> dict:
+def run(
+    port: int, clients: int, seconds: float, delay_ms: int, warmup: float = WARMUP_S, io: str = IO_MODES[0]
+) -> dict:
     """Seat ``clients`` // 4 tables, then play and measure as the module docstring says;
     returns its JSON object."""
     if io not in IO_MODES:
@@ -368,7 +393,15 @@ def run(port: int, clients: int, seconds: float, delay_ms: int, warmup: float = 
             finally:
                 loop.close()
         else:
-            trio.run(play_trio, [(conn, bot, rest) for conn, bot, _, rest in bots], stats, pace, window, warmup, seconds)
+            trio.run(
+                play_trio,
+                [(conn, bot, rest) for conn, bot, _, rest in bots],
+                stats,
+                pace,
+                window,
+                warmup,
+                seconds,
+            )
     finally:
         gc.enable()
     cpu, system, elapsed = window.user + window.system, window.system, window.elapsed

@@ -34,10 +34,15 @@ def machine(d: dict) -> list[str]:
 
 
 def engine(d: dict) -> list[str]:
-    out = ["| variant | `sharp` bots: deals/s | actions/s | rules alone: deals/s | actions/s |", "| --- | ---: | ---: | ---: | ---: |"]
+    out = [
+        "| variant | `sharp` bots: deals/s | actions/s | rules alone: deals/s | actions/s |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
     for r in d["engine"]:
         b, c = r.get("bots") or {}, r.get("core") or {}
-        out.append(f"| {r['variant']} | {n(b.get('deals_per_s'), 1)} | {n(b.get('actions_per_s'))} | {n(c.get('deals_per_s'), 1)} | {n(c.get('actions_per_s'))} |")
+        out.append(
+            f"| {r['variant']} | {n(b.get('deals_per_s'), 1)} | {n(b.get('actions_per_s'))} | {n(c.get('deals_per_s'), 1)} | {n(c.get('actions_per_s'))} |"
+        )
     return out
 
 
@@ -55,8 +60,12 @@ def latency(d: dict) -> list[str]:
             f" | {n(lat['client_cpu_us_per_sample'])} µs | {lat['frames_per_sample']} | {n(tp['requests_per_s'])} requests/s |"
         )
     out.append("")
-    out.append(f"`latency_ratio` (neveryu p50 / floor p50): **{d.get('latency_ratio')}**"
-               f" ({d['floor']['latency']['n']:,} and {d['neveryu']['latency']['n']:,} samples)." if "floor" in d and "neveryu" in d else "")
+    out.append(
+        f"`latency_ratio` (neveryu p50 / floor p50): **{d.get('latency_ratio')}**"
+        f" ({d['floor']['latency']['n']:,} and {d['neveryu']['latency']['n']:,} samples)."
+        if "floor" in d and "neveryu" in d
+        else ""
+    )
     return out
 
 
@@ -74,7 +83,9 @@ def capacity(d: dict) -> list[str]:
             f" | {sum((r['errors'] or {}).values())}, {r['dropped']} | {'yes' if r['ok'] else '**no**'} |"
         )
     out.append("")
-    out.append(f"Largest N with p99 under {c['p99_limit_ms']:.0f} ms: **{c['max_ok']}** (idle server RSS {c['steps'][0]['server_idle_rss_mib']} MiB).")
+    out.append(
+        f"Largest N with p99 under {c['p99_limit_ms']:.0f} ms: **{c['max_ok']}** (idle server RSS {c['steps'][0]['server_idle_rss_mib']} MiB)."
+    )
     return out
 
 
@@ -94,7 +105,9 @@ def targets(d: dict) -> list[str]:
     out = ["| target | result | verdict |", "| --- | --- | --- |"]
     ratio = d.get("latency_ratio")
     if ratio is not None:
-        out.append(f"| neveryu p50 ≤ {RATIO_TARGET} × floor p50, same run | {ratio} × | {'met' if ratio <= RATIO_TARGET else '**missed**'} |")
+        out.append(
+            f"| neveryu p50 ≤ {RATIO_TARGET} × floor p50, same run | {ratio} × | {'met' if ratio <= RATIO_TARGET else '**missed**'} |"
+        )
     t = (d.get("capacity") or {}).get("target")
     if t:
         ok = t["ok"]
@@ -102,7 +115,9 @@ def targets(d: dict) -> list[str]:
             f"| {CLIENTS_TARGET:,} clients, p99 < {P99_TARGET_MS:.0f} ms | p99 {t['p99_ms']} ms at {t['seated']:,} clients"
             f" ({t['actions_per_s']} actions/s); largest N under {P99_TARGET_MS:.0f} ms: {d['capacity']['max_ok']} | {'met' if ok else '**missed**'} |"
         )
-        out.append(f"| ≤ {KIB_TARGET:.0f} KiB server memory per client | {t['kib_per_client']} KiB at {t['seated']:,} clients | {'met' if t['kib_per_client'] <= KIB_TARGET else '**missed**'} |")
+        out.append(
+            f"| ≤ {KIB_TARGET:.0f} KiB server memory per client | {t['kib_per_client']} KiB at {t['seated']:,} clients | {'met' if t['kib_per_client'] <= KIB_TARGET else '**missed**'} |"
+        )
     s = d.get("soak")
     if s:
         half = s["rss_samples_mib"][len(s["rss_samples_mib"]) // 2]
@@ -111,7 +126,9 @@ def targets(d: dict) -> list[str]:
             f"| ≤ {KIB_TARGET:.0f} KiB per client with full replay buffers (soak) | {s['kib_per_client_end']} KiB at {s['clients']} clients"
             f" | {'met' if s['kib_per_client_end'] <= KIB_TARGET else '**missed**'} |"
         )
-        out.append(f"| no memory growth in the soak | {growth:+.1f} MiB over its second half | {'met' if growth <= SOAK_NOISE_MIB else '**missed**'} |")
+        out.append(
+            f"| no memory growth in the soak | {growth:+.1f} MiB over its second half | {'met' if growth <= SOAK_NOISE_MIB else '**missed**'} |"
+        )
     return out
 
 
@@ -121,8 +138,12 @@ def main(paths: list[str]) -> None:
             d = json.load(f)
         print(f"<!-- {path} -->")
         for title, section, key in (
-            ("Machine", machine, "machine"), ("Engine", engine, "engine"), ("Fan-out latency", latency, "neveryu"),
-            ("Capacity", capacity, "capacity"), ("Soak", soak, "soak"), ("Targets", targets, "machine"),
+            ("Machine", machine, "machine"),
+            ("Engine", engine, "engine"),
+            ("Fan-out latency", latency, "neveryu"),
+            ("Capacity", capacity, "capacity"),
+            ("Soak", soak, "soak"),
+            ("Targets", targets, "machine"),
         ):
             if key in d:
                 print(f"\n### {title}\n")

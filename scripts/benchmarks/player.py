@@ -12,7 +12,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-CHANGES_HAND = frozenset({"deal_started", "state", "set_laid", "set_returned", "pile_taken", "stock_drawn", "quads_discarded"})
+CHANGES_HAND = frozenset(
+    {"deal_started", "state", "set_laid", "set_returned", "pile_taken", "stock_drawn", "quads_discarded"}
+)
 
 
 class Player:

@@ -37,14 +37,29 @@ class Profile:
 
 
 PROFILES = {
-    "full": Profile(4.0, ("bots", "core"), 6000, 60.0, 10, 200, 10.0, (100, 200, 400, 600, 800, 1000, 1200, 1600, 2000, 2400, 2800), 2, 15.0, 2.5, 5.0),
+    "full": Profile(
+        4.0,
+        ("bots", "core"),
+        6000,
+        60.0,
+        10,
+        200,
+        10.0,
+        (100, 200, 400, 600, 800, 1000, 1200, 1600, 2000, 2400, 2800),
+        2,
+        15.0,
+        2.5,
+        5.0,
+    ),
     "quick": Profile(0.5, ("bots", "core"), 1200, 8.0, 4, 200, 2.0, (200, 1000), 0, 4.0, 1.5, 5.0),
     "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 0, 1.0, 0.3, 0.1),
 }
 
 
 def engine(report, prof: Profile, args) -> None:
-    report.say(f"\n== engine: bots-only deals per second, 4 seats, one process ({prof.engine_s} s per variant)")
+    report.say(
+        f"\n== engine: bots-only deals per second, 4 seats, one process ({prof.engine_s} s per variant)"
+    )
     report.say(f"  {'variant':<12} {'bots (sharp)':>26}   {'core (auto_action)':>28}")
     rows = engine_speed.run(prof.engine_s, modes=prof.engine_modes)
     for r in rows:
@@ -52,8 +67,10 @@ def engine(report, prof: Profile, args) -> None:
         for mode in ("bots", "core"):
             m = r.get(mode)
             cells.append(
-                f"{m['deals_per_s']:>8.1f} deals/s {m['actions_per_s']:>7} act/s" + (f" ({m['unfinished']} unfinished)" if m["unfinished"] else "")
-                if m else f"{'-':>28}"
+                f"{m['deals_per_s']:>8.1f} deals/s {m['actions_per_s']:>7} act/s"
+                + (f" ({m['unfinished']} unfinished)" if m["unfinished"] else "")
+                if m
+                else f"{'-':>28}"
             )
         report.say(f"  {r['variant']:<12} {cells[0]}   {cells[1]}")
     report.data["engine"] = rows
@@ -113,9 +130,12 @@ def latencies(report, prof: Profile, args) -> None:
     n = max(1, prof.latency_samples // prof.rounds)
     seconds = prof.latency_s / prof.rounds
     me = os.getpid()
-    with Helper("scripts.benchmarks.floor") as fl, Helper(
-        "scripts.benchmarks.neveryu_server", "--clients", str(prof.ping_clients + 16), *args.server_args
-    ) as nv:
+    with (
+        Helper("scripts.benchmarks.floor") as fl,
+        Helper(
+            "scripts.benchmarks.neveryu_server", "--clients", str(prof.ping_clients + 16), *args.server_args
+        ) as nv,
+    ):
         pids = {"floor": fl.pid, "neveryu": nv.pid}
         with pinned(list(pids.values()), not args.no_pin) as report.data["latency_cpus"]:
 
@@ -149,7 +169,10 @@ def latencies(report, prof: Profile, args) -> None:
             "client_cpu_us_per_sample": round(cpu[name]["client"] / k * 1e6, 1),
             "frames_per_sample": round(cpu[name]["frames"] / k, 1),
         }
-        report.data[name] = {"latency": {**summary_us(pooled[name]), **per, **extra[name]}, "throughput": tps[name]}
+        report.data[name] = {
+            "latency": {**summary_us(pooled[name]), **per, **extra[name]},
+            "throughput": tps[name],
+        }
     say_latencies(report, prof)
 
 
@@ -158,7 +181,9 @@ def say_latencies(report, prof: Profile) -> None:
     if fl:
         lat, tp = fl["latency"], fl["throughput"]
         report.say("\n== floor: bare trio server, same framing, no game logic (server in its own process)")
-        report.say(f"  send → all 4 decoded: p50 {lat['p50_us']} µs, p99 {lat['p99_us']} µs ({lat['n']} samples)")
+        report.say(
+            f"  send → all 4 decoded: p50 {lat['p50_us']} µs, p99 {lat['p99_us']} µs ({lat['n']} samples)"
+        )
         report.say(
             f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs;"
             f" {lat['frames_per_sample']} frames decoded per sample"
@@ -167,7 +192,9 @@ def say_latencies(report, prof: Profile) -> None:
     if nv:
         lat, tp = nv["latency"], nv["throughput"]
         ratio = f" = {lat['p50_us'] / fl['latency']['p50_us']:.2f} × floor" if fl else ""
-        report.say(f"\n== neveryu: the same through the real server (verish, 4 clients at one table{', ' + ' '.join(report.server_args) if report.server_args else ''})")
+        report.say(
+            f"\n== neveryu: the same through the real server (verish, 4 clients at one table{', ' + ' '.join(report.server_args) if report.server_args else ''})"
+        )
         report.say(
             f"  set sent → all 4 decoded its event: p50 {lat['p50_us']} µs{ratio}, p99 {lat['p99_us']} µs"
             f" ({lat['n']} samples, {lat['deals']} deals ended, errors {lat['errors'] or 0})"
@@ -178,10 +205,13 @@ def say_latencies(report, prof: Profile) -> None:
         )
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     if fl and nv:
-        report.say(f"  (measured in {prof.rounds} interleaved rounds of a floor block and a neveryu block, in alternating order)")
+        report.say(
+            f"  (measured in {prof.rounds} interleaved rounds of a floor block and a neveryu block, in alternating order)"
+        )
     cpus = report.data.get("latency_cpus")
     report.say(
-        f"  (servers on CPU {cpus['servers']}, measuring clients on CPU {cpus['clients']})" if cpus
+        f"  (servers on CPU {cpus['servers']}, measuring clients on CPU {cpus['clients']})"
+        if cpus
         else "  (not pinned: servers and clients wherever the scheduler puts them)"
     )
 

@@ -22,7 +22,14 @@ def run(minutes: float, say=print, server_args=()) -> dict:
     server's, per client)."""
     clients = TABLES * SEATS
     seconds = minutes * 60
-    with Helper("scripts.benchmarks.neveryu_server", "--clients", str(clients), "--deal-pause-ms", str(CAPACITY_DEAL_PAUSE_MS), *server_args) as srv:
+    with Helper(
+        "scripts.benchmarks.neveryu_server",
+        "--clients",
+        str(clients),
+        "--deal-pause-ms",
+        str(CAPACITY_DEAL_PAUSE_MS),
+        *server_args,
+    ) as srv:
         idle_rss = rss_bytes(srv.pid)
         gen = loadgen(srv.port, clients, seconds, DELAY_MS)
         try:
@@ -38,7 +45,9 @@ def run(minutes: float, say=print, server_args=()) -> dict:
             for k in range(1, SAMPLES + 1):
                 time.sleep(max(0.0, start + seconds * k / SAMPLES - time.perf_counter() - 0.5))
                 samples.append(rss_bytes(srv.pid))
-                say(f"  {(time.perf_counter() - start) / 60:5.1f} min: server RSS {samples[-1] / 2**20:.1f} MiB")
+                say(
+                    f"  {(time.perf_counter() - start) / 60:5.1f} min: server RSS {samples[-1] / 2**20:.1f} MiB"
+                )
             load = json.loads(gen.stdout.readline())
             cpu = meter.stop()
         finally:

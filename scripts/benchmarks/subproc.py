@@ -27,7 +27,7 @@ class Helper:
         """This environment with the project root first on PYTHONPATH."""
         return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
-    def __enter__(self) -> "Helper":
+    def __enter__(self) -> Helper:
         self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=self.env(), stdout=subprocess.PIPE, text=True)
         deadline = time.monotonic() + self.ready_timeout
         line = self.proc.stdout.readline()  # the helper prints PORT first; it fails fast otherwise
