@@ -113,8 +113,9 @@ class Deal:
 
     Build one with ``Deal.new`` (shuffled and dealt) or with the constructor from an explicit
     arrangement (hands, pile, discard, hidden, set-aside and stock cards, dealer, the seat to act
-    and the rank held: scenarios and tests); ``opening()`` gives the events that start it. Then ``apply`` actions;
-    ``legal_actions(seat)`` answers what a seat may do, ``view(seat)`` what it may know.
+    and the rank held: scenarios and tests); ``opening()`` gives the events that start it. Then
+    ``apply`` actions; ``legal_actions(seat)`` answers what a seat may do, ``view(seat)`` what it
+    may know.
     """
 
     def __init__(

@@ -114,7 +114,8 @@ class Mismatch:
 
     def __str__(self) -> str:
         if "\n" in self.expected or "\n" in self.got:
-            return f"{self.where}: {self.what}:\n  expected:\n{_indent(self.expected)}\n  got:\n{_indent(self.got)}"
+            expected, got = _indent(self.expected), _indent(self.got)
+            return f"{self.where}: {self.what}:\n  expected:\n{expected}\n  got:\n{got}"
         return f"{self.where}: {self.what}: expected {self.expected}, got {self.got}"
 
 

@@ -68,7 +68,8 @@ class SimulationResult:
     """The figures of one simulation.
 
     ``deals``: deals asked for; ``completed``: deals that ended; ``unfinished``: stopped at
-    ``ACTION_CAP`` or by a violation; ``actions``: actions applied in completed deals; ``longest``: the most in one of them;
+    ``ACTION_CAP`` or by a violation; ``actions``: actions applied in completed deals;
+    ``longest``: the most in one of them;
     ``invariant_violations``: failed checks (0 when checks were off); ``violations``: the first
     few in words; ``bot_errors``: bot answers that were None or illegal when the seat had to act;
     ``strengths``: per strength; ``seconds`` and ``deals_per_s``: None without a clock.

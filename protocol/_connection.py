@@ -133,9 +133,7 @@ def _check_server_message(msg: dict) -> dict:
         if not (is_uint32(re) or (re is None and t == "error")):
             raise error("BAD_MESSAGE", f"{t}: re must be a request id")
         if t == "error" and not (
-            type(msg.get("code")) is str
-            and type(msg.get("msg")) is str
-            and type(msg.get("fatal")) is bool
+            type(msg.get("code")) is str and type(msg.get("msg")) is str and type(msg.get("fatal")) is bool
         ):
             raise error("BAD_MESSAGE", "error needs code (str), msg (str) and fatal (bool)")
     elif not (type(msg.get("seq")) is int and type(msg.get("ts")) is int):

@@ -336,7 +336,8 @@ class CreateTable(Request):
     seats: int | None = wire(Int(2, MAX_SEATS), "number of seats", required=False)
     bots: tuple[str | None, ...] | None = wire(
         Array(Nullable(Str(16, 1)), MAX_SEATS - 1),
-        "one entry per bot: a strength from welcome.bots, or nil for the server's default; bots fill the last seats",
+        "one entry per bot: a strength from welcome.bots, or nil for the server's default;"
+        " bots fill the last seats",
         required=False,
     )
     turn_ms: int | None = wire(MS, "turn time limit; 0: untimed", required=False)

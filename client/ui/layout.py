@@ -252,7 +252,10 @@ class Screen:
             state = t("state." + str(table.get("state", "waiting")))
             mark = ">" if i == self.c.lobby_cursor else " "
             lock = "*" if table.get("password") else " "
-            line = f"{mark} {table.get('id')!s:>2}{lock} {table.get('variant')!s:<13} {taken}/{len(seats):<3} {state:<9} {names}"
+            line = (
+                f"{mark} {table.get('id')!s:>2}{lock} {table.get('variant')!s:<13}"
+                f" {taken}/{len(seats):<3} {state:<9} {names}"
+            )
             out.append(("class:cursor" if i == self.c.lobby_cursor else "", line + "\n"))
         return out
 

@@ -18,7 +18,8 @@ WATCH_RATE = 0.03
 
 class HonestBot(Bot):
     """Lays the truth whenever it holds a claimable rank: all it holds of it, up to the largest
-    set (where it may claim any rank, the rank of a random card of its hand); declares none truthfully where the variant allows.
+    set (where it may claim any rank, the rank of a random card of its hand); declares none
+    truthfully where the variant allows.
     When it cannot tell the truth it challenges (``CALL_RATE``), believes (``CALL_RATE``, where
     the variant has «верю») or lays the smallest bluff of random cards. On its turn it challenges
     a claim its own hand proves false (more cards of the rank claimed than exist outside its hand

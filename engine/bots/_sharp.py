@@ -106,9 +106,9 @@ class SharpBot(Bot):
     Choosing: ``p_true`` is 0 for a claim its memory proves false (more of the rank claimed
     than can be outside its hand and the places it knows), and such a claim is challenged as
     soon as the set is laid (off turn too, in `anyone` variants) whenever the pile makes it pay;
-    otherwise ``p_true`` estimates the claim (the chance the claimant held the cards, from the unseen cards, times how much likelier
-    a claim of that count is when true than when bluffed) and each answer (challenge, believe,
-    each set it could lay) is valued in cards. Bluffs are made of the cards it needs least (the
+    otherwise ``p_true`` estimates the claim (the chance the claimant held the cards, from the
+    unseen cards, times how much likelier a claim of that count is when true than when
+    bluffed) and each answer (challenge, believe, each set it could lay) is valued in cards. Bluffs are made of the cards it needs least (the
     ranks it holds fewest of and, where the order of ranks is fixed, will not have to claim soon).
     A set that would end an opponent's deal is challenged unless surely true.
 
