@@ -7,9 +7,9 @@ and convert; ``parse_request`` picks the class of a client message; ``build_sche
 ``load_schema`` give the JSON Schema.
 """
 
-from ._codec import decode_body, encode_body, encode_frame, wire_problem
+from ._codec import check_sent, decode_body, encode_frame, wire_problem
 from ._connection import Connection, is_uint32
-from ._errors import ERRORS, LocalProtocolError, ProtocolError, error
+from ._errors import ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError, error
 from ._limits import (
     DEFAULT_PORT,
     HEADER_SIZE,
@@ -18,6 +18,7 @@ from ._limits import (
     IDLE_TIMEOUT_MS,
     MAX_CHAT_LEN,
     MAX_CLIENT_FRAME,
+    MAX_CLIENT_OBJECTS,
     MAX_DEPTH,
     MAX_ID,
     MAX_NAME_LEN,
@@ -103,6 +104,7 @@ __all__ = [
     "IDLE_TIMEOUT_MS",
     "MAX_CHAT_LEN",
     "MAX_CLIENT_FRAME",
+    "MAX_CLIENT_OBJECTS",
     "MAX_DEPTH",
     "MAX_ID",
     "MAX_NAME_LEN",
@@ -148,6 +150,7 @@ __all__ = [
     "PlayerOut",
     "Pong",
     "ProtocolError",
+    "RemoteProtocolError",
     "QuadsDiscarded",
     "Ready",
     "Reply",
@@ -174,7 +177,7 @@ __all__ = [
     "WindowClosed",
     "build_schema",
     "decode_body",
-    "encode_body",
+    "check_sent",
     "encode_frame",
     "error",
     "is_uint32",

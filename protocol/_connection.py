@@ -1,17 +1,18 @@
 """``Connection``: bytes in, messages out, and back; no I/O (the h11 pattern).
 
-The caller owns the socket: it feeds what it reads to ``receive_data``, takes messages from
-``next_message`` until None, and writes what ``send`` returns.
+The caller owns the socket: it feeds what it reads to ``receive_data``, takes messages until
+None (``next_request`` on a server, ``next_message`` on a client), and writes what ``send``
+returns.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from ._codec import decode_body, encode_frame
-from ._errors import ProtocolError, error
-from ._limits import HEADER_SIZE, MAX_CLIENT_FRAME, MAX_ID, MAX_SERVER_FRAME
-from ._messages import request_wire
+from ._codec import check_sent, decode_body, encode_frame
+from ._errors import RemoteProtocolError, error
+from ._limits import HEADER_SIZE, MAX_CLIENT_FRAME, MAX_CLIENT_OBJECTS, MAX_ID, MAX_SERVER_FRAME
+from ._messages import Request, parse_request
 
 Role = Literal["server", "client"]
 
@@ -24,33 +25,32 @@ def is_uint32(value: object) -> bool:
 class Connection:
     """One end of a protocol connection.
 
-    ``check_sent=False``: ``send`` does not walk each message to check its wire types (the
-    server, whose tests turn it back on; docs/BENCHMARKS.md); incoming bytes are always checked.
+    ``role="server"``: the peer is a client; frames in are at most ``MAX_CLIENT_FRAME`` bytes
+    and ``MAX_CLIENT_OBJECTS`` values, out at most ``MAX_SERVER_FRAME``; every message in is a
+    request checked against its message class (``next_request``), and the first must be
+    ``hello``. ``role="client"``: the reverse limits; messages in are checked for wire types
+    and the envelope (``re`` for replies, ``seq`` and ``ts`` for events) and passed on as dicts
+    (``next_message``): unknown types and fields pass through (clients ignore what they do not
+    know).
 
-    ``role="server"``: the peer is a client; frames in are at most 65,536 bytes, out at most
-    1,048,576, and every message in is a request checked against its schema (``parse_request``):
-    the first must be ``hello``. ``role="client"``: the reverse limits; messages in are checked
-    for wire types and the envelope (``re`` for replies, ``seq`` and ``ts`` for events), and
-    unknown types and fields pass through (clients ignore what they do not know).
-
-    After a fatal ``ProtocolError`` the connection is broken: ``next_message`` raises the same
-    error again and ``receive_data`` discards its input. A non-fatal one (``UNKNOWN_TYPE``)
-    consumes its frame and the connection goes on.
+    After a fatal ``RemoteProtocolError`` the connection is broken: the next call raises the
+    same error again and ``receive_data`` discards its input. A non-fatal one (``UNKNOWN_TYPE``,
+    ``ILLEGAL_ACTION``) consumes its frame and the connection goes on.
     """
 
-    def __init__(self, role: Role, *, check_sent: bool = True) -> None:
+    def __init__(self, role: Role) -> None:
         if role not in ("server", "client"):
             raise ValueError(f"role must be 'server' or 'client', not {role!r}")
         self.role: Role = role
-        self.check_sent = check_sent  # False: ``send`` trusts the caller's types (see ``send``)
         self.max_in = MAX_CLIENT_FRAME if role == "server" else MAX_SERVER_FRAME
         self.max_out = MAX_SERVER_FRAME if role == "server" else MAX_CLIENT_FRAME
+        self._max_objects = MAX_CLIENT_OBJECTS if role == "server" else None
         self._buffer = bytearray()
-        self._error: ProtocolError | None = None
+        self._error: RemoteProtocolError | None = None
         self.hello_received = False
 
     @property
-    def broken(self) -> ProtocolError | None:
+    def broken(self) -> RemoteProtocolError | None:
         """The fatal error that broke the connection, or None."""
         return self._error
 
@@ -64,15 +64,39 @@ class Connection:
         if self._error is None:
             self._buffer += data
 
-    def next_message(self) -> dict | None:
-        """The next whole message from the peer, or None until more bytes arrive.
+    def next_request(self) -> Request | None:
+        """Server role: the next whole request from the client, or None until more bytes
+        arrive. Raises ``RemoteProtocolError``: fatal ones (``BAD_FRAME``, ``FRAME_TOO_LARGE``,
+        ``BAD_MESSAGE``, ``NOT_READY``) break the connection; ``UNKNOWN_TYPE`` and
+        ``ILLEGAL_ACTION`` do not. A length header above the limit raises as soon as its 4
+        bytes are in."""
+        if self.role != "server":
+            raise RuntimeError("next_request is the server's: a client calls next_message")
+        msg = self._next_body()
+        if msg is None:
+            return None
+        try:
+            return self._check_request(msg)
+        except RemoteProtocolError as exc:
+            self._failed(exc)
+            raise
 
-        Returns the decoded dict. Server role: the request as its class normalises it
-        (``parse_request(msg).to_wire()``: known fields only, optional nil fields left out).
-        Raises ``ProtocolError``: fatal ones (``BAD_FRAME``, ``FRAME_TOO_LARGE``,
-        ``BAD_MESSAGE``, ``NOT_READY``) break the connection; ``UNKNOWN_TYPE`` does not.
-        A length header above the limit raises as soon as its 4 bytes are in.
-        """
+    def next_message(self) -> dict[str, Any] | None:
+        """Client role: the next whole message from the server as a dict, or None until more
+        bytes arrive. Raises ``RemoteProtocolError`` (always fatal here)."""
+        if self.role != "client":
+            raise RuntimeError("next_message is the client's: a server calls next_request")
+        msg = self._next_body()
+        if msg is None:
+            return None
+        try:
+            return _check_server_message(msg)
+        except RemoteProtocolError as exc:
+            self._failed(exc)
+            raise
+
+    def _next_body(self) -> dict[str, Any] | None:
+        """The next whole frame's body, decoded; None until it is all in."""
         if self._error is not None:
             raise self._error
         if len(self._buffer) < HEADER_SIZE:
@@ -85,44 +109,38 @@ class Connection:
                 raise error("FRAME_TOO_LARGE", f"a frame of {size} bytes; the limit is {self.max_in}")
             if len(self._buffer) < HEADER_SIZE + size:
                 return None
-            if len(self._buffer) == HEADER_SIZE + size:  # the usual case: one whole frame
-                body = self._buffer[HEADER_SIZE:]
-                self._buffer.clear()
-            else:
-                body = self._buffer[HEADER_SIZE : HEADER_SIZE + size]
-                del self._buffer[: HEADER_SIZE + size]
-            msg = decode_body(body, self.max_in)
-            if self.role == "server":
-                return self._check_request(msg)
-            return _check_server_message(msg)
-        except ProtocolError as exc:
-            if exc.fatal:
-                self._error = exc
-                self._buffer.clear()
+            body = bytes(self._buffer[HEADER_SIZE : HEADER_SIZE + size])
+            del self._buffer[: HEADER_SIZE + size]
+            return decode_body(body, self.max_in, self._max_objects)
+        except RemoteProtocolError as exc:
+            self._failed(exc)
             raise
 
-    def _check_request(self, msg: dict) -> dict:
-        t, rid = msg.get("t"), msg.get("id")
+    def _failed(self, exc: RemoteProtocolError) -> None:
+        """A fatal error breaks the connection: it is raised again from now on."""
+        if exc.fatal:
+            self._error = exc
+            self._buffer.clear()
+
+    def _check_request(self, msg: dict[str, Any]) -> Request:
+        rid = msg.get("id")
         if not is_uint32(rid):
             raise error("BAD_MESSAGE", "a request needs an id, a uint32")
-        if type(t) is not str:
-            raise error("BAD_MESSAGE", "a message needs t, a string", re=rid)
-        if not self.hello_received and t != "hello":
-            raise error("NOT_READY", "the first request must be hello", re=rid)
-        request = request_wire(msg)  # parse_request(msg).to_wire(), without the object
-        if t == "hello":
+        if not self.hello_received and msg.get("t") != "hello":
+            raise error("NOT_READY", "the first request must be hello", re=rid)  # type: ignore[arg-type]
+        request = parse_request(msg)
+        if request.t == "hello":
             self.hello_received = True
         return request
 
-    def send(self, msg: dict, body: bytes | None = None) -> bytes:
-        """The frame to write for ``msg``. ``body``: ``msg`` already msgpack-encoded by the
-        caller (used as is). Raises ``LocalProtocolError`` if ``msg`` is too large for this
-        role's frames or holds a non-wire value (a float, bytes, ...; only checked with
-        ``check_sent``)."""
-        return encode_frame(msg, self.max_out, self.check_sent, body)
+    def send(self, msg: dict[str, Any]) -> bytes:
+        """The frame to write for ``msg``. Raises ``LocalProtocolError`` if ``msg`` holds a
+        non-wire value (a float, bytes, ...) or is too large for this role's frames."""
+        check_sent(msg)
+        return encode_frame(msg, self.max_out)
 
 
-def _check_server_message(msg: dict) -> dict:
+def _check_server_message(msg: dict[str, Any]) -> dict[str, Any]:
     """The envelope of a message from a server: ``t`` a string; a reply has ``re`` (uint32, or
     nil on an error); an event has ``seq`` and ``ts`` (ints) and no ``re``."""
     t = msg.get("t")

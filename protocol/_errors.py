@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 # code -> (fatal, when it is sent). Fatal: the server closes the connection after sending it.
 ERRORS: dict[str, tuple[bool, str]] = {
     # framing and types (the bytes themselves are wrong)
@@ -75,14 +77,19 @@ ERRORS: dict[str, tuple[bool, str]] = {
         "challenge names a set not laid yet where only the next player challenges "
         "(where anyone challenges, a challenge of the next set is ok and challenge_void)",
     ),
+    "CHALLENGE_PENDING": (
+        False,
+        "lay or declare_none while a challenge of the last set is being settled (within its tie "
+        "window): the challenge came first and reveals that set, so nothing was laid",
+    ),
     "CHALLENGE_BARRED": (False, "challenge of a set this seat challenged prematurely (void)"),
     "DEAL_OVER": (False, "the deal has ended; no action is accepted"),
 }
 
 
 class ProtocolError(Exception):
-    """Untrusted input broke the protocol. The only exception ``Connection.next_message`` and the
-    decoding functions raise.
+    """Something broke the protocol: the base of ``RemoteProtocolError`` (the peer's fault) and
+    ``LocalProtocolError`` (ours), as in h11.
 
     Attributes: ``code`` (a key of ``ERRORS``), ``msg`` (for people), ``fatal`` (the server sends
     the error and closes), ``re`` (the id of the request at fault, or None when it could not be
@@ -96,9 +103,14 @@ class ProtocolError(Exception):
         self.fatal = fatal
         self.re = re
 
-    def to_wire(self) -> dict:
+    def to_wire(self) -> dict[str, Any]:
         """The ``error`` reply: ``{"t": "error", "re": id|None, "code", "msg", "fatal"}``."""
         return {"t": "error", "re": self.re, "code": self.code, "msg": self.msg, "fatal": self.fatal}
+
+
+class RemoteProtocolError(ProtocolError):
+    """The peer sent bytes or a message the protocol forbids. The only exception
+    ``Connection.next_request``/``next_message`` and the decoding functions raise."""
 
 
 class LocalProtocolError(ProtocolError):
@@ -106,6 +118,6 @@ class LocalProtocolError(ProtocolError):
     message too large for a frame, or holding a float, bytes or another non-wire value."""
 
 
-def error(code: str, msg: str, *, re: int | None = None) -> ProtocolError:
-    """A ``ProtocolError`` of a registered ``code`` with the registry's fatality."""
-    return ProtocolError(code, msg, ERRORS[code][0], re=re)
+def error(code: str, msg: str, *, re: int | None = None) -> RemoteProtocolError:
+    """A ``RemoteProtocolError`` of a registered ``code`` with the registry's fatality."""
+    return RemoteProtocolError(code, msg, ERRORS[code][0], re=re)

@@ -22,7 +22,12 @@ MAX_SERVER_FRAME = 1_048_576
 """Largest N of a frame a server sends (bytes)."""
 
 MAX_DEPTH = 32
-"""Deepest nesting of arrays and maps in one message; the message map itself is depth 1."""
+"""Most levels of arrays and maps in one message: the message map is level 1, a map or array in
+it level 2, and so on; values that are not arrays or maps add no level."""
+
+MAX_CLIENT_OBJECTS = 512
+"""Most values in one frame from a client: the message map, every key and value of every map
+and every item of every array (a real request holds fewer than 100)."""
 
 MAX_CHAT_LEN = 500
 """Longest ``chat.text`` (characters)."""

@@ -2,7 +2,7 @@
 
 Every class has ``t`` (its type), ``KIND`` (``request``, ``reply`` or ``event``), keyword-only
 fields whose wire types (``_types``) validate and normalise every value given to the
-constructor (arrays become tuples; a bad value raises ``ProtocolError("BAD_MESSAGE")``),
+constructor (arrays become tuples; a bad value raises ``RemoteProtocolError("BAD_MESSAGE")``),
 ``to_wire() -> dict`` and ``from_wire(d)``. A request also names its ``REPLY``. Game events
 mirror engine/_events.py field for field (as projected for the receiving seat).
 
@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ._errors import ProtocolError, error
+from ._errors import RemoteProtocolError, error
 from ._limits import MAX_CHAT_LEN, MAX_NAME_LEN
 from ._types import (
     CARD,
@@ -42,9 +42,7 @@ from ._types import (
     Str,
     Tuple,
     Type,
-    checked_as,
     well_typed,
-    wire_identity,
 )
 
 MAX_CARDS = 104  # a 2x52 deck
@@ -123,7 +121,7 @@ class Message:
     @classmethod
     def from_wire(cls, d: dict) -> Message:
         """Build from a decoded message dict. Unknown keys are ignored. Raises
-        ``ProtocolError("BAD_MESSAGE")`` (fatal) for a missing or wrongly typed field."""
+        ``RemoteProtocolError("BAD_MESSAGE")`` (fatal) for a missing or wrongly typed field."""
         kwargs = {}
         for name, f in cls.wire_fields().items():
             if name in d:
@@ -202,7 +200,7 @@ SEAT_SUMMARY = Ref(
             "name": Field(Nullable(NAME), doc="the player's name; nil for an empty seat"),
             "bot": Field(
                 Nullable(Str(16)),
-                doc="a bot seat: the bot's strength (easy, normal, hard); nil for a player's seat",
+                doc="a bot seat: the bot's strength (random, honest or sharp: welcome.bots); nil for a player's seat",
             ),
             "ready": Field(Bool(), doc="ready to start (bots are always ready)"),
             "away": Field(
@@ -486,7 +484,12 @@ class Welcome(Reply):
         MS, "the server sends heartbeat after this long without sending; a client should ping as often"
     )
     bots: tuple[str, ...] | None = wire(
-        Array(Str(16, 1), 16), "the bot strengths create_table accepts, the default first", required=False
+        Array(Str(16, 1), 16),
+        "the bot strengths create_table accepts, easiest first (random, honest, sharp)",
+        required=False,
+    )
+    default_bot: str | None = wire(
+        Str(16, 1), "the strength of a bot seat asked for without one (create_table.bots nil)", required=False
     )
 
 
@@ -876,10 +879,11 @@ GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "disca
 """The requests that act in a deal (docs/PROTOCOL.md, Game requests)."""
 
 
-def parse_request(d: dict) -> Request:
-    """The request object for a decoded client message ``d`` (a dict with ``t`` and ``id``).
+def parse_request(d: dict[str, Any]) -> Request:
+    """The request object for a decoded client message ``d`` (a dict with ``t`` and ``id``):
+    every field checked by its wire type, arrays as tuples, absent optional fields None.
 
-    Raises ``ProtocolError``: ``UNKNOWN_TYPE`` (non-fatal) for a ``t`` no request has,
+    Raises ``RemoteProtocolError``: ``UNKNOWN_TYPE`` (non-fatal) for a ``t`` no request has,
     ``BAD_MESSAGE`` (fatal) for a missing id or a missing or wrongly typed field; both carry
     ``re`` = the id when it is a uint32. A game request (``GAME_REQUESTS``) whose fields all
     have the right kind but a value out of range (``set_no`` 0, a card ``"10H"``, nine cards,
@@ -889,40 +893,13 @@ def parse_request(d: dict) -> Request:
     cls, re = _request_class(d)
     try:
         return cls.from_wire(d)
-    except ProtocolError as exc:
-        raise _as_answered(exc, cls, d, re) from None
-
-
-def request_wire(d: dict) -> dict:
-    """``parse_request(d).to_wire()`` in one pass (the server's path for every request): each
-    field is checked as the class's constructor checks it (missing required fields first, then
-    each value in field order) and put in the dict at once, without building the object. Raises
-    exactly what ``parse_request`` raises, for ``d`` as msgpack decodes it (exact builtin
-    types; ``Array.wire_check`` would take a remembered card even as a ``str`` subclass)."""
-    cls, re = _request_class(d)
-    t = cls.t
-    plan = _PLANS.get(cls) or _plan(cls)
-    try:
-        for name in plan[0]:
-            if name not in d:
-                raise error("BAD_MESSAGE", f"{t}: the field {name} is missing")
-        out: dict[str, Any] = {"t": t}
-        for name, check, where, keep_nil, nullable in plan[1]:
-            if name in d:
-                value = d[name]
-                if value is None and nullable:
-                    if keep_nil:
-                        out[name] = None
-                    continue
-                out[name] = check(value, where)  # (a nil here raises the type's own error)
-        return out
-    except ProtocolError as exc:
+    except RemoteProtocolError as exc:
         raise _as_answered(exc, cls, d, re) from None
 
 
 def _request_class(d: dict) -> tuple[type[Message], int | None]:
     """The request class ``d`` names and the id its answer carries (None: not a uint32).
-    Raises ``ProtocolError``: ``BAD_MESSAGE`` for a ``t`` that is no string, ``UNKNOWN_TYPE``."""
+    Raises ``RemoteProtocolError``: ``BAD_MESSAGE`` for a ``t`` that is no string, ``UNKNOWN_TYPE``."""
     rid = d.get("id")
     re = rid if type(rid) is int and 0 <= rid <= UINT32.hi else None
     t = d.get("t")
@@ -934,39 +911,15 @@ def _request_class(d: dict) -> tuple[type[Message], int | None]:
     return cls, re
 
 
-def _as_answered(exc: ProtocolError, cls: type[Message], d: dict, re: int | None) -> ProtocolError:
+def _as_answered(
+    exc: RemoteProtocolError, cls: type[Message], d: dict, re: int | None
+) -> RemoteProtocolError:
     """``exc`` as the client is told it: with ``re``; a well-typed game request whose values
     are out of range is the non-fatal ``ILLEGAL_ACTION`` (see ``parse_request``)."""
     exc.re = re
     if cls.t in GAME_REQUESTS and re is not None and _well_typed(cls, d):
-        return ProtocolError("ILLEGAL_ACTION", exc.msg, False, re=re)
+        return RemoteProtocolError("ILLEGAL_ACTION", exc.msg, False, re=re)
     return exc
-
-
-_Step = tuple[str, Any, str, bool, bool]
-_PLANS: dict[type, tuple[tuple[str, ...], tuple[_Step, ...]]] = {}
-
-
-def _plan(cls: type[Message]) -> tuple[tuple[str, ...], tuple[_Step, ...]]:
-    """What ``request_wire`` does for ``cls`` (made once per class): its required field names,
-    and per field: its name; how its type checks a value that is not nil as its constructor
-    does and gives it in its wire form (``check``, or ``wire_check`` where ``to_wire`` changes
-    the value; ``Ref`` and ``Nullable`` taken off: ``checked_as``); where an error is said to
-    be; whether a nil is kept (required fields); whether a nil is allowed (optional or
-    ``Nullable``)."""
-    plan = _PLANS.get(cls)
-    if plan is None:
-        fields = cls.wire_fields()
-        steps = []
-        for name, f in fields.items():
-            inner = checked_as(f.type)
-            nullable = not f.required or isinstance(inner, Nullable)
-            if isinstance(inner, Nullable):
-                inner = checked_as(inner.inner)
-            check = inner.check if wire_identity(inner) else inner.wire_check
-            steps.append((name, check, f"{cls.t}.{name}", f.required, nullable))
-        plan = _PLANS[cls] = (tuple(name for name, f in fields.items() if f.required), tuple(steps))
-    return plan
 
 
 def _well_typed(cls: type[Message], d: dict) -> bool:

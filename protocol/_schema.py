@@ -2,7 +2,7 @@
 
 ``build_schema()`` makes it; docs/protocol.schema.json and protocol/schema.json (package data,
 what the ``schema`` request serves and ``neveryu protocol-info`` prints) are its output, written
-by ``python -m protocol.schema`` and checked by tests/test_protocol_schema.py. A message is
+by ``python -m neveryu.protocol.schema`` and checked by tests/test_protocol_schema.py. A message is
 valid if it matches the request, reply or event of its ``t``; fields not listed are allowed (a
 newer peer may send more) and ignored.
 """
@@ -99,4 +99,4 @@ def schema_json(schema: dict | None = None) -> str:
 
 def load_schema() -> dict:
     """The schema shipped with the package (protocol/schema.json)."""
-    return json.loads(importlib.resources.files("protocol").joinpath("schema.json").read_text("utf-8"))
+    return json.loads(importlib.resources.files(__package__).joinpath("schema.json").read_text("utf-8"))

@@ -2,7 +2,7 @@
 Schema, so the message classes and docs/protocol.schema.json come from one description.
 
 ``check(value, where)`` returns the value in its Python form (arrays become tuples, maps dicts)
-or raises ``ProtocolError("BAD_MESSAGE")`` naming ``where`` (the field's path). A bool is never
+or raises ``RemoteProtocolError("BAD_MESSAGE")`` naming ``where`` (the field's path). A bool is never
 an int; no type accepts floats or bytes (the codec refuses them earlier anyway).
 """
 
@@ -14,12 +14,11 @@ from typing import Any
 
 import attrs
 
-from ._errors import ProtocolError, error
+from ._errors import RemoteProtocolError, error
 from ._limits import MAX_ID
 
 RANK_PATTERN = "^[2-9TJQKA]$"
 CARD_PATTERN = "^[2-9TJQKA][SHDC]$"
-ACCEPTED_KEPT = 256  # values a Str with a pattern or choices remembers as passed (``Str.check``)
 
 
 def _bad(where: str, what: str, value: Any) -> Exception:
@@ -40,10 +39,6 @@ class Type:
 
     def to_wire(self, value: Any) -> Any:
         return value
-
-    def wire_check(self, value: Any, where: str) -> Any:
-        """``to_wire(check(value, where))``: the value checked, in its wire form."""
-        return self.to_wire(self.check(value, where))
 
 
 @attrs.frozen
@@ -92,35 +87,18 @@ class Str(Type):
     pattern: str | None = None
     choices: tuple[str, ...] | None = None
     description: str | None = None
-    _fullmatch: Any = attrs.field(init=False, repr=False, eq=False)  # ``pattern`` compiled, once
-    # Values that passed a pattern or choices, kept (up to ACCEPTED_KEPT) so that the next
-    # check of one is a set lookup: cards and ranks, in nearly every game request.
-    _accepted: set[str] | None = attrs.field(init=False, repr=False, eq=False)
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(
-            self, "_fullmatch", None if self.pattern is None else _compiled(self.pattern).fullmatch
-        )
-        object.__setattr__(
-            self, "_accepted", None if self.pattern is None and self.choices is None else set()
-        )
-
-    def check(self, value, where):
-        accepted = self._accepted
-        if accepted is not None and type(value) is str and value in accepted:
-            return value
+    def check(self, value: Any, where: str) -> Any:
         if type(value) is not str or not self.min_len <= len(value) <= self.max_len:
             raise _bad(where, f"a string of {self.min_len}..{self.max_len} characters", value)
-        if self._fullmatch is not None and not self._fullmatch(value):
+        if self.pattern is not None and not _compiled(self.pattern).fullmatch(value):
             raise _bad(where, f"a string matching {self.pattern}", value)
         if self.choices is not None and value not in self.choices:
             raise _bad(where, f"one of {', '.join(self.choices)}", value)
-        if accepted is not None and len(accepted) < ACCEPTED_KEPT:
-            accepted.add(value)
         return value
 
-    def schema(self):
-        s: dict = {"type": "string"}
+    def schema(self) -> dict[str, Any]:
+        s: dict[str, Any] = {"type": "string"}
         if self.choices is not None:
             s["enum"] = list(self.choices)
         else:
@@ -160,50 +138,20 @@ class Array(Type):
     items: Type
     max_items: int
     min_items: int = 0
-    # What checking and sending each item come to, found once (``checked_as``, ``wire_identity``)
-    _check_item: Any = attrs.field(init=False, repr=False, eq=False)
-    _items_as_they_are: bool = attrs.field(init=False, repr=False, eq=False)
-    _passed_items: set[str] | None = attrs.field(init=False, repr=False, eq=False)  # the items' ``Str`` memo
 
-    def __attrs_post_init__(self) -> None:
-        items = checked_as(self.items)
-        object.__setattr__(self, "_check_item", items.check)
-        object.__setattr__(self, "_items_as_they_are", wire_identity(items))
-        object.__setattr__(self, "_passed_items", items._accepted if isinstance(items, Str) else None)
-
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if type(value) not in (list, tuple) or not self.min_items <= len(value) <= self.max_items:
             raise _bad(where, f"an array of {self.min_items}..{self.max_items} items", value)
-        check = self._check_item
-        try:
-            return tuple([check(v, where) for v in value])
-        except ProtocolError:  # checked again to say which item (a name per item cost more than the check)
-            return tuple(check(v, f"{where}[{i}]") for i, v in enumerate(value))
+        return tuple(self.items.check(v, f"{where}[{i}]") for i, v in enumerate(value))
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         s = {"type": "array", "items": self.items.schema(), "maxItems": self.max_items}
         if self.min_items:
             s["minItems"] = self.min_items
         return s
 
-    def to_wire(self, value):
-        if self._items_as_they_are:
-            return list(value)
+    def to_wire(self, value: Any) -> Any:
         return [self.items.to_wire(v) for v in value]
-
-    def wire_check(self, value, where):
-        """``Type.wire_check``; a list of strings that have all passed the item check before
-        (``Str``'s memo: the cards of a lay) is taken at once, without a check per item (the
-        memo is looked up by equality: the items are taken to be what msgpack decodes, exact
-        ``str``, never a subclass)."""
-        passed = self._passed_items
-        if passed is not None and type(value) is list and self.min_items <= len(value) <= self.max_items:
-            try:
-                if passed.issuperset(value):
-                    return list(value)
-            except TypeError:  # an item that is not hashable: no string, checked below
-                pass
-        return self.to_wire(self.check(value, where))
 
 
 @attrs.frozen
@@ -330,7 +278,7 @@ class OneOf(Type):
         for c in self.choices:
             try:
                 return c.check(value, where)
-            except ProtocolError:
+            except RemoteProtocolError:
                 continue
         raise _bad(where, self.what, value)
 
@@ -366,22 +314,6 @@ class Ref(Type):
         return self.inner.to_wire(value)
 
 
-def checked_as(ty: Type) -> Type:
-    """``ty`` without the ``Ref`` names around it: the type whose ``check`` and ``to_wire`` do
-    the work (a ``Ref`` only hands them on)."""
-    while isinstance(ty, Ref):
-        ty = ty.inner
-    return ty
-
-
-def wire_identity(ty: Type) -> bool:
-    """Whether ``ty.to_wire`` gives back every value it checked as it is (scalars, and nil)."""
-    ty = checked_as(ty)
-    if isinstance(ty, Nullable):
-        return wire_identity(ty.inner)
-    return type(ty).to_wire is Type.to_wire
-
-
 def well_typed(ty: Type, value: Any) -> bool:
     """Whether ``value`` has the wire *kind* ``ty`` asks for (an int, a bool, a str, an array of
     such, nil where allowed), whatever its range, length, pattern or choices: a game request
@@ -401,7 +333,7 @@ def well_typed(ty: Type, value: Any) -> bool:
         return type(value) in (list, tuple) and all(well_typed(ty.items, v) for v in value)
     try:
         ty.check(value, "")
-    except ProtocolError:
+    except RemoteProtocolError:
         return False
     return True
 

@@ -27,13 +27,14 @@ Or in its own thread, from code that is not trio (``neveryu play`` runs the clie
 nursery.start(server.run)`` and ``server.shutdown()`` do the same as ``serve`` and expose
 ``server.tables``, ``server.sessions`` and ``server.connections``.
 
-Inside: ``_server`` (handshake, lobby, batched writes), ``_listen`` (listening and accepting on
-plain sockets), ``_connection`` (one client: reader, direct writes, writer, bounded queue,
-timeouts), ``_session`` (tokens, seq, replay), ``_table`` (seats, match, events per seat;
-commands handled at once, a task per table for its deadlines), ``_referee`` (the timing rules of
-RULES.md), ``_settings`` and
-``_seats``, ``_bots`` (engine bots for bot and away seats), ``_wire`` (engine objects as
-messages, the fair-deal commitment), ``_config`` (settings, TOML), ``_thread``.
+Inside, following one request: ``_server`` (listening, the handshake, the lobby) hands each
+connection to ``_connection`` (its reader, its deadlines and rate limit), which hands each
+request to the server; a table's requests go to ``_table`` (seats, match, who is sent which copy
+of each event: ``_wire.copies``), whose ``_referee`` applies the deal's actions under the timing
+rules of RULES.md (deadlines: ``_timers``); everything sent to a client goes through its
+``_session`` (seq, replay for a resume) into its ``_outbox``, the one writer. Also:
+``_settings``, ``_seats``, ``_bots`` (engine bots for bot and away seats), ``_config``
+(settings, TOML), ``_thread``.
 Settings: ``ServerConfig`` with its ``table`` (``TableDefaults``) and ``limits`` (``Limits``);
 ``load_config(path)`` reads a TOML file of the same names.
 """

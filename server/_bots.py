@@ -14,14 +14,16 @@ __all__ = ["Bot", "default_strength", "new_bot", "strengths"]
 
 
 def strengths() -> tuple[str, ...]:
-    """The bot strengths a table may ask for (``engine.bots.STRENGTHS``)."""
+    """The bot strengths a table may ask for, easiest first (``engine.bots.STRENGTHS``:
+    random, honest, sharp)."""
     return tuple(bots.STRENGTHS)
 
 
 def default_strength() -> str:
     """The strength of a bot seat created without one, and of the bot that plays an away
-    player's seat."""
-    return "honest"
+    player's seat: ``sharp``, a fair opponent (it sees only its seat's view, as a person does,
+    and counts the claims; ``honest`` never doubts a claim it could disprove)."""
+    return "sharp"
 
 
 def new_bot(strength: str, seat: int, rules: Rules, players: int) -> Bot:

@@ -1,76 +1,161 @@
-"""The referee: the timing rules of RULES.md ("Timing rules") on top of the engine.
+"""The referee: the timing rules of RULES.md ("Timing rules") over one deal.
 
-``Referee`` is the part of ``Table`` that decides *when* the engine is told something. Every
-rule time is a deadline in ``Table.deadlines`` read against ``trio.current_time()``, so the
-rules are tested on ``trio.testing.MockClock``:
+A real table settles by voice who spoke first; here the referee does, on a clock. It is the one
+place where a deal's actions are applied: a seat's action (``act``) and what a deadline does
+(``fire``) both return the engine's events, which the table then sends. Its deadlines
+(``Timers``, on the clock it is given, so it is tested alone on ``trio.testing.MockClock`` or any
+callable):
 
-- ``window``: the challenge window of the last set (`anyone` variants). When it expires the
-  referee applies ``CloseWindow(set_no)`` (a set laid early is then applied), unless a tie group
-  is collecting.
-- ``tie``: the first valid challenge of a set opens the tie window; challenges of the same set
-  that arrive before it expires join the group, and when it expires the engine settles the group
-  (``Challenges(seats, set_no)``: the seat nearest the claimant's left wins).
-- ``turn``: the turn time limit; when it expires the engine acts for the seat
-  (``Timeout(seat)``) and the seat is marked away.
-- ``bot:<seat>``: a bot (a bot seat, or an away player) acts after ``bot_delay_ms``.
-
-Every deadline that belongs to a deal is cleared when the deal ends: no timer fires after it.
+- ``window``: the challenge window of the last set (`anyone` variants). When it closes the
+  referee applies ``CloseWindow(set_no)`` (a set laid early is then applied), unless a challenge
+  group is collecting.
+- ``tie``: the first valid challenge of the last set opens the tie window; challenges of the
+  same set that arrive before it closes join the group; when it closes the engine settles the
+  group (``Challenges(seats, set_no)``: the seat nearest the claimant's left wins). While a group
+  collects, no set is applied: one that arrives is refused (``CHALLENGE_PENDING``), since the
+  challenge came first and will reveal the set it would cover.
+- ``turn``: the turn time limit of a seat a person plays; when it runs out the engine acts for
+  the seat (``Timeout``), and the table marks the seat away.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
 
 from neveryu import engine
 
-if TYPE_CHECKING:
-    from ._session import Session
+from ._settings import TableError, TableSettings
+from ._timers import Clock, Timers
 
 log = logging.getLogger("neveryu.server")
 
 
 class Referee:
-    """The timing rules, mixed into ``Table`` (which holds the deal, the seats and the
-    deadlines these methods read and set)."""
+    """The timing rules over ``deal`` with ``settings``' times, on ``clock``.
 
-    def _act(self, action: engine.Action, session: Session | None, req: dict[str, Any] | None) -> None:
-        """Apply a seat's action under the timing rules; reply ``ok`` (or let the RuleViolation
-        reach ``_handle``, which replies with its code). ``session`` None: a bot's move."""
+    ``by_bot(seat)`` tells whether a bot plays a seat now (a bot's turn is not timed).
+    """
+
+    def __init__(
+        self, deal: engine.Deal, settings: TableSettings, *, clock: Clock, by_bot: Callable[[int], bool]
+    ) -> None:
+        self.deal = deal
+        self.settings = settings
+        self.rules = deal.rules
+        self.timers = Timers(clock)
+        self.by_bot = by_bot
+        self.tie: list[int] = []  # the seats of the challenge group collecting, first one first
+        self.tie_set: int | None = None  # the set they challenge
+        self._window_set: int | None = None  # the set whose challenge window is timed
+
+    # -- what the table asks ------------------------------------------------------------------
+
+    def begin(self, opening: list[engine.Event]) -> list[engine.Event]:
+        """The deal's ``opening`` events (``Match.start``), with its first turn timed."""
+        return self._applied(opening)
+
+    def act(self, action: engine.Action) -> list[engine.Event]:
+        """A seat's action, under the timing rules: the events it caused now (none when a
+        challenge joined a group that the tie window settles later). Raises the engine's
+        ``RuleViolation``, or ``TableError("CHALLENGE_PENDING")`` for a set that arrives while a
+        challenge group collects; either way nothing changed."""
         deal = self.deal
-        assert deal is not None
         if deal.over:
             raise engine.DealOver(getattr(action, "seat", None), action, "the deal is over")
         if (
             isinstance(action, engine.Challenge)
             and self.rules.challengers == "anyone"
-            and self._collect_challenge(action)
+            and self._collect(action)
         ):
-            if session is not None:
-                session.ok(req)
-            return
-            # Premature (RULES.md, `hoyle`): void, and its sender may not challenge that set. The
-            # request was done (it bars him), so it gets ``ok``; ``challenge_void`` says the rest
-            # (docs/PROTOCOL.md: an error reply means nothing changed).
+            return []
         if self.tie_set is not None and isinstance(action, (engine.LaySet, engine.DeclareNone)):
-            self._settle_tie_before_cover(action)
-        events = deal.apply(action)
-        if session is not None:
-            session.ok(req)
-        self._publish(events)
+            deal.check(action)  # a set the rules refuse anyway gets the rules' answer
+            raise TableError(
+                "CHALLENGE_PENDING",
+                f"set {self.tie_set} was challenged first; it is revealed before any set is laid",
+            )
+        return self._apply(action)
 
-    def _collect_challenge(self, action: engine.Challenge) -> bool:
-        """RULES.md, "Timing rules": the first valid challenge of the last set opens the tie
-        window; later ones within it join the group. True if ``action`` was taken into a group
-        (the engine settles it when the tie window expires); False to apply it now (a premature
-        challenge: void, and its sender is barred). Raises the engine's RuleViolation for a
-        challenge the rules refuse (stale, barred, the claimant's own set)."""
+    def next(self) -> float:
+        """When the next deadline is due (``math.inf``: none)."""
+        return self.timers.next()
+
+    def fire(self) -> list[engine.Event]:
+        """Fire every deadline that is due, earliest first; the events they caused."""
+        events: list[engine.Event] = []
+        while (key := self.timers.due()) is not None and not self.deal.over:
+            events += getattr(self, "_fire_" + key)()
+        return events
+
+    def turn_time_ms(self, seat: int) -> int | None:
+        """The turn time a ``turn`` of ``seat`` announces: None where turns are untimed or a
+        bot plays the seat."""
+        if not self.settings.turn_ms or self.by_bot(seat):
+            return None
+        return self.settings.turn_ms
+
+    def turn_ms_left(self) -> int | None:
+        """What is left of the running turn time, in ms (None: no turn is timed)."""
+        at = self.timers.deadline("turn")
+        if at is None:
+            return None
+        return max(0, int((at - self.timers.clock()) * 1000))
+
+    def restart_turn(self) -> None:
+        """The seat to act came back from away: its turn time starts afresh."""
+        self._time_turn()
+
+    def stop(self) -> None:
+        """The deal is over (or the table closes): no deadline of it fires any more."""
+        self.timers.clear()
+        self.tie, self.tie_set = [], None
+
+    # -- applying -----------------------------------------------------------------------------
+
+    def _apply(self, action: engine.Action) -> list[engine.Event]:
+        return self._applied(self.deal.apply(action))
+
+    def _applied(self, events: list[engine.Event]) -> list[engine.Event]:
+        """Bring the deadlines up to date with what ``events`` did to the deal."""
         deal = self.deal
-        assert deal is not None
+        if deal.over:
+            self.stop()
+            return events
+        if any(type(e) is engine.Turn for e in events):
+            self._time_turn()
+        if deal.window_open and deal.last is not None:
+            if self._window_set != deal.last.set_no:  # a new set: its own window
+                self._window_set = deal.last.set_no
+                self.timers.start("window", self.settings.challenge_window_ms)
+        else:
+            self.timers.cancel("window")
+            self._window_set = None
+        if self.tie_set is not None and (deal.last is None or deal.last.set_no != self.tie_set):
+            self.timers.cancel("tie")
+            self.tie, self.tie_set = [], None
+        if deal.held is not None and deal.held.seat == deal.turn:
+            self.timers.cancel("turn")  # the seat has acted; its set waits for the window
+        return events
+
+    def _time_turn(self) -> None:
+        self.timers.cancel("turn")
+        deal = self.deal
+        if not deal.over and self.turn_time_ms(deal.turn) is not None:
+            self.timers.start("turn", self.settings.turn_ms)
+
+    # -- challenges -----------------------------------------------------------------------------
+
+    def _collect(self, action: engine.Challenge) -> bool:
+        """RULES.md, "Timing rules": the first valid challenge of the last set opens the tie
+        window; later ones within it join the group. True if ``action`` was taken into a group;
+        False to apply it now (a premature challenge: void, and its sender is barred). Raises
+        the engine's RuleViolation for a challenge the rules refuse."""
+        deal = self.deal
         deal.check(action)
         last = deal.last
         if last is None or action.set_no != last.set_no:
-            return False  # premature: the engine makes it void
+            return False
         if self.tie_set == action.set_no:
             if action.seat in self.tie:
                 raise engine.IllegalAction(
@@ -79,125 +164,42 @@ class Referee:
             self.tie.append(action.seat)
             return True
         self.tie, self.tie_set = [action.seat], action.set_no
-        self._at("tie", self.settings.tie_window_ms)
+        self.timers.start("tie", self.settings.tie_window_ms)
         return True
 
-    def _settle_tie_before_cover(self, action: engine.Action) -> None:
-        """A set arrives while a tie group collects and the challenge window has closed: the
-        challenges came first, so they are settled before the set is looked at."""
-        if self.tie_set is not None and self.deal is not None and not self.deal.window_open:
-            self._cancel("tie")
-            self._fire_tie(None)
-
-    def _fire_tie(self, _arg: None) -> None:
+    def _fire_tie(self) -> list[engine.Event]:
         deal = self.deal
         seats, set_no = self.tie, self.tie_set
         self.tie, self.tie_set = [], None
-        if deal is None or deal.over or set_no is None or not seats:
-            return
+        if set_no is None or not seats:
+            return []
         valid = []
         for seat in seats:
             try:
                 deal.check(engine.Challenge(seat, set_no))
-                valid.append(seat)
             except engine.RuleViolation:
-                pass
-        if not valid:  # every challenger went out meanwhile: the window resumes its course
-            if deal.window_open and "window" not in self.deadlines:
-                self._fire_window(None)
-            return
-        action = (
-            engine.Challenge(valid[0], set_no) if len(valid) == 1 else engine.Challenges(tuple(valid), set_no)
-        )
-        log.debug("table %d: settling challenges of set %d by seats %s", self.id, set_no, valid)
-        self._publish(deal.apply(action))
+                continue
+            valid.append(seat)
+        if not valid:  # every challenger went out meanwhile: play goes on as if none came
+            if deal.window_open and not self.timers.running("window"):
+                return self._fire_window()
+            if not self.timers.running("turn"):
+                self._time_turn()
+            return []
+        log.debug("settling challenges of set %d by seats %s", set_no, valid)
+        if len(valid) == 1:
+            return self._apply(engine.Challenge(valid[0], set_no))
+        return self._apply(engine.Challenges(tuple(valid), set_no))
 
-    def _fire_window(self, _arg: None) -> None:
+    def _fire_window(self) -> list[engine.Event]:
         deal = self.deal
-        if deal is None or deal.over or not deal.window_open or deal.last is None:
-            return
-        if self.tie_set is not None:  # a challenge came first; the tie group settles it
-            return
-        self._publish(deal.apply(engine.CloseWindow(deal.last.set_no)))
+        if not deal.window_open or deal.last is None or self.tie_set is not None:
+            return []  # (a challenge came first: the tie window settles it)
+        return self._apply(engine.CloseWindow(deal.last.set_no))
 
-    def _fire_turn(self, _arg: None) -> None:
+    def _fire_turn(self) -> list[engine.Event]:
         deal = self.deal
-        self.turn_deadline = None
-        if deal is None or deal.over:
-            return
-        seat = deal.turn
-        if deal.held is not None:
-            return
-        if self.tie_set is not None and not deal.window_open:
-            # A challenge came first: it is settled now, and the turn that follows from it
-            # (the same seat's, in `sequence` variants) has a timer of its own.
-            self._settle_tie_before_cover(engine.Timeout(seat))
-            return
-        log.info("table %d: seat %d's time ran out; it is away", self.id, seat)
-        events = deal.apply(engine.Timeout(seat))
-        self.seats[seat].away = True
-        self._refresh_summary()
-        self._publish(events)
-        self._table_update()
-
-    def _fire_bot(self, index: int) -> None:
-        deal = self.deal
-        seat = self.seats[index]
-        if deal is None or deal.over or not seat.by_bot or seat.brain is None:
-            return
-        seat.asked = before = deal.actions
-        action = seat.brain.choose(deal.view(index), self.rng)
-        try:
-            if action is not None:
-                self._act(action, None, None)
-                return
-        except engine.RuleViolation as exc:
-            if deal.actions != before:  # a challenge was settled first: the bot is asked again
-                return
-            log.warning("table %d: the bot at seat %d tried %r: %s", self.id, index, action, exc.reason)
-        # A bot that has no move (or a wrong one) on its own turn must not stall the deal: the
-        # engine acts for the seat as it does when a turn's time runs out.
-        if (
-            not deal.over
-            and deal.turn == index
-            and deal.held is None
-            and deal.legal_actions(index).lay is not None
-        ):
-            self._publish(deal.apply(engine.Timeout(index)))
-
-    def _follow_deal(self, deal: engine.Deal) -> None:
-        """After every change: the challenge window follows the last set, a tie group of a set
-        that is gone is dropped, and a seat whose set waits for the window has no turn timer."""
-        if deal.window_open and deal.last is not None:
-            if self._window_set != deal.last.set_no:  # a new set: its own window
-                self._window_set = deal.last.set_no
-                self._at("window", self.settings.challenge_window_ms)
-        else:
-            self._cancel("window")
-            self._window_set = None
-        if self.tie_set is not None and (deal.last is None or deal.last.set_no != self.tie_set):
-            self._cancel("tie")
-            self.tie, self.tie_set = [], None
-        if deal.held is not None and deal.held.seat == deal.turn:
-            self._cancel("turn")  # the seat has acted; its set waits for the window
-            self.turn_deadline = None
-
-    def _turn_time_ms(self, seat: int) -> int | None:
-        if not self.settings.turn_ms or self.seats[seat].by_bot:
-            return None
-        return self.settings.turn_ms
-
-    def _start_turn_timer(self) -> None:
-        deal = self.deal
-        self._cancel("turn")
-        self.turn_deadline = None
-        if deal is None or deal.over or not self.settings.turn_ms or self.seats[deal.turn].by_bot:
-            return
-        self._at("turn", self.settings.turn_ms)
-        self.turn_deadline = self.deadlines["turn"]
-
-    def _clear_deal_deadlines(self) -> None:
-        for key in list(self.deadlines):
-            if key.split(":")[0] in ("window", "tie", "turn", "bot"):
-                del self.deadlines[key]
-        self.tie, self.tie_set, self.turn_deadline = [], None, None
+        if deal.held is not None or self.tie_set is not None:
+            return []  # the seat's set waits for its window; or a challenge is settled first
+        log.info("seat %d's time ran out", deal.turn)
+        return self._apply(engine.Timeout(deal.turn))

@@ -10,33 +10,37 @@ if TYPE_CHECKING:
 
 
 class Seat:
-    """One seat: a bot (``bot`` = its strength) or a player (``session``, None when nobody holds
-    it). ``away``: a bot plays it until its player comes back."""
+    """One seat. A bot seat has a ``strength`` (its bot's); a player's seat has none, and a
+    ``session`` while somebody holds it (None: free). ``away``: a bot plays a player's seat
+    until he is back. ``bot``: the bot that plays the seat now, or would (made afresh for every
+    deal: a bot seat's, and the one that takes over an away player's seat)."""
 
-    def __init__(self, index: int, bot: str | None = None) -> None:
+    def __init__(self, index: int, strength: str | None = None) -> None:
         self.index = index
-        self.bot = bot
-        self.name: str | None = f"bot {index + 1}" if bot else None
+        self.strength = strength
+        self.name: str | None = f"bot {index + 1}" if strength else None
         self.session: Session | None = None
-        self.ready = bot is not None
+        self.ready = strength is not None
         self.away = False
-        self.brain: Bot | None = None  # plays a bot seat, and an away player's seat
+        self.bot: Bot | None = None
         self.asked: int | None = None  # the deal's action count when the bot last chose
 
     @property
     def human(self) -> bool:
-        return self.bot is None
+        """A player's seat (not a bot seat), taken or not."""
+        return self.strength is None
 
     @property
     def by_bot(self) -> bool:
         """True when a bot makes this seat's moves now."""
-        return self.bot is not None or self.away or self.session is None
+        return self.strength is not None or self.away or self.session is None
 
     def summary(self) -> dict[str, Any]:
+        """The seat as the ``table`` summary shows it (docs/PROTOCOL.md, seat summary)."""
         return {
             "seat": self.index,
             "name": self.name,
-            "bot": self.bot,
+            "bot": self.strength,
             "ready": self.ready,
             "away": self.away,
         }

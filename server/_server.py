@@ -1,37 +1,31 @@
 """The server: listening, the handshake, the lobby, and a clean shutdown.
 
-``Server.run`` listens with trio, runs one handler per connection (``ClientConnection``) that
-catches every exception of its own connection, and one task per table (``Table.run``, its
-deadlines). Lobby requests (``list_tables``, ``create_table``, ``variants``, ...) are answered
-here; table and game requests are handled by the session's table at once (``Table.handle``).
-Whatever one request (or one fired deadline) sends is written when it is done (``batch``); a
-table may have the first event of an action written before that, when no other connection waits
-to be read (``flush``).
+``Server.run`` listens with ``trio.serve_tcp`` and runs one handler per connection
+(``ClientConnection``), which catches every exception of its own connection, and one task per
+table (``Table.run``, its deadlines). Lobby requests (``list_tables``, ``create_table``,
+``variants``, ...) are answered here; table and game requests go to the session's table at once
+(``Table.handle``). What a request sends is queued on the receivers' outboxes and written by
+their writer tasks once the request is done (``_outbox``).
 """
 
 from __future__ import annotations
 
 import collections
-import contextlib
 import functools
 import itertools
 import logging
-import select
-import socket
-from collections.abc import Iterator
 from typing import Any
 
 import trio
+
 from neveryu import engine, protocol
 
-from . import _listen
 from ._bots import default_strength, strengths
 from ._config import ServerConfig
 from ._connection import ClientConnection
 from ._password import password_ok
-from ._session import Link, Session
+from ._session import Session
 from ._settings import TableError, TableSettings
-from ._table import REQUESTS as TABLE_REQUESTS
 from ._table import Table
 from ._text import blank, shown
 
@@ -40,7 +34,20 @@ log = logging.getLogger("neveryu.server")
 SERVER_VERSION = "0.1.0"
 REFUSAL_LOG_EVERY = 10.0  # s: at most one log line this often about refused connections
 REFUSE_S = 1.0  # s: how long a refused connection may take to get its SERVER_FULL
-GAME_REQUESTS = protocol.GAME_REQUESTS
+
+TABLE_REQUESTS = (
+    protocol.Leave,
+    protocol.Ready,
+    protocol.Start,
+    protocol.ChatRequest,
+    protocol.Lay,
+    protocol.ChallengeRequest,
+    protocol.BelieveRequest,
+    protocol.DeclareNoneRequest,
+    protocol.DiscardQuadsRequest,
+)
+"""The requests a session sends to the table it sits at (``join_table`` and ``spectate`` name
+their table; the rest are the lobby's)."""
 
 
 def variants_info() -> list[dict[str, Any]]:
@@ -67,14 +74,8 @@ def variants_info() -> list[dict[str, Any]]:
     return out
 
 
-def bot_strengths() -> list[str]:
-    """The bot strengths ``create_table`` accepts, the default first (``welcome.bots``)."""
-    default = default_strength()
-    return [default, *(s for s in strengths() if s != default)]
-
-
 @functools.cache
-def _schema() -> dict:
+def _schema() -> dict[str, Any]:
     """The protocol's JSON Schema, read once."""
     return protocol.load_schema()
 
@@ -88,91 +89,102 @@ class Server:
         self.sessions: dict[str, Session] = {}
         self.connections: set[ClientConnection] = set()
         self.per_address: collections.Counter[str] = collections.Counter()
-        self._table_ids = itertools.count(1)
         self.table_address: dict[int, str] = {}  # table id -> the address of who made it
-        self._tables_nursery: trio.Nursery | None = None
+        self.port: int | None = None
+        self._table_ids = itertools.count(1)
+        self._nursery: trio.Nursery | None = None
+        self._tasks = trio.CancelScope(shield=True)
         self._stop = trio.Event()
         self._refused = 0
         self._refusal_logged = -REFUSAL_LOG_EVERY
-        self._accept_scope: trio.CancelScope | None = None
-        self.port: int | None = None
-        self._batching = 0  # depth of ``batch``: > 0 while a request or a deadline is handled
-        self._dirty: list[ClientConnection] = []  # connections pushed to in this batch
-        self.batch_time = 0.0  # trio's clock when the batch began (``flush`` stamps writes with it)
-        self._early: bool | None = None  # whether this batch may write early (``flush``), once asked
-        # Every client socket, level-triggered (Linux; None elsewhere, or before ``run``): a poll
-        # of it says whether any connection waits to be read (``flush``)
-        self._waiting: Any = None
 
     # -- running ----------------------------------------------------------------------------
 
-    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """Listen on ``config.host``:``config.port`` and serve until cancelled or ``shutdown()``.
-        Reports the bound port through ``task_status``. On the way out every client gets
-        ``bye`` ("shutdown"), waiting at most ``limits.shutdown_ms``."""
+        Reports the bound port through ``task_status``. On the way out every table closes
+        (``table_closed``) and every client gets ``bye`` ("shutdown"), waiting at most
+        ``limits.shutdown_ms`` for them to be written."""
         cfg = self.config
-        listeners = await _listen.open_listeners(cfg.port, cfg.host or None)
-        self.port = listeners[0].getsockname()[1]
-        log.info("%s listening on %s port %d", cfg.name, cfg.host or "every interface", self.port)
-        inner = trio.CancelScope(shield=True)  # connections and tables end only when we say so
-        if hasattr(select, "epoll"):
-            self._waiting = select.epoll()
+        accepting = trio.CancelScope()
         try:
             async with trio.open_nursery() as outer:
-
-                async def _serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
-                    with inner:
-                        async with trio.open_nursery() as nursery:
-                            self._tables_nursery = nursery
-                            nursery.start_soon(self._accept, listeners, nursery)
-                            task_status.started()
-
-                await outer.start(_serve)
+                await outer.start(self._hold_tasks)
+                listeners = await outer.start(self._listen, accepting)
+                self.port = listeners[0].socket.getsockname()[1]
+                log.info("%s listening on %s port %d", cfg.name, cfg.host or "every interface", self.port)
+                outer.start_soon(self._forget_sessions)
                 task_status.started(self.port)
                 try:
                     await self._stop.wait()
                 finally:
                     with trio.CancelScope(shield=True):
-                        await self._shutdown(listeners)
-                        inner.cancel()
+                        accepting.cancel()
+                        await self._shutdown()
+                    self._tasks.cancel()
+                    outer.cancel_scope.cancel()
         finally:
-            _listen.close(listeners)
-            if self._waiting is not None:
-                self._waiting.close()
-                self._waiting = None
             log.info("%s stopped", cfg.name)
+
+    async def _hold_tasks(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """The nursery of every connection's and table's task. Shielded: cancelling ``run``
+        does not cut them short; its shutdown says bye first, then ends them (``_tasks``)."""
+        with self._tasks:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                task_status.started()
+                await trio.sleep_forever()
+
+    async def _listen(
+        self, accepting: trio.CancelScope, *, task_status: Any = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        """``trio.serve_tcp`` (every interface when ``config.host`` is empty); the handlers run
+        in the nursery of ``_hold_tasks``, so they outlive the accepting, which stops first."""
+        with accepting:
+            await trio.serve_tcp(
+                self._handle,
+                self.config.port,
+                host=self.config.host or None,
+                handler_nursery=self._nursery,
+                task_status=task_status,
+            )
 
     def shutdown(self) -> None:
         """Ask ``run`` to stop: every client gets ``bye`` and the server returns."""
         self._stop.set()
 
-    async def _accept(self, listeners: list[socket.socket], nursery: trio.Nursery) -> None:
-        with trio.CancelScope() as self._accept_scope:
-            async with trio.open_nursery() as accepting:
-                for listener in listeners:
-                    accepting.start_soon(_listen.accept, listener, self._handle, nursery)
-
-    async def _shutdown(self, listeners: list[socket.socket]) -> None:
-        if self._accept_scope is not None:
-            self._accept_scope.cancel()
-        _listen.close(listeners)
+    async def _shutdown(self) -> None:
         log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.tables))
+        for table in list(self.tables.values()):
+            table.close("the server is shutting down")
         for conn in list(self.connections):
             conn.bye("shutdown")
         with trio.move_on_after(self.config.limits.shutdown_ms / 1000):
-            while self.connections:  # each closes once its bye is written (or it fails)
-                await trio.sleep(0.01)
+            for conn in list(self.connections):  # each closes once its bye is written (or fails)
+                await conn.closed.wait()
+
+    async def _forget_sessions(self) -> None:
+        """Every so often, forget the sessions whose connection has been gone for ``grace_ms``
+        and that hold no seat (a spectator stops watching): nothing is left to resume."""
+        grace = self.config.table.grace_ms / 1000
+        while True:
+            await trio.sleep(max(grace / 2, 0.05))
+            now = trio.current_time()
+            for token, session in list(self.sessions.items()):
+                if session.dropped_at is None or session.dropped_at + grace > now or session.seat is not None:
+                    continue
+                if session.table is not None:
+                    session.table.remove(session, "dropped")
+                del self.sessions[token]
 
     # -- one connection -----------------------------------------------------------------------
 
-    async def _handle(self, stream: trio.abc.Stream, sock: socket.socket | None = None) -> None:
-        """The handler of one connection: everything it raises stays here. ``sock``: the
-        stream's socket, written to directly when nothing waits (None: any other stream, which
-        only the connection's writer writes to)."""
+    async def _handle(self, stream: trio.abc.Stream) -> None:
+        """The handler of one connection: everything it raises stays here."""
         try:
-            address = (sock.getpeername() if sock is not None else stream.socket.getpeername())[0]  # type: ignore[attr-defined]
+            address = stream.socket.getpeername()[0]  # type: ignore[attr-defined]
         except (OSError, AttributeError, IndexError):
-            address = "?"
+            address = "?"  # (a stream that is no socket: tests over memory streams)
         limits = self.config.limits
         if (
             len(self.connections) >= limits.max_connections
@@ -180,14 +192,10 @@ class Server:
         ):
             await self._refuse(stream, address)
             return
-        conn = ClientConnection(self, stream, address, sock)
-        waiting = self._waiting if sock is not None else None
+        conn = ClientConnection(self, stream, address)
+        self.connections.add(conn)
+        self.per_address[address] += 1
         try:
-            if waiting is not None:
-                with contextlib.suppress(OSError):  # unwatched, it only never delays an early write
-                    waiting.register(sock.fileno(), select.EPOLLIN)
-            self.connections.add(conn)
-            self.per_address[address] += 1
             log.debug("connection from %s", address)
             await conn.run()
         except Exception:
@@ -198,12 +206,9 @@ class Server:
             if self.per_address[address] <= 0:
                 del self.per_address[address]
             self._detach(conn)
-            if waiting is not None and not waiting.closed:
-                with contextlib.suppress(OSError, ValueError):
-                    waiting.unregister(sock.fileno())  # type: ignore[union-attr]
             await trio.aclose_forcefully(stream)
 
-    async def _refuse(self, stream: trio.SocketStream, address: str) -> None:
+    async def _refuse(self, stream: trio.abc.Stream, address: str) -> None:
         """Send the fatal ``SERVER_FULL`` and close, within ``REFUSE_S``. A refused connection
         is not counted among the connections (a flood of them cannot keep others out) and is
         logged in bulk: one line at most every ``REFUSAL_LOG_EVERY`` s."""
@@ -214,176 +219,114 @@ class Server:
                 "refusing connections: too many (%d refused, the last from %s)", self._refused, address
             )
             self._refusal_logged, self._refused = now, 0
-        refusal = protocol.encode_frame(
-            protocol.error("SERVER_FULL", "the server takes no more connections").to_wire()
-        )
+        refusal = protocol.error("SERVER_FULL", "the server takes no more connections").to_wire()
         with trio.move_on_after(REFUSE_S):
             try:
-                await stream.send_all(refusal)
-                await stream.send_eof()
+                await stream.send_all(protocol.encode_frame(refusal))
+                await stream.send_eof()  # type: ignore[attr-defined]
                 while await stream.receive_some(4096):  # let the client read it before the close
                     pass
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, AttributeError):
                 pass
         await trio.aclose_forcefully(stream)
 
     def _detach(self, conn: ClientConnection) -> None:
         session = conn.session
-        if session is None or not session.detach(conn):
+        if session is None or not session.detach(conn, trio.current_time()):
             return
         if session.table is not None:
-            with self.batch():
-                session.table.handle("detached", session)
-        else:
-            self.sessions.pop(session.token, None)
-
-    # -- writing --------------------------------------------------------------------------------------
-
-    @contextlib.contextmanager
-    def batch(self) -> Iterator[None]:
-        """Around the handling of one request or one deadline: what it pushes to connections
-        waits until the outermost batch is over, then each connection it touched writes it all
-        at once (``ClientConnection.flush``: one ``send`` on the socket when nothing else
-        waits, else its writer's queue). Never waits."""
-        self._batching += 1
-        if self._batching == 1:
-            self.batch_time = trio.current_time()
-        try:
-            yield
-        finally:
-            self.end_batch()
-
-    def flush(self, link: Link) -> None:
-        """Inside a batch, write now what it has pushed so far to ``link``
-        (``ClientConnection.flush``), when no connection waits to be read (asked once per
-        batch); the batch goes on, and what it pushes next is written after it, in order (a
-        table sends the first event of an action this way, to each receiver as soon as its copy
-        is framed: the players see it before the rest is worked out, the first of them while
-        the others' copies are made). When other requests wait (a busy server), or where this
-        cannot be known (no epoll), nothing is written before the batch ends: a second write
-        per connection and batch costs CPU that those requests would wait for."""
-        if not self._batching:
-            return  # (outside a batch every push is written at once)
-        early = self._early
-        if early is None:
-            early = self._early = self._waiting is not None and not self._waiting.poll(0, 1)
-        if early:
-            link.flush(self.batch_time)
-
-    def end_batch(self) -> None:
-        """The end of a batch begun with ``_batching += 1`` (what ``batch`` does, without a
-        context manager: the reader's hot path)."""
-        self._batching -= 1
-        if self._batching:
-            return
-        self._early = None
-        if self._dirty:
-            now = trio.current_time()
-            while self._dirty:
-                dirty, self._dirty = self._dirty, []
-                for conn in dirty:
-                    conn.flush(now)
+            session.table.detached(session)
 
     # -- requests ----------------------------------------------------------------------------------
 
-    def dispatch(self, conn: ClientConnection, req: dict[str, Any]) -> None:
-        """Handle one checked request from ``conn`` (``protocol.Connection`` has validated it)
-        at once, its table's part too: one connection's requests are done, and answered,
-        strictly in order (docs/PROTOCOL.md §3). Call it inside ``batch()``."""
-        t = req["t"]
-        if t == "hello":
+    def dispatch(self, conn: ClientConnection, req: protocol.Request) -> None:
+        """Handle one checked request from ``conn`` at once, its table's part too: one
+        connection's requests are done, and answered, strictly in order (docs/PROTOCOL.md §3)."""
+        if isinstance(req, protocol.Hello):
             if conn.session is not None:
-                conn.push(protocol.error("BAD_STATE", "hello was already said", re=req["id"]).to_wire())
-                return None
-            return self._hello(conn, req)
+                conn.session.error(req, "BAD_STATE", "hello was already said")
+            else:
+                self._hello(conn, req)
+            return
         session = conn.session
         if session is None:  # protocol.Connection refuses anything before hello; a failed hello too
-            conn.fatal(protocol.error("NOT_READY", "no session: say hello first", re=req["id"]))
-            return None
-        if t == "ping":
+            conn.fatal(protocol.error("NOT_READY", "no session: say hello first", re=req.id))
+            return
+        if isinstance(req, protocol.Ping):
             session.reply(req, {"t": "pong"})
-        elif t == "list_tables":
+        elif isinstance(req, protocol.ListTables):
             session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
-        elif t == "variants":
+        elif isinstance(req, protocol.VariantsRequest):
             session.reply(req, {"t": "variants", "variants": variants_info()})
-        elif t == "schema":
+        elif isinstance(req, protocol.SchemaRequest):
             session.reply(req, {"t": "schema", "schema": _schema()})
-        elif t == "create_table":
-            return self._create_table(session, req)
-        elif t in ("join_table", "spectate"):
-            table = self.tables.get(req["table"])
+        elif isinstance(req, protocol.CreateTable):
+            self._create_table(session, req)
+        elif isinstance(req, (protocol.JoinTable, protocol.Spectate)):
+            table = self.tables.get(req.table)
             if table is None:
-                session.error(req, "NO_SUCH_TABLE", f"there is no table {req['table']}")
+                session.error(req, "NO_SUCH_TABLE", f"there is no table {req.table}")
             elif session.table is not None:
                 session.error(req, "BAD_STATE", "leave your table first")
             else:
-                table.handle(t, session, req)
-        elif t in TABLE_REQUESTS:
-            table = session.table
-            if table is None:
-                code = "NOT_PLAYING" if t in GAME_REQUESTS else "BAD_STATE"
-                session.error(req, code, "you are at no table")
+                table.handle(session, req)
+        elif isinstance(req, TABLE_REQUESTS):
+            if session.table is not None:
+                session.table.handle(session, req)
+            elif req.t in protocol.GAME_REQUESTS:
+                session.error(req, "NOT_PLAYING", "you are at no table")
             else:
-                table.handle(t, session, req)
+                session.error(req, "BAD_STATE", "you are at no table")
         else:
-            session.error(req, "UNKNOWN_TYPE", f"this server does not handle {t!r}")
-        return None
+            session.error(req, "UNKNOWN_TYPE", f"this server does not handle {req.t!r}")
 
-    def _hello(self, conn: ClientConnection, req: dict[str, Any]) -> None:
+    def _hello(self, conn: ClientConnection, req: protocol.Hello) -> None:
         cfg = self.config
-        lo, hi = req["proto"]
+        lo, hi = req.proto
         if not lo <= protocol.PROTOCOL_VERSION <= hi:
+            version = protocol.PROTOCOL_VERSION
             conn.fatal(
-                protocol.error(
-                    "UNSUPPORTED_VERSION",
-                    f"this server speaks version {protocol.PROTOCOL_VERSION}",
-                    re=req["id"],
-                )
+                protocol.error("UNSUPPORTED_VERSION", f"this server speaks version {version}", re=req.id)
             )
-            return None
-        if not password_ok(req.get("password"), cfg.password):
-            conn.fatal(protocol.error("WRONG_PASSWORD", "this server needs its password", re=req["id"]))
-            return None
-        self._sweep()
-        resume = req.get("resume")
-        if resume is not None:
-            session = self.sessions.get(resume["token"])
-            if session is None:
-                conn.fatal(
-                    protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req["id"])
-                )
-                return None
-            old = session.attach(conn)
-            conn.session = session
-            if old is not None:
-                old.bye("replaced")  # type: ignore[attr-defined]
-            log.info("%s resumes (last seq %d of %d)", conn, resume["last_seq"], session.seq)
-            missed = session.missed(resume["last_seq"])
-            if missed is not None and len(missed) > cfg.limits.outbox // 2:
-                missed = None  # a replay that would fill the queue: a snapshot instead
-            session.reply(req, self._welcome(session, resumed=True))
-            for msg in missed or ():
-                conn.push(msg)
-            if session.table is not None:  # the snapshot (or the seat back from away)
-                session.table.handle("attached", session, {"state": missed is None})
-            return None
-        name = shown(req["name"])
+            return
+        if not password_ok(req.password, cfg.password):
+            conn.fatal(protocol.error("WRONG_PASSWORD", "this server needs its password", re=req.id))
+            return
+        if req.resume is not None:
+            self._resume(conn, req, req.resume["token"], req.resume["last_seq"])
+            return
+        name = shown(req.name)
         if blank(name):
             conn.fatal(
-                protocol.error(
-                    "BAD_MESSAGE", "hello.name: a name needs a letter, digit or sign", re=req["id"]
-                )
+                protocol.error("BAD_MESSAGE", "hello.name: a name needs a letter, digit or sign", re=req.id)
             )
-            return None
+            return
         session = Session(name, cfg.limits.replay, conn.address)
         self.sessions[session.token] = session
         session.attach(conn)
         conn.session = session
-        log.info(
-            "%s says hello (%r %r)", conn, req["client"]["name"], req["client"]["version"]
-        )  # %r: no log injection
+        client = req.client
+        log.info("%s says hello (%r %r)", conn, client["name"], client["version"])  # %r: no log injection
         session.reply(req, self._welcome(session, resumed=False))
-        return None
+
+    def _resume(self, conn: ClientConnection, req: protocol.Hello, token: str, last_seq: int) -> None:
+        session = self.sessions.get(token)
+        if session is None:
+            conn.fatal(protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req.id))
+            return
+        old = session.attach(conn)
+        conn.session = session
+        if isinstance(old, ClientConnection):
+            old.bye("replaced")
+        log.info("%s resumes (last seq %d of %d)", conn, last_seq, session.seq)
+        missed = session.missed(last_seq)
+        if missed is not None and len(missed) > self.config.limits.outbox // 2:
+            missed = None  # a replay that would fill the outbox: a snapshot instead
+        session.reply(req, self._welcome(session, resumed=True))
+        for frame in missed or ():
+            conn.send(frame)
+        if session.table is not None:  # the snapshot (or the seat back from away)
+            session.table.attached(session, snapshot=missed is None)
 
     def _welcome(self, session: Session, resumed: bool) -> dict[str, Any]:
         limits = self.config.limits
@@ -403,41 +346,34 @@ class Server:
                 "idle_ms": limits.idle_ms,
             },
             "heartbeat_ms": limits.heartbeat_ms,
-            "bots": bot_strengths(),
+            "bots": list(strengths()),
+            "default_bot": default_strength(),
         }
 
-    def _sweep(self) -> None:
-        """Forget sessions that are neither connected nor seated (nothing to resume)."""
-        for token, session in list(self.sessions.items()):
-            if not session.connected and session.table is None:
-                del self.sessions[token]
-
-    def _create_table(self, session: Session, req: dict[str, Any]) -> None:
+    def _create_table(self, session: Session, req: protocol.CreateTable) -> None:
         cfg = self.config
         if session.table is not None:
             session.error(req, "BAD_STATE", "leave your table first")
-            return None
+            return
         if len(self.tables) >= cfg.limits.max_tables:
             session.error(req, "BAD_STATE", f"this server holds at most {cfg.limits.max_tables} tables")
-            return None
+            return
         mine = sum(1 for address in self.table_address.values() if address == session.address)
         if mine >= cfg.limits.max_tables_per_address:
             session.error(
                 req, "BAD_STATE", f"at most {cfg.limits.max_tables_per_address} tables from one address"
             )
-            return None
+            return
         try:
             settings = TableSettings.from_request(req, cfg.table, cfg.seed, cfg.limits.max_chat)
         except TableError as exc:
             session.error(req, exc.code, exc.msg)
-            return None
-        table = Table(
-            next(self._table_ids), settings, on_close=self._table_closed, batch=self.batch, flush=self.flush
-        )
+            return
+        table = Table(next(self._table_ids), settings, on_close=self._table_closed)
         self.tables[table.id] = table
         self.table_address[table.id] = session.address
-        assert self._tables_nursery is not None
-        self._tables_nursery.start_soon(self._run_table, table)
+        assert self._nursery is not None
+        self._nursery.start_soon(table.run)
         log.info(
             "%s makes table %d (%s, %d seats, bots %s)",
             session,
@@ -446,26 +382,14 @@ class Server:
             settings.seats,
             list(settings.bots),
         )
-        table.handle("join_table", session, {**req, "seat": None})
-
-    async def _run_table(self, table: Table) -> None:
-        """A table's task; a bug in one table closes that table, never the server."""
-        try:
-            await table.run()
-        except Exception:
-            log.exception("table %d failed and is closed", table.id)
-            self._table_closed(table)
-            for session in list(self.sessions.values()):
-                if session.table is table:
-                    session.event({"t": "table_closed", "table": table.id, "reason": "a server error"})
-                    session.table, session.seat = None, None
+        table.handle(session, protocol.JoinTable(id=req.id, table=table.id, password=settings.password))
 
     def _table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)
         self.table_address.pop(table.id, None)
 
 
-async def serve(config: ServerConfig | None = None, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
+async def serve(config: ServerConfig | None = None, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
     """Run a server for ``config`` until cancelled; reports the bound port (an int) through
     ``task_status``: ``port = await nursery.start(serve, config)``. Installs no signal
     handlers, so it runs in any thread with its own ``trio.run``. Cancelling it sends every

@@ -3,8 +3,8 @@
 A session has an unguessable token (``secrets.token_urlsafe``), the ``seq`` of its events
 (strictly increasing, kept across a resume) and a bounded buffer of the events it was sent, so a
 resume can replay what a dropped connection missed (DESIGN.md, "Resume"). While connected it
-holds a ``Link``: the sending side of its connection. Nothing here awaits: a table pushes
-messages and never waits for a slow reader (a full queue drops the connection instead).
+holds a ``Link``: the sending side of its connection. Nothing here awaits: a table sends and
+never waits for a slow reader (a connection that falls behind is dropped instead).
 """
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from __future__ import annotations
 import collections
 import logging
 import secrets
-import struct
 import time
 from typing import TYPE_CHECKING, Any, Protocol
 
-import msgpack
+from neveryu import protocol
 
 if TYPE_CHECKING:
     from ._table import Table
@@ -27,19 +26,12 @@ log = logging.getLogger("neveryu.server")
 class Link(Protocol):
     """The sending side of one connection, as a session sees it."""
 
-    def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
-        """Send ``msg`` without waiting; a full queue drops the connection. ``body``: ``msg``
-        msgpack-encoded, when the caller has it."""
+    def send(self, frame: bytes) -> None:
+        """Queue one frame (its 4-byte length, then the msgpack map) for the client; never
+        waits. A client that stopped reading is dropped instead."""
 
-    def push_frame(self, frame: bytes) -> None:
-        """``push`` a message already framed: the 4-byte length, then its msgpack bytes."""
-
-    def flush(self, now: float | None = None) -> None:
-        """Write now what was pushed (``Server.flush``: a batch's first event, early); never
-        waits. ``now``: trio's clock, if the caller has it."""
-
-    def drop(self, reason: str) -> None:
-        """Close the connection (its session may resume)."""
+    def note_error(self, code: str, msg: str) -> None:
+        """A non-fatal error reply with ``code`` is about to be sent (for the log)."""
 
 
 def wall_ms() -> int:
@@ -47,61 +39,22 @@ def wall_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-# One packer for every message (``msgpack.packb`` makes a new one per call: half its cost). It
-# is only used between two awaits, and a pack holds the GIL: threads cannot interleave in it.
-_pack = msgpack.Packer().pack
-_SEQ = b"\xa3seq"  # the msgpack str "seq" (4 bytes: ``event_packed`` counts them)
-_LENGTH = struct.Struct(">I").pack  # a frame's 4-byte length header
-_TS = b"\xa2ts"  # the msgpack str "ts"
-_OK = b"\x82\xa1t\xa2ok\xa2re"  # a map of 2 pairs, "t": "ok", then the key "re"
-
-
-def _map_header(n: int) -> bytes:
-    """The msgpack header of a map of ``n`` pairs (fixmap, map16 or map32)."""
-    if n < 16:
-        return bytes((0x80 | n,))
-    return (b"\xde" + n.to_bytes(2, "big")) if n < 65_536 else (b"\xdf" + n.to_bytes(4, "big"))
-
-
-_FIXMAP = tuple(bytes((0x80 | n,)) for n in range(16))  # the headers of maps of 0..15 pairs
-
-
-def event_prefix(body: dict[str, Any]) -> bytes:
-    """The msgpack bytes of an event ``body`` (no ``seq``/``ts``) as the start of a map that
-    also holds ``seq`` and ``ts`` (``Session.event_packed`` appends them): a map is a header
-    with its count of pairs, then the pairs, so the pairs packed once serve every receiver.
-    Raises ValueError if ``body`` has a ``seq`` or ``ts`` of its own."""
-    if "seq" in body or "ts" in body:
-        raise ValueError("an event body gets its seq and ts from its session")
-    n = len(body)
-    packed = _pack(body)
-    if n < 14:  # a fixmap either way: its header byte counts two pairs more
-        return _FIXMAP[n + 2] + packed[1:]
-    return _map_header(n + 2) + packed[len(_map_header(n)) :]
-
-
-def ts_pair(ts: int | None = None) -> bytes:
-    """The packed pair ``"ts": ts`` that ends an event (``Session.event_packed``); ``ts``
-    defaults to ``wall_ms()``."""
-    return _TS + _pack(wall_ms() if ts is None else ts)
-
-
 class Session:
     """One player's session. ``table``/``seat``: where it sits (``seat`` None at a table: a
-    spectator). ``replay``: how many events to keep for a resume."""
+    spectator). ``replay``: how many events to keep for a resume. ``dropped_at``: when its
+    connection went (trio's clock), None while connected."""
 
     def __init__(self, name: str, replay: int, address: str = "?") -> None:
         self.token = secrets.token_urlsafe(24)
         self.name = name
         self.address = address
         self.seq = 0
-        # The kept events as framed (~100 B each, where a dict of ~10 keys is ~500 B: 512 dicts
-        # were 250 KiB per session; docs/BENCHMARKS.md), oldest first.
-        self.buffer: collections.deque[bytes] = collections.deque(maxlen=replay)
-        self._last_evicted: bytes | None = None  # the newest event that fell out of the buffer
+        self.buffer: collections.deque[tuple[int, bytes]] = collections.deque(maxlen=replay)
         self.link: Link | None = None
         self.table: Table | None = None
         self.seat: int | None = None
+        self.dropped_at: float | None = None
+        self.evicted = 0  # the seq of the newest event that fell out of the buffer (0: none)
 
     def __repr__(self) -> str:
         return f"<session {self.name!r} from {self.address}>"
@@ -112,74 +65,64 @@ class Session:
 
     # -- sending ------------------------------------------------------------------------------
 
-    def event(self, body: dict[str, Any], *, keep: bool = True, ts: int | None = None) -> None:
-        """Send an event: stamps ``seq`` and ``ts`` (``wall_ms()`` unless given), keeps it for
-        a resume (unless ``keep`` is False: heartbeats) and pushes it to the connection, if
-        any (``event_packed``)."""
-        self.event_packed(event_prefix(body), ts_pair(wall_ms() if ts is None else ts), keep=keep)
-
-    def event_packed(self, prefix: bytes, ts: bytes, *, keep: bool = True) -> None:
-        """``event`` for a body packed by ``event_prefix`` (a table packs each event once for
-        every seat that sees the same copy) and a ``ts_pair``: the frame is the prefix, then
-        ``"seq": seq``, then ``ts``. The frame, exactly the bytes sent, is what is kept."""
-        self.seq = seq = self.seq + 1
-        packed_seq = _pack(seq)
-        frame = b"".join((_LENGTH(len(prefix) + len(packed_seq) + len(ts) + 4), prefix, _SEQ, packed_seq, ts))
+    def event(self, body: dict[str, Any], *, keep: bool = True) -> None:
+        """Send an event (``body``: its ``t`` and fields): stamps the next ``seq`` and ``ts``,
+        keeps the frame for a resume (unless ``keep`` is False: heartbeats, ``bye``) and sends
+        it, if connected."""
+        frame = self.frame_event(body)
         if keep:
-            buffer = self.buffer
-            if len(buffer) == buffer.maxlen:
-                self._last_evicted = buffer[0]
-            buffer.append(frame)
-        link = self.link
-        if link is not None:
-            link.push_frame(frame)
+            if len(self.buffer) == self.buffer.maxlen:
+                self.evicted = self.buffer[0][0]
+            self.buffer.append((self.seq, frame))
+        if self.link is not None:
+            self.link.send(frame)
 
-    def reply(self, request: dict[str, Any], body: dict[str, Any]) -> None:
+    def frame_event(self, body: dict[str, Any]) -> bytes:
+        """``body`` framed as this session's next event (``seq`` taken), not sent."""
+        self.seq += 1
+        return protocol.encode_frame({**body, "seq": self.seq, "ts": wall_ms()})
+
+    def reply(self, request: protocol.Request, body: dict[str, Any]) -> None:
         """Send the one reply to ``request`` (``re`` = its id). Replies are not kept for a
         resume: a request in flight when the connection dropped gets none."""
         if self.link is not None:
-            self.link.push({**body, "re": request.get("id")})
+            self.link.send(protocol.encode_frame({**body, "re": request.id}))
 
-    def ok(self, request: dict[str, Any]) -> None:
-        """``reply(request, {"t": "ok"})``, framed without building the message."""
-        if self.link is not None:
-            rid = request.get("id")
-            if type(rid) is not int:
-                self.reply(request, {"t": "ok"})
-                return
-            packed_id = _pack(rid)
-            self.link.push_frame((len(_OK) + len(packed_id)).to_bytes(4, "big") + _OK + packed_id)
+    def ok(self, request: protocol.Request) -> None:
+        """Reply ``ok``: the request was done."""
+        self.reply(request, {"t": "ok"})
 
-    def error(self, request: dict[str, Any] | None, code: str, msg: str, fatal: bool = False) -> None:
-        """Reply with an error (docs/PROTOCOL.md, "Errors")."""
-        re = request.get("id") if request is not None else None
+    def error(self, request: protocol.Request | None, code: str, msg: str) -> None:
+        """Reply with a non-fatal error (docs/PROTOCOL.md, "Errors"): nothing changed."""
+        self.reply_error(request.id if request is not None else None, code, msg)
+
+    def reply_error(self, rid: int | None, code: str, msg: str) -> None:
+        """``error`` for the request whose id is ``rid``."""
         if self.link is not None:
-            self.link.push({"t": "error", "re": re, "code": code, "msg": msg, "fatal": fatal})
+            self.link.note_error(code, msg)
+            error = {"t": "error", "re": rid, "code": code, "msg": msg, "fatal": False}
+            self.link.send(protocol.encode_frame(error))
 
     # -- resume -------------------------------------------------------------------------------
 
-    def missed(self, last_seq: int) -> list[dict[str, Any]] | None:
-        """The kept events after ``last_seq``, or None when some of them are no longer kept (the
-        caller then sends a fresh ``state`` snapshot)."""
+    def missed(self, last_seq: int) -> list[bytes] | None:
+        """The frames of the kept events after ``last_seq``, or None when some of them are no
+        longer kept (the caller then sends a fresh ``state`` snapshot)."""
         if last_seq < self.evicted or last_seq > self.seq:
             return None
-        kept = (msgpack.unpackb(memoryview(m)[4:]) for m in self.buffer)
-        return [m for m in kept if m["seq"] > last_seq]
-
-    @property
-    def evicted(self) -> int:
-        """The highest seq that fell out of the buffer (0: none did)."""
-        return 0 if self._last_evicted is None else msgpack.unpackb(memoryview(self._last_evicted)[4:])["seq"]
+        return [frame for seq, frame in self.buffer if seq > last_seq]
 
     def attach(self, link: Link) -> Link | None:
         """Make ``link`` this session's connection; returns the one it replaces (the caller
-        drops it: a second connection with the same token replaces the first)."""
+        closes it: a second connection with the same token replaces the first)."""
         old, self.link = self.link, link
+        self.dropped_at = None
         return old
 
-    def detach(self, link: Link) -> bool:
+    def detach(self, link: Link, now: float) -> bool:
         """Forget ``link`` if it is still this session's connection; True if it was."""
         if self.link is link:
             self.link = None
+            self.dropped_at = now
             return True
         return False

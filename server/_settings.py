@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import attrs
-from neveryu import engine
+from neveryu import engine, protocol
 
 from ._bots import default_strength, new_bot
 
@@ -50,10 +50,10 @@ class TableSettings:
         """The settings a ``create_table`` request asks for, with ``defaults`` for what it leaves
         out. Raises TableError(BAD_OPTION) for a variant, option, seat count or bot strength the
         rules do not allow."""
-        variant = req.get("variant", defaults.variant)
-        options = dict(req.get("options") or {})
-        seats = req.get("seats", defaults.seats)
-        bots = tuple(strength or default_strength() for strength in req.get("bots") or ())
+        variant = req.variant or defaults.variant
+        options = dict(req.options or {})
+        seats = req.seats if req.seats is not None else defaults.seats
+        bots = tuple(strength or default_strength() for strength in req.bots or ())
         try:
             rules = engine.variant(variant, **options)
             rules.deck_for(seats)
@@ -65,8 +65,8 @@ class TableSettings:
             raise TableError("BAD_OPTION", f"{len(bots)} bots leave no seat of {seats} for a player")
 
         def ms(name: str) -> int:
-            value = req.get(name)
-            return getattr(defaults, name) if value is None else value
+            value = getattr(req, name)
+            return getattr(defaults, name) if value is None else value  # type: ignore[no-any-return]
 
         return cls(
             variant=variant,
@@ -78,10 +78,10 @@ class TableSettings:
             tie_window_ms=ms("tie_window_ms"),
             bot_delay_ms=defaults.bot_delay_ms,
             deal_pause_ms=defaults.deal_pause_ms,
-            deals=req.get("deals") or defaults.deals,
+            deals=req.deals or defaults.deals,
             grace_ms=defaults.grace_ms,
             close_ms=defaults.close_ms,
-            password=req.get("password") or None,
-            seed=req.get("seed", seed),
+            password=req.password or None,
+            seed=req.seed if req.seed is not None else seed,
             max_chat=max_chat,
         )

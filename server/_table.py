@@ -1,113 +1,61 @@
-"""A table: its seats, its lobby commands, its match, and what each seat is sent.
+"""A table: its seats, its requests, its match, and what each receiver is sent.
 
-Commands (a request dict with its session) are handled at once, by whoever brings them
-(``Table.handle``: a connection's reader, the server when a connection drops): handlers never
-await, push events without ever waiting on a connection, and one connection's requests are
-therefore done and answered in order. The table's own task (``Table.run``) only fires deadlines
-(``Table.deadlines``, on ``trio.current_time()``): it sleeps until the earliest one, and a
-handler that sets an earlier deadline moves its wake-up (``_at``). They drive the referee's
-timing rules (``_referee.Referee``) and these:
+Requests are handled at once, by whoever brings them (``Table.handle``: a connection's reader):
+handlers never await and send without waiting on any connection, so one connection's requests
+are done and answered in order, and each handler is atomic (trio runs one task at a time). The
+table's own task (``Table.run``) sleeps until the earliest deadline, its referee's (the timing
+rules of RULES.md, ``_referee.Referee``) or its own:
 
-- ``grace:<seat>``: a dropped player's seat is played by a bot after ``grace_ms``.
-- ``next_deal``, ``close``: the pause between deals; a table without humans closes.
+- ``bot:<seat>``: a bot (a bot seat, or an away player's) acts after ``bot_delay_ms``.
+- ``grace:<seat>``: a dropped player's seat is played by a bot after ``grace_ms`` (between
+  matches the seat is given up).
+- ``next_deal``, ``close``: the pause between deals; a table without a connected person closes.
+
+Every engine event goes out through ``_publish``: each receiver gets the copy ``_wire.copies``
+gives it, and nothing else.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import math
 import random
 import secrets
 from collections.abc import Callable
 from typing import Any
 
 import trio
-from neveryu import engine
 
-from . import _session, _wire
+from neveryu import engine, protocol
+
+from . import _wire
 from ._bots import default_strength, new_bot
 from ._password import password_ok
 from ._referee import Referee
 from ._seats import Seat
-from ._session import Link, Session
+from ._session import Session
 from ._settings import TableError, TableSettings
 from ._text import shown
+from ._timers import Timers
 
 log = logging.getLogger("neveryu.server")
 
-
-REQUESTS = frozenset(
-    {
-        "join_table",
-        "spectate",
-        "leave",
-        "ready",
-        "start",
-        "chat",
-        "lay",
-        "challenge",
-        "believe",
-        "declare_none",
-        "discard_quads",
-    }
-)
-"""The request types a session sends to its table (the rest are the lobby's)."""
-COMMANDS = REQUESTS | {"detached", "attached", "close"}
-_BOT_KEYS = tuple(f"bot:{i}" for i in range(16))  # the deadline keys of bots, made once
-_GRACE_KEYS = tuple(f"grace:{i}" for i in range(16))  # and of dropped players' grace
-_PUBLIC, _OWNER = "public", "owner"  # values of engine.Event.projection (engine/_events.py)
+GAME_ACTIONS: dict[type[protocol.Request], Callable[[Any, int], engine.Action]] = {
+    protocol.Lay: lambda r, seat: engine.LaySet(seat, r.cards, r.rank, r.count),
+    protocol.DeclareNoneRequest: lambda r, seat: engine.DeclareNone(seat),
+    protocol.DiscardQuadsRequest: lambda r, seat: engine.DiscardQuads(seat, r.ranks),
+    protocol.BelieveRequest: lambda r, seat: engine.Believe(seat, r.set_no),
+    protocol.ChallengeRequest: lambda r, seat: engine.Challenge(seat, r.set_no),
+}
+"""The engine action of each game request (docs/PROTOCOL.md, "Game requests"), for a seat."""
 
 
-_LEGAL_PREFIXES: dict[engine.Legal, bytes] = {}  # legal -> its packed event
-_LEGAL_KEPT = 1024  # packed legal events kept at most
-
-
-def _legal_prefix(legal: engine.Legal) -> bytes:
-    """A ``legal`` event packed (``_session.event_prefix``), once per value: a seat that has
-    just acted (nothing to do, or only a challenge) gets the same one again and again; one
-    that may lay names the set to answer, which changes with every set."""
-    prefix = _LEGAL_PREFIXES.get(legal)
-    if prefix is None:
-        if len(_LEGAL_PREFIXES) >= _LEGAL_KEPT:
-            _LEGAL_PREFIXES.clear()
-        prefix = _LEGAL_PREFIXES[legal] = _session.event_prefix(_wire.legal_message(legal))
-    return prefix
-
-
-# The actions of the game requests, built from every field in order (``engine.builder``: half
-# the cost of the attrs constructor, on every request's path)
-_LAY_SET, _DECLARE_NONE, _DISCARD_QUADS, _BELIEVE, _CHALLENGE = map(
-    engine.builder, (engine.LaySet, engine.DeclareNone, engine.DiscardQuads, engine.Believe, engine.Challenge)
-)
-
-
-def _event_prefix(seen: engine.Event, extra: dict[str, Any] | None) -> bytes:
-    """A projected event's wire body, plus the table's ``extra`` fields, packed once for every
-    receiver of that copy (``_session.event_prefix``)."""
-    body = _wire.event_message(seen)
-    if extra:
-        body.update(extra)
-    return _session.event_prefix(body)
-
-
-class Table(Referee):
-    """A table and its referee. Create it, start ``run`` in a nursery (deadlines), and
-    ``handle`` commands.
-
-    ``on_close(table)`` is called once when the table closes (its humans all left, or the
-    server is shutting down). ``batch()``: a context manager around each fired deadline (the
-    server's: what the deadline sent is written when it is over).
-    """
+class Table:
+    """A table. Create it, start ``run`` in a nursery (its deadlines), and ``handle``
+    requests. ``on_close(table)`` is called once when it closes (its people all left, or the
+    server is shutting down)."""
 
     def __init__(
-        self,
-        table_id: int,
-        settings: TableSettings,
-        *,
-        on_close: Callable[[Table], None] | None = None,
-        batch: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext,
-        flush: Callable[[Link], None] = lambda link: None,
+        self, table_id: int, settings: TableSettings, *, on_close: Callable[[Table], None] | None = None
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -121,102 +69,157 @@ class Table(Referee):
         self.closed = False
         self.match: engine.Match | None = None
         self.deal: engine.Deal | None = None
+        self.referee: Referee | None = None
         self.deal_no = 0
         self.salt = ""
         self.commitment = ""
-        self.deadlines: dict[str, float] = {}
-        self.tie: list[int] = []  # the seats of the tie group collecting, first one first
-        self.tie_set: int | None = None
-        self.turn_deadline: float | None = None
+        self.timers = Timers(trio.current_time)
         self.sent_legal: dict[int, engine.Legal] = {}
         self.rng = random.Random(settings.seed if settings.seed is not None else secrets.randbits(64))
         self.summary: dict[str, Any] = {}
-        self._window_set: int | None = None
         self._sleep: trio.CancelScope | None = None  # the table task's wait for the next deadline
-        self._closed_callback = on_close
-        self._batch = batch
-        self._flush = flush
+        self._on_close = on_close
         self._refresh_summary()
 
     def __repr__(self) -> str:
         return f"<table {self.id} {self.settings.variant}>"
 
-    # -- the outside: commands in -------------------------------------------------------------
+    # -- the outside: requests and connections come in --------------------------------------------
 
-    def handle(self, kind: str, session: Session | None, request: dict[str, Any] | None = None) -> None:
-        """Handle a command now (never waits): reply to ``session`` and push events.
-
-        ``kind`` is a request type (``join_table``, ``lay``, ...) or an internal one:
-        ``detached`` (the session's connection dropped), ``attached`` (it resumed; request
-        ``{"state": bool}``: send a snapshot), ``close`` (shut the table). A request to a
-        closed table gets ``BAD_STATE``; a rule or table error its code; a bug is logged and
-        answered ``INTERNAL_ERROR``.
-        """
-        req = request or {}
+    def handle(self, session: Session, request: protocol.Request) -> None:
+        """Handle ``session``'s ``request`` now (never waits): reply and send events. A request
+        to a closed table gets ``BAD_STATE``; one the table or the rules refuse, its code (and
+        nothing changed); a bug is logged and answered ``INTERNAL_ERROR``."""
         if self.closed:
-            if session is not None and "id" in req:
-                session.error(req, "BAD_STATE", f"table {self.id} has closed")
+            session.error(request, "BAD_STATE", f"table {self.id} has closed")
             return
         try:
-            handler = _HANDLERS.get(kind)
-            if handler is None:
-                raise TableError("UNKNOWN_TYPE", f"a table does not handle {kind!r}")
-            handler(self, session, req)
+            action = GAME_ACTIONS.get(type(request))
+            if action is not None:
+                self._play(session, request, action)
+            else:
+                getattr(self, "_on_" + request.t)(session, request)
         except TableError as exc:
-            if session is not None:
-                session.error(req, exc.code, exc.msg)
+            session.error(request, exc.code, exc.msg)
         except engine.RuleViolation as exc:
-            if session is not None:
-                session.error(req, exc.code, exc.reason)
+            session.error(request, exc.code, exc.reason)
         except Exception:
-            log.exception("table %d: failed to handle %s", self.id, kind)
-            if session is not None and "id" in req:
-                session.error(req, "INTERNAL_ERROR", "the server failed to handle this request")
+            log.exception("table %d: failed to handle %s", self.id, request.t)
+            session.error(request, "INTERNAL_ERROR", "the server failed to handle this request")
+        self._wake()
 
-    # -- the task -----------------------------------------------------------------------------
+    def detached(self, session: Session) -> None:
+        """``session``'s connection dropped: a seat waits ``grace_ms``, then a bot plays it
+        (between matches the seat is given up); a spectator watches on, unseen, until the
+        server forgets the session (``Table.remove``)."""
+        if session.table is self and session.seat is not None and self.seats[session.seat].session is session:
+            self.timers.start(f"grace:{session.seat}", self.settings.grace_ms)
+        self._check_empty()
+        self._wake()
 
-    async def run(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
-        """The table task: fire deadlines, one at a time, until the table closes."""
+    def attached(self, session: Session, snapshot: bool) -> None:
+        """``session`` resumed on a new connection. ``snapshot``: what it missed is no longer
+        kept, so it gets a ``table_update`` and (in a deal) a ``state``."""
+        if session.table is not self:
+            return
+        if session.seat is not None:
+            self._back(self.seats[session.seat], snapshot=not snapshot)
+        if snapshot:
+            session.event({"t": "table_update", "table": self.summary})
+            if self.playing:
+                self._send_state(session)
+        self._check_empty()
+        self._wake()
+
+    def remove(self, session: Session, why: str) -> None:
+        """Take ``session`` off this table (``why``: left, dropped): a spectator goes; a seat is
+        freed (during a match a bot plays it until someone takes it)."""
+        if session in self.spectators:
+            self.spectators.remove(session)
+        elif session.seat is not None:
+            seat = self.seats[session.seat]
+            seat.session, seat.ready = None, False
+            self.timers.cancel(f"grace:{seat.index}")
+            if self.playing:
+                seat.away = True
+            else:
+                seat.name, seat.away = None, False
+            log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
+            self._broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
+        session.table, session.seat = None, None
+        self._table_update()
+        if self.playing:
+            self._after_events()
+        if not self.spectators and all(s.session is None for s in self.seats):
+            self.close("its players left")  # nobody can come back to it: it closes at once
+        self._check_empty()
+        self._wake()
+
+    def close(self, reason: str) -> None:
+        """Close the table: everyone at it gets ``table_closed`` and is back in the lobby."""
+        if self.closed:
+            return
+        self.closed = True
+        log.info("table %d closes: %s", self.id, reason)
+        if self.referee is not None:
+            self.referee.stop()
+        self.timers.clear()
+        for session in self._members():
+            session.event({"t": "table_closed", "table": self.id, "reason": reason})
+            session.table, session.seat = None, None
+        if self._sleep is not None:
+            self._sleep.cancel()  # the table task ends
+        if self._on_close is not None:
+            self._on_close(self)
+
+    # -- the task: deadlines ---------------------------------------------------------------------
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """The table task: fire deadlines as they fall due, until the table closes (a bug in
+        one table closes that table, never the server)."""
         task_status.started()
         self._check_empty()
         try:
             while not self.closed:
-                with trio.CancelScope(deadline=min(self.deadlines.values(), default=math.inf)) as self._sleep:
+                with trio.CancelScope(deadline=self._next()) as self._sleep:
                     await trio.sleep_forever()
                 self._sleep = None
-                if not self.closed:
-                    with self._batch():
-                        self._fire_due()
+                self._fire_due()
+        except Exception:
+            log.exception("table %d failed and is closed", self.id)
+            self.close("a server error")
         finally:
             self._sleep = None
-            self._close("the server is shutting down" if not self.closed else None)
+            self.close("the server is shutting down")
 
-    # -- deadlines ------------------------------------------------------------------------------
+    def _next(self) -> float:
+        return min(
+            self.timers.next(), self.referee.next() if self.referee is not None else self.timers.next()
+        )
 
-    def _at(self, key: str, delay_ms: int) -> None:
-        at = self.deadlines[key] = trio.current_time() + delay_ms / 1000
-        if self._sleep is not None and at < self._sleep.deadline:
-            self._sleep.deadline = at  # the table task wakes up for it
-
-    def _cancel(self, key: str) -> None:
-        self.deadlines.pop(key, None)
+    def _wake(self) -> None:
+        """After any change: the task's sleep ends at the earliest deadline now."""
+        if self._sleep is not None:
+            self._sleep.deadline = self._next()
 
     def _fire_due(self) -> None:
-        """Fire the earliest deadline that has passed, if any (the task's loop comes back for the
-        next one: its sleep ends at once while one is due)."""
-        if not self.deadlines:
-            return
-        key = min(self.deadlines, key=self.deadlines.__getitem__)
-        if self.deadlines[key] > trio.current_time():
-            return
-        del self.deadlines[key]
-        try:
+        while not self.closed:
+            if self.referee is not None and self.referee.next() <= trio.current_time():
+                try:
+                    self._publish(self.referee.fire())
+                except Exception:
+                    log.exception("table %d: a deadline of the referee failed", self.id)
+                continue
+            key = self.timers.due()
+            if key is None:
+                return
             name, _, arg = key.partition(":")
-            getattr(self, "_fire_" + name)(int(arg) if arg else None)
-        except Exception:
-            log.exception("table %d: deadline %s failed", self.id, key)
+            try:
+                getattr(self, "_fire_" + name)(int(arg) if arg else None)
+            except Exception:
+                log.exception("table %d: deadline %s failed", self.id, key)
 
-    # -- sending ----------------------------------------------------------------------------------
+    # -- sending -----------------------------------------------------------------------------------
 
     def _members(self) -> list[Session]:
         return [s.session for s in self.seats if s.session is not None] + list(self.spectators)
@@ -248,37 +251,38 @@ class Table(Referee):
         self._broadcast({"t": "table_update", "table": self.summary})
 
     def _check_empty(self) -> None:
-        """Start the closing deadline when no human is connected; cancel it when one is."""
+        """Start the closing deadline when no person is connected; cancel it when one is."""
         if any(s.session is not None and s.session.connected for s in self.seats) or any(
             p.connected for p in self.spectators
         ):
-            self._cancel("close")
-        elif "close" not in self.deadlines:
-            self._at("close", self.settings.close_ms)
+            self.timers.cancel("close")
+        elif not self.timers.running("close"):
+            self.timers.start("close", self.settings.close_ms)
 
-    # -- lobby commands ---------------------------------------------------------------------------
+    def _fire_close(self, _arg: None) -> None:
+        self.close("its players left")
 
-    def _on_join_table(self, session: Session, req: dict[str, Any]) -> None:
-        self._check_password(req)
+    # -- lobby requests -----------------------------------------------------------------------------
+
+    def _on_join_table(self, session: Session, req: protocol.JoinTable) -> None:
+        self._check_password(req.password)
         if session.table is not None:
             raise TableError("BAD_STATE", "leave your table first")
-        wanted = req.get("seat")
-        if wanted is not None:
-            if not (0 <= wanted < len(self.seats)):
-                raise TableError("SEAT_TAKEN", f"there is no seat {wanted}")
-            seat = self.seats[wanted]
+        if req.seat is not None:
+            if not (0 <= req.seat < len(self.seats)):
+                raise TableError("SEAT_TAKEN", f"there is no seat {req.seat}")
+            seat = self.seats[req.seat]
             if not seat.human or seat.session is not None:
-                raise TableError("SEAT_TAKEN", f"seat {wanted} is taken")
+                raise TableError("SEAT_TAKEN", f"seat {req.seat} is taken")
         else:
-            seat = next((s for s in self.seats if s.human and s.session is None), None)
-            if seat is None:
+            free = [s for s in self.seats if s.human and s.session is None]
+            if not free:
                 raise TableError("TABLE_FULL", "no seat is free")
-        seat.session, seat.name, seat.ready = session, session.name, False
+            seat = free[0]
+        seat.session, seat.name, seat.ready, seat.away = session, session.name, False, False
         session.table, session.seat = self, seat.index
-        if self.playing:
-            seat.away = False
-            self._cancel(f"grace:{seat.index}")
-            self._cancel(f"bot:{seat.index}")
+        self.timers.cancel(f"grace:{seat.index}")
+        self.timers.cancel(f"bot:{seat.index}")
         log.info("table %d: %s takes seat %d", self.id, session.name, seat.index)
         self._refresh_summary()
         session.reply(req, {"t": "table_joined", "table": self.summary, "seat": seat.index})
@@ -288,11 +292,11 @@ class Table(Referee):
         self._table_update()
         if self.playing:
             self._send_state(session)
-            self._after_batch()
+            self._after_events()
         self._check_empty()
 
-    def _on_spectate(self, session: Session, req: dict[str, Any]) -> None:
-        self._check_password(req)
+    def _on_spectate(self, session: Session, req: protocol.Spectate) -> None:
+        self._check_password(req.password)
         if session.table is not None:
             raise TableError("BAD_STATE", "leave your table first")
         self.spectators.append(session)
@@ -304,8 +308,8 @@ class Table(Referee):
             self._send_state(session)
         self._check_empty()
 
-    def _check_password(self, req: dict[str, Any]) -> None:
-        if not password_ok(req.get("password"), self.settings.password):
+    def _check_password(self, given: str | None) -> None:
+        if not password_ok(given, self.settings.password):
             raise TableError("WRONG_TABLE_PASSWORD", f"table {self.id} needs its password")
 
     def _seat_of(self, session: Session) -> Seat:
@@ -315,43 +319,20 @@ class Table(Referee):
             raise TableError("NOT_PLAYING", "a spectator holds no seat")
         return self.seats[session.seat]
 
-    def _on_leave(self, session: Session, req: dict[str, Any]) -> None:
+    def _on_leave(self, session: Session, req: protocol.Leave) -> None:
         if session.table is not self:
             raise TableError("BAD_STATE", "you are at no table")
-        self._remove(session, "left")
         session.ok(req)
-        if not self.spectators and all(s.session is None for s in self.seats):
-            self._close("its players left")  # nobody can come back to it: it closes at once
+        self.remove(session, "left")
 
-    def _remove(self, session: Session, why: str) -> None:
-        """Take ``session`` off this table: a spectator goes; a seat is freed (during a deal a
-        bot plays it until someone takes it)."""
-        if session in self.spectators:
-            self.spectators.remove(session)
-        elif session.seat is not None:
-            seat = self.seats[session.seat]
-            seat.session, seat.ready = None, False
-            self._cancel(f"grace:{seat.index}")
-            if self.playing:
-                seat.away = True
-            else:
-                seat.name, seat.away = None, False
-            log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
-            self._broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
-        session.table, session.seat = None, None
-        self._table_update()
-        if self.playing:
-            self._after_batch()
-        self._check_empty()
-
-    def _on_ready(self, session: Session, req: dict[str, Any]) -> None:
+    def _on_ready(self, session: Session, req: protocol.Ready) -> None:
         seat = self._seat_of(session)
-        seat.ready = bool(req.get("ready", True))
+        seat.ready = req.ready
         self._back(seat)
         session.ok(req)
         self._table_update()
 
-    def _on_start(self, session: Session, req: dict[str, Any]) -> None:
+    def _on_start(self, session: Session, req: protocol.Start) -> None:
         self._seat_of(session)
         if self.playing:
             raise TableError("ALREADY_PLAYING", "the match is being played")
@@ -360,28 +341,16 @@ class Table(Referee):
         session.ok(req)
         self._start_match()
 
-    def _on_chat(self, session: Session, req: dict[str, Any]) -> None:
+    def _on_chat(self, session: Session, req: protocol.ChatRequest) -> None:
         if session.table is not self:
             raise TableError("BAD_STATE", "you are at no table")
-        text = shown(str(req.get("text", "")))
+        text = shown(req.text)
         if len(text) > self.settings.max_chat:
             raise TableError("BAD_OPTION", f"chat is at most {self.settings.max_chat} characters")
         session.ok(req)
         self._broadcast({"t": "chat", "seat": session.seat, "name": session.name, "text": text})
 
-    # -- connections come and go --------------------------------------------------------------------
-
-    def _on_detached(self, session: Session, req: dict[str, Any]) -> None:
-        """The session's connection dropped: its seat waits ``grace_ms``, then a bot plays it."""
-        if session.table is not self or session.connected:  # gone, or already back
-            return
-        if session.seat is None:
-            self._remove(session, "dropped")
-            return
-        seat = self.seats[session.seat]
-        if seat.session is session:
-            self._at(f"grace:{seat.index}", self.settings.grace_ms)
-        self._check_empty()
+    # -- people come and go --------------------------------------------------------------------------
 
     def _fire_grace(self, index: int) -> None:
         seat = self.seats[index]
@@ -389,61 +358,27 @@ class Table(Referee):
         if session is None or session.connected:
             return
         if not self.playing:  # between matches a dropped player gives up the seat
-            self._remove(session, "dropped")
+            self.remove(session, "dropped")
             return
         log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index, seat.name)
         seat.away = True
         self._table_update()
-        self._after_batch()
-
-    def _on_attached(self, session: Session, req: dict[str, Any]) -> None:
-        """The session resumed: its player is back; ``req["state"]``: send a snapshot."""
-        if session.table is not self:
-            return
-        if session.seat is not None:  # a snapshot asked for comes below, after the table_update
-            self._back(self.seats[session.seat], snapshot=not req.get("state"))
-        if req.get("state"):  # docs/PROTOCOL.md, Resume: a table_update, then (in a deal) state
-            session.event({"t": "table_update", "table": self.summary})
-            if self.playing:
-                self._send_state(session)
-        self._check_empty()
+        self._after_events()
 
     def _back(self, seat: Seat, snapshot: bool = True) -> None:
         """A player shows he is back: his seat is no longer away. Back on his own turn, his turn
         time starts afresh and (``snapshot``) a ``state`` tells him its ``time_ms``."""
-        index = seat.index  # (every game request comes here: the key is made once)
-        self._cancel(_GRACE_KEYS[index] if index < len(_GRACE_KEYS) else f"grace:{index}")
+        self.timers.cancel(f"grace:{seat.index}")
         if seat.away and seat.session is not None:
             seat.away = False
-            self._cancel(f"bot:{seat.index}")
+            self.timers.cancel(f"bot:{seat.index}")
             log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index)
-            self._refresh_summary()
             self._table_update()
-            if self.playing and self.deal is not None and not self.deal.over and self.deal.turn == seat.index:
-                self._start_turn_timer()
+            deal, referee = self.deal, self.referee
+            if deal is not None and referee is not None and not deal.over and deal.turn == seat.index:
+                referee.restart_turn()
                 if snapshot:
                     self._send_state(seat.session)
-
-    def _fire_close(self, _arg: None) -> None:
-        self._close("its players left")
-
-    def _on_close(self, session: Session | None, req: dict[str, Any]) -> None:
-        self._close(req.get("reason") or "closed")
-
-    def _close(self, reason: str | None) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        log.info("table %d closes: %s", self.id, reason)
-        self._clear_deal_deadlines()
-        self.deadlines.clear()
-        for session in self._members():
-            session.event({"t": "table_closed", "table": self.id, "reason": reason or "closed"})
-            session.table, session.seat = None, None
-        if self._sleep is not None:
-            self._sleep.cancel()  # the table task ends
-        if self._closed_callback is not None:
-            self._closed_callback(self)
 
     # -- the match ----------------------------------------------------------------------------------
 
@@ -467,219 +402,156 @@ class Table(Referee):
         assert match is not None
         if self.settings.seed is None:  # DESIGN.md: each deal seeded afresh from secrets
             match.rng = random.Random(secrets.randbits(128))
-        deal, events = match.start()
+        deal, opening = match.start()
         self.deal = deal
         self.deal_no += 1
         self.salt = _wire.new_salt()
         self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
         self.sent_legal = {}
         for seat in self.seats:
-            seat.brain = new_bot(seat.bot or default_strength(), seat.index, self.rules, len(self.seats))
+            seat.bot = new_bot(seat.strength or default_strength(), seat.index, self.rules, len(self.seats))
             seat.asked = None
+        self.referee = Referee(
+            deal, self.settings, clock=trio.current_time, by_bot=lambda i: self.seats[i].by_bot
+        )
         log.info("table %d: deal %d begins (dealer %d)", self.id, self.deal_no, deal.dealer)
         self._refresh_summary()
-        self._publish(events)
+        self._publish(self.referee.begin(opening))
+
+    def _end_deal(self, deal: engine.Deal) -> None:
+        self.sent_legal = {}
+        for seat in self.seats:
+            self.timers.cancel(f"bot:{seat.index}")
+            if seat.session is not None:
+                seat.session.event(_wire.legal_message(engine.NO_ACTION))
+        log.info(
+            "table %d: deal %d ends (loser %s, winner %s)", self.id, self.deal_no, deal.loser, deal.winner
+        )
+        assert self.match is not None
+        if self.match.deals_played >= self.settings.deals:
+            self._end_match()
+        else:
+            self.timers.start("next_deal", self.settings.deal_pause_ms)
 
     def _end_match(self) -> None:
         assert self.match is not None
         scores = list(self.match.scores)
         self.playing = False
-        self.deal = None
+        self.deal = self.referee = None
         log.info("table %d: the match ends, scores %s", self.id, scores)
+        self._broadcast({"t": "match_ended", "scores": scores, "deals": self.deal_no})
+        gone = []
         for seat in self.seats:
             if seat.human:
-                seat.ready = False
-                seat.away = False
+                seat.ready = seat.away = False
                 if seat.session is None:
                     seat.name = None
-        self._broadcast({"t": "match_ended", "scores": scores, "deals": self.deal_no})
+                elif not seat.session.connected and not self.timers.running(f"grace:{seat.index}"):
+                    gone.append(seat.session)  # dropped during the match: the seat is given up
         self._table_update()
+        for session in gone:
+            self.remove(session, "dropped")
 
-    # -- game requests ------------------------------------------------------------------------------
+    # -- game requests and events --------------------------------------------------------------------
 
-    def _game_seat(self, session: Session) -> int:
-        if session.table is not self or session.seat is None or not self.playing or self.deal is None:
+    def _play(
+        self, session: Session, req: protocol.Request, action: Callable[[Any, int], engine.Action]
+    ) -> None:
+        """A game request: the seat's action, under the referee's timing rules."""
+        if session.table is not self or session.seat is None or self.referee is None:
             raise TableError("NOT_PLAYING", "no deal is being played at your seat")
         seat = self.seats[session.seat]
         self._back(seat)
-        return seat.index
+        events = self.referee.act(action(req, seat.index))
+        session.ok(req)
+        self._publish(events)
 
-    def _on_lay(self, session: Session, req: dict[str, Any]) -> None:
-        seat = self._game_seat(session)
-        self._act(
-            _LAY_SET(seat, tuple(req.get("cards") or ()), req.get("rank"), req.get("count")), session, req
-        )
-
-    def _on_declare_none(self, session: Session, req: dict[str, Any]) -> None:
-        self._act(_DECLARE_NONE(self._game_seat(session)), session, req)
-
-    def _on_discard_quads(self, session: Session, req: dict[str, Any]) -> None:
-        self._act(_DISCARD_QUADS(self._game_seat(session), tuple(req.get("ranks") or ())), session, req)
-
-    def _on_believe(self, session: Session, req: dict[str, Any]) -> None:
-        self._act(_BELIEVE(self._game_seat(session), req.get("set_no")), session, req)
-
-    def _on_challenge(self, session: Session, req: dict[str, Any]) -> None:
-        self._act(_CHALLENGE(self._game_seat(session), req.get("set_no")), session, req)
-
-    # -- events out -----------------------------------------------------------------------------------
+    def _fire_bot(self, index: int) -> None:
+        deal, referee, seat = self.deal, self.referee, self.seats[index]
+        if deal is None or referee is None or deal.over or not seat.by_bot or seat.bot is None:
+            return
+        seat.asked = before = deal.actions
+        action = seat.bot.choose(deal.view(index), self.rng)
+        try:
+            if action is not None:
+                self._publish(referee.act(action))
+                return
+        except (engine.RuleViolation, TableError) as exc:
+            if deal.actions != before:  # a challenge was settled first: the bot is asked again
+                return
+            log.warning("table %d: the bot at seat %d tried %r: %s", self.id, index, action, exc)
+        # A bot that has no move (or a wrong one) on its own turn must not stall the deal: the
+        # engine acts for the seat as it does when a turn's time runs out.
+        if not deal.over and deal.turn == index and deal.held is None and deal.legal_actions(index).lay:
+            self._publish(referee.act(engine.Timeout(index)))
 
     def _publish(self, events: list[engine.Event]) -> None:
-        """Send each seat (and each spectator) its projection of ``events``, feed the bots, then
-        bring deadlines, legal events and the match up to date. Each distinct copy of an event
-        is packed once (``_session.event_prefix``); each receiver adds its ``seq``. An event's
-        ``projection`` (engine/_events.py) says which copies differ: ``public`` ones are
-        one copy for all, ``owner`` ones one for their seat and one for everyone else.
-
-        The first event (what the action did: ``set_laid``, ``challenged``, ...) may be written
-        to each receiver as soon as its copy is framed (``flush(link)``, with the reply before
-        it on the actor's connection; the server's ``Server.flush`` writes when no other request
-        waits), before the rest is worked out: the players see it the sooner, the first of them
-        while the others' copies are made, and every connection gets the same bytes in the same
-        order. The bots learn the events after that."""
+        """Send every receiver its copy of each of ``events`` (``_wire.copies``), feed the bots
+        theirs, then bring the seats' ``legal``, the bots and the match up to date."""
         deal = self.deal
-        assert deal is not None
-        ended = False
-        for e in events:
-            if type(e) is engine.DealEnded:
-                ended = True
-                break
-        if ended and self.match is not None:
+        if not events or deal is None:
+            return
+        if deal.over and self.match is not None and any(type(e) is engine.DealEnded for e in events):
             self.match.finish(deal)
-        public = self.rules.hand_counts_public
-        turned = False
-        ts = _session.ts_pair()  # one time stamp for the batch
-        project = engine.project
-        observed: list[tuple[Any, engine.Event]] = []  # (bot, its copy), learnt after the sending
-        flush: Callable[[Link], None] | None = self._flush  # for the first event only
         for event in events:
-            cls = type(event)
-            extra: dict[str, Any] | None = None
-            if cls is engine.DealStarted:
-                extra = {"commitment": self.commitment, "deal_no": self.deal_no}
-            elif cls is engine.Turn:
-                turned = True
-                extra = {"time_ms": self._turn_time_ms(event.seat)}  # type: ignore[attr-defined]
-            elif cls is engine.DealEnded:
-                extra = {
-                    "salt": self.salt,
-                    "deck": list(deal.deck_order or ()),
-                    "match_scores": list(self.match.scores) if self.match else None,
-                    "deal_no": self.deal_no,
-                }
-            projection = cls.projection
-            if projection == _PUBLIC:
-                owner, other = -1, event
-            elif projection == _OWNER:
-                owner, other = event.seat, project(event, None, public)  # type: ignore[attr-defined]
-            else:
-                owner, other = -1, None
-            other_prefix: bytes | None = None  # ``other`` packed, once a receiver needs it
-            last: engine.Event | None = None  # seats that see the same copy share one packing
-            prefix = b""
-            for seat in self.seats:
-                index = seat.index
-                if other is None or index == owner:
-                    seen = project(event, index, public)
-                    if seen is None:
-                        continue
-                else:
-                    seen = other
-                brain = seat.brain
-                if (
-                    brain is not None and type(seen) in brain.observes
-                ):  # others change nothing (engine.bots.Bot)
-                    observed.append((brain, seen))
-                session = seat.session
-                if session is None:
-                    continue
-                if seen is other:
-                    if other_prefix is None:
-                        other_prefix = _event_prefix(other, extra)
-                    session.event_packed(other_prefix, ts)
-                else:
-                    if seen is not last:
-                        if last is None or seen != last:
-                            prefix = _event_prefix(seen, extra)
-                        last = seen
-                    session.event_packed(prefix, ts)
-                if flush is not None and session.link is not None:
-                    flush(session.link)  # this seat sees the first event now
-            if self.spectators:
-                if other is not None:
-                    if other_prefix is None:
-                        other_prefix = _event_prefix(other, extra)
-                    prefix = other_prefix
-                    seen = other
-                else:
-                    seen = project(event, None, public)
-                    if seen is not None and (last is None or (seen is not last and seen != last)):
-                        prefix = _event_prefix(seen, extra)
-                if seen is not None:
-                    for spectator in self.spectators:
-                        spectator.event_packed(prefix, ts)
-                        if flush is not None and spectator.link is not None:
-                            flush(spectator.link)
-            flush = None
-        for brain, seen in observed:
-            brain.observe(seen)
-        if turned:
-            self._start_turn_timer()
-        self._after_batch()
+            extra = self._extra(event)
+            for receiver, seen in _wire.copies(event, len(self.seats), self.rules.hand_counts_public):
+                sessions = self.spectators if receiver is None else [self.seats[receiver].session]
+                body = _wire.event_message(seen) | extra
+                for session in sessions:
+                    if session is not None:
+                        session.event(body)
+                bot = self.seats[receiver].bot if receiver is not None else None
+                if bot is not None and type(seen) in bot.observes:
+                    bot.observe(seen)
+            if type(event) is engine.TimedOut:
+                self.seats[event.seat].away = True
+                self._table_update()
+        self._after_events()
 
-    def _after_batch(self) -> None:
-        """After every change: deadlines follow the deal, seats get their new ``legal``, bots
-        get asked, and an ended deal leads to the next one."""
+    def _extra(self, event: engine.Event) -> dict[str, Any]:
+        """The table's own fields of an event: the fair deal's commitment and disclosure, the
+        deal's number, the turn time."""
+        if type(event) is engine.DealStarted:
+            return {"commitment": self.commitment, "deal_no": self.deal_no}
+        if type(event) is engine.Turn and self.referee is not None:
+            return {"time_ms": self.referee.turn_time_ms(event.seat)}
+        if type(event) is engine.DealEnded and self.deal is not None:
+            return {
+                "salt": self.salt,
+                "deck": list(self.deal.deck_order or ()),
+                "match_scores": list(self.match.scores) if self.match else None,
+                "deal_no": self.deal_no,
+            }
+        return {}
+
+    def _after_events(self) -> None:
+        """After every change: each seat gets its new ``legal``, bots get asked, and an ended
+        deal leads to the next one."""
         deal = self.deal
         if deal is None:
             return
         if deal.over:
-            self._clear_deal_deadlines()
-            self.sent_legal = {}
-            for seat in self.seats:
-                if seat.session is not None:
-                    seat.session.event(_wire.legal_message(engine.NO_ACTION))
-            log.info(
-                "table %d: deal %d ends (loser %s, winner %s)", self.id, self.deal_no, deal.loser, deal.winner
-            )
-            assert self.match is not None
-            if self.match.deals_played >= self.settings.deals:
-                self._end_match()
-            else:
-                self._at("next_deal", self.settings.deal_pause_ms)
+            self._end_deal(deal)
             return
-        self._follow_deal(deal)
         held = deal.held.seat if deal.held is not None else None  # its set is laid early: it waits
-        ts: bytes | None = None  # the time stamp of the legal events, once one is sent
-        sent_legal, deadlines = self.sent_legal, self.deadlines
         for seat in self.seats:
-            index = seat.index
-            legal = deal.legal_actions(index)
-            session = seat.session
-            if session is not None:
-                sent = sent_legal.get(index)
-                if sent is not legal and sent != legal:
-                    sent_legal[index] = legal
-                    if ts is None:
-                        ts = _session.ts_pair()
-                    session.event_packed(_legal_prefix(legal), ts)
-            key = _BOT_KEYS[index] if index < len(_BOT_KEYS) else f"bot:{index}"
-            if seat.by_bot:
-                if legal and held != index and seat.asked != deal.actions and key not in deadlines:
-                    self._at(key, self.settings.bot_delay_ms)
-            elif key in deadlines:
-                self._cancel(key)
+            legal = deal.legal_actions(seat.index)
+            if seat.session is not None and self.sent_legal.get(seat.index) != legal:
+                self.sent_legal[seat.index] = legal
+                seat.session.event(_wire.legal_message(legal))
+            key = f"bot:{seat.index}"
+            if not seat.by_bot:
+                self.timers.cancel(key)
+            elif legal and held != seat.index and seat.asked != deal.actions and not self.timers.running(key):
+                self.timers.start(key, self.settings.bot_delay_ms)
 
     def _send_state(self, session: Session) -> None:
         """A full snapshot of what ``session`` may know of the deal (join, resume)."""
         deal = self.deal
         if deal is None:
             return
-        seat = session.seat
-        view = deal.view(seat)
-        time_ms = None
-        if self.turn_deadline is not None:
-            time_ms = max(0, int((self.turn_deadline - trio.current_time()) * 1000))
+        view = deal.view(session.seat)
         body = {
             "t": "state",
             **_wire.view_fields(view),
@@ -687,14 +559,8 @@ class Table(Referee):
             "deal_no": self.deal_no,
             "commitment": self.commitment,
             "match_scores": list(self.match.scores) if self.match else None,
-            "time_ms": time_ms,
+            "time_ms": self.referee.turn_ms_left() if self.referee is not None else None,
         }
         session.event(body)
-        if seat is not None:
-            self.sent_legal[seat] = view.legal
-
-
-_HANDLERS: dict[str, Callable[[Table, Session | None, dict[str, Any]], None]] = {
-    kind: getattr(Table, "_on_" + kind) for kind in COMMANDS
-}
-"""The handler of each command (``Table.handle``): ``Table._on_<kind>``."""
+        if session.seat is not None:
+            self.sent_legal[session.seat] = view.legal

@@ -1,7 +1,45 @@
-"""Shared by every test: the server checks the wire types of every message it sends (it does
-not in production; server/_connection.py, ``CHECK_SENT``). Set here, at import, so servers the
-tests start in this process or in a child process both do."""
+"""Shared by every test: whatever a test's client receives from a server is checked where it is
+received. The client side of the protocol already refuses anything but wire types (a float, bin,
+ext, a repeated key: ``BAD_FRAME``) and a broken envelope; here every message is also checked
+against its documented message class (``protocol.EVENTS``/``REPLIES``: every field present, of
+its type and range), and a type the protocol does not document fails the test. The server sends
+exactly as in production: nothing is switched on inside it."""
 
-import os
+from __future__ import annotations
 
-os.environ["NEVERYU_CHECK_SENT"] = "1"
+from typing import Any
+
+import pytest
+from neveryu import protocol
+
+
+def checked_message(msg: dict[str, Any]) -> None:
+    """Raise AssertionError unless ``msg`` (as a client decodes it) is a documented message."""
+    registry = protocol.REPLIES if "re" in msg else protocol.EVENTS
+    cls = registry.get(msg["t"])
+    assert cls is not None, f"the server sent an undocumented message type: {msg['t']!r}"
+    try:
+        cls.from_wire(msg)
+    except protocol.RemoteProtocolError as exc:
+        raise AssertionError(f"the server sent a {msg['t']} its schema refuses: {exc}") from None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "raw_messages: the test feeds a client hand-made server messages; they are not checked"
+    )
+
+
+@pytest.fixture(autouse=True)
+def _check_what_clients_receive(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("raw_messages") is not None:
+        return
+    receive = protocol.Connection.next_message
+
+    def next_message(self: protocol.Connection) -> dict[str, Any] | None:
+        msg = receive(self)
+        if msg is not None:
+            checked_message(msg)
+        return msg
+
+    monkeypatch.setattr(protocol.Connection, "next_message", next_message)

@@ -243,11 +243,11 @@ def test_impossible_game_request_keeps_the_connection():
         {"t": "ping", "id": 3},
     ):
         server.receive_data(protocol.encode_frame(msg))
-    assert server.next_message()["t"] == "hello"
+    assert server.next_request().t == "hello"
     with pytest.raises(ProtocolError) as exc:
-        server.next_message()
+        server.next_request()
     assert (exc.value.code, exc.value.fatal, exc.value.re) == ("ILLEGAL_ACTION", False, 2)
-    assert server.next_message() == {"t": "ping", "id": 3}
+    assert server.next_request().to_wire() == {"t": "ping", "id": 3}
 
 
 def test_unknown_type_is_not_fatal_and_names_the_id():

@@ -273,7 +273,7 @@ async def test_names_and_chat_reach_others_without_control_characters():
 async def test_a_wrong_table_password_costs_a_second_of_requests(autojump_clock):
     server = Server(limits_config(rate=50, burst=200))
     async with trio.open_nursery() as nursery:
-        server._tables_nursery = nursery  # what Server.run sets up, without a listening socket
+        server._nursery = nursery  # what Server.run sets up, without a listening socket
         owner, guesser = await connect(nursery, server), await connect(nursery, server)
         await owner.send(HELLO)
         await owner.send(
@@ -339,7 +339,7 @@ HOSTILE = {
     ),
     "options_3000_keys": (
         [HELLO, {"t": "create_table", "id": 2, "options": {f"o{i}": i for i in range(3000)}}],
-        [("welcome", None), ("error", "BAD_MESSAGE")],
+        [("welcome", None), ("error", "BAD_FRAME")],  # more values than MAX_CLIENT_OBJECTS
     ),
     "variant_dunder": (
         [HELLO, {"t": "create_table", "id": 2, "variant": "__class__"}],
@@ -383,7 +383,7 @@ async def test_hostile_frames_get_their_documented_answer(name, autojump_clock):
     sent, expected = HOSTILE[name]
     server = Server(limits_config(idle_ms=1_000, max_chat=10))
     async with trio.open_nursery() as nursery:
-        server._tables_nursery = nursery
+        server._nursery = nursery
         peer = await connect(nursery, server)
         await peer.stream.send_all(
             b"".join(m if isinstance(m, bytes) else protocol.encode_frame(m) for m in sent)

@@ -11,7 +11,7 @@ import msgpack
 import pytest
 import trio
 import trio.testing
-from neveryu import engine
+from neveryu import engine, protocol
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
 from neveryu.server._table import Table
@@ -19,17 +19,16 @@ from server_checks import check_frames
 
 
 class ListLink:
+    """A session's connection that keeps what it was sent, decoded."""
+
     def __init__(self) -> None:
         self.msgs: list[dict[str, Any]] = []
 
-    def push(self, msg: dict[str, Any], final: bool = False, body: bytes | None = None) -> None:
-        self.msgs.append(msg)
-
-    def push_frame(self, frame: bytes) -> None:
+    def send(self, frame: bytes) -> None:
         self.msgs.append(msgpack.unpackb(frame[4:]))
 
-    def drop(self, reason: str) -> None:
-        raise AssertionError(f"dropped: {reason}")
+    def note_error(self, code: str, msg: str) -> None:
+        pass
 
 
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
@@ -56,10 +55,10 @@ async def test_whole_match_sends_each_seat_only_what_it_may_see(nursery, autojum
     player, watcher = Session("ann", 10_000), Session("eve", 10_000)
     player.attach(ListLink())
     watcher.attach(ListLink())
-    table.handle("join_table", player, {"id": 1})
-    table.handle("spectate", watcher, {"id": 2})
-    table.handle("ready", player, {"id": 3, "ready": True})
-    table.handle("start", player, {"id": 4})
+    table.handle(player, protocol.JoinTable(id=1, table=1))
+    table.handle(watcher, protocol.Spectate(id=2, table=1))
+    table.handle(player, protocol.Ready(id=3, ready=True))
+    table.handle(player, protocol.Start(id=4))
     await trio.testing.wait_all_tasks_blocked()
     assert table.playing
     for _ in range(100_000):

@@ -22,7 +22,7 @@ async def hello(client: Client, name: str) -> None:
 
 async def test_queued_frames_go_out_in_one_write(nursery, autojump_clock):
     server = Server(CONFIG)
-    server._tables_nursery = nursery
+    server._nursery = nursery
     client_end, server_end = trio.testing.memory_stream_pair()
     writes: list[bytes] = []
     send_all = server_end.send_stream.send_all
@@ -46,7 +46,7 @@ async def test_queued_frames_go_out_in_one_write(nursery, autojump_clock):
 
 async def test_a_write_not_taken_within_send_ms_drops_the_connection(nursery, autojump_clock):
     server = Server(CONFIG)
-    server._tables_nursery = nursery
+    server._nursery = nursery
     # The stream passes bytes only while the client reads, and it stops reading after hello.
     client_end, server_end = trio.testing.lockstep_stream_pair()
     nursery.start_soon(server._handle, server_end)

@@ -46,11 +46,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-clients", type=int, default=None, help="capacity: the largest N to try")
     p.add_argument(
-        "--check-sent",
-        action="store_true",
-        help="run the real server with the check of its outgoing messages the tests turn on (NEVERYU_CHECK_SENT)",
-    )
-    p.add_argument(
         "--server-limit",
         action="append",
         default=[],
@@ -83,9 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         print(f"scripts/bench: unknown section(s): {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
-    args.server_args = (["--check-sent"] if args.check_sent else []) + [
-        arg for item in args.server_limit for arg in ("--limit", item)
-    ]
+    args.server_args = [arg for item in args.server_limit for arg in ("--limit", item)]
     report = Report(args.json, sections, args.server_args)
     report.data["machine"] = procstat.machine()
     report.data["profile"] = "smoke" if args.smoke else "quick" if args.quick else "full"

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import signal
 
 import attrs
 import trio
 from neveryu.server import Limits, ServerConfig, serve
-from neveryu.server._connection import CHECK_SENT
 
 
 def bench_config(clients: int, deal_pause_ms: int, limits: dict[str, int] | None = None) -> ServerConfig:
@@ -60,15 +58,12 @@ if __name__ == "__main__":
     p = argparse.ArgumentParser()
     p.add_argument("--clients", type=int, default=200)
     p.add_argument("--deal-pause-ms", type=int, default=200)
-    p.add_argument("--check-sent", action="store_true", help="check every outgoing message, as the tests do")
     p.add_argument(
         "--limit", action="append", default=[], metavar="NAME=INT", help="set a server limit (experiments)"
     )
     p.add_argument("--profile", metavar="FILE", help="profile the server's CPU time with cProfile into FILE")
     args = p.parse_args()
     limits = {k: int(v) for k, v in (item.split("=", 1) for item in args.limit)}
-    if args.check_sent:
-        os.environ[CHECK_SENT] = "1"
     logging.basicConfig(level=logging.WARNING)
     config = bench_config(args.clients, args.deal_pause_ms, limits)
     if args.profile:
