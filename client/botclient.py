@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 import trio
+
 from neveryu import engine, protocol
 
 RATE_LIMIT_PAUSE_S = 0.5  # wait this long before trying a rate-limited action again

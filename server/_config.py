@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+
 from neveryu import protocol
 from neveryu.protocol import DEFAULT_PORT
 

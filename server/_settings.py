@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import attrs
-from neveryu import engine, protocol
+
+from neveryu import engine
 
 from ._bots import default_strength, new_bot
 

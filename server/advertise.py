@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 import zeroconf
+
 from neveryu.protocol import PROTOCOL_VERSION
 
 from .addresses import reachable_addresses

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import attrs
+
 from neveryu import engine
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import trio
+
 from neveryu.client.botclient import Client, ServerError
 from neveryu.server import ServerConfig, serve
 

@@ -5,6 +5,7 @@ import copy
 import random
 
 import pytest
+
 from neveryu import engine
 from neveryu.engine import Challenge, DiscardQuads, LaySet, project
 from neveryu.engine.bots import BOTS, STRENGTHS, Bot, HonestBot, SharpBot, make_bot

@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import time
 
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
 from neveryu.client.ui.app import build_app
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.texts import Texts
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.output import DummyOutput
 
 SEATS = [
     {"seat": 0, "name": "Ann", "bot": None, "ready": True, "away": False},

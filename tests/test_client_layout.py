@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import hashlib
 
+from test_client_app import deal_messages
+
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.layout import Screen
 from neveryu.client.ui.texts import Texts
-from test_client_app import deal_messages
 
 
 def plain(fragments) -> str:

@@ -7,6 +7,7 @@ import hashlib
 
 import pytest
 from client_messages import record_deal
+
 from neveryu.client.ui import model
 from neveryu.client.ui.texts import Texts
 

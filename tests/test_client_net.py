@@ -9,6 +9,7 @@ import asyncio
 import time
 
 import pytest
+
 from neveryu.client.ui import model
 from neveryu.client.ui.app import hello_fields
 from neveryu.client.ui.net import Net

@@ -5,6 +5,7 @@ import random
 
 import attrs
 import pytest
+
 from neveryu import engine
 from neveryu.engine._records import builder
 from neveryu.engine.bots import make_bot

@@ -14,6 +14,7 @@ import pytest
 import trio
 import trio.testing
 import zeroconf
+
 from neveryu.client import discovery, server_list
 from neveryu.server import addresses, advertise
 

@@ -27,6 +27,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from neveryu import engine
 from neveryu.engine import (
     Believe,

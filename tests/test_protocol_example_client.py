@@ -83,6 +83,7 @@ def test_every_frame_the_server_sends_matches_the_schema(server_port, variant, m
     import importlib.util
 
     import jsonschema
+
     from neveryu import protocol
 
     spec = importlib.util.spec_from_file_location("example_client", SCRIPT)

@@ -9,6 +9,7 @@ import msgpack
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from neveryu.protocol import (
     ERRORS,
     MAX_CLIENT_FRAME,

@@ -8,6 +8,7 @@ import random
 
 import attrs
 import pytest
+
 from neveryu import engine, protocol
 from neveryu.protocol import EVENTS, REPLIES, REQUESTS, ProtocolError, parse_request
 

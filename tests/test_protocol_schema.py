@@ -14,6 +14,8 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_protocol_messages import SAMPLES, deal_messages
+
 from neveryu import engine, protocol
 from neveryu.protocol import (
     REQUESTS,
@@ -24,7 +26,6 @@ from neveryu.protocol import (
     parse_request,
     schema_json,
 )
-from test_protocol_messages import SAMPLES, deal_messages
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCHEMA = build_schema()

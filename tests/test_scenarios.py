@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from neveryu.client.cli import main
 from neveryu.engine import scenario
 

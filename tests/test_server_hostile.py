@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 import trio
+from server_checks import check_frames
+
 from neveryu import engine, protocol
 from neveryu.client.botclient import BotPlayer, Client, ServerError
 from neveryu.server import Server, ServerConfig
-from server_checks import check_frames
 
 HOST = "127.0.0.1"
 

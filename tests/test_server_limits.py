@@ -15,6 +15,7 @@ import attrs
 import pytest
 import trio
 import trio.testing
+
 from neveryu import protocol
 from neveryu.client.botclient import Client, ServerError
 from neveryu.server import Server, ServerConfig

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import trio
+
 from neveryu import engine, protocol
 from neveryu.client.botclient import Client, ConnectionClosed, ServerError
 from neveryu.protocol._messages import EVENTS, REPLIES

@@ -8,6 +8,7 @@ from typing import Any
 
 import trio
 import trio.testing
+
 from neveryu import protocol
 from neveryu.client.botclient import Client
 from neveryu.server import Server, ServerConfig

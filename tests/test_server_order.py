@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import trio
+
 from neveryu import protocol
 from neveryu.server import ServerConfig, serve
 

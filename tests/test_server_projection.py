@@ -11,11 +11,12 @@ import msgpack
 import pytest
 import trio
 import trio.testing
+from server_checks import check_frames
+
 from neveryu import engine, protocol
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
 from neveryu.server._table import Table
-from server_checks import check_frames
 
 
 class ListLink:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import msgpack
 import pytest
+
 from neveryu import protocol
 from neveryu.server._session import Session
 

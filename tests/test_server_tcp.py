@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 import trio
+from server_checks import check_frames
+
 from neveryu import engine
 from neveryu.client.botclient import BotPlayer, Client, ConnectionClosed, SeatTracker, ServerError, play_bot
 from neveryu.server import ServerConfig, serve
-from server_checks import check_frames
 
 HOST = "127.0.0.1"
 

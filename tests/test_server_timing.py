@@ -13,6 +13,7 @@ import msgpack
 import pytest
 import trio
 import trio.testing
+
 from neveryu import engine, protocol
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import trio
 import trio.testing
+
 from neveryu.client.botclient import Client
 from neveryu.server import Server, ServerConfig
 

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+
 from neveryu import engine
 from neveryu.client.cli import main
 from neveryu.engine.simulate import parse_lineup, simulate

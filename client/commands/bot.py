@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import trio
+
     from neveryu import protocol
     from neveryu.client.botclient import ConnectionClosed, ServerError, play_bot
 

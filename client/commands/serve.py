@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _main(config, advertise: bool = True) -> None:
     import trio
+
     from neveryu.server import Server
 
     server = Server(config)

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 
 import attrs
+
 from neveryu import engine
 
 from . import model

@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 import textwrap
 
-from neveryu import engine
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.layout import (
@@ -28,6 +27,8 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
+
+from neveryu import engine
 
 from .controller import Controller
 from .texts import RED_SUITS

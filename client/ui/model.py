@@ -18,6 +18,7 @@ import hashlib
 from typing import Any
 
 import attrs
+
 from neveryu.engine import RANKS, SUITS
 
 LOG_KEEP = 300

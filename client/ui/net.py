@@ -20,6 +20,7 @@ import logging
 from collections.abc import Callable
 
 import trio
+
 from neveryu import protocol
 
 log = logging.getLogger("neveryu.client")

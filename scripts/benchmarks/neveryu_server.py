@@ -17,6 +17,7 @@ import signal
 
 import attrs
 import trio
+
 from neveryu.server import Limits, ServerConfig, serve
 
 
