@@ -57,9 +57,9 @@ def test_the_buffer_keeps_the_frames_and_knows_what_fell_out():
 
 
 def test_an_event_body_may_not_bring_its_own_seq_or_ts():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="gets its seq and ts from its session"):
         event_prefix({"t": "chat", "seq": 1})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="gets its seq and ts from its session"):
         event_prefix({"t": "chat", "ts": 1})
 
 

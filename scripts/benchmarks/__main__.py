@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--check-sent",
         action="store_true",
-        help="run the real server with the check of its outgoing messages the tests turn on (NEVERYU_CHECK_SENT)",
+        help="run the real server with the check of its outgoing messages the tests turn on"
+        " (NEVERYU_CHECK_SENT)",
     )
     p.add_argument(
         "--server-limit",
@@ -92,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     report.data["server_args"] = args.server_args
     m = report.data["machine"]
     report.say(
-        f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}, load average {m['loadavg_1min']:.2f}"
+        f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']},"
+        f" load average {m['loadavg_1min']:.2f}"
     )
     started = time.monotonic()
     from . import runner
