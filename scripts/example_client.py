@@ -103,7 +103,10 @@ class Player:
             self.hand = collections.Counter(ev["hand"] or [])
             self.decks = 2 if ev["deck"].startswith("2x") else 1
             self.commitment = ev["commitment"]
-            return f"deal {ev['deal_no']}: {self.name(ev['dealer'])} dealt; your hand: {' '.join(sorted(self.hand.elements()))}"
+            return (
+                f"deal {ev['deal_no']}: {self.name(ev['dealer'])} dealt;"
+                f" your hand: {' '.join(sorted(self.hand.elements()))}"
+            )
         if t == "legal":
             self.legal = ev
         elif t == "turn":
@@ -130,7 +133,10 @@ class Player:
             return f"{self.name(ev['seat'])} {word}{'' if me else 's'} set {ev['set_no']}"
         elif t == "set_revealed":
             verdict = "true" if ev["claim_true"] else "false"
-            return f"  set {ev['set_no']} of {self.name(ev['seat'])}: claimed {ev['count']} x {ev['rank']}, was {' '.join(ev['cards']) or 'none'}: {verdict}"
+            return (
+                f"  set {ev['set_no']} of {self.name(ev['seat'])}: claimed {ev['count']} x {ev['rank']},"
+                f" was {' '.join(ev['cards']) or 'none'}: {verdict}"
+            )
         elif t == "pile_taken":
             return f"  {self.name(ev['seat'])} take{'' if me else 's'} the pile" + (
                 f" ({ev['count']} cards)" if ev["count"] else ""

@@ -5,9 +5,9 @@ test's network namespace (tests/lan_netns.py).
     python tests/lan_advertiser.py NAME HOST PORT
 
 Prints ``advertising INSTANCE`` once the announcement went out (``not advertising`` at once
-when there is nothing to advertise). Reads ``update TABLES FREE`` (answers ``updated`` once the new counts were announced) and
-``quit``; end of input quits too. Prints ``closed SECONDS`` after the advertisement is
-withdrawn, with the time the withdrawal took.
+when there is nothing to advertise). Reads ``update TABLES FREE`` (answers ``updated`` once
+the new counts were announced) and ``quit``; end of input quits too. Prints ``closed SECONDS``
+after the advertisement is withdrawn, with the time the withdrawal took.
 """
 
 from __future__ import annotations

@@ -116,7 +116,7 @@ async def test_no_advertise_opens_no_multicast_socket(machine, no_multicast):
 
 async def test_update_rejects_negative_counts(machine, no_multicast):
     async with advertise.advertising("x", "127.0.0.1", 7420) as ad:
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="counts must be >= 0"):
             ad.update(tables=0, free=-1)
 
 

@@ -599,7 +599,8 @@ def test_malformed_actions_are_rule_violations(name):
 # -- the parameters of each variant, as RULES.md states them -----------------------------------------
 
 RULES_TABLE = {
-    #              players  hidden  deal               first_dealer   next_dealer  first_player      rank_order    first_rank set_size count_lie public challengers believe quads          leader        last_cards             result        scoring
+    # players, hidden, deal, first_dealer, next_dealer, first_player, rank_order, first_rank, set_size,
+    # count_lie, public, challengers, believe, quads, leader, last_cards, result, scoring
     "verish": (
         (2, 6),
         True,

@@ -129,7 +129,7 @@ async def test_whole_frames_in_time_keep_a_connection(autojump_clock):
 
 
 def test_max_chat_cannot_exceed_the_protocol_limit():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'max_chat' must be <="):
         ServerConfig().evolve(limits={"max_chat": protocol.MAX_CHAT_LEN + 1})
 
 
@@ -152,7 +152,8 @@ async def test_log_has_one_line_per_drop_and_error_lines_are_bounded(autojump_cl
     lines = [r.getMessage() for r in caplog.records if r.name == "neveryu.server"]
     closed = [line for line in lines if " closed: " in line]
     assert closed == [
-        "connection from ? (name 'slow') closed: BAD_FRAME (a frame of length 0); errors sent: {'BAD_STATE': 500}"
+        "connection from ? (name 'slow') closed: BAD_FRAME (a frame of length 0);"
+        " errors sent: {'BAD_STATE': 500}"
     ]
     errors = [line for line in lines if "BAD_STATE" in line and line not in closed]
     # five one by one, then one summary at most every 10 s (and one on close): 5 + 5 + 1

@@ -108,8 +108,9 @@ class SharpBot(Bot):
     soon as the set is laid (off turn too, in `anyone` variants) whenever the pile makes it pay;
     otherwise ``p_true`` estimates the claim (the chance the claimant held the cards, from the
     unseen cards, times how much likelier a claim of that count is when true than when
-    bluffed) and each answer (challenge, believe, each set it could lay) is valued in cards. Bluffs are made of the cards it needs least (the
-    ranks it holds fewest of and, where the order of ranks is fixed, will not have to claim soon).
+    bluffed) and each answer (challenge, believe, each set it could lay) is valued in cards.
+    Bluffs are made of the cards it needs least (the ranks it holds fewest of and, where the
+    order of ranks is fixed, will not have to claim soon).
     A set that would end an opponent's deal is challenged unless surely true.
 
     Memory (written only by ``observe``): ``memory`` (``CardMemory``: where the seen cards may be),

@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     report.data["server_args"] = args.server_args
     m = report.data["machine"]
     report.say(
-        f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']}, load average {m['loadavg_1min']:.2f}"
+        f"machine: {m['nproc']} × {m['cpu']}, Python {m['python']}, Linux {m['kernel']},"
+        f" load average {m['loadavg_1min']:.2f}"
     )
     started = time.monotonic()
     from . import runner

@@ -116,8 +116,9 @@ def run(
 ) -> dict:
     """``step`` each N of ``ladder`` in order; after an N whose p99 reaches ``GIVE_UP_MS`` or
     whose clients could not all be seated or were dropped, only ``TARGET_CLIENTS`` is still
-    tried (when the ladder has it), and no N above ``TARGET_CLIENTS`` once an N was not ``ok``. Then up to ``bisect`` more steps halve the gap between the
-    largest N that was ``ok`` and the next N tried, while it is wider than ``MIN_GAP``.
+    tried (when the ladder has it), and no N above ``TARGET_CLIENTS`` once an N was not ``ok``.
+    Then up to ``bisect`` more steps halve the gap between the largest N that was ``ok`` and
+    the next N tried, while it is wider than ``MIN_GAP``.
 
     Returns ``{"steps"`` (in the order run), ``"max_ok"`` (the largest ``ok`` N below the
     smallest N that was not, or None), ``"target"`` (the step at ``TARGET_CLIENTS``, or None),
@@ -131,7 +132,8 @@ def run(
             f"  N={n:>5}: {r['actions_per_s']:>7.1f} actions/s  p50 {r['p50_ms']} ms  p99 {r['p99_ms']} ms"
             f"  server CPU {r['server_cpu']:.0%} ({r['server_cpu_us_per_action']} µs/action)"
             f"  RSS {r['server_rss_mib']} MiB ({r['kib_per_client']} KiB/client)"
-            f"  loadgen CPU {r['loadgen_cpu']:.0%} ({r['loadgen_cpu_us_per_action']} µs/action, {r['late']} late)"
+            f"  loadgen CPU {r['loadgen_cpu']:.0%}"
+            f" ({r['loadgen_cpu_us_per_action']} µs/action, {r['late']} late)"
             f"  errors {r['errors'] or 0}  dropped {r['dropped']}  {'ok' if r['ok'] else 'NOT ok'}"
         )
         return r

@@ -51,7 +51,8 @@ def main(rounds: int, samples: int) -> None:
     for k in SERVERS:
         s = summary_us(pooled[k])
         print(
-            f"{k:32} p50 {s['p50_us']:8.1f} µs  p99 {s['p99_us']:8.1f} µs  p50/floor {s['p50_us'] / base:5.2f}"
+            f"{k:32} p50 {s['p50_us']:8.1f} µs  p99 {s['p99_us']:8.1f} µs"
+            f"  p50/floor {s['p50_us'] / base:5.2f}"
             f"  server CPU per sample {cpu[k] / max(len(pooled[k]), 1) * 1e6:7.1f} µs  ({s['n']} samples)"
         )
     print(f"load average {os.getloadavg()[0]:.2f}")

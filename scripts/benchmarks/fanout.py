@@ -11,9 +11,10 @@ already received (``FrameStream.pending``) yields to the other readers before it
 that what one client does with the frames that came after the event (neveryu's ``turn`` and
 ``legal``) is not counted against another client's decoding of the event itself. Samples
 follow each other at once: ``act`` waits until the table is ready for the next one (neveryu:
-the next seat has its ``legal`` event and every client its ``turn``). Pausing between samples instead (``quiet`` s with every task
-idle) lets both processes' CPUs go idle, and on this VM waking them adds ~0.5 ms to every
-sample, the same for the floor and neveryu (docs/BENCHMARKS.md).
+the next seat has its ``legal`` event and every client its ``turn``). Pausing between samples
+instead (``quiet`` s with every task idle) lets both processes' CPUs go idle, and on this VM
+waking them adds ~0.5 ms to every sample, the same for the floor and neveryu
+(docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations

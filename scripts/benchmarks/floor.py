@@ -3,7 +3,8 @@
 Run as ``python -m scripts.benchmarks.floor`` it serves on 127.0.0.1 (port printed as
 ``PORT n``). A client joins table k with ``{"t": "join_table", "table": k}``; a ``lay`` from any
 client is decoded and one ``set_laid`` event (the size of neveryu's), encoded once, goes to each
-client of the table, written as neveryu's server writes (``Peer.write``); a ``ping`` gets a ``pong``. ``latency`` and ``throughput`` are the measuring clients.
+client of the table, written as neveryu's server writes (``Peer.write``); a ``ping`` gets a
+``pong``. ``latency`` and ``throughput`` are the measuring clients.
 """
 
 from __future__ import annotations

@@ -117,10 +117,11 @@ def pinned(server_pids: list[int], pin: bool) -> Iterator[dict[str, int] | None]
 def latencies(report, prof: Profile, args) -> None:
     """Both fan-out latencies, interleaved: ``prof.rounds`` rounds, each a block of floor
     samples and a block of neveryu samples (a new table each round; the floor's block first in
-    even rounds, neveryu's in odd ones), both servers running in their own processes all along. Other work on the machine then weighs on both alike, and the
-    ratio of the pooled p50s is fair even when the load drifts. Then ping/pong requests per
-    second with ``prof.ping_clients`` clients against each. The servers and the measuring
-    clients run on CPUs of their own (``pinned``) unless ``--no-pin``."""
+    even rounds, neveryu's in odd ones), both servers running in their own processes all along.
+    Other work on the machine then weighs on both alike, and the ratio of the pooled p50s is
+    fair even when the load drifts. Then ping/pong requests per second with
+    ``prof.ping_clients`` clients against each. The servers and the measuring clients run on
+    CPUs of their own (``pinned``) unless ``--no-pin``."""
     from . import latency as nev
 
     want = [name for name in ("floor", "neveryu") if name in report.sections]
@@ -185,7 +186,8 @@ def say_latencies(report, prof: Profile) -> None:
             f"  send → all 4 decoded: p50 {lat['p50_us']} µs, p99 {lat['p99_us']} µs ({lat['n']} samples)"
         )
         report.say(
-            f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs;"
+            f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs,"
+            f" the 4 clients {lat['client_cpu_us_per_sample']} µs;"
             f" {lat['frames_per_sample']} frames decoded per sample"
         )
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
@@ -193,20 +195,23 @@ def say_latencies(report, prof: Profile) -> None:
         lat, tp = nv["latency"], nv["throughput"]
         ratio = f" = {lat['p50_us'] / fl['latency']['p50_us']:.2f} × floor" if fl else ""
         report.say(
-            f"\n== neveryu: the same through the real server (verish, 4 clients at one table{', ' + ' '.join(report.server_args) if report.server_args else ''})"
+            f"\n== neveryu: the same through the real server (verish, 4 clients at one table"
+            f"{', ' + ' '.join(report.server_args) if report.server_args else ''})"
         )
         report.say(
             f"  set sent → all 4 decoded its event: p50 {lat['p50_us']} µs{ratio}, p99 {lat['p99_us']} µs"
             f" ({lat['n']} samples, {lat['deals']} deals ended, errors {lat['errors'] or 0})"
         )
         report.say(
-            f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs, the 4 clients {lat['client_cpu_us_per_sample']} µs;"
+            f"  CPU per sample: server {lat['server_cpu_us_per_sample']} µs,"
+            f" the 4 clients {lat['client_cpu_us_per_sample']} µs;"
             f" {lat['frames_per_sample']} frames decoded per sample"
         )
         report.say(f"  ping/pong, {tp['clients']} clients: {tp['requests_per_s']} requests/s")
     if fl and nv:
         report.say(
-            f"  (measured in {prof.rounds} interleaved rounds of a floor block and a neveryu block, in alternating order)"
+            f"  (measured in {prof.rounds} interleaved rounds of a floor block and a neveryu block,"
+            " in alternating order)"
         )
     cpus = report.data.get("latency_cpus")
     report.say(
@@ -232,7 +237,8 @@ def capacity(report, prof: Profile, args) -> None:
     if t:
         report.say(
             f"  at N={t['clients']}: p99 {t['p99_ms']} ms, {t['actions_per_s']} actions/s,"
-            f" server memory {t['kib_per_client']} KiB per client, server CPU {t['server_cpu']:.0%}, load generator CPU {t['loadgen_cpu']:.0%}"
+            f" server memory {t['kib_per_client']} KiB per client, server CPU {t['server_cpu']:.0%},"
+            f" load generator CPU {t['loadgen_cpu']:.0%}"
         )
     report.data["capacity"] = result
 
@@ -244,8 +250,10 @@ def soak(report, prof: Profile, args) -> None:
     report.say(f"\n== soak: bots at {soak_run.TABLES} tables for {minutes} min")
     result = soak_run.run(minutes, report.say, args.server_args)
     report.say(
-        f"  server RSS {result['rss_start_mib']} → {result['rss_end_mib']} MiB (growth {result['growth_mib']} MiB;"
+        f"  server RSS {result['rss_start_mib']} → {result['rss_end_mib']} MiB"
+        f" (growth {result['growth_mib']} MiB;"
         f" {result['kib_per_client_end']} KiB per client at the end),"
-        f" {result['load']['actions_per_s']} actions/s, p99 {result['load']['p99_ms']} ms, server CPU {result['server_cpu']:.0%}"
+        f" {result['load']['actions_per_s']} actions/s, p99 {result['load']['p99_ms']} ms,"
+        f" server CPU {result['server_cpu']:.0%}"
     )
     report.data["soak"] = result

@@ -46,7 +46,8 @@ def run(minutes: float, say=print, server_args=()) -> dict:
                 time.sleep(max(0.0, start + seconds * k / SAMPLES - time.perf_counter() - 0.5))
                 samples.append(rss_bytes(srv.pid))
                 say(
-                    f"  {(time.perf_counter() - start) / 60:5.1f} min: server RSS {samples[-1] / 2**20:.1f} MiB"
+                    f"  {(time.perf_counter() - start) / 60:5.1f} min:"
+                    f" server RSS {samples[-1] / 2**20:.1f} MiB"
                 )
             load = json.loads(gen.stdout.readline())
             cpu = meter.stop()
