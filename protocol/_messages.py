@@ -200,7 +200,7 @@ SEAT_SUMMARY = Ref(
             "name": Field(Nullable(NAME), doc="the player's name; nil for an empty seat"),
             "bot": Field(
                 Nullable(Str(16)),
-                doc="a bot seat: the bot's strength (random, honest or sharp: welcome.bots); nil for a player's seat",
+                doc="a bot seat: its bot's strength (random, honest or sharp: welcome.bots); nil: a player's",
             ),
             "ready": Field(Bool(), doc="ready to start (bots are always ready)"),
             "away": Field(
