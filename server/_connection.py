@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import logging
 import math
+import socket
 from typing import TYPE_CHECKING
 
 import trio
@@ -36,7 +37,7 @@ class ClientConnection:
     """The server's side of one connection (the ``Link`` of its session). ``run`` serves it
     until the peer goes, a deadline passes, or ``drop``/``bye``/``fatal``."""
 
-    def __init__(self, server: Server, stream: trio.abc.Stream, address: str) -> None:
+    def __init__(self, server: Server, stream: trio.SocketStream, address: str) -> None:
         self.server = server
         self.stream = stream
         self.address = address
@@ -44,8 +45,12 @@ class ClientConnection:
         self.limits = limits
         self.wire = protocol.Connection("server")
         self.session: Session | None = None
+        # The stream's socket as the standard library's, for the outbox's direct writes: the
+        # same socket, not a copy; detached (never closed through it) when the connection ends.
+        self.sock = socket.socket(fileno=stream.socket.fileno())
         self.outbox = Outbox(
             stream,
+            self.sock,
             limit=limits.outbox,
             send_s=limits.send_ms / 1000,
             heartbeat_s=limits.heartbeat_ms / 1000,
@@ -65,6 +70,7 @@ class ClientConnection:
         self._refill = now
         self._last_frame = now  # when the last whole frame arrived (idle counts these)
         self._frame_started: float | None = None  # when the frame now arriving began
+        self._timer = trio.CancelScope()  # the reader's deadline (``_read``)
 
     def __repr__(self) -> str:
         who = self.session.name if self.session else "?"
@@ -142,6 +148,7 @@ class ClientConnection:
                     nursery.start_soon(self._write)
                     await self._read()
         finally:
+            self.sock.detach()
             self._closing("closed")
             self._log_closed()
             self.closed.set()
@@ -153,25 +160,26 @@ class ClientConnection:
         self.scope.cancel()  # everything is written, or nothing more can be: the connection ends
 
     async def _read(self) -> None:
-        """Read and hand each request to the server, under ``_deadline``."""
+        """Read and hand each request to the server, under ``_deadline``. As the outbox's
+        writer does, it keeps one cancel scope for its deadline and moves it (later, when a
+        frame arrived; earlier, when one begins), making a new one only when it fires."""
         try:
             while True:
-                deadline, why = self._deadline()
-                with trio.move_on_at(deadline) as timer:
-                    data = await self.stream.receive_some(READ_SIZE)
-                if timer.cancelled_caught:
-                    self._timed_out(why)
-                    continue
-                if not data:  # the peer closed its side: what is queued still goes out
-                    self._closing("closed", "by the peer")
-                    self.outbox.end()
-                    return
-                if self.reason is None:  # (once closing, what arrives is not read)
-                    self.wire.receive_data(data)
-                    now = trio.current_time()
-                    if self._frame_started is None:
-                        self._frame_started = now
-                    await self._take_requests(now)
+                with trio.CancelScope() as self._timer:
+                    while True:
+                        self._timer.deadline, why = self._deadline()
+                        data = await self.stream.receive_some(READ_SIZE)
+                        if not data:  # the peer closed its side: what is queued still goes out
+                            self._closing("closed", "by the peer")
+                            self.outbox.end()
+                            return
+                        if self.reason is None:  # (once closing, what arrives is not read)
+                            self.wire.receive_data(data)
+                            now = trio.current_time()
+                            if self._frame_started is None:
+                                self._frame_started = now
+                            await self._take_requests(now)
+                self._timed_out(why)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
             self.drop("reset")  # nothing can be written any more either
         finally:
@@ -204,6 +212,7 @@ class ClientConnection:
             # Backpressure: a client's own requests wait while its replies pile up, so only
             # what others send it (its table's events) can overflow the outbox.
             if self.outbox.queued > self.limits.outbox // 2:
+                self._timer.deadline = math.inf  # no read is waited for meanwhile
                 await self.outbox.wait_drained()
                 now = trio.current_time()
             try:

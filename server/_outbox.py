@@ -1,23 +1,31 @@
-"""What goes to one client, and the one task that writes it: the server's only way out.
+"""What goes to one client, and how it gets there: the server's only way out.
 
 Whoever sends to a client (its session, its table, the lobby) calls ``Outbox.send(frame)``,
-which never waits: the frame joins the queue and the writer task is woken. trio runs one task
-at a time, so everything one request (or one fired deadline) sends is queued before the writer
-runs, and the writer then writes it all with one ``send_all``: a batch per request, with no
-bookkeeping of batches anywhere. Each write must be done within ``send_ms``; when nothing was
-written for ``heartbeat_ms`` the writer asks for a heartbeat (``on_idle``).
+which never waits. When nothing is waiting to be written, the frame is written at once with one
+non-blocking ``send`` on the connection's socket; whatever the socket does not take (the client
+reads slowly, or a write is under way) is queued, and the outbox's writer task (``run``) writes
+the queue with the stream's ``send_all``, each write within ``send_ms``. The writer also sends a
+heartbeat when nothing was written for ``heartbeat_ms`` (``on_idle``).
+
+Why not always ``send_all`` from the writer task: waking a task and going through
+``send_all`` for every receiver of every event cost as many instructions as all the rest of an
+action's work together (docs/BENCHMARKS.md, "The write path"); a direct ``send`` of a small
+frame on a socket that has room is the same bytes in the same order, at a small part of the
+cost. tests/test_server_outbox.py checks that what a client receives is exactly what the plain
+way (every frame through ``send_all``) delivers, whatever the socket takes at once.
 
 A queue longer than ``limit`` frames means the client stopped reading: what is queued is thrown
-away (its session keeps its events for a resume), ``bye`` "too_slow" is queued in its place,
-and the connection closes once it is written, or when its write times out because the client
-still reads nothing (then the bye never arrived, and the log says so). A last message (``bye``,
-a fatal error) is written, then the writer half-closes the stream and gives the peer a moment
-to read it (``LINGER``) before the connection closes.
+away (its session keeps its events for a resume), the last message ``on_full()`` gives (``bye``
+"too_slow") is queued in its place, and the connection closes once it is written, or when its
+write times out because the client still reads nothing (then it never arrived, and the log says
+so). A last message (``bye``, a fatal error) is written, then the writer half-closes the stream
+and gives the peer a moment to read it (``LINGER``) before the connection closes.
 """
 
 from __future__ import annotations
 
 import collections
+import socket
 from collections.abc import Callable
 
 import trio
@@ -26,17 +34,19 @@ LINGER = 1.0  # s: how long a closing connection waits for the peer to read its 
 
 
 class Outbox:
-    """The queue of frames for one client and its writer (``run``).
+    """The frames for one client (``send``) and their writer (``run``).
 
-    ``limit``: frames queued at most; ``send_s``: seconds each write may take; ``heartbeat_s``:
-    seconds without a write after which ``on_idle()`` is called (it sends a heartbeat event).
-    ``on_full(reason)``: the queue overflowed; it returns the frame of the last message to send
-    instead (``bye`` "too_slow"), or None to close without one.
+    ``stream``: the connection (a ``trio.SocketStream``); ``sock``: its socket as the standard
+    library's, for the direct writes. ``limit``: frames queued at most; ``send_s``: seconds each
+    write of the queue may take; ``heartbeat_s``: seconds without a write after which
+    ``on_idle()`` is called (it sends a heartbeat event). ``on_full()``: the queue overflowed;
+    it returns the frame of the last message to send instead, or None to close without one.
     """
 
     def __init__(
         self,
-        stream: trio.abc.Stream,
+        stream: trio.SocketStream,
+        sock: socket.socket,
         *,
         limit: int,
         send_s: float,
@@ -45,16 +55,19 @@ class Outbox:
         on_full: Callable[[], bytes | None],
     ) -> None:
         self.stream = stream
+        self.sock = sock
         self.limit = limit
         self.send_s = send_s
         self.heartbeat_s = heartbeat_s
         self.on_idle = on_idle
         self.on_full = on_full
         self._queue: collections.deque[bytes] = collections.deque()
+        self._writing = False  # the writer is in a send_all: nothing may be written before it ends
         self._last: bytes | None = None  # the last message, once one is queued
         self._closing = False  # a last message is queued (or the connection ends without one)
         self._wake = trio.Event()
         self._drained = trio.Event()
+        self.last_written_at = trio.current_time()  # when bytes last went out (heartbeats)
         self.peer_closed = trio.Event()  # set by the reader when the peer closes its side
         self.last_written = False  # the last message was written whole
         self.failure: str | None = None  # why writing stopped: send_timeout, broken
@@ -65,9 +78,23 @@ class Outbox:
         return len(self._queue)
 
     def send(self, frame: bytes) -> None:
-        """Queue ``frame`` for the client; never waits. Ignored once a last message is queued."""
+        """Send ``frame`` to the client without waiting: written now when nothing waits before
+        it and the socket takes it, else queued for the writer. Ignored once a last message is
+        queued."""
         if self._closing:
             return
+        if not self._queue and not self._writing:
+            try:
+                sent = self.sock.send(frame)
+            except BlockingIOError:
+                sent = 0
+            except OSError:  # the peer is gone: the reader or the writer will find out
+                sent = 0
+            if sent:
+                self.last_written_at = trio.current_time()
+                if sent == len(frame):
+                    return
+                frame = frame[sent:]  # the rest of a frame begun: it goes out first
         self._queue.append(frame)
         if len(self._queue) > self.limit:
             self._queue.clear()
@@ -95,47 +122,68 @@ class Outbox:
             await self._drained.wait()
 
     async def run(self) -> None:
-        """Write until the last message is written (or writing fails); then return, and the
-        connection closes."""
+        """Write what ``send`` queued until the last message is written (or writing fails);
+        then return, and the connection closes.
+
+        One cancel scope is both the heartbeat timer (while waiting) and the write deadline
+        (while writing): its deadline is moved between the two, and a new one is made only when
+        it fires (trio's scopes cannot be reused once cancelled)."""
         while True:
-            with trio.move_on_after(self.heartbeat_s) as idle:
-                await self._wake.wait()
-            if idle.cancelled_caught:
-                self.on_idle()  # nothing written for heartbeat_ms: it queues a heartbeat
-            self._wake = trio.Event()  # (what is queued from now on wakes the next round)
-            data = b"".join(self._queue)
-            self._queue.clear()
-            self._drained.set()
-            last = self._closing
-            if last and self._last is not None:
-                data += self._last
-            if data and not await self._write(data):
+            writing = False
+            with trio.CancelScope() as timer:
+                while True:
+                    timer.deadline = self.last_written_at + self.heartbeat_s
+                    await self._wake.wait()
+                    self._wake = trio.Event()  # (what is queued from now on wakes the next round)
+                    closing = self._closing
+                    data = self._take(closing)
+                    if data:
+                        writing = self._writing = True
+                        timer.deadline = trio.current_time() + self.send_s
+                        if not await self._write(data):
+                            return
+                        writing = self._writing = False
+                        self.last_written_at = trio.current_time()
+                    if closing:
+                        await self._close()
+                        return
+            if writing:  # the write's deadline passed
+                self.failure = "send_timeout"
                 return
-            if last:
-                self.last_written = self._last is not None
-                if self._last is not None:
-                    await self._linger()
-                return
+            now = trio.current_time()
+            if now >= self.last_written_at + self.heartbeat_s:
+                self.on_idle()  # nothing written for heartbeat_ms: it sends a heartbeat
+                self.last_written_at = now  # (the next one is due heartbeat_ms from now)
+
+    def _take(self, closing: bool) -> bytes:
+        """Everything queued, taken off the queue, and (``closing``) the last message."""
+        data = b"".join(self._queue)
+        self._queue.clear()
+        self._drained.set()
+        if closing and self._last is not None:
+            data += self._last
+        return data
 
     async def _write(self, data: bytes) -> bool:
-        """Write ``data`` within ``send_s``; False (and ``failure`` said) when it could not."""
+        """Write ``data``; False (and ``failure`` said) when the peer is gone."""
         try:
-            with trio.fail_after(self.send_s):
-                await self.stream.send_all(data)
-        except trio.TooSlowError:
-            self.failure = "send_timeout"
-            return False
+            await self.stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self.failure = "broken"
             return False
         return True
+
+    async def _close(self) -> None:
+        self.last_written = self._last is not None
+        if self._last is not None:
+            await self._linger()
 
     async def _linger(self) -> None:
         """After the last message: half-close and give the peer a moment to read it and close
         (closing with unread input would reset the connection and could lose the message)."""
         with trio.move_on_after(LINGER):
             try:
-                await self.stream.send_eof()  # type: ignore[attr-defined]
-            except (AttributeError, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await self.stream.send_eof()
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 return
             await self.peer_closed.wait()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from neveryu.engine import Event
+
     from ._bots import Bot
     from ._session import Session
 
@@ -23,7 +25,18 @@ class Seat:
         self.ready = strength is not None
         self.away = False
         self.bot: Bot | None = None
+        self.unseen: list[Event] = []  # the seat's events its bot has not learnt yet (``bot_sees``)
         self.asked: int | None = None  # the deal's action count when the bot last chose
+
+    def bot_sees(self) -> Bot:
+        """The seat's bot, told every event of the seat it has not learnt yet. A bot learns its
+        seat's events only when it is to play: most of the time a person plays the seat, and
+        the bot that would take over never has to learn anything."""
+        assert self.bot is not None
+        for event in self.unseen:
+            self.bot.observe(event)
+        self.unseen.clear()
+        return self.bot
 
     @property
     def human(self) -> bool:

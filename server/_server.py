@@ -179,12 +179,12 @@ class Server:
 
     # -- one connection -----------------------------------------------------------------------
 
-    async def _handle(self, stream: trio.abc.Stream) -> None:
+    async def _handle(self, stream: trio.SocketStream) -> None:
         """The handler of one connection: everything it raises stays here."""
         try:
-            address = stream.socket.getpeername()[0]  # type: ignore[attr-defined]
-        except (OSError, AttributeError, IndexError):
-            address = "?"  # (a stream that is no socket: tests over memory streams)
+            address = stream.socket.getpeername()[0]
+        except (OSError, IndexError, TypeError):
+            address = "?"  # (no address: a socket pair, as in tests)
         limits = self.config.limits
         if (
             len(self.connections) >= limits.max_connections

@@ -410,7 +410,7 @@ class Table:
         self.sent_legal = {}
         for seat in self.seats:
             seat.bot = new_bot(seat.strength or default_strength(), seat.index, self.rules, len(self.seats))
-            seat.asked = None
+            seat.unseen, seat.asked = [], None
         self.referee = Referee(
             deal, self.settings, clock=trio.current_time, by_bot=lambda i: self.seats[i].by_bot
         )
@@ -471,7 +471,7 @@ class Table:
         if deal is None or referee is None or deal.over or not seat.by_bot or seat.bot is None:
             return
         seat.asked = before = deal.actions
-        action = seat.bot.choose(deal.view(index), self.rng)
+        action = seat.bot_sees().choose(deal.view(index), self.rng)
         try:
             if action is not None:
                 self._publish(referee.act(action))
@@ -501,9 +501,10 @@ class Table:
                 for session in sessions:
                     if session is not None:
                         session.event(body)
-                bot = self.seats[receiver].bot if receiver is not None else None
-                if bot is not None and type(seen) in bot.observes:
-                    bot.observe(seen)
+                if receiver is not None:
+                    seat = self.seats[receiver]
+                    if seat.bot is not None and type(seen) in seat.bot.observes:
+                        seat.unseen.append(seen)
             if type(event) is engine.TimedOut:
                 self.seats[event.seat].away = True
                 self._table_update()

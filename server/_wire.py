@@ -8,6 +8,7 @@ projection (``engine.project``), and nothing else, decides it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from collections.abc import Iterator
@@ -49,12 +50,18 @@ def event_message(event: engine.Event) -> dict[str, Any]:
     when it has none) instead of ``hands``; the caller adds ``commitment`` and ``deal_no``
     there."""
     body: dict[str, Any] = {"t": event.type}
-    for a in attrs.fields(type(event)):
-        body[a.name] = getattr(event, a.name)
+    for name in _field_names(type(event)):
+        body[name] = getattr(event, name)
     if type(event) is engine.DealStarted:
         hands = body.pop("hands")
         body["hand"] = next((h for h in hands if h is not None), None)
     return body
+
+
+@functools.cache
+def _field_names(cls: type[engine.Event]) -> tuple[str, ...]:
+    """The attrs field names of an event class, in order."""
+    return tuple(a.name for a in attrs.fields(cls))
 
 
 def legal_message(legal: engine.Legal) -> dict[str, Any]:

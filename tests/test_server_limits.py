@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 import pytest
+import server_pairs
 import trio
 import trio.testing
 
@@ -58,9 +59,7 @@ class Peer:
 
 
 async def connect(nursery: trio.Nursery, server: Server) -> Peer:
-    client_end, server_end = trio.testing.memory_stream_pair()
-    nursery.start_soon(server._handle, server_end)
-    peer = Peer(client_end)
+    peer = Peer(await server_pairs.connect(nursery, server))
     nursery.start_soon(peer.read_all)
     return peer
 

@@ -1,11 +1,13 @@
-"""The connection layer's timeouts on MockClock, in-process over memory streams: the handshake
-time, heartbeats and the idle drop happen at exactly the configured times; and a whole table
-(three challenges in the tie window) driven through the wire."""
+"""The connection layer on MockClock, in-process over socket pairs (served as TCP connections
+are): the handshake time, heartbeats and the idle drop happen at exactly the configured times; a
+client that stops reading is dropped at its outbox's bound; and a whole table (three challenges
+in the tie window) driven through the wire."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import server_pairs
 import trio
 import trio.testing
 
@@ -20,9 +22,7 @@ CONFIG = ServerConfig(port=0).evolve(
 
 
 async def connect(nursery: trio.Nursery, server: Server) -> trio.abc.Stream:
-    client_end, server_end = trio.testing.memory_stream_pair()
-    nursery.start_soon(server._handle, server_end)
-    return client_end
+    return await server_pairs.connect(nursery, server)
 
 
 async def hello(nursery: trio.Nursery, server: Server, name: str) -> Client:
@@ -117,10 +117,8 @@ async def test_a_stalled_reader_fills_its_queue_to_the_bound_and_is_dropped(nurs
     server._nursery = nursery
     talker = await hello(nursery, server, "talker")
     joined = await talker.request("create_table", variant="verish", seats=2)
-    # The stalled client's stream passes bytes only when it reads, and it never reads again.
-    client_end, server_end = trio.testing.lockstep_stream_pair()
-    nursery.start_soon(server._handle, server_end)
-    stalled = Client(client_end)
+    # The stalled client's socket buffers are small, and it never reads after it joined.
+    stalled = Client(await server_pairs.connect(nursery, server, buffer=4096))
     stalled.welcome = await stalled.request(
         "hello", proto=[1, 1], client={"name": "t", "version": "0"}, name="stalled"
     )

@@ -1,0 +1,140 @@
+"""The outbox (server/_outbox.py), the server's one way to a client: what a client receives is
+exactly what writing every frame with the stream's ``send_all`` would deliver, whether the
+socket takes a frame at once, part of it, or none; frames sent while a write is under way go
+out together after it; a write the client does not take within ``send_ms`` drops the
+connection; nothing written for ``heartbeat_ms`` brings a heartbeat."""
+
+from __future__ import annotations
+
+import random
+import socket
+
+import pytest
+import trio
+import trio.testing
+
+from neveryu.server._outbox import Outbox
+
+
+def pair(buffer: int | None = None) -> tuple[trio.SocketStream, socket.socket, trio.SocketStream]:
+    """(the server's stream, its socket, the client's stream) over a socket pair."""
+    ours, theirs = socket.socketpair()
+    for sock in (ours, theirs):
+        if buffer is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, buffer)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, buffer)
+        sock.setblocking(False)
+    stream = trio.SocketStream(trio.socket.from_stdlib_socket(ours))
+    return (
+        stream,
+        socket.socket(fileno=ours.fileno()),
+        trio.SocketStream(trio.socket.from_stdlib_socket(theirs)),
+    )
+
+
+def outbox(stream: trio.SocketStream, sock: socket.socket, **kw) -> Outbox:
+    settings = {"limit": 10_000, "send_s": 60.0, "heartbeat_s": 3600.0, "on_idle": lambda: None}
+    return Outbox(stream, sock, on_full=lambda: None, **{**settings, **kw})
+
+
+async def read_exactly(stream: trio.SocketStream, n: int) -> bytes:
+    data = bytearray()
+    while len(data) < n:
+        chunk = await stream.receive_some(65_536)
+        assert chunk, "closed early"
+        data += chunk
+    return bytes(data)
+
+
+async def plain_delivery(frames: list[bytes], buffer: int) -> bytes:
+    """The reference: every frame written in order with ``send_all``, read by the client."""
+    stream, sock, client = pair(buffer)
+    sock.detach()
+    async with trio.open_nursery() as nursery:
+
+        async def write() -> None:
+            for frame in frames:
+                await stream.send_all(frame)
+
+        nursery.start_soon(write)
+        return await read_exactly(client, sum(map(len, frames)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_a_client_receives_what_send_all_would_deliver(seed):
+    rng = random.Random(seed)
+    buffer = rng.choice([2048, 4096, 65_536])
+    frames = [bytes([k % 256]) * rng.randint(1, 9000) for k in range(60)]
+    stream, sock, client = pair(buffer)
+    box = outbox(stream, sock)
+    received = bytearray()
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(box.run)
+            for frame in frames:  # in bursts, with the client reading in between
+                box.send(frame)
+                if rng.random() < 0.3:
+                    await trio.sleep(0)
+                    received += await client.receive_some(rng.choice([1, 100, 65_536]))
+            received += await read_exactly(client, sum(map(len, frames)) - len(received))
+            box.end()
+    sock.detach()
+    assert bytes(received) == await plain_delivery(frames, buffer)
+
+
+async def test_frames_sent_during_a_write_go_out_together_after_it():
+    stream, sock, client = pair(4096)
+    box = outbox(stream, sock)
+    writes: list[int] = []
+    send_all = stream.send_all
+
+    async def counting(data) -> None:
+        writes.append(len(data))
+        await send_all(data)
+
+    stream.send_all = counting  # type: ignore[method-assign]
+    big = b"x" * 200_000  # more than the socket takes at once: the writer writes the rest
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(box.run)
+            box.send(big)
+            await trio.testing.wait_all_tasks_blocked()
+            assert box.queued == 0 and len(writes) == 1  # the writer is in its send_all
+            for k in range(5):
+                box.send(bytes([k]) * 10)
+            assert box.queued == 5  # behind the write under way, not beside it
+            data = await read_exactly(client, len(big) + 50)
+            box.end()
+    sock.detach()
+    assert data == big + b"".join(bytes([k]) * 10 for k in range(5))
+    assert writes[1] == 50  # the five frames, in one write after the first
+
+
+async def test_a_write_not_taken_within_send_ms_ends_the_writer(autojump_clock):
+    stream, sock, _client = pair(4096)  # the client never reads
+    box = outbox(stream, sock, send_s=0.5)
+    start = trio.current_time()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(box.run)
+        box.send(b"x" * 200_000)
+    sock.detach()
+    assert box.failure == "send_timeout"
+    assert trio.current_time() - start == pytest.approx(0.5)
+
+
+async def test_nothing_written_for_heartbeat_s_asks_for_a_heartbeat(autojump_clock):
+    stream, sock, client = pair()
+    idle: list[float] = []
+    box = outbox(
+        stream, sock, heartbeat_s=2.0, on_idle=lambda: (idle.append(trio.current_time()), box.send(b"h"))
+    )
+    start = trio.current_time()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(box.run)
+        await trio.sleep(1.5)
+        box.send(b"a")  # a write at 1.5 s moves the next heartbeat to 3.5 s
+        await trio.sleep(4.0)
+        box.end()
+    sock.detach()
+    assert [round(t - start, 3) for t in idle] == [3.5, 5.5]
+    assert await client.receive_some(100) == b"ahh"
