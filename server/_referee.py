@@ -10,8 +10,8 @@ rules are tested on ``trio.testing.MockClock``:
 - ``tie``: the first valid challenge of a set opens the tie window; challenges of the same set
   that arrive before it expires join the group, and when it expires the engine settles the group
   (``Challenges(seats, set_no)``: the seat nearest the claimant's left wins).
-- ``turn``: the turn time limit; when it expires the engine acts for the seat
-  (``Timeout(seat)``) and the seat is marked away.
+- ``turn``: the turn time limit; when it expires the seat's bot chooses for it (else a random
+  turn action) and the engine applies ``Timeout(seat, action)``; the seat is marked away.
 - ``bot:<seat>``: a bot (a bot seat, or an away player) acts after ``bot_delay_ms``.
 
 Every deadline that belongs to a deal is cleared when the deal ends: no timer fires after it.
@@ -128,13 +128,16 @@ class Referee:
         seat = deal.turn
         if deal.held is not None:
             return
+        brain = self.seats[seat].brain
+        choice = brain.choose(deal.view(seat), self.rng) if brain is not None else None
+        timeout = engine.timeout_for(deal, seat, choice, self.rng)
         if self.tie_set is not None and not deal.window_open:
             # A challenge came first: it is settled now, and the turn that follows from it
             # (the same seat's, in `sequence` variants) has a timer of its own.
-            self._settle_tie_before_cover(engine.Timeout(seat))
+            self._settle_tie_before_cover(timeout)
             return
         log.info("table %d: seat %d's time ran out; it is away", self.id, seat)
-        events = deal.apply(engine.Timeout(seat))
+        events = deal.apply(timeout)
         self.seats[seat].away = True
         self._refresh_summary()
         self._publish(events)
@@ -163,7 +166,9 @@ class Referee:
             and deal.held is None
             and deal.legal_actions(index).lay is not None
         ):
-            self._publish(deal.apply(engine.Timeout(index)))
+            self._publish(
+                deal.apply(engine.Timeout(index, engine.random_turn_action(deal.view(index), self.rng)))
+            )
 
     def _follow_deal(self, deal: engine.Deal) -> None:
         """After every change: the challenge window follows the last set, a tie group of a set

@@ -75,7 +75,7 @@ def _legal_prefix(legal: engine.Legal) -> bytes:
     return prefix
 
 
-# The actions of the game requests, built from every field in order (``engine.builder``: half
+# The actions of the game requests, built from every field by keyword (``engine.builder``: half
 # the cost of the attrs constructor, on every request's path)
 _LAY_SET, _DECLARE_NONE, _DISCARD_QUADS, _BELIEVE, _CHALLENGE = map(
     engine.builder, (engine.LaySet, engine.DeclareNone, engine.DiscardQuads, engine.Believe, engine.Challenge)
@@ -507,20 +507,26 @@ class Table(Referee):
     def _on_lay(self, session: Session, req: dict[str, Any]) -> None:
         seat = self._game_seat(session)
         self._act(
-            _LAY_SET(seat, tuple(req.get("cards") or ()), req.get("rank"), req.get("count")), session, req
+            _LAY_SET(
+                seat=seat, cards=tuple(req.get("cards") or ()), rank=req.get("rank"), count=req.get("count")
+            ),
+            session,
+            req,
         )
 
     def _on_declare_none(self, session: Session, req: dict[str, Any]) -> None:
-        self._act(_DECLARE_NONE(self._game_seat(session)), session, req)
+        self._act(_DECLARE_NONE(seat=self._game_seat(session)), session, req)
 
     def _on_discard_quads(self, session: Session, req: dict[str, Any]) -> None:
-        self._act(_DISCARD_QUADS(self._game_seat(session), tuple(req.get("ranks") or ())), session, req)
+        self._act(
+            _DISCARD_QUADS(seat=self._game_seat(session), ranks=tuple(req.get("ranks") or ())), session, req
+        )
 
     def _on_believe(self, session: Session, req: dict[str, Any]) -> None:
-        self._act(_BELIEVE(self._game_seat(session), req.get("set_no")), session, req)
+        self._act(_BELIEVE(seat=self._game_seat(session), set_no=req.get("set_no")), session, req)
 
     def _on_challenge(self, session: Session, req: dict[str, Any]) -> None:
-        self._act(_CHALLENGE(self._game_seat(session), req.get("set_no")), session, req)
+        self._act(_CHALLENGE(seat=self._game_seat(session), set_no=req.get("set_no")), session, req)
 
     # -- events out -----------------------------------------------------------------------------------
 

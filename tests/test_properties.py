@@ -220,7 +220,8 @@ def random_illegal(deal: Deal, rng: random.Random):
         return CloseWindow(set_no)
     if kind == 6:
         return Challenges(tuple(rng.randrange(-1, n + 1) for _ in range(rng.randint(0, 3))), set_no)
-    return Timeout(seat)
+    made = rng.choice([Challenge(seat, set_no), LaySet(seat, tuple(hand[:1]), None, None), DeclareNone(seat)])
+    return Timeout(rng.choice([seat, (seat + 1) % n]), made)
 
 
 # -- the checks ------------------------------------------------------------------------------------
@@ -562,7 +563,7 @@ ACTION_FIELDS = [
     (DiscardQuads, ("seat", "ranks")),
     (Challenges, ("seats", "set_no")),
     (CloseWindow, ("set_no",)),
-    (Timeout, ("seat",)),
+    (Timeout, ("seat", "action")),
 ]
 
 
@@ -582,6 +583,7 @@ def test_malformed_actions_are_rule_violations(name):
         "set_no": 1,
         "ranks": ("A",),
         "seats": (1,),
+        "action": LaySet(deal.turn, tuple(deal.hands[deal.turn][:1])),
     }
     for cls, fields in ACTION_FIELDS:
         for field in fields:
@@ -781,7 +783,7 @@ def test_variant_parameters_are_those_of_rules_md(name):
     if name.startswith("hoyle"):
         assert engine.variant(name, declare_none=True).declare_none
     assert engine.variant("hoyle").set_bounds("2x52") == (1, 8)
-    assert engine.variant("cheat").set_bounds("2x52") == (1, 8)
+    assert engine.variant("cheat").set_bounds("2x52") == (1, 4)  # seed 004: 1–4, one deck or two
     assert engine.variant("hoyle-three").set_bounds("2x52") == (3, 3)
 
 

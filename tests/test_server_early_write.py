@@ -5,6 +5,7 @@ batch); what each connection gets, and in which order, is the same."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgpack
@@ -58,7 +59,7 @@ def seated_table(log: list[tuple[str, Any]]) -> tuple[Table, list[Session]]:
 
 
 def lay_request(deal: engine.Deal, seat: int, rid: int) -> dict[str, Any]:
-    action = deal.auto_action(seat)
+    action = engine.random_turn_action(deal.view(seat), random.Random(rid))
     assert isinstance(action, engine.LaySet)
     req: dict[str, Any] = {"t": "lay", "id": rid, "cards": list(action.cards), "rank": action.rank}
     if action.count is not None:
