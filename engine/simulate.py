@@ -31,6 +31,7 @@ from typing import Any, Literal
 import attrs
 
 from ._actions import Action, Challenge, Challenges, CloseWindow, DiscardQuads, Timeout
+from ._cards import quad_ranks
 from ._errors import RuleViolation
 from ._events import PUBLIC, DealEnded, Event, OwnedEvent, PileTaken, project
 from ._match import Match
@@ -298,7 +299,7 @@ class _Game:
                         seen = project(e, seat, public)
                         if seen is not None:
                             handle(seen)
-            if isinstance(e, DealEnded):
+            if type(e) is DealEnded:
                 self.end = e
 
     def _apply(self, action: Action) -> list[Event]:
@@ -380,7 +381,7 @@ class _Game:
 
     def _offer_quads(self, seat: int) -> None:
         deal = self.deal
-        if seat == deal.turn or not deal.legal_actions(seat).discard_quads:
+        if seat == deal.turn or not quad_ranks(deal.hands[seat]):  # legal.discard_quads, the taker's
             return
         action = self.bots[seat].choose(deal.view(seat), self.rng)
         if type(action) is DiscardQuads:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import ClassVar
@@ -392,7 +391,9 @@ class SharpBot(Bot):
         if not my_turn and challenge is None:
             return None
         held = "".join(hand_)[::2]  # the rank of each card held (a card: rank, then suit)
-        counts = Counter(held)  # how many of each rank it holds
+        counts: dict[str, int] = {}  # how many of each rank it holds
+        for r in held:
+            counts[r] = counts.get(r, 0) + 1
         tracked, loose = self.memory.totals()
         unseen = self._unseen(view, loose)
         last = view.last
