@@ -41,9 +41,9 @@ from .bots import BOTS, make_bot
 
 ACTION_CAP = 20_000
 """A deal still running after this many applied actions (lays, calls, quads, window closings) is
-stopped and counted unfinished. Seeded deals of every variant with every strength end far sooner
-(a few hundred actions on average, a few thousand at the most seen), so reaching it means bots
-caught in a cycle or a deal that cannot end."""
+stopped and counted unfinished. Seeded deals of every variant with every strength end far
+sooner (``SimulationResult.longest`` tells by how much), so reaching it means bots caught in a
+cycle or a deal that cannot end."""
 
 MAX_VIOLATION_NOTES = 10
 """How many invariant violations ``SimulationResult.violations`` describes in words."""
