@@ -12,9 +12,11 @@ from ._actions import (
     Challenges,
     CloseWindow,
     DeclareNone,
+    DeclineQuads,
     DiscardQuads,
     LaySet,
     Timeout,
+    TurnAction,
 )
 from ._cards import (
     DECK_KINDS,
@@ -57,6 +59,7 @@ from ._events import (
     PileDiscarded,
     PileTaken,
     PlayerOut,
+    QuadsDeclined,
     QuadsDiscarded,
     SetHeld,
     SetLaid,
@@ -71,6 +74,7 @@ from ._events import (
 from ._match import Match
 from ._records import builder
 from ._rules import DEFAULT_VARIANT, VARIANTS, Rules, variant
+from ._timeout import random_turn_action, timeout_for
 from ._view import NO_ACTION, LastSet, LayBounds, Legal, View
 
 EVENT_TYPES = {
@@ -91,6 +95,7 @@ EVENT_TYPES = {
         PileTaken,
         PileDiscarded,
         QuadsDiscarded,
+        QuadsDeclined,
         StockDrawn,
         TimedOut,
         PlayerOut,
@@ -125,6 +130,7 @@ __all__ = [
     "DealStarted",
     "DealerDrawn",
     "DeclareNone",
+    "DeclineQuads",
     "DiscardQuads",
     "Event",
     "IllegalAction",
@@ -140,6 +146,7 @@ __all__ = [
     "PileTaken",
     "PlayerOut",
     "PrematureChallenge",
+    "QuadsDeclined",
     "QuadsDiscarded",
     "Rank",
     "RuleViolation",
@@ -153,6 +160,7 @@ __all__ = [
     "TimedOut",
     "Timeout",
     "Turn",
+    "TurnAction",
     "View",
     "WindowClosed",
     "builder",
@@ -164,9 +172,11 @@ __all__ = [
     "next_rank",
     "project",
     "quad_ranks",
+    "random_turn_action",
     "rank_of",
     "score_deal",
     "sort_key",
     "sorted_cards",
+    "timeout_for",
     "variant",
 ]

@@ -47,10 +47,21 @@ class DeclareNone:
 
 @attrs.frozen
 class DiscardQuads:
-    """Discard one quad per entry of ``ranks`` (a rank twice for eight cards, 2×52)."""
+    """Discard one quad per entry of ``ranks`` (a rank twice for eight cards, 2×52). With
+    ``quads = after_taking`` (`verish`) this uses up the taker's right (``DeclineQuads``)."""
 
     seat: int
     ranks: tuple[Rank, ...]
+
+
+@attrs.frozen
+class DeclineQuads:
+    """The taker gives up his right to discard quads (``quads = after_taking``, RULES.md
+    `verish`, **Decision**: the right ends with the next set laid by anyone, or with the taker's
+    own action; this is that action when he keeps his quads). Lets a referee that holds the next
+    set for the taker (the quads window) apply it at once."""
+
+    seat: int
 
 
 @attrs.frozen
@@ -69,11 +80,33 @@ class CloseWindow:
     set_no: int
 
 
+TurnAction = LaySet | DeclareNone | Challenge | Believe
+"""The actions that end a seat's turn: what a timeout may make for it."""
+
+
 @attrs.frozen
 class Timeout:
-    """The referee: ``seat``'s turn time ran out; the deal acts for it (``Deal.auto_action``)."""
+    """The referee: ``seat``'s turn time ran out and ``action`` is made for it (RULES.md, "Timing
+    rules"; docs/PROTOCOL.md, "Timers": the server acts for him and reveals nothing).
+
+    ``action`` is one of ``seat``'s own turn actions (a set, a declared none, a challenge or a
+    believe of the last set), chosen outside the rules: by the bot that will play the away seat,
+    else at random (``random_turn_action``), so that it cannot be predicted from the hand. The
+    deal refuses it as it would refuse the seat's own action; a record of the deal holds it whole
+    and replays exactly."""
 
     seat: int
+    action: TurnAction
 
 
-Action = LaySet | Challenge | Believe | DeclareNone | DiscardQuads | Challenges | CloseWindow | Timeout
+Action = (
+    LaySet
+    | Challenge
+    | Believe
+    | DeclareNone
+    | DiscardQuads
+    | DeclineQuads
+    | Challenges
+    | CloseWindow
+    | Timeout
+)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -22,11 +23,23 @@ from ._actions import (
     Challenges,
     CloseWindow,
     DeclareNone,
+    DeclineQuads,
     DiscardQuads,
     LaySet,
     Timeout,
+    TurnAction,
 )
-from ._cards import Card, Rank, contains, deck_ranks, new_deck, next_rank, quad_ranks, remove_cards
+from ._cards import (
+    Card,
+    Rank,
+    contains,
+    deck_ranks,
+    new_deck,
+    next_rank,
+    quad_ranks,
+    remove_cards,
+    sorted_cards,
+)
 from ._dealing import deal_cards
 from ._errors import (
     ChallengeBarred,
@@ -94,18 +107,25 @@ class LaidSet:
     none: bool = False
 
 
-# The records this module builds for every action, built by positional constructors that skip
-# attrs' frozen __setattr__ (engine/_records.py): all fields, in the class's field order.
-_LaidSet, _LastSet, _View, _Legal = builder(LaidSet), builder(LastSet), builder(View), builder(Legal)
-_SetLaid, _NoneDeclared, _SetHeld, _Turn, _StockDrawn = map(
-    builder, (ev.SetLaid, ev.NoneDeclared, ev.SetHeld, ev.Turn, ev.StockDrawn)
-)
-_Challenged, _Believed, _ChallengeVoid, _WindowClosed, _SetRevealed = map(
-    builder, (ev.Challenged, ev.Believed, ev.ChallengeVoid, ev.WindowClosed, ev.SetRevealed)
-)
-_PileTaken, _PileDiscarded, _QuadsDiscarded = map(
-    builder, (ev.PileTaken, ev.PileDiscarded, ev.QuadsDiscarded)
-)
+# The records this module builds on every action, by constructors that take every field by
+# keyword and skip attrs' frozen __setattr__ (engine/_records.py).
+_LaidSet = builder(LaidSet)
+_LastSet = builder(LastSet)
+_View = builder(View)
+_Legal = builder(Legal)
+_SetLaid = builder(ev.SetLaid)
+_NoneDeclared = builder(ev.NoneDeclared)
+_SetHeld = builder(ev.SetHeld)
+_Turn = builder(ev.Turn)
+_StockDrawn = builder(ev.StockDrawn)
+_Challenged = builder(ev.Challenged)
+_Believed = builder(ev.Believed)
+_ChallengeVoid = builder(ev.ChallengeVoid)
+_WindowClosed = builder(ev.WindowClosed)
+_SetRevealed = builder(ev.SetRevealed)
+_PileTaken = builder(ev.PileTaken)
+_PileDiscarded = builder(ev.PileDiscarded)
+_QuadsDiscarded = builder(ev.QuadsDiscarded)
 
 
 class Deal:
@@ -162,7 +182,10 @@ class Deal:
         self.barred: set[tuple[int, int]] = set()
         self.waiting: list[int] = []  # empty-handed seats not yet out (last cards)
         self.out: list[int] = []
-        self.quads_offer: int | None = None  # the seat that just took the pile (after_taking)
+        # The seat that holds the right to discard quads after taking the pile (after_taking):
+        # from its take until the next set laid by anyone or its own next action (RULES.md,
+        # `verish`, **Decision**).
+        self.quads_offer: int | None = None
         self.over = False
         self.loser: int | None = None
         self.winner: int | None = None
@@ -176,7 +199,7 @@ class Deal:
         self._claimable = self._claim(rank)
         self._last_sized: LastSet | None = None
         self._last_unsized: LastSet | None = None
-        self._dealt: Counter | None = None  # Counter(deck_order), made on first check
+        self._dealt: Counter[Card] | None = None  # Counter(deck_order), made on first check
 
     # -- construction -----------------------------------------------------------------------
 
@@ -258,6 +281,7 @@ class Deal:
         challenge = believe = None
         declare = None
         quads: tuple[Rank, ...] = ()
+        decline = False
         hand = self.hands[seat]
         if seat == turn and hand and not (self.window_open and self.held is not None):
             ranks = self._claimable
@@ -274,48 +298,57 @@ class Deal:
             if seat == turn and rules.believe:
                 believe = last.set_no
         quads_rule = rules.quads
-        if (quads_rule == "on_turn" and seat == turn) or (
-            quads_rule == "after_taking" and seat == self.quads_offer
-        ):
+        if quads_rule == "on_turn" and seat == turn:
             quads = quad_ranks(hand)
-        return _Legal(lay, challenge, believe, declare, quads)
+        elif quads_rule == "after_taking" and seat == self.quads_offer:
+            quads = quad_ranks(hand)
+            decline = True
+        return _Legal(
+            lay=lay,
+            challenge=challenge,
+            believe=believe,
+            declare_none=declare,
+            discard_quads=quads,
+            decline_quads=decline,
+        )
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know (None: a spectator). Holds no other seat's cards."""
         public = self.rules.hand_counts_public
-        last = self.last
-        if last is not None:
-            last = self._last_sized if public or seat == last.seat else self._last_unsized
+        laid = self.last
+        last = None
+        if laid is not None:
+            last = self._last_sized if public or seat == laid.seat else self._last_unsized
         hands = self.hands
         over = self.over
         view = _View(
-            self.rules.name,  # variant
-            seat,
-            self.players,
-            self.deck,
-            self.dealer,
-            tuple(hands[seat]) if seat is not None else None,  # hand
-            tuple(map(len, hands)) if public else None,  # hand_counts
-            len(self.pile) if public else None,  # pile
-            len(self.discard),
-            len(self.stock),
-            len(self.hidden),
-            len(self.set_aside),
-            last,
-            self._claimable,  # ranks
-            None if over else self.turn,  # turn
-            self.set_no,
-            self.window_open,
-            tuple(self.out),
-            tuple(self.waiting) if public else (),  # waiting
-            over,
-            self.loser,
-            self.winner,
-            self.legal_actions(seat),  # legal
+            variant=self.rules.name,
+            seat=seat,
+            players=self.players,
+            deck=self.deck,
+            dealer=self.dealer,
+            hand=tuple(hands[seat]) if seat is not None else None,
+            hand_counts=tuple(map(len, hands)) if public else None,
+            pile=len(self.pile) if public else None,
+            discard=len(self.discard),
+            stock=len(self.stock),
+            hidden=len(self.hidden),
+            set_aside=len(self.set_aside),
+            last=last,
+            ranks=self._claimable,
+            turn=None if over else self.turn,
+            set_no=self.set_no,
+            window_open=self.window_open,
+            out=tuple(self.out),
+            waiting=tuple(self.waiting) if public else (),
+            over=over,
+            loser=self.loser,
+            winner=self.winner,
+            legal=self.legal_actions(seat),
         )
         return view
 
-    def _all_cards(self) -> Counter:
+    def _all_cards(self) -> Counter[Card]:
         cards = self.pile + self.discard + self.hidden + self.set_aside + self.stock
         for h in self.hands:
             cards += h
@@ -332,26 +365,6 @@ class Deal:
                 self._dealt = Counter(self.deck_order)
             if self._dealt != now:
                 raise AssertionError("cards differ from the deck dealt")
-
-    # -- the referee's helper for timeouts --------------------------------------------------------
-
-    def auto_action(self, seat: int) -> Action:
-        """The action made for ``seat`` when its turn time runs out (RULES.md, "Timing rules",
-        **Decision**): the smallest legal set, truthful if possible; where laying is impossible,
-        a challenge. Raises NotYourTurn when ``seat`` is not to act."""
-        legal = self.legal_actions(seat)
-        if legal.lay is not None:
-            hand = self.hands[seat]
-            size = legal.lay.min
-            counts = Counter(c[0] for c in hand)
-            truthful = [r for r in legal.lay.ranks if counts[r] >= size]
-            rank = truthful[0] if truthful else legal.lay.ranks[0]
-            cards = [c for c in hand if c[0] == rank][:size]
-            cards += [c for c in hand if c[0] != rank][: size - len(cards)]
-            return LaySet(seat, tuple(cards), rank, size if self.rules.count_may_lie else None)
-        if legal.challenge is not None:
-            return Challenge(seat, legal.challenge)
-        raise NotYourTurn(seat, Timeout(seat), "nothing to do")
 
     # -- applying ---------------------------------------------------------------------------
 
@@ -478,8 +491,9 @@ class Deal:
         if not isinstance(a.seats, (tuple, list)) or not a.seats:
             raise IllegalAction(None, a, "no challengers")
         for s in a.seats:
-            self._check_call(s, a.set_no, Challenge(s, a.set_no))
-        return sorted(set(a.seats), key=lambda s: (s - self.last.seat) % self.players)
+            last = self._check_call(s, a.set_no, Challenge(s, a.set_no))
+        claimant = last.seat
+        return sorted(set(a.seats), key=lambda s: (s - claimant) % self.players)
 
     def _check_declare(self, a: DeclareNone) -> Rank:
         self._check_seat(a.seat, a)
@@ -501,24 +515,48 @@ class Deal:
         if self.rules.quads == "on_turn" and a.seat != self.turn:
             raise NotYourTurn(a.seat, a, "discard quads during your turn")
         if self.rules.quads == "after_taking" and a.seat != self.quads_offer:
-            raise IllegalAction(a.seat, a, "only the player who just took the pile may discard quads")
+            raise IllegalAction(
+                a.seat,
+                a,
+                "only the player who has just taken the pile may discard quads, before the next set",
+            )
         if not isinstance(a.ranks, (tuple, list)) or not a.ranks:
             raise IllegalAction(a.seat, a, "name at least one quad")
         have = Counter(quad_ranks(self.hands[a.seat]))
         if any(have[r] < n for r, n in Counter(a.ranks).items()):
             raise IllegalAction(a.seat, a, "you do not hold those quads")
 
+    def _check_decline(self, a: DeclineQuads) -> None:
+        self._check_seat(a.seat, a)
+        if self.rules.quads != "after_taking" or a.seat != self.quads_offer:
+            raise IllegalAction(a.seat, a, "you hold no right to discard quads now")
+
     def _check_close(self, a: CloseWindow) -> None:
         if not self.window_open or self.last is None or a.set_no != self.last.set_no:
             raise StaleSet(None, a, f"set {a.set_no} has no open challenge window")
 
-    def _check_timeout(self, a: Timeout) -> Action:
+    def _check_timeout(self, a: Timeout) -> TurnAction:
+        """The action made for the timed-out seat, checked as the seat's own would be: one of its
+        turn actions (a challenge or believe of the last set, not a premature challenge)."""
         self._check_seat(a.seat, a)
         if a.seat != self.turn:
             raise NotYourTurn(a.seat, a, f"it is seat {self.turn}'s turn")
         if self.held is not None:
             raise IllegalAction(a.seat, a, "the seat's set is laid and waits for the window")
-        return self.auto_action(a.seat)
+        action = a.action
+        if not isinstance(action, (LaySet, DeclareNone, Challenge, Believe)):
+            raise IllegalAction(a.seat, a, "a timeout makes a set, a declared none, a challenge or a believe")
+        if action.seat != a.seat:
+            raise IllegalAction(a.seat, a, "a timeout makes an action of the timed-out seat")
+        if isinstance(action, LaySet):
+            self._check_lay(action)
+        elif isinstance(action, DeclareNone):
+            self._check_declare(action)
+        elif isinstance(action, Challenge):
+            self._check_call(action.seat, action.set_no, action)
+        else:
+            self._check_believe(action)
+        return action
 
     # -- handlers (check first, then change) --------------------------------------------------
 
@@ -526,32 +564,42 @@ class Deal:
         rank, count = self._check_lay(a)
         if self.window_open:
             self.held = a
-            events.append(_SetHeld(a.seat, tuple(a.cards), rank, count))
+            events.append(_SetHeld(seat=a.seat, cards=tuple(a.cards), rank=rank, count=count))
             return
         self._lay(a.seat, tuple(a.cards), rank, count, False, events)
 
-    def _lay(self, seat: int, cards: tuple[Card, ...], rank: Rank, count: int, none: bool, events) -> None:
-        if self.quads_offer == seat:
-            self._close_quads_offer(seat)
+    def _lay(
+        self, seat: int, cards: tuple[Card, ...], rank: Rank, count: int, none: bool, events: list[ev.Event]
+    ) -> None:
+        self.quads_offer = None  # the next set laid by anyone ends the taker's right (`verish`)
         hand = self.hands[seat]
         remove_cards(hand, cards)
         self.pile.extend(cards)
         self.set_no = set_no = self.set_no + 1
         covered = self.last
-        self.last = _LaidSet(set_no, seat, cards, rank, count, none)
-        self._last_sized = _LastSet(set_no, seat, rank, count, len(cards), none)
+        self.last = _LaidSet(set_no=set_no, seat=seat, cards=cards, rank=rank, count=count, none=none)
+        self._last_sized = _LastSet(
+            set_no=set_no, seat=seat, rank=rank, count=count, size=len(cards), none=none
+        )
         if not self.rules.hand_counts_public:
-            self._last_unsized = _LastSet(set_no, seat, rank, count, None, none)
+            self._last_unsized = _LastSet(
+                set_no=set_no, seat=seat, rank=rank, count=count, size=None, none=none
+            )
         self.first_set = False
         self.rank = rank
         self._claimable = self._claim(rank)
         if none:
-            events.append(_NoneDeclared(seat, set_no, rank))
+            events.append(_NoneDeclared(seat=seat, set_no=set_no, rank=rank))
         else:
-            events.append(_SetLaid(seat, set_no, rank, count, cards, len(cards)))
-        # The set before is covered: RULES.md, last cards.
+            events.append(
+                _SetLaid(seat=seat, set_no=set_no, rank=rank, count=count, cards=cards, size=len(cards))
+            )
+        # The set before is covered: RULES.md, last cards. Where the first out wins, the deal ends
+        # with the winner's last set, and this set, laid only to cover it, goes back to its
+        # owner's hand before the chips are counted (RULES.md, `hoyle`, scoring, **Decision**;
+        # the same in `cheat`, whose scoring is none: its hand counts stay true).
         if covered is not None and covered.seat in self.waiting and self.rules.last_cards != "final_call":
-            self._go_out([covered.seat], seat, events)
+            self._go_out([covered.seat], seat, events, cover=self.last)
             if self.over:
                 return
         if not hand:
@@ -564,16 +612,16 @@ class Deal:
         rank = self._check_declare(a)
         if self.window_open:
             self.held = a
-            events.append(_SetHeld(a.seat, (), rank, 0))
+            events.append(_SetHeld(seat=a.seat, cards=(), rank=rank, count=0))
             return
         self._lay(a.seat, (), rank, 0, True, events)
 
     def _do_challenge(self, a: Challenge, events: list[ev.Event]) -> None:
         self._check_challenge(a)
         if self._is_premature(a):
-            self._close_quads_offer(a.seat)
+            self._end_quads_right(a.seat)
             self.barred.add((a.seat, a.set_no))
-            events.append(_ChallengeVoid(a.seat, a.set_no))
+            events.append(_ChallengeVoid(seat=a.seat, set_no=a.set_no))
             return
         self._reveal(a.seat, False, (), events)
 
@@ -587,7 +635,7 @@ class Deal:
 
     def _reveal(self, caller: int, believe: bool, tied: tuple[int, ...], events: list[ev.Event]) -> None:
         """Turn up the last set and settle it (RULES.md, "What every variant shares")."""
-        self._close_quads_offer(caller)
+        self._end_quads_right(caller)
         s = self.last
         assert s is not None
         claimant = s.seat
@@ -597,11 +645,19 @@ class Deal:
         else:
             shown = s.cards
             true = all(c[0] == s.rank for c in s.cards) and len(s.cards) == s.count
-        events.append(_Believed(caller, s.set_no) if believe else _Challenged(caller, s.set_no, tied))
-        events.append(_SetRevealed(claimant, s.set_no, s.rank, s.count, shown, true))
+        events.append(
+            _Believed(seat=caller, set_no=s.set_no)
+            if believe
+            else _Challenged(seat=caller, set_no=s.set_no, tied=tied)
+        )
+        events.append(
+            _SetRevealed(
+                seat=claimant, set_no=s.set_no, rank=s.rank, count=s.count, cards=shown, claim_true=true
+            )
+        )
         if self.held is not None:
             held, self.held = self.held, None
-            events.append(ev.SetReturned(held.seat, tuple(getattr(held, "cards", ()))))
+            events.append(ev.SetReturned(seat=held.seat, cards=tuple(getattr(held, "cards", ()))))
         self.window_open = False
         self.last = None
         # believe: true → the discard, false → the believer; challenge: true → the challenger,
@@ -609,13 +665,14 @@ class Deal:
         taker: int | None
         if believe and true:
             taker = None
-            events.append(_PileDiscarded(len(self.pile)))
+            events.append(_PileDiscarded(count=len(self.pile)))
             self.discard.extend(self.pile)
         else:
             taker = caller if believe or true else claimant
-            cards = tuple(self.pile)
+            # sorted as a hand is: the order says nothing about where the cards lay (issue 27)
+            cards = tuple(sorted_cards(self.pile))
             self.hands[taker].extend(cards)
-            events.append(_PileTaken(taker, len(cards), cards))
+            events.append(_PileTaken(seat=taker, count=len(cards), cards=cards))
             if self.rules.quads == "after_taking":
                 self.quads_offer = taker
         self.pile = []
@@ -629,7 +686,7 @@ class Deal:
                 return
         self._next_leader(caller, claimant, taker, events)
 
-    def _next_leader(self, caller: int, claimant: int, taker: int | None, events) -> None:
+    def _next_leader(self, caller: int, claimant: int, taker: int | None, events: list[ev.Event]) -> None:
         """RULES.md, ``leader_after_reveal``."""
         how = self.rules.leader_after_reveal
         if how == "sequence":
@@ -653,12 +710,20 @@ class Deal:
         self._check_quads(a)
         seat = a.seat
         hand = self.hands[seat]
+        gone: list[Card] = []
         for r in a.ranks:
             quad = [c for c in hand if c[0] == r][:4]
             remove_cards(hand, quad)
-            self.discard.extend(quad)
+            gone += quad
+        self.discard.extend(gone)
         shown = self.rules.quads == "after_taking"
-        events.append(_QuadsDiscarded(seat, len(a.ranks), tuple(a.ranks), shown))
+        if shown:
+            self.quads_offer = None  # the taker's own action ends his right
+        events.append(
+            _QuadsDiscarded(
+                seat=seat, count=len(a.ranks), ranks=tuple(a.ranks), shown=shown, cards=tuple(gone)
+            )
+        )
         if not hand:
             if seat in self.waiting:
                 self.waiting.remove(seat)
@@ -667,10 +732,15 @@ class Deal:
             if not self.over and was_turn:
                 self._begin_turn(self.next_active(seat), events)
 
+    def _do_decline(self, a: DeclineQuads, events: list[ev.Event]) -> None:
+        self._check_decline(a)
+        self.quads_offer = None
+        events.append(ev.QuadsDeclined(seat=a.seat))
+
     def _do_close(self, a: CloseWindow, events: list[ev.Event]) -> None:
         self._check_close(a)
         self.window_open = False
-        events.append(_WindowClosed(a.set_no))
+        events.append(_WindowClosed(set_no=a.set_no))
         if self.held is not None:
             held, self.held = self.held, None
             if isinstance(held, DeclareNone):
@@ -681,12 +751,13 @@ class Deal:
 
     def _do_timeout(self, a: Timeout, events: list[ev.Event]) -> None:
         action = self._check_timeout(a)
-        events.append(ev.TimedOut(a.seat))
+        events.append(ev.TimedOut(seat=a.seat))
         _HANDLERS[type(action)](self, action, events)
 
     # -- shared steps ---------------------------------------------------------------------------
 
-    def _close_quads_offer(self, seat: int) -> None:
+    def _end_quads_right(self, seat: int) -> None:
+        """``seat``'s own action ends its right to discard quads (``after_taking``)."""
         if self.quads_offer == seat:
             self.quads_offer = None
 
@@ -699,39 +770,65 @@ class Deal:
                 drawn = self.stock[: lo - len(hand)]
                 del self.stock[: len(drawn)]
                 hand.extend(drawn)
-                events.append(_StockDrawn(seat, len(drawn), tuple(drawn)))
+                events.append(_StockDrawn(seat=seat, count=len(drawn), cards=tuple(drawn)))
         last = self.last
         events.append(
-            _Turn(seat, self._claimable, last.set_no if last is not None and last.seat != seat else None)
+            _Turn(
+                seat=seat,
+                ranks=self._claimable,
+                set_no=last.set_no if last is not None and last.seat != seat else None,
+            )
         )
 
-    def _go_out(self, seats: list[int], actor: int, events: list[ev.Event]) -> None:
-        """Put ``seats`` out in turn order from ``actor`` (RULES.md, "Only one left")."""
+    def _go_out(
+        self, seats: list[int], actor: int, events: list[ev.Event], cover: LaidSet | None = None
+    ) -> None:
+        """Put ``seats`` out in turn order from ``actor`` (RULES.md, "Only one left"). ``cover``:
+        the set that covered the last set of the seat going out; it goes back to its owner's
+        hand when that seat wins (``first_wins``)."""
         n = self.players
         for seat in sorted(seats, key=lambda s: (s - actor) % n):
             if seat in self.waiting:
                 self.waiting.remove(seat)
             self.out.append(seat)
-            events.append(ev.PlayerOut(seat, len(self.out)))
+            events.append(ev.PlayerOut(seat=seat, place=len(self.out)))
             if self.rules.result == "first_wins":
-                self._end(winner=seat, events=events)
+                self._end(winner=seat, events=events, cover=cover)
                 return
             active = self.active
             if len(active) == 1:
                 self._end(loser=active[0], events=events)
                 return
 
-    def _end(self, events: list[ev.Event], loser: int | None = None, winner: int | None = None) -> None:
+    def _end(
+        self,
+        events: list[ev.Event],
+        loser: int | None = None,
+        winner: int | None = None,
+        cover: LaidSet | None = None,
+    ) -> None:
+        """End the deal; a held set and the covering set ``cover`` go back to their owners'
+        hands first, as ``SetReturned`` (see ``_lay``)."""
         self.over = True
         self.loser, self.winner = loser, winner
         self.window_open = False
         if self.held is not None:
             held, self.held = self.held, None
-            events.append(ev.SetReturned(held.seat, tuple(getattr(held, "cards", ()))))
+            events.append(ev.SetReturned(seat=held.seat, cards=tuple(getattr(held, "cards", ()))))
+        if cover is not None:
+            if cover.cards:
+                del self.pile[-len(cover.cards) :]  # laid last: the top of the pile
+            self.hands[cover.seat].extend(cover.cards)
+            self.last = None
+            events.append(ev.SetReturned(seat=cover.seat, cards=cover.cards))
         counts = tuple(len(h) for h in self.hands)
         events.append(
             ev.DealEnded(
-                loser, winner, tuple(self.out), score_deal(self.rules.scoring, counts, loser, winner), counts
+                loser=loser,
+                winner=winner,
+                out=tuple(self.out),
+                scores=score_deal(self.rules.scoring, counts, loser, winner),
+                hand_counts=counts,
             )
         )
 
@@ -755,24 +852,27 @@ def score_deal(
     return tuple(scores)
 
 
-_HANDLERS = {
+# One handler and one check per kind of action; each takes actions of its own key's type only.
+_HANDLERS: dict[type, Callable[[Deal, Any, list[ev.Event]], None]] = {
     LaySet: Deal._do_lay,
     Challenge: Deal._do_challenge,
     Challenges: Deal._do_challenges,
     Believe: Deal._do_believe,
     DeclareNone: Deal._do_declare,
     DiscardQuads: Deal._do_quads,
+    DeclineQuads: Deal._do_decline,
     CloseWindow: Deal._do_close,
     Timeout: Deal._do_timeout,
 }
 
-_CHECKS = {
+_CHECKS: dict[type, Callable[[Deal, Any], object]] = {
     LaySet: Deal._check_lay,
     Challenge: Deal._check_challenge,
     Challenges: Deal._check_challenges,
     Believe: Deal._check_believe,
     DeclareNone: Deal._check_declare,
     DiscardQuads: Deal._check_quads,
+    DeclineQuads: Deal._check_decline,
     CloseWindow: Deal._check_close,
     Timeout: Deal._check_timeout,
 }

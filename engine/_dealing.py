@@ -65,7 +65,8 @@ def draw_for_dealer(
     players: int, kind: str, rng: random.Random, pack: Sequence[Card] | None = None
 ) -> tuple[tuple[tuple[tuple[int, Card], ...], ...], int]:
     """RULES.md, `lozh`: every player draws a card, the lowest rank deals (2 lowest, ace highest),
-    ties draw again among the tied. Returns (the draws, round by round, and the dealer's seat).
+    ties draw again among the tied; **Decision**: only a tie for the lowest card draws again (a
+    tie between higher cards decides nothing). Returns (the draws, round by round, and the dealer's seat).
     The cards come from a shuffled ``kind`` deck, reshuffled when it runs out; ``pack`` (tests,
     scenarios) gives the cards drawn instead, in order, seat by seat from seat 0 (ValueError when
     it runs out)."""
@@ -87,6 +88,6 @@ def draw_for_dealer(
             draws.append((seat, cards.pop()))
         rounds.append(tuple(draws))
         low = min(RANK_INDEX[c[0]] for _, c in draws)
-        tied = [s for s, c in draws if RANK_INDEX[c[0]] == low]
+        tied = [s for s, c in draws if RANK_INDEX[c[0]] == low]  # only the lowest card's tie redraws
         if len(tied) == 1:
             return tuple(rounds), tied[0]

@@ -41,6 +41,15 @@ class Event:
 
 
 @attrs.frozen
+class OwnedEvent(Event):
+    """An event whose projection is ``OWNER``: the seat in ``seat`` sees it whole, every other
+    seat the spectator's copy."""
+
+    projection: ClassVar[str] = OWNER
+    seat: int
+
+
+@attrs.frozen
 class DealerDrawn(Event):
     """First dealer by a draw (``first_dealer = lowest_draw``): ``draws`` holds one tuple of
     ``(seat, card)`` per round of drawing; the lowest rank deals, ties draw again. Public."""
@@ -66,7 +75,7 @@ class DealStarted(Event):
     set_aside: int
     stock: int
 
-    def for_seat(self, seat, counts_public):
+    def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
         hands = tuple(h if s == seat else None for s, h in enumerate(self.hands))
         counts = self.hand_counts if counts_public else None
         return attrs.evolve(self, hands=hands, hand_counts=counts)
@@ -84,24 +93,27 @@ class Turn(Event):
 
 
 @attrs.frozen
-class SetLaid(Event):
+class SetLaid(OwnedEvent):
     """``seat`` laid set ``set_no`` claiming ``count`` × ``rank``. ``cards``: only the layer sees
     them; ``size``: the number of cards, None where counts may lie and are not public."""
 
     type: ClassVar[str] = "set_laid"
-    projection: ClassVar[str] = OWNER
-    seat: int
     set_no: int
     rank: Rank
     count: int
     cards: tuple[Card, ...] | None
     size: int | None
 
-    def for_seat(self, seat, counts_public):
+    def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
         if seat == self.seat:
             return self
         return _SetLaid(
-            self.seat, self.set_no, self.rank, self.count, None, self.size if counts_public else None
+            seat=self.seat,
+            set_no=self.set_no,
+            rank=self.rank,
+            count=self.count,
+            cards=None,
+            size=self.size if counts_public else None,
         )
 
 
@@ -116,31 +128,27 @@ class NoneDeclared(Event):
 
 
 @attrs.frozen
-class SetHeld(Event):
+class SetHeld(OwnedEvent):
     """``seat`` laid early; its set waits for the challenge window to close. Only ``seat`` sees it."""
 
     type: ClassVar[str] = "set_held"
-    projection: ClassVar[str] = OWNER
-    seat: int
     cards: tuple[Card, ...]
     rank: Rank
     count: int
 
-    def for_seat(self, seat, counts_public):
+    def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
         return self if seat == self.seat else None
 
 
 @attrs.frozen
-class SetReturned(Event):
+class SetReturned(OwnedEvent):
     """A challenge came first: ``seat``'s held set goes back to its hand unplayed. Only ``seat``
     sees it."""
 
     type: ClassVar[str] = "set_returned"
-    projection: ClassVar[str] = OWNER
-    seat: int
     cards: tuple[Card, ...]
 
-    def for_seat(self, seat, counts_public):
+    def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
         return self if seat == self.seat else None
 
 
@@ -197,20 +205,18 @@ class SetRevealed(Event):
 
 
 @attrs.frozen
-class PileTaken(Event):
+class PileTaken(OwnedEvent):
     """``seat`` takes the pile. ``count``: cards taken (None where counts are hidden); ``cards``:
     only the taker sees them."""
 
     type: ClassVar[str] = "pile_taken"
-    projection: ClassVar[str] = OWNER
-    seat: int
     count: int | None
     cards: tuple[Card, ...] | None
 
-    def for_seat(self, seat, counts_public):
+    def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
         if seat == self.seat:
             return self
-        return _PileTaken(self.seat, self.count if counts_public else None, None)
+        return _PileTaken(seat=self.seat, count=self.count if counts_public else None, cards=None)
 
 
 @attrs.frozen
@@ -222,35 +228,49 @@ class PileDiscarded(Event):
 
 
 @attrs.frozen
-class QuadsDiscarded(Event):
+class QuadsDiscarded(OwnedEvent):
     """``seat`` discards ``count`` quads. ``ranks``: public where the quads are shown
-    (``after_taking``), else only ``seat`` sees them (``on_turn``: face down)."""
+    (``after_taking``), else only ``seat`` sees them (``on_turn``: face down); ``cards``: the
+    cards that went, only ``seat`` sees them (with two decks he may hold more than four of a rank
+    and must learn which suits went)."""
 
     type: ClassVar[str] = "quads_discarded"
-    projection: ClassVar[str] = OWNER
-    seat: int
     count: int
     ranks: tuple[Rank, ...] | None
     shown: bool
+    cards: tuple[Card, ...] | None
 
-    def for_seat(self, seat, counts_public):
-        if self.shown or seat == self.seat:
+    def for_seat(self, seat: int | None, counts_public: bool) -> QuadsDiscarded:
+        if seat == self.seat:
             return self
-        return _QuadsDiscarded(self.seat, self.count, None, self.shown)
+        return _QuadsDiscarded(
+            seat=self.seat,
+            count=self.count,
+            ranks=self.ranks if self.shown else None,
+            shown=self.shown,
+            cards=None,
+        )
 
 
 @attrs.frozen
-class StockDrawn(Event):
+class QuadsDeclined(Event):
+    """``seat``, who has just taken the pile, gives up his right to discard quads
+    (``quads = after_taking``, RULES.md `verish`). Public."""
+
+    type: ClassVar[str] = "quads_declined"
+    seat: int
+
+
+@attrs.frozen
+class StockDrawn(OwnedEvent):
     """``seat`` draws ``count`` cards from the stock (`hoyle-three`); only ``seat`` sees ``cards``."""
 
     type: ClassVar[str] = "stock_drawn"
-    projection: ClassVar[str] = OWNER
-    seat: int
     count: int
     cards: tuple[Card, ...] | None
 
-    def for_seat(self, seat, counts_public):
-        return self if seat == self.seat else _StockDrawn(self.seat, self.count, None)
+    def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
+        return self if seat == self.seat else _StockDrawn(seat=self.seat, count=self.count, cards=None)
 
 
 @attrs.frozen
@@ -284,11 +304,12 @@ class DealEnded(Event):
     hand_counts: tuple[int, ...]
 
 
-# The copies for_seat makes, built by positional constructors that skip attrs' frozen
-# __setattr__ (engine/_records.py): all fields, in the class's field order.
-_SetLaid, _PileTaken, _QuadsDiscarded, _StockDrawn = map(
-    builder, (SetLaid, PileTaken, QuadsDiscarded, StockDrawn)
-)
+# The copies for_seat makes, by constructors that take every field by keyword and skip attrs'
+# frozen __setattr__ (engine/_records.py).
+_SetLaid = builder(SetLaid)
+_PileTaken = builder(PileTaken)
+_QuadsDiscarded = builder(QuadsDiscarded)
+_StockDrawn = builder(StockDrawn)
 
 
 def project(event: Event, seat: int | None, counts_public: bool) -> Event | None:

@@ -6,6 +6,7 @@ differs by variant is chosen by these values in the deal, never by the variant's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -26,11 +27,11 @@ RESULTS = ("last_loses", "first_wins")
 SCORINGS = ("none", "losses", "chips_per_player", "chips_per_card")
 
 
-def _one_of(choices: tuple[str, ...]):
+def _one_of(choices: tuple[str, ...]) -> Callable[[Any, attrs.Attribute[str], str], None]:
     return attrs.validators.in_(choices)
 
 
-def _pair(_inst: Any, attribute: attrs.Attribute, value: tuple[int, int]) -> None:
+def _pair(_inst: Any, attribute: attrs.Attribute[tuple[int, int]], value: tuple[int, int]) -> None:
     lo, hi = value
     if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi):
         raise ValueError(f"{attribute.name} must be (min, max) with 1 <= min <= max, got {value!r}")
@@ -48,7 +49,8 @@ class Rules:
       only 5 players choose); None: at any seat count.
     - ``packet_size``: 2 or 3, for ``deal = "packets"``.
     - ``set_size``: (min, max) cards claimed per set for one deck; with ``set_size_per_deck``
-      the maximum is multiplied by the number of decks (``hoyle``: 1–8 with 2×52).
+      the maximum is multiplied by the number of decks (``hoyle`` only: 1–8 with 2×52; `cheat`
+      stays 1–4 with two decks).
     - ``options``: the names of fields a table may set (``Rules.with_options``).
 
     Raises ValueError on any value outside RULES.md.
@@ -137,7 +139,9 @@ class Rules:
         return attrs.evolve(self, **options)
 
 
-_HOYLE = dict(
+_HOYLE = Rules(  # RULES.md, `hoyle` (seed 000)
+    name="hoyle",
+    title="Не верю",
     players=(2, 12),
     deck_auto=((5, "52"), (12, "2x52")),
     deck_choices=("52", "2x52"),
@@ -156,16 +160,23 @@ _HOYLE = dict(
     result="first_wins",
     scoring="chips_per_player",
     scoring_choices=("chips_per_player", "chips_per_card"),
+    options=("deck", "packet_size", "declare_none", "scoring"),
 )
 
-_CHEAT = dict(
+_CHEAT = Rules(  # RULES.md, `cheat` (seed 004)
+    name="cheat",
+    title="Обманщик",
     players=(3, 12),
     deck_auto=((6, "52"), (12, "2x52")),
     deck_choices=("52", "2x52"),
     deal="one_by_one",
     rank_order="ascending",
+    # Sets of 1–4 cards with one deck or two (seed 004: "lays one to four cards"); the 1–8 of
+    # two decks is `hoyle`'s only (RULES.md, `cheat`).
     set_size=(1, 4),
-    set_size_per_deck=True,
+    set_size_per_deck=False,
+    # **Decision** (RULES.md, `cheat`): the claimed count may differ from the cards laid either
+    # way, more cards than claimed (the seed's second way to cheat) or fewer; both within 1–4.
     count_may_lie=True,
     hand_counts_public=False,
     challengers="anyone",
@@ -221,6 +232,8 @@ VARIANTS: dict[str, Rules] = {
             deck_auto=((6, "36"), (10, "52"), (12, "2x52")),
             deck_choices=DECK_KINDS,
             deal="equal_set_aside",
+            # **Decision** (RULES.md, `lozh`): only a tie for the lowest card draws again
+            # (engine/_dealing.py, draw_for_dealer).
             first_dealer="lowest_draw",
             next_dealer="loser",
             first_player="left_of_dealer",
@@ -233,29 +246,22 @@ VARIANTS: dict[str, Rules] = {
             scoring="losses",
             options=("deck",),
         ),
-        Rules(  # RULES.md, `hoyle` (seed 000)
-            name="hoyle",
-            title="Не верю",
-            options=("deck", "packet_size", "declare_none", "scoring"),
-            **_HOYLE,
-        ),
-        Rules(  # RULES.md, `hoyle-three` (seed 000, the stock sub-variant)
+        _HOYLE,
+        attrs.evolve(  # RULES.md, `hoyle-three` (seed 000, the stock sub-variant): as `hoyle` except
+            _HOYLE,
             name="hoyle-three",
             title="Не верю (по три)",
+            # **Decision** (RULES.md, `hoyle-three`): 3–8 players; three cards a set need at least
+            # three, and 52 cards over more than 8 leave a stock larger than a hand.
+            players=(3, 8),
+            deal="equal_with_stock",
+            first_rank="any",
+            set_size=(3, 3),
+            set_size_per_deck=False,
             options=("deck", "declare_none", "scoring"),
-            **{
-                **_HOYLE,
-                "players": (3, 8),
-                "deal": "equal_with_stock",
-                "first_rank": "any",
-                "set_size": (3, 3),
-                "set_size_per_deck": False,
-            },
         ),
-        Rules(name="cheat", title="Обманщик", **_CHEAT),  # RULES.md, `cheat` (seed 004)
-        Rules(  # RULES.md, `cheat-free` (seed 004)
-            name="cheat-free", title="Переменный обманщик", **{**_CHEAT, "rank_order": "free"}
-        ),
+        _CHEAT,
+        attrs.evolve(_CHEAT, name="cheat-free", title="Переменный обманщик", rank_order="free"),  # seed 004
     )
 }
 

@@ -25,13 +25,16 @@ class Legal:
     """What a seat may do now, compactly (DESIGN.md, "Turns"). ``lay``: None if it may not lay;
     ``challenge`` / ``believe``: the ``set_no`` it may answer so, or None; ``declare_none``: the
     rank it may declare none of, or None; ``discard_quads``: the quads it may discard (one rank
-    per quad)."""
+    per quad); ``decline_quads``: True for the seat that holds the right to discard quads after
+    taking the pile (``quads = after_taking``, RULES.md `verish`), whatever it holds: it may give
+    the right up (``DeclineQuads``)."""
 
     lay: LayBounds | None = None
     challenge: int | None = None
     believe: int | None = None
     declare_none: Rank | None = None
     discard_quads: tuple[Rank, ...] = ()
+    decline_quads: bool = False
 
     def __bool__(self) -> bool:
         return bool(
@@ -40,6 +43,7 @@ class Legal:
             or self.believe is not None
             or self.declare_none is not None
             or self.discard_quads
+            or self.decline_quads
         )
 
 

@@ -26,6 +26,7 @@ from ._actions import (
     Challenges,
     CloseWindow,
     DeclareNone,
+    DeclineQuads,
     DiscardQuads,
     LaySet,
     Timeout,
@@ -43,16 +44,21 @@ ACTIONS = (
     "believe",
     "declare_none",
     "discard_quads",
+    "decline_quads",
     "close_window",
     "challenges",
     "timeout",
 )
+MADE = ("lay", "challenge", "believe", "declare_none")
+"""What a ``timeout`` step may make for the seat (its ``made`` key): one of its turn actions."""
 ARRANGEMENT = ("pile", "discard", "hidden", "set_aside", "stock")
 SEAT_FIELDS = frozenset({"seat", "dealer", "loser", "winner"})
 SEAT_LIST_FIELDS = frozenset({"tied", "out"})
 PER_SEAT_FIELDS = frozenset({"scores", "hand_counts", "hands"})
 CARD_FIELDS = frozenset({"cards"})
-STEP_KEYS = frozenset({"do", "seat", "cards", "rank", "count", "set_no", "seats", "ranks", "expect", "note"})
+STEP_KEYS = frozenset(
+    {"do", "seat", "made", "cards", "rank", "count", "set_no", "seats", "ranks", "expect", "note"}
+)
 EXPECT_KEYS = frozenset(
     {
         "events",
@@ -178,6 +184,11 @@ def parse(data: Mapping[str, Any], path: str = "<scenario>") -> Scenario:
             if step.get("do") not in ACTIONS:
                 raise ScenarioError(
                     f"{where} step {j}: do must be one of {', '.join(ACTIONS)}, not {step.get('do')!r}"
+                )
+            if step["do"] == "timeout" and step.get("made") not in MADE:
+                raise ScenarioError(
+                    f"{where} step {j}: a timeout names the action made for the seat: made = one of "
+                    f"{', '.join(MADE)}, not {step.get('made')!r}"
                 )
             _no_unknown(step.get("expect", {}), EXPECT_KEYS, f"{where} step {j} expect")
         _no_unknown(d.get("after", {}), EXPECT_KEYS | {"dealer", "match_scores"}, f"{where} after")
@@ -320,8 +331,16 @@ class _Runner:
         seat = self.seat(step["seat"], where) if "seat" in step else None
         last_no = deal.last.set_no if deal.last is not None else deal.set_no
         set_no = int(step.get("set_no", last_no))
-        if do in ("lay", "challenge", "believe", "declare_none", "discard_quads", "timeout") and seat is None:
+        if do == "close_window":
+            return CloseWindow(int(step.get("set_no", deal.set_no)))
+        if do == "challenges":
+            return Challenges(tuple(self.seat(s, where) for s in step.get("seats", ())), set_no)
+        if seat is None:
             raise ScenarioError(f"{where}: {do} needs seat")
+        if do == "timeout":
+            made = self.action(deal, {**step, "do": step["made"]}, where)
+            assert isinstance(made, (LaySet, Challenge, Believe, DeclareNone))  # MADE, checked by parse
+            return Timeout(seat=seat, action=made)
         if do == "lay":
             return LaySet(seat, self.cards(step.get("cards", ()), where), step.get("rank"), step.get("count"))
         if do == "challenge":
@@ -333,11 +352,9 @@ class _Runner:
         if do == "discard_quads":
             ranks = step.get("ranks", ())
             return DiscardQuads(seat, tuple(ranks.split() if isinstance(ranks, str) else ranks))
-        if do == "close_window":
-            return CloseWindow(int(step.get("set_no", deal.set_no)))
-        if do == "challenges":
-            return Challenges(tuple(self.seat(s, where) for s in step.get("seats", ())), set_no)
-        return Timeout(seat)
+        if do == "decline_quads":
+            return DeclineQuads(seat)
+        raise ScenarioError(f"{where}: unknown action {do!r}")
 
     def steps(self, deal: Deal, steps: Sequence[Mapping[str, Any]], where: str) -> None:
         for j, step in enumerate(steps, 1):
@@ -370,6 +387,8 @@ class _Runner:
 
     # expectations
     def expect(self, deal: Deal, events: list[ev.Event], want: Mapping[str, Any], at: str) -> None:
+        exp: Any  # what is expected and what happened: of each key's own shape
+        got: Any
         for key, value in want.items():
             if key == "events":
                 self.compare_events(at, "events", value, events)
@@ -445,6 +464,8 @@ class _Runner:
                     self.compare_legal(at, name, exp_l, deal.legal_actions(self.seat(name, at)))
 
     def compare_per_seat(self, at: str, what: str, want: Any, got: Sequence[int]) -> None:
+        exp: Any
+        act: Any
         if isinstance(want, Mapping):
             exp = {n: want[n] for n in want}
             act = {n: got[self.seat(n, at)] for n in want}
@@ -464,6 +485,7 @@ class _Runner:
             "believe": legal.believe,
             "declare_none": legal.declare_none,
             "discard_quads": list(legal.discard_quads),
+            "decline_quads": legal.decline_quads,
             "any": bool(legal),
         }
         for k, v in want.items():
@@ -599,7 +621,7 @@ def _text(v: Any) -> str:
     return str(v)
 
 
-def _cards_text(c: Counter) -> str:
+def _cards_text(c: Counter[str]) -> str:
     return " ".join(sorted(c.elements(), key=sort_key)) or "none"
 
 

@@ -8,10 +8,13 @@ the simulator plays the referee of RULES.md, "Timing rules", without time:
   challenges; one or more challenges are applied together as ``Challenges(seats, set_no)`` (the
   engine settles ties by seat order), else ``CloseWindow(set_no)`` and the seat to act lays the
   set it chose;
-- after a pile is taken with ``quads = after_taking`` the taker is asked once whether it
-  discards quads, when it is not the seat to act (the seat to act is asked on its turn anyway);
+- after a pile is taken with ``quads = after_taking`` the taker is asked at once, before the
+  next set is laid (which ends his right, RULES.md `verish`), whether it discards quads, when it
+  is not the seat to act (the seat to act is asked on its turn anyway); a taker that keeps them
+  lets the right lapse with the next set;
 - the seat to act is asked for its action; a bot that answers None or an illegal action is
-  played by ``Timeout(seat)`` (the engine's ``auto_action``) and counted in ``bot_errors``.
+  played by ``Timeout(seat, action)`` with a random turn action (``random_turn_action``, as a
+  server does when the away bot's choice is unusable) and counted in ``bot_errors``.
 
 Strengths rotate: the dealer moves as a ``Match`` moves it, and in deal ``i`` (0-based) the seat
 ``p`` places left of the dealer (``p = (seat - dealer) % players``) is played by
@@ -23,21 +26,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 import attrs
 
-from ._actions import Challenge, Challenges, CloseWindow, DiscardQuads, Timeout
+from ._actions import Action, Challenge, Challenges, CloseWindow, DiscardQuads, Timeout
+from ._cards import quad_ranks
 from ._errors import RuleViolation
-from ._events import OWNER, PUBLIC, DealEnded, PileTaken, project
+from ._events import PUBLIC, DealEnded, Event, OwnedEvent, PileTaken, project
 from ._match import Match
 from ._rules import Rules
+from ._timeout import random_turn_action
 from .bots import BOTS, make_bot
 
 ACTION_CAP = 20_000
 """A deal still running after this many applied actions (lays, calls, quads, window closings) is
-stopped and counted unfinished. Seeded deals of every variant with every strength end far sooner
-(a few hundred actions on average, a few thousand at the most seen), so reaching it means bots
-caught in a cycle or a deal that cannot end."""
+stopped and counted unfinished. Seeded deals of every variant with every strength end far
+sooner (``SimulationResult.longest`` tells by how much), so reaching it means bots caught in a
+cycle or a deal that cannot end."""
 
 MAX_VIOLATION_NOTES = 10
 """How many invariant violations ``SimulationResult.violations`` describes in words."""
@@ -102,7 +108,7 @@ class SimulationResult:
         """True when every deal ended, no check failed and no bot erred."""
         return self.completed == self.deals and not self.invariant_violations and not self.bot_errors
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (``neveryu simulate --json``)."""
         return {
             "variant": self.variant,
@@ -217,7 +223,7 @@ def simulate(
         actions += game.deal.actions
         longest = max(longest, game.deal.actions)
         tally.add(strengths, end)
-    seconds = clock() - start if clock else None
+    seconds = clock() - start if clock is not None and start is not None else None
     return SimulationResult(
         variant=rules.name,
         players=players,
@@ -256,10 +262,11 @@ class _Game:
         self.bots = [make_bot(name, seat, rules, n) for seat, name in enumerate(self.strengths)]
         self.bot_errors = 0
         self.end: DealEnded | None = None
-        self._watchers: dict[type, list[tuple[int, Callable]]] = {}  # event class -> (seat, handler)
+        # event class -> (seat, handler) of each bot that observes it
+        self._watchers: dict[type[Event], list[tuple[int, Callable[[Event], None]]]] = {}
         self._feed(opening)
 
-    def _feed(self, events) -> None:
+    def _feed(self, events: list[Event]) -> None:
         """Give each bot its seat's copy of each event it observes (``Bot.observes``: observing
         any other event does nothing), projecting once per distinct copy (``Event.projection``)
         and calling each bot's handler directly (``Bot.handler``)."""
@@ -270,25 +277,32 @@ class _Game:
             fed = watchers.get(cls)
             if fed is None:
                 fed = watchers[cls] = [
-                    (seat, bot.handler(cls)) for seat, bot in enumerate(self.bots) if cls in bot.observes
+                    (seat, handle)
+                    for seat, bot in enumerate(self.bots)
+                    if (handle := bot.handler(cls)) is not None
                 ]
             if fed:
                 projection = cls.projection
                 if projection == PUBLIC:  # every seat sees this event whole
                     for _, handle in fed:
                         handle(e)
-                elif projection == OWNER:  # its seat sees it whole, the others one same copy
+                elif isinstance(e, OwnedEvent):  # its seat sees it whole, the others one same copy
                     owner = e.seat
                     other = e.for_seat(None, public)  # = project(e, None, public)
                     for seat, handle in fed:
-                        handle(e if seat == owner else other)
+                        if seat == owner:
+                            handle(e)
+                        elif other is not None:
+                            handle(other)
                 else:
                     for seat, handle in fed:
-                        handle(project(e, seat, public))
-            if cls is DealEnded:
+                        seen = project(e, seat, public)
+                        if seen is not None:
+                            handle(seen)
+            if type(e) is DealEnded:
                 self.end = e
 
-    def _apply(self, action) -> list:
+    def _apply(self, action: Action) -> list[Event]:
         events = self.deal.apply(action)
         self._feed(events)
         if self.check:
@@ -314,11 +328,12 @@ class _Game:
         while not deal.over:
             if deal.actions >= ACTION_CAP:
                 return None
-            turn_action = None
+            turn_action: Action | None = None
             if anyone and deal.window_open:
-                turn_action = self._window()
-                if deal.over or turn_action is False:
+                asked = self._window()
+                if asked is False or deal.over:
                     continue
+                turn_action = asked
             seat = deal.turn
             if turn_action is None:
                 turn_action = self.bots[seat].choose(deal.view(seat), self.rng)
@@ -332,21 +347,21 @@ class _Game:
                 self._offer_quads(deal.quads_offer)
         return self.end
 
-    def _act(self, seat: int, action) -> list:
-        if action is None:
-            self.bot_errors += 1
-            return self._apply(Timeout(seat))
-        try:
-            return self._apply(action)
-        except RuleViolation:
-            self.bot_errors += 1
-            return self._apply(Timeout(seat))
+    def _act(self, seat: int, action: Action | None) -> list[Event]:
+        if action is not None:
+            try:
+                return self._apply(action)
+            except RuleViolation:
+                pass
+        self.bot_errors += 1
+        return self._apply(Timeout(seat=seat, action=random_turn_action(self.deal.view(seat), self.rng)))
 
-    def _window(self):
+    def _window(self) -> Action | Literal[False] | None:
         """Ask every other active seat about the last set. Returns False when a challenge was
         applied, else the action the seat to act chose (None: ask it again)."""
         deal = self.deal
         last = deal.last
+        assert last is not None  # a window is open: its set is the last
         turn = deal.turn
         challengers = []
         turn_action = None
@@ -366,7 +381,7 @@ class _Game:
 
     def _offer_quads(self, seat: int) -> None:
         deal = self.deal
-        if seat == deal.turn or not deal.legal_actions(seat).discard_quads:
+        if seat == deal.turn or not quad_ranks(deal.hands[seat]):  # legal.discard_quads, the taker's
             return
         action = self.bots[seat].choose(deal.view(seat), self.rng)
         if type(action) is DiscardQuads:

@@ -261,6 +261,11 @@ LEGAL_FIELDS = {
     "believe": Field(Nullable(SET_NO), doc="the set_no the seat may believe; nil: none"),
     "declare_none": Field(Nullable(RANK), doc="the rank the seat may declare none of; nil: it may not"),
     "discard_quads": Field(Array(RANK, 26), doc="the quads the seat may discard now, one rank per quad"),
+    "decline_quads": Field(
+        Bool(),
+        doc="the seat holds the right to discard quads after taking the pile (verish), whatever it"
+        " holds, and may give it up (decline_quads); the right ends with the next set laid",
+    ),
 }
 LEGAL = Ref("legal", Map(LEGAL_FIELDS, title="legal actions"))
 
@@ -436,6 +441,14 @@ class DiscardQuadsRequest(Request):
     RULES.md: quad."""
 
     ranks: tuple[str, ...] = wire(Array(RANK, 26, 1), "one rank per quad")
+
+
+@request("decline_quads")
+class DeclineQuadsRequest(Request):
+    """Give up the right to discard quads after taking the pile (``legal.decline_quads``):
+    keep them.
+
+    RULES.md: quad (`verish`, quads after taking)."""
 
 
 # -- replies -----------------------------------------------------------------------------------
@@ -780,6 +793,17 @@ class QuadsDiscarded(Event):
         Nullable(Array(RANK, 26)), "their ranks: public when shown, else only for the seat"
     )
     shown: bool = wire(Bool(), "shown face up (after_taking) or face down (on_turn)")
+    cards: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_CARDS)),
+        "the cards discarded: only for the seat (with two decks it may hold more than four of a rank)",
+    )
+
+
+@event("quads_declined")
+class QuadsDeclined(Event):
+    """``seat``, who has just taken the pile, gives up his right to discard quads (`verish`)."""
+
+    seat: int = wire(SEAT, "the seat")
 
 
 @event("stock_drawn")
@@ -832,6 +856,7 @@ class LegalEvent(Event):
     believe: int | None = wire(Nullable(SET_NO), LEGAL_FIELDS["believe"].doc)
     declare_none: str | None = wire(Nullable(RANK), LEGAL_FIELDS["declare_none"].doc)
     discard_quads: tuple[str, ...] = wire(Array(RANK, 26), LEGAL_FIELDS["discard_quads"].doc)
+    decline_quads: bool = wire(Bool(), LEGAL_FIELDS["decline_quads"].doc)
 
 
 @event("state")
@@ -875,7 +900,7 @@ class State(Event):
     time_ms: int | None = wire(Nullable(MS), "turn time left; nil: untimed")
 
 
-GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads"})
+GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads", "decline_quads"})
 """The requests that act in a deal (docs/PROTOCOL.md, Game requests)."""
 
 

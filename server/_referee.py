@@ -14,13 +14,16 @@ callable):
   group (``Challenges(seats, set_no)``: the seat nearest the claimant's left wins). While a group
   collects, no set is applied: one that arrives is refused (``CHALLENGE_PENDING``), since the
   challenge came first and will reveal the set it would cover.
-- ``turn``: the turn time limit of a seat a person plays; when it runs out the engine acts for
-  the seat (``Timeout``), and the table marks the seat away.
+- ``turn``: the turn time limit of a seat a person plays; when it runs out the seat's bot (the
+  one that plays it while it is away) chooses for it, else a random turn action is made
+  (``engine.timeout_for``), and the engine applies ``Timeout(seat, action)``: what is done for
+  a player who ran out of time cannot be predicted from his hand. The table marks him away.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Callable
 
 from neveryu import engine
@@ -34,17 +37,28 @@ log = logging.getLogger("neveryu.server")
 class Referee:
     """The timing rules over ``deal`` with ``settings``' times, on ``clock``.
 
-    ``by_bot(seat)`` tells whether a bot plays a seat now (a bot's turn is not timed).
+    ``by_bot(seat)`` tells whether a bot plays a seat now (a bot's turn is not timed);
+    ``choose(seat)`` is what that seat's bot would do now (None: nothing), asked when the seat's
+    turn time runs out; ``rng`` makes the random turn action when the bot's answer will not do.
     """
 
     def __init__(
-        self, deal: engine.Deal, settings: TableSettings, *, clock: Clock, by_bot: Callable[[int], bool]
+        self,
+        deal: engine.Deal,
+        settings: TableSettings,
+        *,
+        clock: Clock,
+        by_bot: Callable[[int], bool],
+        choose: Callable[[int], engine.Action | None],
+        rng: random.Random,
     ) -> None:
         self.deal = deal
         self.settings = settings
         self.rules = deal.rules
         self.timers = Timers(clock)
         self.by_bot = by_bot
+        self.choose = choose
+        self.rng = rng
         self.tie: list[int] = []  # the seats of the challenge group collecting, first one first
         self.tie_set: int | None = None  # the set they challenge
         self._window_set: int | None = None  # the set whose challenge window is timed
@@ -69,7 +83,8 @@ class Referee:
             and self._collect(action)
         ):
             return []
-        if self.tie_set is not None and isinstance(action, (engine.LaySet, engine.DeclareNone)):
+        made = action.action if isinstance(action, engine.Timeout) else action
+        if self.tie_set is not None and isinstance(made, (engine.LaySet, engine.DeclareNone)):
             deal.check(action)  # a set the rules refuse anyway gets the rules' answer
             raise TableError(
                 "CHALLENGE_PENDING",
@@ -201,5 +216,6 @@ class Referee:
         deal = self.deal
         if deal.held is not None or self.tie_set is not None:
             return []  # the seat's set waits for its window; or a challenge is settled first
-        log.info("seat %d's time ran out", deal.turn)
-        return self._apply(engine.Timeout(deal.turn))
+        seat = deal.turn
+        log.info("seat %d's time ran out", seat)
+        return self._apply(engine.timeout_for(deal, seat, self.choose(seat), self.rng))

@@ -45,6 +45,7 @@ TABLE_REQUESTS = (
     protocol.BelieveRequest,
     protocol.DeclareNoneRequest,
     protocol.DiscardQuadsRequest,
+    protocol.DeclineQuadsRequest,
 )
 """The requests a session sends to the table it sits at (``join_table`` and ``spectate`` name
 their table; the rest are the lobby's)."""

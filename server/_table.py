@@ -45,6 +45,7 @@ GAME_ACTIONS: dict[type[protocol.Request], Callable[[Any, int], engine.Action]] 
     protocol.DiscardQuadsRequest: lambda r, seat: engine.DiscardQuads(seat, r.ranks),
     protocol.BelieveRequest: lambda r, seat: engine.Believe(seat, r.set_no),
     protocol.ChallengeRequest: lambda r, seat: engine.Challenge(seat, r.set_no),
+    protocol.DeclineQuadsRequest: lambda r, seat: engine.DeclineQuads(seat),
 }
 """The engine action of each game request (docs/PROTOCOL.md, "Game requests"), for a seat."""
 
@@ -412,7 +413,12 @@ class Table:
             seat.bot = new_bot(seat.strength or default_strength(), seat.index, self.rules, len(self.seats))
             seat.unseen, seat.asked = [], None
         self.referee = Referee(
-            deal, self.settings, clock=trio.current_time, by_bot=lambda i: self.seats[i].by_bot
+            deal,
+            self.settings,
+            clock=trio.current_time,
+            by_bot=lambda i: self.seats[i].by_bot,
+            choose=lambda i: self.seats[i].bot_sees().choose(deal.view(i), self.rng),
+            rng=self.rng,
         )
         log.info("table %d: deal %d begins (dealer %d)", self.id, self.deal_no, deal.dealer)
         self._refresh_summary()
@@ -483,7 +489,8 @@ class Table:
         # A bot that has no move (or a wrong one) on its own turn must not stall the deal: the
         # engine acts for the seat as it does when a turn's time runs out.
         if not deal.over and deal.turn == index and deal.held is None and deal.legal_actions(index).lay:
-            self._publish(referee.act(engine.Timeout(index)))
+            made = engine.random_turn_action(deal.view(index), self.rng)
+            self._publish(referee.act(engine.Timeout(index, made)))
 
     def _publish(self, events: list[engine.Event]) -> None:
         """Send every receiver its copy of each of ``events`` (``_wire.copies``), feed the bots

@@ -79,6 +79,7 @@ def legal_message(legal: engine.Legal) -> dict[str, Any]:
         "believe": legal.believe,
         "declare_none": legal.declare_none,
         "discard_quads": list(legal.discard_quads),
+        "decline_quads": legal.decline_quads,
     }
 
 

@@ -39,6 +39,7 @@ def legal_message(legal) -> dict:
         "believe": legal.believe,
         "declare_none": legal.declare_none,
         "discard_quads": list(legal.discard_quads),
+        "decline_quads": legal.decline_quads,
     }
 
 

@@ -23,6 +23,7 @@ CARD_FIELDS = {
     ("set_returned", "cards"): "own",
     ("pile_taken", "cards"): "own",
     ("stock_drawn", "cards"): "own",
+    ("quads_discarded", "cards"): "own",
     ("set_revealed", "cards"): "public",
     ("dealer_drawn", "draws"): "public",
     ("deal_ended", "deck"): "public",

@@ -254,7 +254,7 @@ def test_a_bot_taking_a_seat_mid_deal_acts_legally(name):
     rng = random.Random(2)
     for _ in range(12):
         seat = deal.turn
-        deal.apply(deal.auto_action(seat))
+        deal.apply(engine.Timeout(seat, engine.random_turn_action(deal.view(seat), rng)))
         if deal.window_open:
             deal.apply(engine.CloseWindow(deal.last.set_no))
     for strength in STRENGTHS:

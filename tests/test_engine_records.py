@@ -22,9 +22,9 @@ RECORDS = [
 
 @pytest.mark.parametrize("cls", RECORDS, ids=lambda c: c.__name__)
 def test_builder_makes_the_same_frozen_record(cls):
-    values = [(i, f"v{i}") for i, _ in enumerate(attrs.fields(cls))]
-    made = builder(cls)(*values)
-    plain = cls(*values)
+    values = {f.name: (i, f"v{i}") for i, f in enumerate(attrs.fields(cls))}
+    made = builder(cls)(**values)
+    plain = cls(**values)
     assert type(made) is cls
     assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
     name = attrs.fields(cls)[0].name
@@ -32,6 +32,18 @@ def test_builder_makes_the_same_frozen_record(cls):
         setattr(made, name, 1)
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         delattr(made, name)
+
+
+def test_builder_takes_every_field_by_keyword_only():
+    make = builder(engine.Legal)
+    with pytest.raises(TypeError):
+        make(None, 1, None, None, (), False)  # positional: no list kept in order by comments
+    with pytest.raises(TypeError):
+        make(lay=None, challenge=1)  # every field, even those with a default
+    fields = {"lay": None, "challenge": 1, "believe": None, "declare_none": None, "discard_quads": ()}
+    with pytest.raises(TypeError):
+        make(**fields, decline_quads=False, bogus=1)
+    assert make(**fields, decline_quads=True) == engine.Legal(challenge=1, decline_quads=True)
 
 
 def test_builder_refuses_a_record_it_cannot_build_faithfully():
@@ -69,11 +81,11 @@ def test_projection_kind_of_every_event_holds(name):
             if deal.window_open:
                 action = engine.CloseWindow(deal.last.set_no)
             if action is None:
-                action = engine.Timeout(deal.turn)
+                action = engine.timeout_for(deal, deal.turn, None, rng)
             try:
                 events = deal.apply(action)
             except engine.RuleViolation:
-                events = deal.apply(engine.Timeout(deal.turn))
+                events = deal.apply(engine.timeout_for(deal, deal.turn, None, rng))
         if deal.over:
             match.finish(deal)
         else:

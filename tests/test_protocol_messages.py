@@ -36,6 +36,7 @@ LEGAL = {
     "believe": None,
     "declare_none": None,
     "discard_quads": [],
+    "decline_quads": False,
 }
 EV = {"seq": 1, "ts": 1_764_450_000_000}
 
@@ -76,6 +77,7 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("request", "believe"): {"id": 15, "set_no": 3},
     ("request", "declare_none"): {"id": 16},
     ("request", "discard_quads"): {"id": 17, "ranks": ["7", "7"]},
+    ("request", "decline_quads"): {"id": 18},
     ("reply", "ok"): {"re": 1},
     ("reply", "error"): {"re": None, "code": "BAD_FRAME", "msg": "no", "fatal": True},
     ("reply", "welcome"): {
@@ -354,7 +356,7 @@ def random_action(deal: engine.Deal, rng: random.Random):
         if legal.lay.count_min is not None:
             count = rng.randint(legal.lay.count_min, legal.lay.count_max)
         return engine.LaySet(seat, tuple(rng.sample(hand, size)), rng.choice(legal.lay.ranks), count)
-    return engine.Timeout(seat)
+    return engine.Timeout(seat, engine.random_turn_action(deal.view(seat), rng))
 
 
 def deal_messages(name: str, seed: int):

@@ -133,7 +133,7 @@ async def test_nothing_written_for_heartbeat_s_asks_for_a_heartbeat(autojump_clo
         nursery.start_soon(box.run)
         await trio.sleep(1.5)
         box.send(b"a")  # a write at 1.5 s moves the next heartbeat to 3.5 s
-        await trio.sleep(4.0)
+        await trio.sleep(4.1)  # (past the second heartbeat, at 5.5 s)
         box.end()
     sock.detach()
     assert [round(t - start, 3) for t in idle] == [3.5, 5.5]

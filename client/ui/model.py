@@ -456,7 +456,11 @@ def _set_held(s: State, m: dict, now: float) -> State:
 
 
 def _set_returned(s: State, m: dict, now: float) -> State:
-    return attrs.evolve(s, held=None, log=_log(s, "set_returned", cards=tuple(m.get("cards") or ())))
+    cards = tuple(m.get("cards") or ())
+    # a held set never left the hand; a laid one (the set that covered the winner's last set, as a
+    # first_wins deal ends) comes back to it
+    hand = sort_hand(s.hand + cards) if s.held is None and s.hand is not None else s.hand
+    return attrs.evolve(s, hand=hand, held=None, log=_log(s, "set_returned", cards=cards))
 
 
 def _window_closed(s: State, m: dict, now: float) -> State:
@@ -593,8 +597,16 @@ def _deal_ended(s: State, m: dict, now: float) -> State:
         "salt": m.get("salt"),
     }
     scores = _tuple(m.get("match_scores"))
+    counts, pile = s.hand_counts, s.pile
+    if counts is not None and result["hand_counts"] is not None:  # a covering set went back to a hand
+        counts, pile = (
+            result["hand_counts"],
+            None if pile is None else pile + sum(counts) - sum(result["hand_counts"]),
+        )
     s = attrs.evolve(
         s,
+        hand_counts=counts,
+        pile=pile,
         over=True,
         result=result,
         legal=None,
@@ -611,7 +623,9 @@ def _deal_ended(s: State, m: dict, now: float) -> State:
 
 
 def _legal(s: State, m: dict, now: float) -> State:
-    legal = {k: m.get(k) for k in ("lay", "challenge", "believe", "declare_none", "discard_quads")}
+    legal = {
+        k: m.get(k) for k in ("lay", "challenge", "believe", "declare_none", "discard_quads", "decline_quads")
+    }
     if not any(v for v in legal.values() if v is not None) and not legal.get("discard_quads"):
         return attrs.evolve(s, legal=None)
     return attrs.evolve(s, legal=legal)

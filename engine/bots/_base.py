@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from .. import _events as ev
 from .._actions import Action
@@ -55,7 +55,7 @@ class Bot:
     observes: ClassVar[frozenset[type[ev.Event]]]
     _dispatch: ClassVar[dict[type[ev.Event], Callable[[Bot, ev.Event], None]]]
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._bind_handlers()
 
@@ -78,9 +78,10 @@ class Bot:
 
     def observe(self, event: ev.Event | None) -> None:
         """Remember what ``event`` (this seat's projection of it; None is ignored) tells."""
-        handler = self._dispatch.get(type(event))
-        if handler is not None:
-            handler(self, event)
+        if event is not None:
+            handler = self._dispatch.get(type(event))
+            if handler is not None:
+                handler(self, event)
 
     def handler(self, kind: type[ev.Event]) -> Callable[[ev.Event], None] | None:
         """What ``observe`` does with an event of class ``kind``, as a bound method taking the
@@ -127,7 +128,8 @@ class Bot:
         return self.decide(view, rng)
 
     def decide(self, view: View, rng: random.Random) -> Action | None:
-        """The strength's choice when ``view.legal`` offers something to ``view.seat``."""
+        """The strength's choice when ``view.legal`` offers something to ``view.seat`` (a seat's
+        view: ``view.seat`` and ``view.hand`` are set)."""
         raise NotImplementedError
 
 

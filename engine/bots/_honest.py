@@ -30,7 +30,8 @@ class HonestBot(Bot):
 
     def decide(self, view: View, rng: random.Random) -> Action | None:
         legal = view.legal
-        seat = view.seat
+        seat, hand = view.seat, view.hand
+        assert seat is not None and hand is not None  # Bot.choose asks only a seat's own view
         if legal.discard_quads:
             return DiscardQuads(seat, legal.discard_quads)
         if view.turn != seat:
@@ -39,7 +40,6 @@ class HonestBot(Bot):
             return None
         if legal.challenge is not None and self._disproved(view):
             return Challenge(seat, legal.challenge)
-        hand = view.hand
         b = legal.lay
         if b is not None:
             if len(b.ranks) == 1:
@@ -70,5 +70,7 @@ class HonestBot(Bot):
         if last is None or last.none:
             return False
         rank = last.rank
-        mine = "".join(view.hand)[::2].count(rank) + self.my_pile_ranks.get(rank, 0)  # a card: rank, suit
+        mine = "".join(view.hand or ())[::2].count(rank) + self.my_pile_ranks.get(
+            rank, 0
+        )  # a card: rank, suit
         return last.count + mine > self.copies

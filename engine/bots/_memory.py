@@ -18,6 +18,8 @@ set algebra: ``PILE`` and ``DISCARD`` are bits, ``hand(seat)`` is seat ``seat``'
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .._cards import Card, Rank
 
 PILE = 1
@@ -68,7 +70,7 @@ class CardMemory:
         self._tracked: dict[Rank, int] = {}  # tracked(rank), by rank
         self._loose = 0  # loose()
 
-    def discard(self, cards) -> None:
+    def discard(self, cards: Iterable[str]) -> None:
         """Cards (or ranks) seen going to the discard."""
         discarded = self.discarded
         tracked = self._tracked
@@ -265,11 +267,11 @@ class CardMemory:
             self._loose -= cards
 
 
-def _first(item: tuple) -> object:
+def _first(item: tuple[int, int, dict[Rank, int]]) -> int:
     return item[0]
 
 
-def _merge(into: dict, places: int, group: dict) -> None:
+def _merge(into: dict[int, dict[Rank, int]], places: int, group: dict[Rank, int]) -> None:
     have = into.get(places)
     if have is None:
         into[places] = group

@@ -13,10 +13,12 @@ def lay(view: View, cards: Sequence[Card], rank: Rank, count: int | None = None)
     """``view.seat`` lays ``cards`` claiming ``rank``; ``count`` (default: the number of cards) is
     sent only where counts may lie (``view.legal.lay.count_min`` is set), else the claim's count
     is the number of cards laid."""
+    seat = view.seat
+    assert seat is not None  # a seat's own view
     bounds = view.legal.lay
     if bounds is not None and bounds.count_min is not None:
-        return LaySet(view.seat, tuple(cards), rank, len(cards) if count is None else count)
-    return LaySet(view.seat, tuple(cards), rank, None)
+        return LaySet(seat, tuple(cards), rank, len(cards) if count is None else count)
+    return LaySet(seat, tuple(cards), rank, None)
 
 
 def truthful_set(hand: Sequence[Card], rank: Rank, lo: int, hi: int) -> list[Card] | None:

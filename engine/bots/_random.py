@@ -20,13 +20,15 @@ class RandomBot(Bot):
 
     def decide(self, view: View, rng: random.Random) -> Action | None:
         legal = view.legal
-        seat = view.seat
+        seat, hand = view.seat, view.hand
+        assert seat is not None and hand is not None  # Bot.choose asks only a seat's own view
+        bounds, challenge, believe = legal.lay, legal.challenge, legal.believe
         kinds: list[str | None] = []
-        if legal.lay is not None:
+        if bounds is not None:
             kinds.append("lay")
-        if legal.challenge is not None:
+        if challenge is not None:
             kinds.append("challenge")
-        if legal.believe is not None:
+        if believe is not None:
             kinds.append("believe")
         if legal.declare_none is not None:
             kinds.append("none")
@@ -35,15 +37,16 @@ class RandomBot(Bot):
         if view.turn != seat:
             kinds.append(None)
         kind = rng.choice(kinds)
-        if kind == "lay":
-            b = legal.lay
-            cards = rng.sample(view.hand, rng.randint(b.min, b.max))
-            count = rng.randint(b.count_min, b.count_max) if b.count_min is not None else None
-            return lay(view, cards, rng.choice(b.ranks), count)
-        if kind == "challenge":
-            return Challenge(seat, legal.challenge)
-        if kind == "believe":
-            return Believe(seat, legal.believe)
+        if kind == "lay" and bounds is not None:
+            cards = rng.sample(hand, rng.randint(bounds.min, bounds.max))
+            count = None
+            if bounds.count_min is not None and bounds.count_max is not None:
+                count = rng.randint(bounds.count_min, bounds.count_max)
+            return lay(view, cards, rng.choice(bounds.ranks), count)
+        if kind == "challenge" and challenge is not None:
+            return Challenge(seat, challenge)
+        if kind == "believe" and believe is not None:
+            return Believe(seat, believe)
         if kind == "none":
             return DeclareNone(seat)
         if kind == "quads":

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import ClassVar
 
 from .. import _events as ev
 from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads, LaySet
-from .._cards import deck_ranks, decks_in
+from .._cards import Card, deck_ranks, decks_in
 from .._records import builder
+from .._rules import Rules
 from .._view import View
 from ._base import Bot
 from ._memory import DISCARD, PILE, CardMemory, hand
@@ -93,7 +93,7 @@ def _claim_ratios(sizes: list[list[float]]) -> list[float]:
     return [(t / true_sets) / (f / false_sets) for t, f in sizes]
 
 
-_lay_set = builder(LaySet)  # LaySet(seat, cards, rank, count), built fast (engine/_records.py)
+_lay_set = builder(LaySet)  # LaySet by keyword, built fast (engine/_records.py)
 
 _FLAT_PRIOR = [[1.0, 1.0]] * 4
 _FLAT_RATIOS = _claim_ratios(_FLAT_PRIOR)
@@ -135,7 +135,7 @@ class SharpBot(Bot):
         ev.PlayerOut: "_on_out",
     }
 
-    def __init__(self, seat, rules, players) -> None:
+    def __init__(self, seat: int, rules: Rules, players: int) -> None:
         super().__init__(seat, rules, players)
         self._anyone = rules.challengers == "anyone"
         self._first_wins = rules.result == "first_wins"
@@ -148,7 +148,7 @@ class SharpBot(Bot):
         self.memory = CardMemory(copies)
         self.sizes = sizes
         self.pile_size = 0
-        self.shown: tuple = ()
+        self.shown: tuple[Card, ...] = ()
         lo, hi = self.rules.set_size
         prior, ratios = (_FLAT_PRIOR, _FLAT_RATIOS) if lo == hi else (TRUTH_PRIOR, _PRIOR_RATIOS)
         # a seat's row is copied from the prior when a set of it is first revealed
@@ -171,8 +171,9 @@ class SharpBot(Bot):
         self.deck_size = len(self.ranks) * self.copies
         dealt = self.deck_size - e.hidden - e.set_aside - e.stock
         sizes = list(e.hand_counts) if e.hand_counts else [dealt // n] * n
-        if e.hands[self.seat] is not None:
-            sizes[self.seat] = len(e.hands[self.seat])
+        mine = e.hands[self.seat]
+        if mine is not None:
+            sizes[self.seat] = len(mine)
         self._reset(n, self.copies, sizes)
         self.deck_size = len(self.ranks) * self.copies
 
@@ -181,7 +182,9 @@ class SharpBot(Bot):
         (an away player's stand-in) has not seen ``DealStarted``."""
         self.ranks = deck_ranks(view.deck)
         self.copies = 4 * decks_in(view.deck)
-        self._reset(view.players, self.copies, list(view.hand_counts or [len(view.hand)] * view.players))
+        self._reset(
+            view.players, self.copies, list(view.hand_counts or [len(view.hand or ())] * view.players)
+        )
         self.deck_size = len(self.ranks) * self.copies
 
     def _on_laid(self, e: ev.SetLaid) -> None:
@@ -302,18 +305,21 @@ class SharpBot(Bot):
     def p_true(self, view: View, counts: Mapping[str, int]) -> float:
         """How likely the last set's claim is true, 0..1 (0: impossible); ``counts``: this
         seat's hand by rank."""
+        last = view.last
+        assert last is not None  # there is a claim to weigh
         tracked, loose = self.memory.totals()
-        return self._p_true(view, counts.get(view.last.rank, 0), tracked, self._unseen(view, loose))
+        return self._p_true(view, counts.get(last.rank, 0), tracked, self._unseen(view, loose))
 
     def _unseen(self, view: View, loose: int) -> int:
         """Cards this seat has not seen and does not track; ``loose``: ``self.memory.loose()``."""
-        unseen = self.deck_size - len(view.hand) - len(self.my_pile) - view.discard - loose
+        unseen = self.deck_size - len(view.hand or ()) - len(self.my_pile) - view.discard - loose
         return unseen if unseen > 0 else 0
 
     def _p_true(self, view: View, held: int, tracked: dict[str, int], unseen: int) -> float:
         """``p_true`` for a seat holding ``held`` cards of the rank claimed; ``tracked`` and
         ``unseen``: the memory's totals now (``CardMemory.totals``, ``_unseen``)."""
         last = view.last
+        assert last is not None  # there is a claim to weigh
         p, rank, count = last.seat, last.rank, last.count
         memory = self.memory
         copies = self.copies
@@ -374,7 +380,8 @@ class SharpBot(Bot):
 
     def decide(self, view: View, rng: random.Random) -> Action | None:
         legal = view.legal
-        seat = view.seat
+        seat, hand_ = view.seat, view.hand
+        assert seat is not None and hand_ is not None  # Bot.choose asks only a seat's own view
         if legal.discard_quads:
             return DiscardQuads(seat, legal.discard_quads)
         if not self.ranks:
@@ -383,14 +390,15 @@ class SharpBot(Bot):
         my_turn = view.turn == seat
         if not my_turn and challenge is None:
             return None
-        hand_ = view.hand
         held = "".join(hand_)[::2]  # the rank of each card held (a card: rank, then suit)
-        counts = Counter(held)  # how many of each rank it holds
+        counts: dict[str, int] = {}  # how many of each rank it holds
+        for r in held:
+            counts[r] = counts.get(r, 0) + 1
         tracked, loose = self.memory.totals()
         unseen = self._unseen(view, loose)
         last = view.last
         believe = legal.believe
-        if challenge is not None or believe is not None:
+        if last is not None and (challenge is not None or believe is not None):
             t = self._p_true(view, counts.get(last.rank, 0), tracked, unseen)
         else:
             t = 1.0
@@ -415,36 +423,37 @@ class SharpBot(Bot):
                     return Challenge(seat, challenge)
             if not my_turn:
                 return None
-        # the best answer so far: its value, and a kind of action (or the set to lay)
-        best_value = None
-        best = None
+        # the best answer so far: its value, and its kind ("": none yet; "lay": ``chosen``)
+        best_value = 0.0
+        best = ""
+        chosen: Action | None = None
         if challenge is not None and not sequence:
-            best_value, best = ev_call, Challenge
+            best_value, best = ev_call, "challenge"
         if believe is not None:
             gone = other_out if claimant_empty else 0.0
             ev_believe = t * (LEAD - gone) + (1 - t) * (-pile - gone)
-            if best is None or ev_believe > best_value:
-                best_value, best = ev_believe, Believe
+            if not best or ev_believe > best_value:
+                best_value, best = ev_believe, "believe"
         b = legal.lay
         if b is not None:
             penalty = other_out if claimant_empty and not self._covered else 0.0
             if claimant_empty and first_wins:
                 penalty = WIN
-            value, action = self._best_lay(view, held, counts, pile, tracked, unseen, rng)
+            value, chosen = self._best_lay(view, held, counts, pile, tracked, unseen, rng)
             value -= penalty
-            if best is None or value > best_value:
-                best_value, best = value, action
+            if not best or value > best_value:
+                best_value, best = value, "lay"
             if legal.declare_none is not None and legal.declare_none not in held:
                 value = -penalty
-                if best is None or value > best_value:
-                    best_value, best = value, DeclareNone
-        if best is Challenge:
+                if value > best_value:
+                    best_value, best = value, "none"
+        if best == "challenge" and challenge is not None:
             return Challenge(seat, challenge)
-        if best is Believe:
+        if best == "believe" and believe is not None:
             return Believe(seat, believe)
-        if best is DeclareNone:
+        if best == "none":
             return DeclareNone(seat)
-        return best
+        return chosen if best == "lay" else None
 
     def _best_lay(
         self,
@@ -463,15 +472,18 @@ class SharpBot(Bot):
         ``counts``: how many of each rank (every rank in it held at least once);
         ``tracked``, ``unseen``: as for ``_p_true``."""
         b = view.legal.lay
-        hand_ = view.hand
+        hand_, seat = view.hand, view.seat
+        assert b is not None and hand_ is not None and seat is not None  # decide: it may lay
         left = len(hand_)
         out_value = WIN if self._first_wins or view.players - len(view.out) <= 2 else OUT
         quiet, quiet_last, watchers = self._catchers(view)
-        ranks = b.ranks
+        ranks: Sequence[str] = b.ranks
         if len(ranks) > 1:  # a free claim: the ranks it holds most of
             # by count, most first, then by rank (a stable sort of the ranks in order)
             ranks = sorted(sorted(counts), key=counts.__getitem__, reverse=True)[:3]
         lie_count = b.count_min is not None
+        count_min = b.count_min or 0
+        count_max = b.count_max or 0
         copies = self.copies
         random_ = rng.random
         lo = b.min
@@ -487,7 +499,7 @@ class SharpBot(Bot):
                     claim = k
                 else:
                     claim = n_true if n_true else 1
-                    if not b.count_min <= claim <= b.count_max:
+                    if not count_min <= claim <= count_max:
                         continue
                 # how likely a false claim is challenged: by a seat that may challenge and
                 # holds enough of the rank to know, or at that seat's rate of calls so far
@@ -518,6 +530,7 @@ class SharpBot(Bot):
                 if value > best_value:
                     best_value = value
                     best = (rank, k, n_true, claim)
+        assert best is not None  # the range of sizes is never empty
         rank, k, n_true, claim = best
         cards = _first_of(hand_, held_ranks, rank, n_true)
         if n_true < k:  # a bluff: its cards of the rank, then the cards it needs least
@@ -534,7 +547,9 @@ class SharpBot(Bot):
                 if r != rank:
                     cards += _first_of(hand_, held_ranks, r, k - len(cards))
         # _play.lay, inline: the claimed count is sent only where counts may lie
-        return best_value, _lay_set(view.seat, tuple(cards), rank, claim if lie_count else None)
+        return best_value, _lay_set(
+            seat=seat, cards=tuple(cards), rank=rank, count=claim if lie_count else None
+        )
 
     def _catchers(self, view: View) -> tuple[float, float, list[int]]:
         """Who may challenge a set of this seat's: the chance none of them calls at its rate of
@@ -583,7 +598,7 @@ class SharpBot(Bot):
 def _first_of(hand: tuple[str, ...], held_ranks: str, rank: str, n: int) -> list[str]:
     """The first ``n`` cards of ``rank`` in ``hand`` (fewer if it holds fewer); ``held_ranks``:
     the rank of each card of ``hand``."""
-    cards = []
+    cards: list[str] = []
     at = held_ranks.find(rank)
     while at >= 0 and len(cards) < n:
         cards.append(hand[at])

@@ -6,7 +6,8 @@ Two figures per variant:
   of RULES.md, "Timing rules", without time; invariant checks off), in small batches until the
   time is up: what ``neveryu simulate`` does;
 - ``core``: the rules alone: a minimal referee loop here closes every challenge window at once
-  and each seat plays ``Deal.auto_action`` (the smallest legal set, truthful if possible).
+  and each seat plays ``engine.random_turn_action`` (a random legal set, seeded; a challenge
+  where it cannot lay).
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ MAX_ACTIONS = 20_000
 
 def play_deal(rules: engine.Rules, players: int, rng: random.Random) -> int:
     """The stand-in referee: play one deal of ``rules`` at ``players`` seats to its end with
-    ``auto_action``; returns its action count. Raises RuntimeError when it has not ended after
-    ``MAX_ACTIONS`` actions."""
+    ``random_turn_action`` drawn with ``rng``; returns its action count. Raises RuntimeError
+    when it has not ended after ``MAX_ACTIONS`` actions."""
     deal, _ = engine.Match(rules, players, rng).start()
     for _ in range(MAX_ACTIONS):
         if deal.over:
@@ -38,7 +39,7 @@ def play_deal(rules: engine.Rules, players: int, rng: random.Random) -> int:
         if deal.window_open:
             deal.apply(engine.CloseWindow(deal.set_no))
         else:
-            deal.apply(deal.auto_action(deal.turn))
+            deal.apply(engine.random_turn_action(deal.view(deal.turn), rng))
     raise RuntimeError(f"{rules.name}: a deal at {players} seats did not end in {MAX_ACTIONS} actions")
 
 

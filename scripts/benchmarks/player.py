@@ -1,8 +1,8 @@
 """A measuring client's view of its seat: the hand and the latest ``legal`` event, kept from
 the protocol's events (docs/PROTOCOL.md), and the request it sends when it may act.
 
-The policy is the engine's ``auto_action`` (RULES.md, "Timing rules", **Decision**): the
-smallest legal set, truthful if possible; a challenge where laying is impossible, or, with
+The policy is the one the engine once used for timed-out seats: the smallest legal set,
+truthful if possible; a challenge where laying is impossible, or, with
 probability ``challenge_rate``, whenever a challenge is open. It never believes, declares none
 or discards quads (all optional in every variant).
 """

@@ -60,7 +60,7 @@ def engine(report, prof: Profile, args) -> None:
     report.say(
         f"\n== engine: bots-only deals per second, 4 seats, one process ({prof.engine_s} s per variant)"
     )
-    report.say(f"  {'variant':<12} {'bots (sharp)':>26}   {'core (auto_action)':>28}")
+    report.say(f"  {'variant':<12} {'bots (sharp)':>26}   {'core (random sets)':>28}")
     rows = engine_speed.run(prof.engine_s, modes=prof.engine_modes)
     for r in rows:
         cells = []
