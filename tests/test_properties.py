@@ -30,6 +30,7 @@ from collections import Counter
 import attrs
 import msgpack
 import pytest
+
 from neveryu import engine
 from neveryu.engine import (
     Believe,
