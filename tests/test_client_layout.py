@@ -237,3 +237,10 @@ def test_the_log_reads_with_the_names_of_its_time():
     said = [c.t.log_line(c.state, x) for x in c.state.log]
     assert "Bot 2 claims 1 queen." in said and not any("Zed claims" in x for x in said)
     assert isinstance(c.state.log[-1], model.Line)
+
+
+def test_players_of_the_same_name_are_told_apart_by_their_seat():
+    msgs = deal_messages()
+    msgs[1]["table"]["seats"] = [SEATS[0], dict(SEATS[1], name="Ann", bot=None), SEATS[2]]
+    _, c, _ = screen_for(msgs)
+    assert [c.t.seat_name(c.state, i) for i in range(3)] == ["Ann #1 (you)", "Ann #2", "Bot 3"]

@@ -62,6 +62,10 @@ class Names:
                 return name
         return None
 
+    def shared(self, name: str, seat: int) -> bool:
+        """True when a player at another seat has the same ``name`` (names are not unique)."""
+        return any(index != seat and n == name and not bot for index, n, bot in self.seats)
+
 
 NO_NAMES = Names()
 
@@ -187,6 +191,9 @@ class State:
     def seat_name(self, seat: int | None) -> str | None:
         """The name of ``seat``'s player, a bot's strength as ``"bot:<strength>"``, or None."""
         return self.names.seat_name(seat)
+
+    def shared(self, name: str, seat: int) -> bool:
+        return self.names.shared(name, seat)
 
     def seat_info(self, seat: int | None = None) -> Msg:
         """The summary of ``seat`` (default: this client's own), or {}."""

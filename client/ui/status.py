@@ -59,6 +59,11 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
             key = "status.lead" if s.last is None else "status.claim"
             out.append(("", " " + t.glyph("dot") + " " + t(key, ranks=t.ranks(s.ranks))))
         left = time_left(s, now)
+        turn_ms = (s.table or {}).get("turn_ms")
+        if left is None and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
+            # after a resume the replayed turn's time is stale: say the clock runs all the same
+            out.append(("", " " + t.glyph("dot") + " "))
+            out.append(("class:warn", t("status.timed", s=turn_ms // 1000)))
         if left is not None:
             out.append(("", " " + t.glyph("dot") + " "))
             out.append(

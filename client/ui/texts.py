@@ -172,6 +172,8 @@ class SeatNames(Protocol):
 
     def seat_name(self, seat: int | None) -> str | None: ...
 
+    def shared(self, name: str, seat: int) -> bool: ...
+
 
 class Texts:
     """One language's texts (``lang``: ``"ru"`` or ``"en"``); ``ascii``: ASCII only."""
@@ -276,10 +278,17 @@ class Texts:
         if raw is None or raw.startswith("bot:"):
             name = self("bot_n", n=seat + 1) if raw else self("seat_n", n=seat + 1)
         else:
-            name = self.safe(raw)
+            name = self._told_apart(names, raw, seat)
         if you and seat == names.seat:
             name = f"{name} ({self('you')})"
         return name
+
+    def _told_apart(self, names: SeatNames, raw: str, seat: int) -> str:
+        """``raw`` as shown; with the seat's number (``ann #3``) when another seat has the same
+        name (the server does not make names unique)."""
+        if names.shared(raw, seat):
+            return self.safe(f"{raw} #{seat + 1}")
+        return self.safe(raw)
 
     def names(self, names: SeatNames, seats: Iterable[Any]) -> str:
         """Several players: "Ann, Bob and Carl" («Ann, Bob и Carl»)."""
@@ -317,7 +326,10 @@ class Texts:
                 return self("log.joined_watch", table=a.get("table"))
             return self("log.joined", table=a.get("table"), seat=a["seat"] + 1)
         if key == "player_joined":
-            return self("log.player_joined", name=self.safe(str(a.get("name") or name)))
+            raw = str(a.get("name") or "")
+            seat = a.get("seat")
+            shown = self._told_apart(names, raw, seat) if raw and isinstance(seat, int) else name
+            return self("log.player_joined", name=shown)
         if key == "player_left":
             reason = a.get("reason")
             sub = "log.player_dropped" if reason == "dropped" else "log.player_left"
