@@ -3,8 +3,8 @@
 - ``Client``: one connection (``hello`` → ``welcome``), requests and their replies, events in
   order, ``ping`` when it has sent nothing for the server's heartbeat interval. Every message
   received is also kept in ``Client.received`` when ``keep=True`` (tests read it).
-- ``SeatTracker``: an engine ``View`` of the seat rebuilt from the events the seat receives
-  (``state`` snapshots, game events, ``legal``), so an engine bot can choose.
+- ``SeatTracker``: the seat's view from the events it receives, kept by the terminal client's
+  own reducer (client/ui/model.py) and read as an engine ``View``, so an engine bot can choose.
 - ``play_bot``: join (or create) a table, get ready, start when everyone is, and let an engine
   bot (``engine.bots``) play until the number of matches asked for has ended.
 
@@ -23,6 +23,7 @@ import attrs
 import trio
 
 from neveryu import engine, protocol
+from neveryu.client.ui import model
 
 RATE_LIMIT_PAUSE_S = 0.5  # wait this long before trying a rate-limited action again
 
@@ -110,7 +111,7 @@ class Client:
 
     @property
     def token(self) -> str:
-        return self.welcome["session"]
+        return str(self.welcome["session"])
 
     async def aclose(self) -> None:
         await trio.aclose_forcefully(self.stream)
@@ -135,7 +136,7 @@ class Client:
                 raise ConnectionClosed(self.bye) from exc
             if not data:
                 raise ConnectionClosed(self.bye)
-            self.wire.receive_data(data)
+            self.wire.receive_data(bytes(data))
         await self._sort(msg)
         return msg
 
@@ -206,188 +207,38 @@ class Client:
 
 
 class SeatTracker:
-    """What one seat knows of the deal, kept from the events it receives, as an engine ``View``
-    (``view()``) for a bot. ``rules``: the table's rules (for who may challenge)."""
+    """What one seat knows of the deal, from the events it receives: the client's model
+    (client/ui/model.py, the reducer the terminal client draws) seen as an engine ``View`` for a
+    bot. ``rules``: the table's rules; ``players``: its seat count."""
 
     def __init__(self, seat: int | None, rules: engine.Rules, players: int) -> None:
         self.seat = seat
         self.rules = rules
         self.players = players
-        self.fields: dict[str, Any] = {}
-        self.legal = engine.NO_ACTION
-        self.active = False  # a deal is being played
-        self.held: list[str] | None = None  # its set laid early, waiting for the window
+        self.state = model.State(screen="table", seat=seat, variant=rules.name, players=players)
 
     def apply(self, msg: dict[str, Any]) -> None:
         """Take one event the seat received."""
-        t = msg["t"]
-        f = self.fields
-        if t == "state":
-            self.active, self.held = not msg["over"], None
-            for name in VIEW_FIELDS:
-                f[name] = msg.get(name)
-            f["hand"] = list(msg["hand"] or [])
-            f["last"] = _last_set(msg["last"])
-            self.legal = _legal(msg["legal"])
-        elif t == "deal_started":
-            self.active, self.held = True, None
-            counts = msg["hand_counts"]
-            f.update(
-                variant=self.rules.name,
-                seat=self.seat,
-                players=self.players,
-                deck=msg["deck"],
-                dealer=msg["dealer"],
-                hand=list(msg["hand"] or []),
-                hand_counts=list(counts) if counts else None,
-                pile=0 if counts else None,
-                discard=0,
-                stock=msg["stock"],
-                hidden=msg["hidden"],
-                set_aside=msg["set_aside"],
-                last=None,
-                ranks=(),
-                turn=None,
-                set_no=0,
-                window_open=False,
-                out=[],
-                waiting=[],
-                over=False,
-                loser=None,
-                winner=None,
-            )
-        elif not f:
-            return
-        elif t == "turn":
-            f["turn"], f["ranks"] = msg["seat"], tuple(msg["ranks"])
-        elif t in ("set_laid", "none_declared"):
-            none = t == "none_declared"
-            size = 0 if none else msg["size"]
-            f["set_no"] = msg["set_no"]
-            f["last"] = engine.LastSet(
-                msg["set_no"], msg["seat"], msg["rank"], 0 if none else msg["count"], size, none
-            )
-            f["window_open"] = self.rules.challengers == "anyone"
-            if msg["seat"] == self.seat and not none:
-                if self.held is not None:
-                    self.held = None  # its cards left the hand when it was held
-                else:
-                    _take(f["hand"], msg["cards"] or ())
-            if size is not None:
-                self._count(msg["seat"], -size, pile=size)
-        elif t == "set_held":
-            self.held = list(msg["cards"])
-            _take(f["hand"], msg["cards"])
-        elif t == "set_returned":
-            self.held = None
-            f["hand"].extend(msg["cards"])
-        elif t == "window_closed":
-            f["window_open"] = False
-        elif t == "set_revealed":
-            f["last"], f["window_open"] = None, False
-        elif t == "pile_taken":
-            if msg["seat"] == self.seat:
-                f["hand"].extend(msg["cards"] or ())
-            if msg["count"] is not None:
-                self._count(msg["seat"], msg["count"], pile=-msg["count"])
-        elif t == "pile_discarded":
-            f["discard"] += msg["count"]
-            if f["pile"] is not None:
-                f["pile"] = 0
-        elif t == "quads_discarded":
-            if msg["seat"] == self.seat:
-                for rank in msg["ranks"] or ():
-                    _take(f["hand"], [c for c in f["hand"] if c[0] == rank][:4])
-            f["discard"] += 4 * msg["count"]
-            self._count(msg["seat"], -4 * msg["count"])
-        elif t == "stock_drawn":
-            if msg["seat"] == self.seat:
-                f["hand"].extend(msg["cards"] or ())
-            f["stock"] -= msg["count"]
-            self._count(msg["seat"], msg["count"])
-        elif t == "player_out":
-            f["out"].append(msg["seat"])
-        elif t == "deal_ended":
-            self.active = False
-            f.update(over=True, loser=msg["loser"], winner=msg["winner"], turn=None)
-            self.legal = engine.NO_ACTION
-        elif t == "legal":
-            self.legal = _legal(msg)
+        self.state = model.reduce(self.state, msg)
 
-    def _count(self, seat: int, delta: int, pile: int = 0) -> None:
-        f = self.fields
-        if f.get("hand_counts") is not None:
-            f["hand_counts"][seat] += delta
-        if f.get("pile") is not None:
-            f["pile"] += pile
+    @property
+    def active(self) -> bool:
+        """A deal is being played."""
+        return self.state.playing
+
+    @property
+    def held(self) -> dict[str, Any] | None:
+        """Its set laid early, waiting for the challenge window, or None."""
+        return self.state.held
+
+    @property
+    def legal(self) -> engine.Legal:
+        """What the seat may do now (``engine.NO_ACTION``: nothing)."""
+        return model.engine_legal(self.state.legal)
 
     def view(self) -> engine.View:
         """The seat's view now (only meaningful while ``active``)."""
-        f = self.fields
-        return engine.View(
-            **{
-                **{name: f.get(name) for name in VIEW_FIELDS},
-                "variant": self.rules.name,
-                "seat": self.seat,
-                "players": self.players,
-                "hand": tuple(f.get("hand") or ()),
-                "hand_counts": tuple(f["hand_counts"]) if f.get("hand_counts") is not None else None,
-                "ranks": tuple(f.get("ranks") or ()),
-                "out": tuple(f.get("out") or ()),
-                "waiting": tuple(f.get("waiting") or ()),
-                "last": f.get("last"),
-                "legal": self.legal,
-            }
-        )
-
-
-VIEW_FIELDS = (
-    "deck",
-    "dealer",
-    "hand_counts",
-    "pile",
-    "discard",
-    "stock",
-    "hidden",
-    "set_aside",
-    "ranks",
-    "turn",
-    "set_no",
-    "window_open",
-    "out",
-    "waiting",
-    "over",
-    "loser",
-    "winner",
-)
-
-
-def _take(hand: list[str], cards) -> None:
-    for c in cards:
-        if c in hand:
-            hand.remove(c)
-
-
-def _last_set(d: dict[str, Any] | None) -> engine.LastSet | None:
-    if d is None:
-        return None
-    return engine.LastSet(d["set_no"], d["seat"], d["rank"], d["count"], d["size"], d["none"])
-
-
-def _legal(d: dict[str, Any]) -> engine.Legal:
-    lay = d.get("lay")
-    bounds = None
-    if lay is not None:
-        bounds = engine.LayBounds(
-            lay["min"], lay["max"], tuple(lay["ranks"]), lay.get("count_min"), lay.get("count_max")
-        )
-    return engine.Legal(
-        bounds,
-        d.get("challenge"),
-        d.get("believe"),
-        d.get("declare_none"),
-        tuple(d.get("discard_quads") or ()),
-    )
+        return model.engine_view(self.state)
 
 
 def action_request(action: engine.Action) -> tuple[str, dict[str, Any]]:
@@ -410,7 +261,7 @@ def action_request(action: engine.Action) -> tuple[str, dict[str, Any]]:
     raise ValueError(f"not a seat's action: {action!r}")
 
 
-def make_bot(strength: str, seat: int, rules: engine.Rules, players: int):
+def make_bot(strength: str, seat: int, rules: engine.Rules, players: int) -> Any:
     """An engine bot (``engine.bots``) of ``strength``. Raises ValueError for an unknown one."""
     from neveryu.engine import bots
 
@@ -516,8 +367,8 @@ class BotPlayer:
             await self.client.request(t, **fields)
             self._acted_after = self.client.reply_after_seq
         except ServerError as exc:  # the deal moved on meanwhile (stale, window, ...)
-            self.errors[exc.code] += 1
-            self.refused.append((action, exc.code, exc.msg))
+            self.errors[str(exc.code)] += 1
+            self.refused.append((action, str(exc.code), str(exc.msg)))
             log.debug("seat %d: %s refused: %s", self.seat, t, exc)
             if exc.code == "RATE_LIMITED" and attempts > 1:
                 await trio.sleep(RATE_LIMIT_PAUSE_S)
@@ -526,12 +377,12 @@ class BotPlayer:
 
 def _event(t: str, fields: dict[str, Any], tracker: SeatTracker) -> engine.Event:
     """An engine event from a wire event (for the bot's memory)."""
-    cls = engine.EVENT_TYPES[t]
+    cls: Any = engine.EVENT_TYPES[t]  # one of the engine's event classes, by its wire type
     if t == "deal_started":
-        hands = [None] * tracker.players
+        hands: list[tuple[str, ...] | None] = [None] * tracker.players
         if tracker.seat is not None:
             hands[tracker.seat] = tuple(fields["hand"] or ())
-        return cls(
+        event: engine.Event = cls(
             fields["dealer"],
             fields["deck"],
             tuple(hands),
@@ -540,8 +391,10 @@ def _event(t: str, fields: dict[str, Any], tracker: SeatTracker) -> engine.Event
             fields["set_aside"],
             fields["stock"],
         )
+        return event
     names = [a.name for a in attrs.fields(cls)]
-    return cls(**{n: _tuple(fields.get(n)) for n in names if n in fields})
+    made: engine.Event = cls(**{n: _tuple(fields.get(n)) for n in names if n in fields})
+    return made
 
 
 def _tuple(value: Any) -> Any:
@@ -555,7 +408,7 @@ async def play_bot(
     port: int,
     *,
     name: str = "bot",
-    strength: str = "honest",
+    strength: str = "sharp",
     password: str | None = None,
     table: int | None = None,
     table_password: str | None = None,

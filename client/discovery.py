@@ -77,7 +77,7 @@ def interface_addresses(interface: str) -> list[str]:
         raise ValueError(
             f"no network interface named {interface!r} (there are: {', '.join(sorted(adapters))})"
         )
-    found = [ip.ip for ip in adapters[interface].ips if ip.is_IPv4]
+    found = [str(ip.ip) for ip in adapters[interface].ips if ip.is_IPv4]
     if not found:
         raise ValueError(f"network interface {interface!r} has no IPv4 address")
     return found

@@ -40,7 +40,7 @@ def table_lines(servers: list[Server], numbered: bool = False) -> list[str]:
     """The lines of a listing: a header row and one row per server (name, address:port,
     tables, free seats, protocol version; ``?`` where the server did not say), each row
     preceded by its number from 1 when *numbered*."""
-    rows = [("#", "NAME", "ADDRESS", "TABLES", "FREE SEATS", "PROTOCOL")]
+    rows: list[tuple[str, ...]] = [("#", "NAME", "ADDRESS", "TABLES", "FREE SEATS", "PROTOCOL")]
     for n, s in enumerate(servers, 1):
         rows.append(
             (

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import signal
+import subprocess
+import sys
+
 import pytest
 import trio
 
-from neveryu.client.botclient import Client, ServerError
+from neveryu.client.botclient import BotPlayer, Client, ServerError
 from neveryu.server import ServerConfig, serve
 
 HOST = "127.0.0.1"
@@ -22,4 +27,50 @@ async def test_a_full_server_is_reported_as_server_full_not_as_a_closed_connecti
             assert (caught.value.code, caught.value.fatal) == ("SERVER_FULL", True)
             assert (await first.request("ping"))["t"] == "pong"
             await first.aclose()
+            nursery.cancel_scope.cancel()
+
+
+BOT_COMMAND = [sys.executable, "-m", "neveryu.client.cli", "bot"]
+
+
+async def test_neveryu_bot_takes_host_port_as_join_does():
+    config = ServerConfig(host=HOST, port=0, seed=3).evolve(
+        table={"deals": 1, "bot_delay_ms": 0, "deal_pause_ms": 0, "turn_ms": 0}
+    )
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config)
+            owner = await Client.connect(HOST, port, "ann")
+            joined = await owner.request("create_table", variant="verish", seats=2, bots=[], seed=3)
+            nursery.start_soon(BotPlayer(owner, joined["table"], 0, "honest", rng=random.Random(1)).play, 1)
+            done = await trio.run_process(
+                [*BOT_COMMAND, f"{HOST}:{port}", "--matches", "1", "--delay-ms", "0", "--strength", "easy"],
+                capture_stdout=True,
+                capture_stderr=True,
+            )
+            assert done.returncode == 0, done.stderr
+            assert done.stdout.decode().strip() == "neveryu bot: played 1 deals in 1 matches"
+            nursery.cancel_scope.cancel()
+
+
+async def test_ctrl_c_stops_neveryu_bot_with_a_word_on_how_to_start_it_again():
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, ServerConfig(host=HOST, port=0, seed=3))
+            process = await trio.lowlevel.open_process(
+                [*BOT_COMMAND, f"{HOST}:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            )
+            watcher = await Client.connect(HOST, port, "watcher")
+            while not (await watcher.request("list_tables"))["tables"]:  # the bot made its table
+                await trio.sleep(0.05)
+            process.send_signal(signal.SIGINT)
+            assert await process.wait() == 130
+            said = b""
+            while chunk := await process.stderr.receive_some():
+                said += chunk
+            assert (
+                said.decode()
+                .strip()
+                .endswith(f"neveryu bot: stopped (Ctrl-C). To start it again: neveryu bot {HOST}:{port}")
+            )
             nursery.cancel_scope.cancel()

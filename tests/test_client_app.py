@@ -65,7 +65,7 @@ def deal_messages(variant="verish", hand=("QS", "6H", "QD", "9C"), legal=None, r
     ]
 
 
-def press(keys: list[str], messages, lang="en", leave_quits=True, until=None):
+def press(keys: list, messages, lang="en", leave_quits=True, until=None, prefs=None):
     """Run the application on ``messages``, type ``keys`` in order (an item that is a function is
     a condition on the controller to wait for before typing on), wait for ``until(controller)`` if
     given, then press Ctrl-C; returns (requests sent, controller)."""
@@ -73,7 +73,7 @@ def press(keys: list[str], messages, lang="en", leave_quits=True, until=None):
 
     async def main():
         with create_pipe_input() as inp:
-            c = Controller(Texts(lang), sent.append, leave_quits=leave_quits)
+            c = Controller(Texts(lang), sent.append, leave_quits=leave_quits, prefs=prefs)
             for m in messages:
                 c.receive(m)
             app = build_app(c, input=inp, output=DummyOutput())
@@ -117,7 +117,7 @@ def test_h_and_left_move_back_and_space_unselects():
 
 def test_enter_with_nothing_selected_sends_nothing_and_says_why():
     sent, c = press(["\r"], deal_messages())
-    assert sent == [] and c.message == "Select 1–3 cards with Space first."
+    assert sent == [] and c.notice is not None and c.notice.text == "Select 1–3 cards with Space first."
 
 
 def test_rank_is_asked_only_when_the_player_may_choose_it():
@@ -190,7 +190,7 @@ def test_one_press_one_action_until_the_server_answers():
     c.receive(
         {"t": "error", "re": 7, "code": "STALE_SET", "msg": "set 5 is no longer the last set", "fatal": False}
     )
-    assert c.legal["challenge"] == 5 and c.message == "Refused: set 5 is no longer the last set"
+    assert c.legal["challenge"] == 5 and c.notice.text == "Refused: set 5 is no longer the last set"
 
 
 def test_chat_field_takes_the_keys_while_open():
@@ -258,10 +258,18 @@ def test_lobby_join_spectate_and_create():
     ]
     sent, _ = press(["j", "\r", "v"], msgs, leave_quits=False)
     assert sent == [{"t": "join_table", "table": 9}, {"t": "spectate", "table": 9}]
-    # c: the form; right: verish -> veryu; down twice to bots, left: 3 -> 2 bots; Enter creates
-    sent, _ = press(["c", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[D", "\r"], msgs, leave_quits=False)
+    # c: the form; right: verish -> veryu; down twice to bots, right: 1 -> 2 bots; Enter creates
+    sent, _ = press(["c", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[C", "\r"], msgs, leave_quits=False)
     assert sent == [
-        {"t": "create_table", "variant": "veryu", "options": {}, "seats": 4, "bots": ["honest", "honest"]}
+        {
+            "t": "create_table",
+            "variant": "veryu",
+            "options": {},
+            "seats": 4,
+            "bots": ["sharp", "sharp"],
+            "turn_ms": 60000,
+            "deals": 5,
+        }
     ]
 
 
@@ -340,3 +348,80 @@ def test_play_another_match_after_the_match_ended():
     ]
     sent, _ = press(["s"], msgs, leave_quits=True)
     assert sent == [{"t": "ready", "ready": True}, {"t": "start"}]
+
+
+def long_log(n=60):
+    msgs = deal_messages()
+    msgs += [{"t": "timed_out", "seq": 100 + i, "ts": 0, "seat": 1} for i in range(n)]
+    return msgs
+
+
+def test_page_keys_scroll_the_log_and_end_follows_it_again():
+    _, c = press(["\x1b[5~", "\x1b[5~"], long_log(), until=lambda c: c.log_scroll.top is not None)
+    top = c.log_scroll.top
+    assert top is not None and top < c.log_scroll.total - c.log_scroll.page
+    _, c = press(["\x1b[5~", "\x1b[H"], long_log(), until=lambda c: c.log_scroll.top == 0)
+    assert c.log_scroll.top == 0
+    _, c = press(["\x1b[5~", "\x1b[F"], long_log())
+    assert c.log_scroll.top is None
+
+
+def test_the_mouse_wheel_scrolls_the_log():
+    # SGR mouse reports: button 64 is the wheel up, at column 5, row 12 (inside the log)
+    _, c = press(["\x1b[<64;5;12M"], long_log(), until=lambda c: c.log_scroll.top is not None)
+    assert c.log_scroll.top == c.log_scroll.total - c.log_scroll.page - 3
+
+
+def test_tab_shows_the_scores_r_the_rules_and_help_has_the_rules_too():
+    _, c = press(["\t"], deal_messages(), until=lambda c: c.dialog is not None)
+    assert c.dialog.kind == "scores"
+    _, c = press(["r"], deal_messages(), until=lambda c: c.dialog is not None)
+    assert c.dialog.kind == "rules"
+    from neveryu.client.ui.pages import dialog_text
+
+    _, c = press(["?"], deal_messages(), until=lambda c: c.dialog is not None)
+    text = "".join(f[1] for f in dialog_text(c))
+    assert "«Не верю»: challenge the last set" in text and "verish «Веришь — не веришь»: 2–6 players" in text
+    _, c = press(
+        ["?", lambda c: c.dialog is not None, "\x1b"], deal_messages(), until=lambda c: c.dialog is None
+    )
+
+
+def test_confirmed_calls_take_two_presses_and_esc_takes_it_back():
+    from neveryu.client.ui.controller import Prefs
+
+    legal = {"lay": None, "challenge": 5, "believe": 5, "declare_none": None, "discard_quads": []}
+    msgs = deal_messages("veryu", legal=legal)
+    asked = lambda c: c.dialog is not None and c.dialog.kind == "confirm"  # noqa: E731
+    sent, c = press(
+        ["n", asked, "\x1b"], msgs, prefs=Prefs(confirm_calls=True), until=lambda c: c.dialog is None
+    )
+    assert sent == [] and c.legal["challenge"] == 5
+    sent, _ = press(
+        ["n", asked, "n"], msgs, prefs=Prefs(confirm_calls=True), until=lambda c: c.dialog is None
+    )
+    assert sent == [{"t": "challenge", "set_no": 5}]
+
+
+def test_q_quits_at_once_after_the_server_said_goodbye():
+    msgs = deal_messages() + [{"t": "bye", "seq": 50, "ts": 0, "reason": "shutdown"}]
+
+    async def main():
+        with create_pipe_input() as inp:
+            c = Controller(Texts("en"), lambda r: None)
+            for m in msgs:
+                c.receive(m)
+            app = build_app(c, input=inp, output=DummyOutput())
+            task = asyncio.ensure_future(app.run_async())
+            await _until(lambda: app.is_running)
+            inp.send_text("q")
+            await asyncio.wait_for(task, 5)  # no Ctrl-C needed: q quit
+            return c
+
+    c = asyncio.run(main())
+    assert c.quitting and c.dialog is None
+
+
+def test_a_key_that_means_nothing_says_so():
+    _, c = press(["z"], deal_messages(), until=lambda c: c.notice is not None)
+    assert c.notice.text == "The key z does nothing here: ? shows the keys."

@@ -130,3 +130,130 @@ def test_a_crash_on_the_network_side_reaches_the_done_callback_as_a_group():
     from neveryu.client.ui.app import _describe
 
     assert _describe(net.error) == "RuntimeError: boom in deliver"
+
+
+class FakePeer:
+    """A TCP listener on 127.0.0.1 that is not a neveryu server: it answers ``reply`` to the
+    first bytes it gets (None: it never answers). Runs in a thread; ``close()`` stops it."""
+
+    def __init__(self, reply: bytes | None) -> None:
+        import socket
+        import threading
+
+        self.reply = reply
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(4)
+        self.port = self.sock.getsockname()[1]
+        self.conns: list = []
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        try:
+            while True:
+                conn, _ = self.sock.accept()
+                self.conns.append(conn)
+                if self.reply is not None:
+                    conn.recv(1024)
+                    conn.sendall(self.reply)
+        except OSError:
+            return
+
+    def close(self) -> None:
+        for conn in self.conns:
+            conn.close()
+        self.sock.close()
+
+
+def connect_once(port: int) -> tuple[list[dict], float]:
+    """Run a Net against 127.0.0.1:``port`` until it reports; (messages, seconds it took)."""
+    received: list[dict] = []
+
+    async def main() -> float:
+        start = time.monotonic()
+        net = Net("127.0.0.1", port, hello_fields("Ann", None), received.append)
+        net.start()
+        await _until(lambda: any(m.get("status") == "closed" for m in received), timeout=15)
+        took = time.monotonic() - start
+        await net.aclose()
+        return took
+
+    return received, asyncio.run(main())
+
+
+def test_a_web_server_is_said_to_be_no_neveryu_server():
+    peer = FakePeer(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+    try:
+        received, took = connect_once(peer.port)
+    finally:
+        peer.close()
+    assert received[-1]["reason"] == (
+        f"127.0.0.1:{peer.port} is not a neveryu server: "
+        "it answers as a web server (HTTP/1.1 400 Bad Request)"
+    )
+    assert took < 3
+
+
+def test_a_silent_port_is_said_to_give_no_answer_within_the_handshake_time(monkeypatch):
+    from neveryu.client.ui import net as net_module
+
+    monkeypatch.setattr(net_module, "HANDSHAKE_S", 0.5)
+    peer = FakePeer(None)
+    try:
+        received, took = connect_once(peer.port)
+    finally:
+        peer.close()
+    assert received[-1]["reason"] == (
+        f"no answer from 127.0.0.1:{peer.port} within 0.5 s: is it a neveryu server?"
+    )
+    assert 0.5 <= took < 3
+
+
+def test_a_session_the_server_no_longer_knows_starts_afresh(server):
+    received: list[dict] = []
+
+    async def main():
+        net = Net(
+            "127.0.0.1", server.port, hello_fields("Ann", None), received.append, session="gone", last_seq=9
+        )
+        net.start()
+        try:
+            await _until(lambda: any(m.get("t") == "welcome" for m in received))
+        finally:
+            await net.aclose()
+        return net
+
+    net = asyncio.run(main())
+    kinds = [m["t"] for m in received]
+    assert kinds[: kinds.index("welcome") + 1] == ["_fresh", "welcome"]
+    assert received[kinds.index("welcome")]["resumed"] is False and net.session != "gone"
+
+
+def test_a_resume_says_when_the_replayed_events_are_all_in(server):
+    received: list[dict] = []
+
+    async def main():
+        net = Net("127.0.0.1", server.port, hello_fields("Ann", None), received.append)
+        net.start()
+        try:
+            net.send(
+                {"t": "create_table", "variant": "verish", "seats": 3, "bots": ["honest"] * 2, "turn_ms": 0}
+            )
+            net.send({"t": "ready", "ready": True})
+            net.send({"t": "start"})
+            await _until(lambda: any(m.get("t") == "legal" and m.get("lay") for m in received))
+            seen = net.last_seq
+            net.drop()
+            await _until(lambda: any(m.get("t") == "_replayed" for m in received))
+        finally:
+            await net.aclose()
+        return seen
+
+    seen = asyncio.run(main())
+    kinds = [m["t"] for m in received]
+    welcome = max(i for i, k in enumerate(kinds) if k == "welcome")
+    replayed = kinds.index("_replayed")
+    assert received[welcome]["resumed"] is True and welcome < replayed
+    # every event before the marker that the server replayed comes after what was seen
+    assert all(m["seq"] > seen for m in received[welcome + 1 : replayed] if "seq" in m)

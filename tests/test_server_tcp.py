@@ -139,7 +139,7 @@ async def test_client_dropped_mid_turn_resumes_same_seat_and_hand(replay):
             await first.request("ready", ready=True)
             await first.request("start")
             await wait_for_my_turn(first, tracker)
-            hand = sorted(tracker.fields["hand"])
+            hand = sorted(tracker.view().hand or ())
             token, last_seq = first.token, first.last_seq
             await first.aclose()  # dropped mid-turn
 
@@ -162,8 +162,8 @@ async def test_client_dropped_mid_turn_resumes_same_seat_and_hand(replay):
             else:
                 assert "deal_started" in kinds and "state" not in kinds
             # Nothing happened while it was away: it is still its turn, with the same hand.
-            assert sorted(tracker.fields["hand"]) == hand
-            assert tracker.fields["turn"] == seat
+            assert sorted(tracker.view().hand or ()) == hand
+            assert tracker.view().turn == seat
             assert tracker.legal.lay is not None
             player = BotPlayer(second, joined["table"], seat, "honest", rng=random.Random(3), start=False)
             player.tracker = tracker

@@ -1,6 +1,9 @@
 """A bot that plays on a server over the protocol, like any client: tests, load, and empty
 seats filled from another machine. Without --table it joins the first waiting table with a free
-seat, or makes a table of the server's default variant."""
+seat, or makes a table of the server's default variant.
+
+Bots come in three levels: easy (random: any legal move), normal (honest: tells the truth when
+it can) and hard (sharp: remembers cards, bluffs, challenges well)."""
 
 from __future__ import annotations
 
@@ -8,14 +11,26 @@ import argparse
 import logging
 import sys
 
+LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="the server's address (default: 127.0.0.1)")
+    parser.add_argument(
+        "server",
+        nargs="?",
+        metavar="HOST[:PORT]",
+        help="the server, as for neveryu join (default: 127.0.0.1, port 7420)",
+    )
+    parser.add_argument("--host", default=None, help="the server's address (or give HOST[:PORT])")
     parser.add_argument("--port", type=int, default=None, help="the server's port (default: 7420)")
     parser.add_argument("--password", default=None, help="the server's password")
     parser.add_argument("--table", type=int, default=None, help="the table to join")
     parser.add_argument("--table-password", default=None, help="the table's password")
-    parser.add_argument("--strength", default="honest", help="the bot's strength (random, honest, sharp)")
+    parser.add_argument(
+        "--strength",
+        default="hard",
+        help="the bot's level: easy, normal, hard (or random, honest, sharp); default hard",
+    )
     parser.add_argument("--name", default="bot", help="the name it plays under")
     parser.add_argument(
         "--matches", type=int, default=None, help="stop after this many matches (default: never)"
@@ -25,20 +40,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error"))
 
 
+def address(args: argparse.Namespace) -> tuple[str, int]:
+    """The server from HOST[:PORT], --host and --port (--port wins over a port in HOST:PORT).
+    Raises ValueError for a bad one."""
+    from neveryu import protocol
+    from neveryu.client.address import parse_address
+
+    host, port = parse_address(args.server or args.host or "127.0.0.1", protocol.DEFAULT_PORT)
+    if args.server and args.host:
+        raise ValueError("give the server either as HOST[:PORT] or with --host, not both")
+    if args.port is not None:
+        if not 0 < args.port < 65536:
+            raise ValueError(f"the port must be between 1 and 65535, not {args.port}")
+        port = args.port
+    return host, port
+
+
 def run(args: argparse.Namespace) -> int:
     import trio
 
-    from neveryu import protocol
+    from neveryu.client.address import show_address
     from neveryu.client.botclient import ConnectionClosed, ServerError, play_bot
 
+    try:
+        host, port = address(args)
+    except ValueError as exc:
+        print(f"neveryu bot: {exc}", file=sys.stderr)
+        return 2
+    where = show_address(host, port)
+    strength = LEVEL_NAMES.get(args.strength.lower(), args.strength.lower())
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(message)s")
     try:
         player = trio.run(
             lambda: play_bot(
-                args.host,
-                args.port or protocol.DEFAULT_PORT,
+                host,
+                port,
                 name=args.name,
-                strength=args.strength,
+                strength=strength,
                 password=args.password,
                 table=args.table,
                 table_password=args.table_password,
@@ -47,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
             )
         )
+    except KeyboardInterrupt:
+        print(f"neveryu bot: stopped (Ctrl-C). To start it again: neveryu bot {where}", file=sys.stderr)
+        return 130
     except ServerError as exc:
         print(f"neveryu bot: the server refused: {exc}", file=sys.stderr)
         return 1
@@ -54,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"neveryu bot: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
-        print(f"neveryu bot: cannot reach {args.host}: {exc}", file=sys.stderr)
+        print(f"neveryu bot: cannot reach {where}: {exc.strerror or exc}", file=sys.stderr)
         return 1
     except ValueError as exc:  # an unknown --strength
         print(f"neveryu bot: {exc}", file=sys.stderr)

@@ -1,28 +1,25 @@
 """Join a server: the full-screen terminal client.
 
-Without HOST, browse the local network (DNS-SD) and pick a server from a list. Keys: arrows and
-h/l move across the hand, Space selects, Enter lays, n «Не верю», y «Верю», d discards a quad,
-0 declares none, s ready/start, / chat, ? help, q leaves. Texts in Russian or English (from the
-locale, or --lang); --ascii when the terminal cannot show ♠♥♦♣.
+Without HOST, browse the local network (DNS-SD) and pick a server from a list. The session is
+kept on disk (the user's state folder, readable by the user only): if the client stops, the
+same command brings you back to your seat. Keys: arrows and h/l move across the hand, Space
+selects, Enter lays, n «Не верю», y «Верю», d discards quads, 0 declares none, s ready/start,
+/ chat, Tab scores, r rules, ? help, q leaves, Ctrl-C quits (your seat is kept). Texts in
+Russian or English (from the locale, or --lang); ASCII where the terminal cannot show ♠♥♦♣.
 """
 
 from __future__ import annotations
 
 import argparse
-import getpass
-import os
 import sys
+from typing import TYPE_CHECKING
 
 from neveryu import protocol
 
+from ._ui import add_ui_arguments, display_of, need_terminal, player_name, prefs_of
 
-def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options every full-screen command shares (``join``, ``play``)."""
-    parser.add_argument("--name", default=None, help="your name at the table (default: your login name)")
-    parser.add_argument(
-        "--lang", choices=("ru", "en"), default=None, help="texts language (default: from the locale)"
-    )
-    parser.add_argument("--ascii", action="store_true", help="cards as QS, 10H instead of Q♠, 10♥")
+if TYPE_CHECKING:
+    from neveryu.client.session_store import Slot
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,66 +30,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the server (port {protocol.DEFAULT_PORT} unless given); omitted: look on the local network",
     )
     parser.add_argument("--password", default=None, help="the server's password, if it has one")
+    parser.add_argument("--fresh", action="store_true", help="do not resume a kept session: start a new one")
     add_ui_arguments(parser)
 
 
-def parse_address(text: str) -> tuple[str, int]:
-    """``HOST``, ``HOST:PORT``, ``[v6]:PORT`` → (host, port). Raises ValueError on a bad port."""
-    host, port = text, protocol.DEFAULT_PORT
-    if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
-        if rest.startswith(":"):
-            port = int(rest[1:])
-    elif text.count(":") == 1:
-        host, _, p = text.partition(":")
-        port = int(p)
-    if not 0 < port < 65536:
-        raise ValueError(f"port {port} is out of range")
-    return host or "127.0.0.1", port
-
-
-def player_name(arg: str | None) -> str:
-    name = arg or os.environ.get("NEVERYU_NAME") or _login() or "player"
-    return name.strip()[: protocol.MAX_NAME_LEN] or "player"
-
-
-def _login() -> str | None:
-    try:
-        return getpass.getuser()
-    except Exception:  # no login name (containers)
-        return None
-
-
-def need_terminal(command: str) -> bool:
-    """True (after saying so) when stdin or stdout is not a terminal: the client is full-screen."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        return False
-    print(f"neveryu {command}: this is a full-screen program; run it in a terminal", file=sys.stderr)
-    return True
-
-
-def make_texts(args: argparse.Namespace):
-    from neveryu.client.ui.texts import Texts, can_encode, choose_lang, needs_ascii
-
-    encoding = getattr(sys.stdout, "encoding", None)
-    lang = choose_lang(args.lang)
-    if lang == "ru" and not can_encode("Верю", encoding):
-        lang = "en"
-    return Texts(lang, ascii=args.ascii or needs_ascii(encoding))
-
-
 def run(args: argparse.Namespace) -> int:
+    from neveryu.client.address import parse_address, show_address
     from neveryu.client.ui.app import run_client
+    from neveryu.client.ui.texts import Texts
 
-    if need_terminal("join"):
-        return 2
     if args.server:
         try:
             host, port = parse_address(args.server)
         except ValueError as exc:
-            print(f"neveryu join: {args.server}: {exc}", file=sys.stderr)
+            print(f"neveryu join: {exc}", file=sys.stderr)
             return 2
-    else:
+    if need_terminal("join"):
+        return 2
+    if not args.server:
         from neveryu.client import server_list
 
         try:
@@ -103,4 +58,36 @@ def run(args: argparse.Namespace) -> int:
         if found is None:
             return 1
         host, port = found.address, found.port
-    return run_client(host, port, name=player_name(args.name), texts=make_texts(args), password=args.password)
+    name = player_name(args.name)
+    display = display_of(args)
+    address = show_address(host, port)
+    problems: list[str] = []
+    slot = _slot(address, name, args.fresh, problems)
+    command = f"neveryu join {address}" + (f" --name {args.name}" if args.name else "")
+    try:
+        return run_client(
+            host,
+            port,
+            name=name,
+            texts=Texts(display.lang, ascii=display.ascii),
+            password=args.password,
+            prefs=prefs_of(args),
+            slot=slot,
+            notes=display.notes + tuple(problems),
+            color_depth=display.color_depth,
+            come_back=command,
+        )
+    except KeyboardInterrupt:
+        print(f"neveryu join: stopped. To come back: {command}", file=sys.stderr)
+        return 130
+
+
+def _slot(address: str, name: str, fresh: bool, problems: list[str]) -> Slot | None:
+    """Where this client keeps its session (None: nowhere); ``fresh``: resume nothing kept."""
+    from neveryu.client.session_store import open_slot
+
+    slot = open_slot(address, name, problem=problems.append)
+    if slot is not None and fresh and slot.kept is not None:
+        slot.forget()
+        slot.kept = None
+    return slot

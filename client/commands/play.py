@@ -1,8 +1,11 @@
 """Play against bots on this machine: a server on 127.0.0.1 (in its own thread) with bots in the
 other seats, and the full-screen client on it, straight at the table.
 
+Turns are untimed unless --turn says otherwise: read the help (?) and the rules (r) at your own
+pace. Bots come in three levels: easy (random), normal (honest) and hard (sharp, the default).
 Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
-n «Не верю», y «Верю», d discards a quad, 0 declares none, / chat, ? help, q leaves.
+n «Не верю», y «Верю», d discards quads, 0 declares none, Tab scores, r rules, / chat, ? help,
+q leaves.
 """
 
 from __future__ import annotations
@@ -10,10 +13,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import Any
 
 from neveryu import engine
 
-from .join import add_ui_arguments, make_texts, need_terminal, player_name
+from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, need_terminal, player_name, prefs_of
+
+LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
+DEFAULT_BOT = "sharp"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,15 +40,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default=None,
         metavar="LIST",
-        help="bot strengths for the other seats: one for all, or a comma list (default honest)",
+        help=(
+            "bot levels for the other seats: one for all, or a comma list; easy, normal, hard (or "
+            f"random, honest, sharp); default hard. {BOT_LEVELS_HELP}"
+        ),
     )
     parser.add_argument("--seed", type=int, default=None, help="make the deals reproducible")
     parser.add_argument(
         "--turn",
         type=int,
-        default=60,
+        default=0,
         metavar="SECONDS",
-        help="your time per turn; 0 for no limit (default 60)",
+        help="your time per turn; when it runs out a bot plays until you press s (default 0: untimed)",
     )
     parser.add_argument("--deals", type=int, default=5, help="deals in the match (default 5)")
     parser.add_argument(
@@ -58,24 +68,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple[int, list[str]]:
     """The seat count and one bot strength per other seat. Raises ValueError with a message a
     person can act on."""
-    from neveryu.client.ui.controller import STRENGTHS
+    from neveryu.engine.bots import STRENGTHS
 
     rules = engine.VARIANTS[variant]
     lo, hi = rules.players
-    names = [b.strip() for b in bots.split(",")] if bots else []
+    names = [LEVEL_NAMES.get(b.strip().lower(), b.strip().lower()) for b in bots.split(",")] if bots else []
     if players is None:
         players = len(names) + 1 if len(names) > 1 else min(max(4, lo), hi)
     if not lo <= players <= hi:
         raise ValueError(f"{variant} is for {lo}–{hi} players, not {players}")
     if len(names) <= 1:
-        names = [names[0] if names else STRENGTHS[0]] * (players - 1)
+        names = [names[0] if names else DEFAULT_BOT] * (players - 1)
     if len(names) != players - 1:
         raise ValueError(
             f"--bots names {len(names)} bots, but {players} players leave {players - 1} seats for bots"
         )
     unknown = sorted(set(names) - set(STRENGTHS))
     if unknown:
-        raise ValueError(f"unknown bot strength {', '.join(unknown)}; known: {', '.join(STRENGTHS)}")
+        raise ValueError(
+            f"unknown bot level {', '.join(unknown)}; known: easy, normal, hard ({', '.join(STRENGTHS)})"
+        )
     return players, names
 
 
@@ -92,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
     _quiet_logging(args.log)
 
     from neveryu.client.ui.app import run_client
+    from neveryu.client.ui.net import Net
+    from neveryu.client.ui.texts import Texts
     from neveryu.server import ServerConfig, start_in_thread
 
     config = ServerConfig(host="127.0.0.1", port=0, name="neveryu play", seed=args.seed).evolve(
@@ -119,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         request["seed"] = args.seed
     started: set[str] = set()
 
-    def script(net, msg: dict) -> None:
+    def script(net: Net, msg: dict[str, Any]) -> None:
         """Sit down at once: create the table, say ready, start the match (no lobby)."""
         t = msg.get("t")
         if t == "welcome" and not msg.get("resumed") and "created" not in started:
@@ -132,15 +146,21 @@ def run(args: argparse.Namespace) -> int:
         elif t == "match_ended":
             started.discard("ready")
 
+    display = display_of(args)
     try:
         return run_client(
             "127.0.0.1",
-            running.port,
+            running.port or 0,  # (start_in_thread returns once it listens: the port is known)
             name=player_name(args.name),
-            texts=make_texts(args),
+            texts=Texts(display.lang, ascii=display.ascii),
             script=script,
             leave_quits=True,
+            prefs=prefs_of(args),
+            notes=display.notes,
+            color_depth=display.color_depth,
         )
+    except KeyboardInterrupt:
+        return 130
     finally:
         running.stop()
 

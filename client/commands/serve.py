@@ -11,6 +11,10 @@ import logging
 import os
 import signal
 import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the server is imported by the subcommand that runs it (DESIGN.md, client/)
+    from neveryu.server import Server, ServerConfig
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
@@ -32,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_config(args: argparse.Namespace):
+def build_config(args: argparse.Namespace) -> ServerConfig:
     """The ServerConfig for ``args``: defaults, then --config, then the flags. Raises OSError or
     ValueError for a bad file or setting."""
     from neveryu.server import ServerConfig, load_config
@@ -67,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _main(config, advertise: bool = True) -> None:
+async def _main(config: ServerConfig, advertise: bool = True) -> None:
     import trio
 
     from neveryu.server import Server
@@ -75,7 +79,7 @@ async def _main(config, advertise: bool = True) -> None:
     server = Server(config)
     async with trio.open_nursery() as nursery:
 
-        async def serve_then_stop(task_status=trio.TASK_STATUS_IGNORED) -> None:
+        async def serve_then_stop(task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
             await server.run(task_status=task_status)
             nursery.cancel_scope.cancel()
 
@@ -91,7 +95,7 @@ async def _main(config, advertise: bool = True) -> None:
             nursery.start_soon(_advertise, server)
 
 
-async def _advertise(server) -> None:
+async def _advertise(server: Server) -> None:
     """DNS-SD advertising beside the server (server/advertise.py); a failure is only logged."""
     try:
         from neveryu.server.advertise import advertise_server
@@ -101,7 +105,7 @@ async def _advertise(server) -> None:
         logging.getLogger("neveryu.server").warning("not advertised on the LAN: %s", exc)
 
 
-async def _watch_signals(server, task_status=None) -> None:
+async def _watch_signals(server: Server, task_status: Any = None) -> None:
     import trio
 
     log = logging.getLogger("neveryu.server")

@@ -1,57 +1,112 @@
 """The full-screen application: model, screen, keys and network put together.
 
-``build_app(controller, input=None, output=None)`` makes the prompt-toolkit ``Application`` (tests
-pass a pipe input and ``DummyOutput``). ``run_client(...)`` runs it against a server until the
-player quits; prompt-toolkit restores the terminal on the way out, also after an error.
+``build_app(controller, input=None, output=None)`` makes the prompt-toolkit ``Application``
+(tests pass a pipe input and ``DummyOutput``). The screen is redrawn when a message changed what
+it shows (``Controller.receive`` invalidates), after a key, and when a visible countdown or a
+notice changes (``Controller.next_tick``); an idle client draws nothing (issue 22, item 15).
+
+``run_client(...)`` runs it against a server until the player quits; prompt-toolkit restores the
+terminal on the way out, also after an error. It keeps the session on disk where asked
+(client/session_store.py), so that the same command brings the player back to his seat, and
+prints how to come back when the screen closes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
+from typing import Any
 
+import attrs
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import ColorDepth, Output
 
+from . import model
 from .controller import Controller
 from .keys import build_key_bindings
 from .layout import STYLE, Screen
-from .net import Net
+from .net import RESUMABLE_BYES, Net
 from .texts import Texts
 
 CLIENT_NAME = "neveryu-tui"
+LOBBY_REFRESH_S = 3.0
+Msg = dict[str, Any]
 
 
-def build_app(controller: Controller, *, input=None, output=None) -> Application:
-    """The application for ``controller``; quitting and redraws are wired to it."""
+def build_app(
+    controller: Controller,
+    *,
+    input: Input | None = None,
+    output: Output | None = None,
+    color_depth: ColorDepth | None = None,
+) -> Application[None]:
+    """The application for ``controller``; quitting, redraws, the bell and the title are wired to
+    it."""
     screen = Screen(controller)
-    app: Application = Application(
+    app: Application[None] = Application(
         layout=screen.layout,
         key_bindings=build_key_bindings(controller),
         style=STYLE,
         full_screen=True,
-        mouse_support=False,
-        refresh_interval=0.5,
+        mouse_support=Condition(lambda: controller.prefs.mouse),
+        color_depth=color_depth,
         input=input,
         output=output,
     )
+    title: list[str] = [""]
+    timer: list[asyncio.TimerHandle | None] = [None]
 
     def quit_app() -> None:
-        if app.is_running and not app.future.done():
+        if app.is_running and app.future is not None and not app.future.done():
             app.exit()
+
+    def after_render(_: object) -> None:
+        """Schedule the next redraw the screen needs by itself (a countdown's next second, a
+        notice's end), if any; and keep the terminal's title in step."""
+        if timer[0] is not None:
+            timer[0].cancel()
+        delay = controller.next_tick(controller.clock())
+        timer[0] = None if delay is None else asyncio.get_running_loop().call_later(delay, app.invalidate)
+        if controller.prefs.title:
+            now = window_title(controller)
+            if now != title[0]:
+                title[0] = now
+                app.output.set_title(now)
+                app.output.flush()
+
+    def attention(kind: str) -> None:
+        if controller.prefs.bell:
+            app.output.bell()
+            app.output.flush()
 
     # Esc alone closes a dialog at once; Alt+key (Esc and a key together) is still told apart.
     app.ttimeoutlen = 0.05
     app.timeoutlen = 0.1
     controller.on_quit = quit_app
     controller.invalidate = app.invalidate
+    controller.on_attention = attention
+    app.after_render += after_render
     app.screen = screen  # type: ignore[attr-defined]
     return app
 
 
-def hello_fields(name: str, password: str | None) -> dict:
+def window_title(c: Controller) -> str:
+    """The terminal's title: whose turn it is, at a glance from another window."""
+    s, t = c.state, c.t
+    if s.screen != "table":
+        return "neveryu"
+    if s.my_turn:
+        return t.glyph("turn") + " " + t("turn.you") + " neveryu"
+    return f"neveryu {t.glyph('dot')} " + t("head.table", table=(s.table or {}).get("id"))
+
+
+def hello_fields(name: str, password: str | None) -> Msg:
     from neveryu import protocol
 
-    fields = {
+    fields: Msg = {
         "proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
         "client": {"name": CLIENT_NAME, "version": _version()},
         "name": name,
@@ -59,9 +114,6 @@ def hello_fields(name: str, password: str | None) -> dict:
     if password:
         fields["password"] = password
     return fields
-
-
-LOBBY_REFRESH_S = 3.0
 
 
 def _describe(exc: BaseException) -> str:
@@ -72,7 +124,8 @@ def _describe(exc: BaseException) -> str:
 
 
 async def _refresh_lobby(controller: Controller, net: Net) -> None:
-    """Keep the lobby's list of tables fresh (tables change without telling the lobby)."""
+    """Keep the lobby's list of tables fresh (tables change without telling the lobby); an
+    unchanged list redraws nothing."""
     while True:
         await asyncio.sleep(LOBBY_REFRESH_S)
         state = controller.state
@@ -89,6 +142,50 @@ def _version() -> str:
         return "0"
 
 
+@attrs.define
+class Keeper:
+    """Keeps the session of ``slot`` (client/session_store.py) in step with the model: saved
+    while the session sits at a table, forgotten when it no longer does."""
+
+    slot: Any
+    name: str
+    deal_seq: int = 0
+    seen: int = 0  # the highest seq seen, also before a restart (a replay goes over older ones)
+
+    def follow(self, msg: Msg, state: model.State) -> None:
+        t = msg.get("t")
+        seq = msg.get("seq")
+        self.seen = max(self.seen, state.last_seq)
+        if t in ("deal_started", "state") and isinstance(seq, int):
+            self.deal_seq = seq  # a fresh client replays from here: the deal is whole again
+        elif t == "match_ended":
+            self.deal_seq = 0
+        if t in ("_fresh", "_left", "table_closed") or (
+            t == "bye" and msg.get("reason") not in RESUMABLE_BYES
+        ):
+            self.slot.forget()
+        elif state.session and state.screen == "table":
+            force = t in ("welcome", "deal_started", "state", "table_joined")
+            self.slot.save(self.name, state.session, self.seen, self.deal_seq, force=force)
+
+
+def exit_note(c: Controller, address: str, command: str) -> str | None:
+    """What to say on the terminal once the screen has closed: how to come back, if anything
+    can be come back to."""
+    s, t = c.state, c.t
+    if s.bye == "shutdown":
+        return t("exit.server_gone", address=address, command=command)
+    if s.bye == "replaced":
+        return t("exit.replaced")
+    if s.screen != "table" or not command:
+        return None
+    if s.connection in ("lost", "resuming", "connecting"):
+        return t("exit.lost", address=address, command=command)
+    if s.connection == "connected":
+        return t("exit.seat_kept", table=(s.table or {}).get("id"), command=command)
+    return None
+
+
 def run_client(
     host: str,
     port: int,
@@ -96,41 +193,72 @@ def run_client(
     name: str,
     texts: Texts,
     password: str | None = None,
-    script=None,
+    script: Callable[[Net, Msg], None] | None = None,
     leave_quits: bool = False,
+    prefs: Any = None,
+    slot: Any = None,
+    notes: tuple[str, ...] = (),
+    color_depth: ColorDepth | None = None,
+    come_back: str = "",
 ) -> int:
     """Run the terminal client against ``host``:``port`` until the player quits. Returns 0, or 1
     when the connection could never be made (the reason is printed after the screen closes).
 
-    ``script(net, msg, resumed)``, if given, sees every message before the screen does and may
-    send requests (``neveryu play`` creates its table and starts the match this way); without
-    one, a fresh ``welcome`` asks for the tables and variants (the lobby)."""
+    ``script(net, msg)``, if given, sees every message before the screen does and may send
+    requests (``neveryu play`` creates its table and starts the match this way); without one, a
+    fresh ``welcome`` asks for the tables and variants (the lobby). ``slot``: where the session
+    is kept (None: nowhere); a kept session is resumed at once. ``notes``: sentences to show
+    first (what the terminal lacks). ``come_back``: the command that brings the player back,
+    printed when he leaves his seat behind."""
     failure: list[str] = []
+    said: list[str] = []
 
     async def main() -> None:
-        controller = Controller(texts, lambda request: None, leave_quits=leave_quits)
-        app = build_app(controller)
+        kept = slot.kept if slot is not None else None
+        state = model.State(name=name, recap_seen=kept.seq if kept is not None else None)
+        controller = Controller(
+            texts, lambda request: None, leave_quits=leave_quits, prefs=prefs, state=state
+        )
+        app = build_app(controller, color_depth=color_depth)
+        keeper = None
+        if slot is not None:
+            keeper = Keeper(slot, name, kept.deal_seq, kept.seq) if kept is not None else Keeper(slot, name)
 
-        def welcome(msg: dict, resumed: bool) -> None:
-            if script is None and not resumed:
-                net.send({"t": "list_tables"})
+        def welcome(msg: Msg, resumed: bool) -> None:
+            if script is None:  # the lobby's list, and the variants for the new-table form
+                if not resumed or msg.get("table") is None:
+                    net.send({"t": "list_tables"})
                 net.send({"t": "variants"})
 
-        def deliver(msg: dict) -> None:
+        def deliver(msg: Msg) -> None:
             if script is not None:
                 script(net, msg)
-            never_connected = controller.state.session is None
+            never_connected = not net.welcomed
             controller.receive(msg)
+            if keeper is not None:
+                keeper.follow(msg, controller.state)
             if never_connected and msg.get("t") == "_connection" and msg.get("status") == "closed":
+                failure.append(str(msg.get("reason") or f"cannot connect to {host}:{port}"))
                 controller.on_quit()  # nothing to show: say why on the terminal instead
 
         def done(exc: BaseException | None) -> None:
             if exc is not None:  # a bug on the network side: say so, keep the screen usable
                 controller.receive({"t": "_connection", "status": "closed", "reason": _describe(exc)})
 
-        net = Net(host, port, hello_fields(name, password), deliver, on_welcome=welcome, on_done=done)
+        net = Net(
+            host,
+            port,
+            hello_fields(name, password),
+            deliver,
+            session=kept.token if kept is not None else None,
+            last_seq=kept.replay_from if kept is not None else 0,
+            on_welcome=welcome,
+            on_done=done,
+        )
         controller.send = net.send
-        controller.state = controller.state.__class__(name=name)
+        controller.address = net.address
+        if notes:
+            controller.say(" ".join(texts(n) for n in notes), "message", seconds=15.0)
         net.start()
         refresh = asyncio.ensure_future(_refresh_lobby(controller, net))
         try:
@@ -138,17 +266,21 @@ def run_client(
         finally:
             refresh.cancel()
             await net.aclose()
-            state = controller.state
-            if state.session is None and state.connection == "closed":
-                failure.append(
-                    next(
-                        (str(x.args.get("reason")) for x in reversed(state.log) if x.key == "conn_closed"),
-                        f"cannot connect to {host}:{port}",
-                    )
-                )
+            if not failure:
+                note = exit_note(controller, net.address, come_back)
+                if note:
+                    said.append(note)
+                if keeper is not None and controller.state.screen != "table":
+                    slot.forget()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        if slot is not None:
+            slot.close()
     if failure:
         print(f"neveryu: {failure[0]}", file=sys.stderr)
         return 1
+    for line in said:
+        print(line)
     return 0

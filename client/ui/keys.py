@@ -1,14 +1,17 @@
-"""Key bindings of the terminal client (issue 8, "Keys").
+"""Key bindings of the terminal client.
 
 Game keys work only while no dialog is open; while a text field or a question is open, keys go to
 it. The Russian-layout twin of each letter key does the same (``т`` is ``n``, ``н`` is ``y``, ...).
-Esc only closes a dialog; no game action sits on Esc or Alt. Ctrl-C always quits.
+Esc only closes a dialog; no game action sits on Esc or Alt. Ctrl-C always quits (the seat is
+kept). A key that means nothing on the current screen says so (``Controller.unknown_key``).
 """
 
 from __future__ import annotations
 
-from prompt_toolkit.filters import Condition
-from prompt_toolkit.key_binding import KeyBindings
+from collections.abc import Callable
+
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from .controller import Controller
 
@@ -26,6 +29,9 @@ RU_TWIN = {
     "r": "к",
     "j": "о",
     "k": "л",
+    "m": "ь",
+    "b": "и",
+    "x": "ч",
 }
 
 
@@ -39,14 +45,15 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     def dialog_is(*kinds: str) -> Condition:
         return Condition(lambda: c.dialog is not None and c.dialog.kind in kinds)
 
-    question = dialog_is("rank", "count", "create")
-
-    def add(keys: tuple[str, ...], filter, handler) -> None:
+    def add(keys: tuple[str, ...], filter: Filter, handler: Callable[[], None]) -> None:
         for key in keys:
-            kb.add(key, filter=filter)(lambda event, h=handler: h())
-            twin = RU_TWIN.get(key)
-            if twin:
-                kb.add(twin, filter=filter)(lambda event, h=handler: h())
+            for k in (key, RU_TWIN.get(key)):
+                if k:
+
+                    @kb.add(k, filter=filter)
+                    def _(event: KeyPressEvent, h: Callable[[], None] = handler) -> None:
+                        c.key_pressed()
+                        h()
 
     # -- the table --------------------------------------------------------------------------
     add(("left", "h"), at_table, lambda: c.move(-1))
@@ -59,6 +66,10 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("d",), at_table, c.discard_quads)
     add(("0",), at_table, c.declare_none)
     add(("s",), at_table, c.ready)
+    add(("/", "."), at_table, c.open_chat)
+    add(("tab",), at_table, c.open_scores)
+    add(("r",), at_table, c.open_rules)
+    add(("m",), at_table, c.open_seats)
 
     # -- the lobby --------------------------------------------------------------------------
     add(("up", "k"), in_lobby, lambda: c.lobby_move(-1))
@@ -67,49 +78,89 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("v",), in_lobby, lambda: c.join(spectate=True))
     add(("c",), in_lobby, c.open_create)
     add(("r",), in_lobby, c.refresh)
-    add(("s",), in_lobby, c.refresh)
 
     # -- everywhere without a dialog ------------------------------------------------------------
-    add(("/", "."), at_table, c.open_chat)
     add(("?", ","), no_dialog, c.open_help)
     add(("q",), no_dialog, c.quit_key)
+    scrollable = Condition(lambda: c.dialog is None or c.dialog.kind in ("help", "rules", "scores"))
+    add(("pageup",), scrollable, lambda: c.scroll("up"))
+    add(("pagedown",), scrollable, lambda: c.scroll("down"))
+    add(("home",), scrollable, lambda: c.scroll("home"))
+    add(("end",), scrollable, lambda: c.scroll("end"))
+
+    @kb.add("<any>", filter=no_dialog)
+    def _(event: KeyPressEvent) -> None:
+        c.key_pressed()
+        c.unknown_key(event.data)
 
     # -- dialogs ------------------------------------------------------------------------------
     kb.add("escape", filter=~no_dialog)(lambda event: c.close_dialog())
 
     @kb.add("escape", "<any>")
-    def _(event) -> None:
+    def _(event: KeyPressEvent) -> None:
         """Alt+key arrives as Esc and the key: it does nothing (no game action on Alt)."""
 
+    pages = dialog_is("help", "rules", "scores")
+    for key in ("enter", "q", "й"):
+        kb.add(key, filter=pages)(lambda event: c.close_dialog())
     kb.add("?", filter=dialog_is("help"))(lambda event: c.close_dialog())
-    kb.add("enter", filter=dialog_is("help"))(lambda event: c.close_dialog())
-    kb.add("q", filter=dialog_is("help"))(lambda event: c.close_dialog())
+    for key in ("r", "к"):
+        kb.add(key, filter=dialog_is("rules"))(lambda event: c.close_dialog())
+    kb.add("tab", filter=dialog_is("scores"))(lambda event: c.close_dialog())
+    for key in ("s", "ы"):
+        kb.add(key, filter=dialog_is("scores"))(lambda event: c.ready())
+    kb.add("up", filter=pages)(lambda event: c.scroll_lines(-1))
+    kb.add("down", filter=pages)(lambda event: c.scroll_lines(1))
 
     kb.add("left", filter=dialog_is("rank", "count"))(lambda event: c.dialog_move(-1))
     kb.add("right", filter=dialog_is("rank", "count"))(lambda event: c.dialog_move(1))
-    kb.add("enter", filter=question)(lambda event: c.dialog_confirm())
+    kb.add("enter", filter=dialog_is("rank", "count", "create"))(lambda event: c.dialog_confirm())
 
     @kb.add("<any>", filter=dialog_is("rank", "count"))
-    def _(event) -> None:
+    def _(event: KeyPressEvent) -> None:
         c.dialog_pick(event.data)
 
     for key in ("y", "н"):
         kb.add(key, filter=dialog_is("quit"))(lambda event: c.dialog_confirm())
-    for key in ("n", "т", "enter"):
+    for key in ("n", "т", "enter", "q", "й"):
         kb.add(key, filter=dialog_is("quit"))(lambda event: c.close_dialog())
 
-    kb.add("up", filter=dialog_is("create"))(lambda event: _form_field(c, -1))
-    kb.add("down", filter=dialog_is("create"))(lambda event: _form_field(c, 1))
+    # «Не верю» / «Верю» asked again (--confirm-calls): the same key or Enter sends it
+    def confirm_key(*keys: str) -> Condition:
+        return Condition(
+            lambda: c.dialog is not None and c.dialog.kind == "confirm" and c.dialog.data.get("key") in keys
+        )
+
+    for key, twin in (("n", "т"), ("y", "н")):
+        for k in (key, twin):
+            kb.add(k, filter=confirm_key(key))(lambda event: c.confirm_call())
+    kb.add("enter", filter=dialog_is("confirm"))(lambda event: c.confirm_call())
+
+    @kb.add("<any>", filter=dialog_is("confirm"))
+    def _(event: KeyPressEvent) -> None:
+        c.close_dialog()
+
+    kb.add("up", filter=dialog_is("create"))(lambda event: c.form_move(-1))
+    kb.add("down", filter=dialog_is("create"))(lambda event: c.form_move(1))
     kb.add("left", filter=dialog_is("create"))(lambda event: c.form.change(-1))
     kb.add("right", filter=dialog_is("create"))(lambda event: c.form.change(1))
+    kb.add("backspace", filter=dialog_is("create"))(lambda event: c.form.backspace())
+
+    @kb.add("<any>", filter=dialog_is("create"))
+    def _(event: KeyPressEvent) -> None:
+        c.form.type(event.data)
+
+    kb.add("up", filter=dialog_is("seats"))(lambda event: c.dialog_move(-1))
+    kb.add("down", filter=dialog_is("seats"))(lambda event: c.dialog_move(1))
+    kb.add("left", filter=dialog_is("seats"))(lambda event: c.seats_level(-1))
+    kb.add("right", filter=dialog_is("seats"))(lambda event: c.seats_level(1))
+    for key in ("b", "и"):
+        kb.add(key, filter=dialog_is("seats"))(lambda event: c.seat_bot())
+    for key in ("x", "ч"):
+        kb.add(key, filter=dialog_is("seats"))(lambda event: c.seat_free())
 
     @kb.add("c-c")
-    def _(event) -> None:
-        c.on_quit()
+    def _(event: KeyPressEvent) -> None:
+        c.quit()
 
     return kb
-
-
-def _form_field(c: Controller, step: int) -> None:
-    fields = c.form.fields()
-    c.form.field = (c.form.field + step) % len(fields)

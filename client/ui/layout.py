@@ -1,19 +1,30 @@
-"""The screens of the terminal client: lobby and table, drawn from the controller on every redraw.
+"""The screens of the terminal client: lobby and table, drawn from the controller.
 
-Everything here reads ``Controller`` (the model state and the cursor) through callables, so a
-resize or a new message only redraws. Nothing relies on colour alone: the cursor card is in
-brackets with ``^`` under it, a selected card has ``*`` before it, the player to act has ``>``
-(readable with ``NO_COLOR``). Below ``MIN_WIDTH`` × ``MIN_HEIGHT`` the screen says so instead.
+Designed for the smallest size allowed, 64×20, first. From the top, the table screen holds:
+the header (table, variant, "deal 3/5", the link), the status line (whose turn, the claim, the
+time left: client/ui/status.py), the players beside the table (pile, last set, what a
+challenge turned up), the log beside the chat, the hand, a notice line (why a key did nothing,
+why only this now: client/ui/moments.py), and the key bar. The status line, the hand, the
+notice and the key bar always get their rows; the log and chat take what is left, so a small
+terminal loses log lines first and never whose turn it is or the keys.
+
+Everything reads ``Controller`` through callables, so a resize or a new message only redraws.
+Nothing relies on colour alone: the cursor card is in brackets, a selected card has ``*``, the
+seat to act has ``▶`` (``>`` in ASCII). Text that may be long wraps at word boundaries
+(client/ui/wrap.py). Below ``MIN_WIDTH`` × ``MIN_HEIGHT`` the screen says so instead.
 """
 
 from __future__ import annotations
 
 import math
-import textwrap
+from collections.abc import Callable
+from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
+    AnyContainer,
     ConditionalContainer,
     D,
     DynamicContainer,
@@ -26,35 +37,52 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import TextArea
 
-from neveryu import engine
-
+from . import keybar
 from .controller import Controller
-from .texts import RED_SUITS
+from .moments import moment
+from .status import status, table_waiting, waiting_text
+from .texts import RED_SUITS, Texts
+from .wrap import Drawn, Line, TextView, fit, wrap
 
 MIN_WIDTH = 64
 MIN_HEIGHT = 20
-CELL = 5  # one card in the hand: mark, up to 3 characters of card, space
+CELL = 5  # one card in the hand: a mark, 3 columns of card, a mark
+NOTICE_LINES = 3
+KEY_LINES = 3
 
 STYLE = Style.from_dict(
     {
-        "title": "bold reverse",
-        "box": "",
-        "box.title": "bold",
+        "title": "reverse",
+        "title.strong": "reverse bold",
+        "rule": "",
+        "rule.title": "bold",
         "red": "ansired",
         "cursor": "reverse",
         "selected": "bold underline",
         "mine": "bold",
         "turn": "bold",
+        "myturn": "bold reverse",
+        "time": "bold",
         "warn": "bold ansired",
         "good": "bold ansigreen",
         "key": "bold reverse",
         "dim": "ansigray",
-        "dialog": "reverse",
+        "dialog": "",
         "message": "bold",
+        "notice.why": "",
     }
 )
+
+
+def _size() -> tuple[int, int]:
+    try:
+        size = get_app().output.get_size()
+        return size.columns, size.rows
+    except Exception:  # no running application (tests of single texts)
+        return 100, 40
 
 
 class Screen:
@@ -72,7 +100,7 @@ class Screen:
             accept_handler=self._chat_accept,
             password=asks_password,
         )
-        self._cache: dict = {}
+        self._cache: dict[Any, AnyContainer] = {}
         # The header holds the focus while no text field is open, so typed keys never land in a
         # hidden field; the chat field takes it while open.
         self.header = Window(
@@ -86,49 +114,64 @@ class Screen:
 
     # -- structure --------------------------------------------------------------------------
 
-    def _root(self):
+    def _root(self) -> FloatContainer:
         body = DynamicContainer(self._current)
         chat_box = ConditionalContainer(
             self.chat_input,
             filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind == "chat"),
         )
         dialog = ConditionalContainer(
-            _box(
-                self.t,
-                "neveryu",
-                Window(
-                    FormattedTextControl(self._dialog_text),
-                    wrap_lines=True,
-                    width=D(preferred=66, max=76),
-                    dont_extend_height=True,
-                ),
+            self._box(
+                lambda: self._dialog_title(),
+                Window(self._view(self._dialog_text, scroll=self.c.dialog_scroll, on_scroll=self._redraw)),
             ),
-            filter=Condition(lambda: self.c.dialog is not None and self.c.dialog.kind not in ("chat",)),
+            filter=Condition(
+                lambda: (
+                    self.c.dialog is not None
+                    and self.c.dialog.kind not in ("chat", "confirm")
+                    and not _small()
+                )
+            ),
         )
         return FloatContainer(
             HSplit([self.header, body, chat_box]),
-            floats=[Float(content=dialog, transparent=False)],
+            floats=[  # under the header, above the key bar (which shows the dialog's keys)
+                Float(
+                    content=dialog,
+                    top=1,
+                    width=self._dialog_width,
+                    height=self._dialog_height,
+                    transparent=False,
+                )
+            ],
         )
 
-    def _current(self):
-        width, height = _size()
-        if width < MIN_WIDTH or height < MIN_HEIGHT:
-            return Window(
-                FormattedTextControl(
-                    lambda: [
-                        ("class:warn", self.t("too_small", w=width, h=height, mw=MIN_WIDTH, mh=MIN_HEIGHT))
-                    ]
-                ),
-                wrap_lines=True,
-            )
-        screen = self.c.state.screen
-        key = (screen, max(len(self.c.state.seats), self.c.state.players, 4) if screen == "table" else 0)
+    def _redraw(self) -> None:
+        self.c.invalidate()
+
+    def _view(self, fragments: Callable[[], StyleAndTextTuples], **kw: Any) -> TextView:
+        """Word-wrapped text, as this terminal can show it."""
+        return TextView(fragments, safe=self.t.safe, **kw)
+
+    def _drawn(self, draw: Callable[[int, int], list[Line]]) -> Drawn:
+        """Text drawn for its size, as this terminal can show it."""
+        return Drawn(draw, safe=self.t.safe)
+
+    def _current(self) -> AnyContainer:
+        if _small():
+            width, height = _size()
+            text = self.t("too_small", w=width, h=height, mw=MIN_WIDTH, mh=MIN_HEIGHT)
+            return Window(self._view(lambda: [("class:warn", text)]))
+        s = self.c.state
+        key = s.screen
         if key not in self._cache:
-            builder = {"table": "_table_screen", "lobby": "_lobby_screen"}.get(screen, "_connecting_screen")
-            self._cache[key] = getattr(self, builder)
+            builder = {"table": self._table_screen, "lobby": self._lobby_screen}.get(
+                key, self._connecting_screen
+            )
+            self._cache[key] = builder()
         return self._cache[key]
 
-    def _input_prompt(self):
+    def _input_prompt(self) -> StyleAndTextTuples:
         d = self.c.dialog
         if d is not None and d.data.get("password_for") is not None:
             return [("class:key", self.t("ask.password", table=d.data["password_for"]))]
@@ -142,229 +185,416 @@ class Screen:
         if self.layout.has_focus(self.chat_input):
             self.layout.focus(self.header)
 
-    def _chat_accept(self, buffer) -> bool:
+    def _chat_accept(self, buffer: Any) -> bool:
         self.c.send_chat(buffer.text)
         return False
 
-    # built once, redrawn from callables
-    @property
-    def _connecting_screen(self):
-        return HSplit([Window(FormattedTextControl(self._connecting_text))])
+    def _connecting_screen(self) -> AnyContainer:
+        return HSplit([Window(self._view(self._connecting_text)), self._notice_window(), self._keys_window()])
 
-    @property
-    def _lobby_screen(self):
-        self.lobby_log_window = Window(FormattedTextControl(self._log_text), height=D(min=3, max=6))
+    def _lobby_screen(self) -> AnyContainer:
         return HSplit(
             [
-                _box(self.t, self.t("lobby"), Window(FormattedTextControl(self._lobby_text))),
-                _box(self.t, self.t("log"), self.lobby_log_window),
-                Window(FormattedTextControl(self._message_text), height=1),
-                Window(FormattedTextControl(lambda: [("", self.t("lobby.keys"))]), height=1),
+                self._section(
+                    lambda: self.t("lobby.server", name=self.t.safe(self.c.state.server_name or "?"))
+                ),
+                Window(self._drawn(self._lobby_lines), height=self._lobby_height),
+                self._section(self._log_title),
+                Window(
+                    self._view(self._log_text, indent=2, scroll=self.c.log_scroll, on_scroll=self._redraw),
+                    height=D(min=1),
+                ),
+                self._notice_window(),
+                self._keys_window(),
             ]
         )
 
-    def _top_height(self):
-        s = self.c.state
-        players = max(len(s.seats), s.players)
-        rows = max(min(players, 8), 7 if s.over and s.result else 4)
-        return D.exact(rows + 2)
-
-    @property
-    def _table_screen(self):
-        self.log_window = Window(FormattedTextControl(self._log_text))
-        self.chat_window = Window(FormattedTextControl(self._chat_text))
+    def _table_screen(self) -> AnyContainer:
+        vbar = Window(width=1, char=self.t.glyph("vbar"), style="class:rule")
         top = VSplit(
             [
-                _box(
-                    self.t,
-                    self.t("players"),
-                    Window(FormattedTextControl(self._players_text)),
-                    width=D(preferred=38, max=40),
+                HSplit(
+                    [self._section(lambda: self.t("players")), Window(self._drawn(self._players_lines))],
+                    width=self._players_width,
                 ),
-                _box(
-                    self.t, self.t("table"), Window(FormattedTextControl(self._table_text), wrap_lines=True)
+                vbar,
+                HSplit(
+                    [
+                        self._section(lambda: self.t("table")),
+                        Window(self._view(self._table_text, indent=2)),
+                    ]
                 ),
             ],
             height=self._top_height,
         )
         middle = VSplit(
             [
-                _box(self.t, self.t("log"), self.log_window),
-                _box(self.t, self.t("chat"), self.chat_window, width=D(preferred=30, max=34)),
-            ]
-        )
-        hand = _box(
-            self.t, self.t("hand"), Window(FormattedTextControl(self._hand_text), height=self._hand_height)
+                HSplit(
+                    [
+                        self._section(self._log_title),
+                        Window(
+                            self._view(
+                                self._log_text, indent=2, scroll=self.c.log_scroll, on_scroll=self._redraw
+                            )
+                        ),
+                    ]
+                ),
+                Window(width=1, char=self.t.glyph("vbar"), style="class:rule"),
+                HSplit(
+                    [
+                        self._section(lambda: self.t("chat")),
+                        Window(self._view(self._chat_text, indent=2, follow_end=True)),
+                    ],
+                    width=self._chat_width,
+                ),
+            ],
+            height=D(min=0),
         )
         return HSplit(
             [
+                Window(self._drawn(self._status_lines), height=1),
                 top,
                 middle,
-                hand,
-                Window(FormattedTextControl(self._message_text), height=1),
-                Window(FormattedTextControl(self._actions_text), height=D(min=1, max=3), wrap_lines=True),
+                self._section(self._hand_title),
+                Window(self._drawn(self._hand_lines), height=self._hand_height),
+                self._notice_window(),
+                self._keys_window(),
             ]
         )
 
-    # -- texts --------------------------------------------------------------------------------
+    def _section(self, title: Callable[[], str]) -> AnyContainer:
+        """A one-line rule with a title: ``─ Log ───────``."""
+        rule = self.t.glyph("rule")
+        return VSplit(
+            [
+                Window(
+                    FormattedTextControl(
+                        lambda: [("class:rule", rule + " "), ("class:rule.title", title()), ("", " ")]
+                    ),
+                    height=1,
+                    dont_extend_width=True,
+                ),
+                Window(height=1, char=rule, style="class:rule"),
+            ],
+            height=1,
+        )
 
-    def _header_text(self):
+    def _box(self, title: Callable[[], str], body: AnyContainer) -> AnyContainer:
+        """A framed box (the dialogs), in box-drawing lines or ASCII ones."""
+        g = self.t.glyph
+        h, v = g("rule"), g("vbar")
+        top = VSplit(
+            [
+                Window(width=1, height=1, char=g("tl")),
+                Window(
+                    FormattedTextControl(lambda: [("class:rule.title", f" {title()} ")]),
+                    height=1,
+                    dont_extend_width=True,
+                ),
+                Window(height=1, char=h),
+                Window(width=1, height=1, char=g("tr")),
+            ],
+            height=1,
+        )
+        middle = VSplit(
+            [Window(width=1, char=v), Window(width=1), body, Window(width=1), Window(width=1, char=v)]
+        )
+        bottom = VSplit(
+            [
+                Window(width=1, height=1, char=g("bl")),
+                Window(height=1, char=h),
+                Window(width=1, height=1, char=g("br")),
+            ],
+            height=1,
+        )
+        return HSplit([top, middle, bottom], style="class:dialog")
+
+    def _notice_window(self) -> Window:
+        return Window(self._view(self._notice_text), height=self._notice_height)
+
+    def _keys_window(self) -> Window:
+        return Window(self._drawn(self._keys_lines), height=self._keys_height)
+
+    # -- sizes --------------------------------------------------------------------------------
+
+    def _players_width(self) -> int:
+        width, _ = _size()
+        return max(26, min(40, width * 45 // 100))
+
+    def _chat_width(self) -> int:
+        width, _ = _size()
+        return max(20, min(34, width * 36 // 100))
+
+    def _player_rows(self) -> tuple[int, int]:
+        """(rows, columns) of the players' list: one column while it fits the height left."""
+        _, height = _size()
+        n = max(len(self.c.state.seats), self.c.state.players, 2)
+        budget = max(3, height - 14)
+        columns = math.ceil(n / budget)
+        return math.ceil(n / columns), columns
+
+    def _top_height(self) -> int:
+        rows, _ = self._player_rows()
+        return 1 + max(rows, 4)
+
+    def _per_row(self) -> int:
+        width, _ = _size()
+        return max(4, (width - 1) // CELL)
+
+    def _hand_height(self) -> int:
+        n = len(self.c.hand)
+        return max(1, math.ceil(n / self._per_row()))
+
+    def _notice_height(self) -> int:
+        width, _ = _size()
+        return min(NOTICE_LINES, len([x for x in wrap(self._notice_text(), width) if x]))
+
+    def _keys_height(self) -> int:
+        width, _ = _size()
+        return max(1, len(keybar.fit(keybar.entries(self.c), width, KEY_LINES)))
+
+    def _lobby_height(self) -> int:
+        _, height = _size()
+        return max(2, min(len(self.c.state.tables) + 1, height - 10))
+
+    def _dialog_width(self) -> int:
+        width, _ = _size()
+        return max(20, min(76, width - 4))
+
+    def _dialog_height(self) -> int:
+        _, height = _size()
+        inner = self._dialog_width() - 4
+        room = height - 1 - self._keys_height()
+        return max(3, min(room, len(wrap(self._dialog_text(), inner)) + 2))
+
+    # -- the header and status ----------------------------------------------------------------
+
+    def _header_text(self) -> StyleAndTextTuples:
         s, t = self.c.state, self.t
-        parts = [" neveryu"]
+        parts = ["neveryu"]
         if s.server_name:
-            parts.append(s.server_name)
+            parts.append(t.safe(s.server_name))
         if s.screen == "table" and s.table:
-            variant = s.table.get("variant") or s.variant
-            rules = engine.VARIANTS.get(variant)
-            if rules is not None:
-                variant = f"{variant} «{rules.title}»" if not t.ascii else variant
-            if s.deal_no:
-                parts.append(t("head", table=s.table.get("id"), variant=variant, deal=s.deal_no))
-            else:
-                parts.append(t("head.nodeal", table=s.table.get("id"), variant=variant))
-        left = " · ".join(parts) if not t.ascii else " | ".join(parts)
+            parts.append(t("head.table", table=s.table.get("id")))
+            parts.append(t.variant_name(str(s.table.get("variant") or s.variant), long=True))
+            deals = s.table.get("deals")
+            if s.deal_no and (s.playing or (s.table.get("state") == "playing")):
+                parts.append(
+                    t("head.deal", deal=s.deal_no, deals=deals) if deals else t("head.deal1", deal=s.deal_no)
+                )
         conn = t("conn." + s.connection) if s.connection != "connected" else ""
         width, _ = _size()
-        pad = max(1, width - len(left) - len(conn) - 1)
-        return [("", left + " " * pad), ("class:warn" if conn else "", conn)]
+        sep = f" {t.glyph('dot')} "
+        left = " " + sep.join(parts)
+        if get_cwidth(left) + get_cwidth(conn) + 2 > width and len(parts) > 3:
+            parts[-2 if s.deal_no else -1] = str(s.table.get("variant") if s.table else "")
+            left = " " + sep.join(p for p in parts if p)
+        room = max(0, width - get_cwidth(conn) - 2)
+        left = fit(left, room, t.glyph("ellipsis"))
+        return [
+            ("class:title", t.safe(left) + " "),
+            ("class:title.strong" if conn else "class:title", t.safe(conn) + " "),
+        ]
 
-    def _connecting_text(self):
+    def _status_lines(self, width: int, height: int) -> list[Line]:
+        fragments = status(self.c.state, self.t, self.c.clock())
+        return [_cut_line(list(fragments), width, self.t.glyph("ellipsis"))]
+
+    def _connecting_text(self) -> StyleAndTextTuples:
         s = self.c.state
-        lines = [("", "\n  " + self.t("conn." + s.connection) + "\n")]
+        out: StyleAndTextTuples = [("class:turn", "\n" + self.t("conn." + s.connection) + "\n")]
         if s.bye:
-            lines.append(("class:warn", "  " + s.bye + "\n"))
+            out.append(("class:warn", s.bye + "\n"))
         for line in s.log[-5:]:
-            lines.append(("", "  " + self.t.log_line(s, line) + "\n"))
-        return lines
-
-    def _lobby_text(self):
-        s, t = self.c.state, self.t
-        out = [("class:box.title", t("lobby.server", name=s.server_name or "?") + "\n\n")]
-        if not s.tables:
-            out.append(("", t("lobby.none")))
-            return out
-        out.append(("class:dim", t("lobby.head") + "\n"))
-        for i, table in enumerate(s.tables):
-            seats = table.get("seats") or []
-            taken = sum(1 for x in seats if x.get("name") or x.get("bot"))
-            names = ", ".join(
-                t("bot_n", n=x.get("seat", 0) + 1) if x.get("bot") else (x.get("name") or "·") for x in seats
-            )
-            state = t("state." + str(table.get("state", "waiting")))
-            mark = ">" if i == self.c.lobby_cursor else " "
-            lock = "*" if table.get("password") else " "
-            line = (
-                f"{mark} {table.get('id')!s:>2}{lock} {table.get('variant')!s:<13}"
-                f" {taken}/{len(seats):<3} {state:<9} {names}"
-            )
-            out.append(("class:cursor" if i == self.c.lobby_cursor else "", line + "\n"))
+            out.append(("", self.t.log_line(s, line) + "\n"))
         return out
 
-    def _players_text(self):
+    # -- the lobby ----------------------------------------------------------------------------
+
+    def _lobby_lines(self, width: int, height: int) -> list[Line]:
         s, t = self.c.state, self.t
-        out = []
+        if not s.tables:
+            return [[("", line)] for line in _plain_wrap(t("lobby.none"), width)]
+        ell = t.glyph("ellipsis")
+        out: list[Line] = [[("class:dim", fit(t("lobby.head"), width, ell))]]
+        cursor = min(self.c.lobby_cursor, len(s.tables) - 1)
+        first = max(0, cursor - (height - 2))
+        for i, table in enumerate(s.tables[first:], first):
+            seats = [x for x in table.get("seats") or () if isinstance(x, dict)]
+            taken = sum(1 for x in seats if x.get("name") or x.get("bot"))
+            names = ", ".join(_lobby_seat(t, x) for x in seats)
+            state = t("state." + str(table.get("state", "waiting")))
+            mark = t.glyph("turn") if i == cursor else " "
+            lock = "*" if table.get("password") else " "
+            variant = str(table.get("variant"))
+            line = (
+                f"{mark}{table.get('id')!s:>3}{lock} {variant:<11} {taken}/{len(seats):<2} {state:<8} {names}"
+            )
+            out.append([("class:cursor" if i == cursor else "", fit(line, width, ell))])
+        return out
+
+    # -- the players and the table ------------------------------------------------------------
+
+    def _players_lines(self, width: int, height: int) -> list[Line]:
+        s = self.c.state
         seats = s.seats or [{"seat": i} for i in range(s.players)]
+        rows, columns = self._player_rows()
+        col = max(8, (width - (columns - 1)) // columns)
+        cells = self._player_cells(seats, col)
+        out: list[Line] = []
+        for r in range(rows):
+            line: Line = []
+            for k in range(columns):
+                i = k * rows + r
+                if i < len(cells):
+                    if k:
+                        line.append(("", " "))
+                    line.extend(cells[i])
+            out.append(line)
+        return out
+
+    def _player_cells(self, seats: list[dict[str, Any]], width: int) -> list[Line]:
+        """Each seat in ``width`` columns, aligned: the turn mark, the name, the cards held (or
+        the place when out), then tags (away, free, ready, a bot's level, dealer, host). When
+        space is short the name is cut first, then the least needed tags go; "away" and "out"
+        stay."""
+        s, t = self.c.state, self.t
+        playing = (s.table or {}).get("state") == "playing"
+        rows = []
         for x in seats:
             seat = x.get("seat")
-            turn = s.turn == seat and s.in_deal and not s.over
-            mark = ">" if turn else " "
             name = t.seat_name(s, seat)
-            info = []
+            count = ""
             if seat in s.out:
-                info.append(t("out_mark") + f" {s.out.index(seat) + 1}")
-            elif s.hand_counts is not None and seat is not None and seat < len(s.hand_counts) and s.in_deal:
-                info.append(t.n_cards(s.hand_counts[seat]))
-            elif seat == s.seat and s.hand is not None and s.in_deal:
-                info.append(t.n_cards(len(s.hand)))
-            if seat in s.waiting and seat not in s.out:
-                info.append(t("waiting_mark"))
-            if s.in_deal and not s.over and s.dealer == seat:
-                info.append("(" + t("dealer_mark") + ")")
-            if (s.table or {}).get("state") != "playing" and x.get("ready"):
-                info.append(t("seat.ready"))
+                count = t("out_place", place=s.out.index(seat) + 1)
+            elif (
+                s.playing
+                and s.hand_counts is not None
+                and isinstance(seat, int)
+                and seat < len(s.hand_counts)
+            ):
+                count = t.n_cards(s.hand_counts[seat])
+            elif s.playing and seat == s.seat and s.hand is not None:
+                count = t.n_cards(len(s.hand))
+            tags: list[tuple[int, str, str]] = []  # (keep: higher stays longer, style, text)
             if x.get("away"):
-                info.append(t("seat.away"))
+                tags.append((9, "class:warn", t("seat.away")))
             if not x.get("name") and not x.get("bot") and s.seats:
-                info.append(t("seat.empty"))
-            style = "class:turn" if turn else ("class:mine" if seat == s.seat else "")
-            text = f"{mark} {name[:16]:<16} {' '.join(info)}"
-            out.append((style, text[:38] + "\n"))
-        return out
+                tags.append((8, "class:dim", t("seat.empty")))
+            if not playing and x.get("ready") and not x.get("bot"):
+                tags.append((4, "class:good", t("seat.ready")))
+            if x.get("bot"):
+                tags.append((3, "class:dim", t.level(str(x["bot"]))))
+            if s.playing and s.dealer == seat:
+                tags.append((2, "class:dim", t("dealer_mark")))
+            if "host" in (s.table or {}) and (s.table or {}).get("host") == seat:
+                tags.append((1, "class:dim", t("host_mark")))
+            turn = s.playing and s.turn == seat
+            rows.append((seat, name, count, tags, turn))
 
-    def _table_text(self):
+        def tags_width(tags: list[tuple[int, str, str]]) -> int:
+            return sum(get_cwidth(text) + 1 for _, _, text in tags)
+
+        count_w = max((get_cwidth(r[2]) for r in rows), default=0)
+        for floor in (0, 1, 2, 3, 4, 8):  # drop tags of keep <= floor until the names keep 8 columns
+            tags_w = max((tags_width([g for g in r[3] if g[0] > floor]) for r in rows), default=0)
+            if 2 + 8 + 1 + count_w + tags_w <= width:
+                break
+        kept = [[g for g in r[3] if g[0] > floor] for r in rows]
+        tags_w = max((tags_width(k) for k in kept), default=0)
+        name_w = max(1, width - 2 - (count_w + 1 if count_w else 0) - tags_w)
+        ell = t.glyph("ellipsis")
+        cells: list[Line] = []
+        for (seat, name, count, _tags, turn), tags in zip(rows, kept):
+            style = "class:turn" if turn else ("class:mine" if seat == s.seat else "")
+            line: Line = [(style, (t.glyph("turn") if turn else " ") + " " + fit(name, name_w, ell))]
+            if count_w:
+                line.append(("class:good" if seat in s.out else "", " " + count.rjust(count_w)))
+            for _keep, tag_style, text in tags:
+                line.append(("", " "))
+                line.append((tag_style, text))
+            cells.append(line)
+        return cells
+
+    def _table_text(self) -> StyleAndTextTuples:
         s, t = self.c.state, self.t
         if not s.in_deal:
-            return [("", t("waiting_players") + "\n"), ("class:dim", t("not_started"))]
+            return self._waiting_text()
         if s.over and s.result:
             return self._result_text()
-        out = []
-        sizes = []
-        if s.pile is not None:
-            sizes.append(t("pile", n=s.pile))
-        else:
-            sizes.append(t("pile.claimed", n=s.pile_claimed))
+        out: StyleAndTextTuples = []
+        sizes = [t("pile", n=s.pile) if s.pile is not None else t("pile.claimed", n=s.pile_claimed)]
         sizes.append(t("discard", n=s.discard))
         if s.stock:
             sizes.append(t("stock", n=s.stock))
-        out.append(("", "   ".join(sizes) + "\n"))
+        out.append(("", f" {t.glyph('dot')} ".join(sizes) + "\n"))
         if s.reveal:
             r = s.reveal
             verdict = t("reveal.true") if r["claim_true"] else t("reveal.false")
-            cards = self._cards_fragments(r["cards"]) if r["cards"] else [("", "—")]
-            out.append(("class:box.title", t("reveal", no=r["set_no"], name=t.seat_name(s, r["seat"])) + " "))
-            out.extend(cards)
-            out.append(("class:good" if r["claim_true"] else "class:warn", f" — {verdict}\n"))
+            who = t.seat_name(s, r["seat"])
+            if r.get("none"):
+                claim = t("claim.none", rank=t.rank_plural(r["rank"]))
+            else:
+                claim = t.claim(r["count"], r["rank"])
+            out.append(("class:rule.title", t("reveal", no=r["set_no"], name=who, claim=claim) + " "))
+            out.extend(self._cards_fragments(r["cards"]) if r["cards"] else [("", t("nothing"))])
+            out.append(("class:good" if r["claim_true"] else "class:warn", f" {t.glyph('dash')} {verdict}\n"))
         elif s.last:
             last = s.last
+            who = t.seat_name(s, last["seat"])
             if last.get("none"):
-                text = t(
-                    "last.none",
-                    no=last["set_no"],
-                    name=t.seat_name(s, last["seat"]),
-                    rank=t.rank_plural(last["rank"]),
-                )
+                claim = t("claim.none", rank=t.rank_plural(last["rank"]))
             else:
-                text = t(
-                    "last",
-                    no=last["set_no"],
-                    name=t.seat_name(s, last["seat"]),
-                    claim=t.claim(last["count"], last["rank"]),
-                )
+                claim = t.claim(last["count"], last["rank"])
                 if last.get("size") is not None and last.get("size") != last.get("count"):
-                    text += t("last.size", n=last["size"])
-            out.append(("class:box.title", text + "\n"))
+                    claim += t("last.size", n=last["size"])
+            out.append(("class:rule.title", t("last", no=last["set_no"], name=who, claim=claim) + "\n"))
         else:
             out.append(("class:dim", t("last.empty") + "\n"))
-        if s.ranks and not s.over:
-            out.append(("", t("claim_now", ranks=t.ranks(s.ranks)) + "\n"))
         if s.held:
             out.append(
                 ("class:dim", t("held", claim=t.claim(s.held.get("count"), s.held.get("rank"))) + "\n")
             )
-        if s.turn is not None:
-            who = t("turn.you") if s.my_turn else t("turn", name=t.seat_name(s, s.turn))
-            left = self._time_left()
-            out.append(("class:turn" if s.my_turn else "", who))
-            if left is not None:
-                out.append(
-                    (
-                        "class:warn" if left <= 10 else "",
-                        "  " + t("time_left", time=f"{left // 60}:{left % 60:02d}"),
-                    )
-                )
-            out.append(("", "\n"))
+        if s.dealer is not None:
+            out.append(("class:dim", t("dealer_is", name=t.seat_name(s, s.dealer)) + "\n"))
         return out
 
-    def _time_left(self) -> int | None:
-        deadline = self.c.state.turn_deadline
-        if deadline is None:
-            return None
-        return max(0, math.ceil(deadline - self.c.clock()))
-
-    def _result_text(self):
+    def _waiting_text(self) -> StyleAndTextTuples:
         s, t = self.c.state, self.t
-        r = s.result
-        out = [("class:box.title", t("deal_over") + ". ")]
+        table = s.table or {}
+        out: StyleAndTextTuples = []
+        about = [t.variant_name(str(table.get("variant") or s.variant))]
+        turn_ms = table.get("turn_ms")
+        about.append(
+            t("about.turn", s=turn_ms // 1000) if isinstance(turn_ms, int) and turn_ms else t("about.untimed")
+        )
+        if isinstance(table.get("deals"), int):
+            about.append(t("about.deals", n=table["deals"]))
+        if table.get("password"):
+            about.append(t("about.password"))
+        if table.get("seeded"):
+            about.append(t("about.seeded"))
+        out.append(("", f" {t.glyph('dot')} ".join(about) + "\n"))
+        if s.match_over is None:
+            key, _ = table_waiting(s)
+            if key == "wait.seats":
+                address = self.c.address
+                local = not address or address.startswith(("127.", "localhost", "[::1]"))
+                how = t("wait.how_local") if local else t("wait.how", command=f"neveryu join {address}")
+                out.append(("class:dim", how + "\n"))
+            else:
+                out.append(("class:turn", waiting_text(t, s) + "\n"))
+        else:
+            out.append(("class:dim", t("scores.again") + "\n"))
+        return out
+
+    def _result_text(self) -> StyleAndTextTuples:
+        s, t = self.c.state, self.t
+        r = s.result or {}
+        deals = (s.table or {}).get("deals")
+        out: StyleAndTextTuples = [
+            ("class:rule.title", t("deal_over", deal=_deal_of(s.deal_no, deals)) + " ")
+        ]
         if r.get("loser") is not None:
             out.append(("class:warn", t("loser", name=t.seat_name(s, r["loser"])) + "\n"))
         elif r.get("winner") is not None:
@@ -372,266 +602,192 @@ class Screen:
         else:
             out.append(("", "\n"))
         order = ", ".join(f"{i + 1}. {t.seat_name(s, seat)}" for i, seat in enumerate(r.get("out") or ()))
-        out.append(("", t("out_order", order=order or "—") + "\n"))
-        if s.match_scores is not None:
-            scores = ", ".join(f"{t.seat_name(s, i)}: {v}" for i, v in enumerate(s.match_scores))
-            out.append(("", t("scores", scores=scores) + "\n"))
-        elif r.get("scores") is not None:
-            scores = ", ".join(f"{t.seat_name(s, i)}: {v}" for i, v in enumerate(r["scores"]))
-            out.append(("", t("deal_scores", scores=scores) + "\n"))
+        out.append(("", t("out_order", order=order or t("nothing")) + "\n"))
         fair = r.get("fair")
         key = {True: "fair.ok", False: "fair.bad", None: "fair.unknown"}[fair]
         out.append(
             ("class:good" if fair else ("class:warn" if fair is False else "class:dim"), t(key) + "\n")
         )
+        if (s.table or {}).get("state") == "playing" and s.match_over is None:
+            out.append(("class:dim", t("next_deal") + "\n"))
         return out
 
-    def _log_text(self):
-        s = self.c.state
-        window = "log_window" if s.screen == "table" else "lobby_log_window"
-        width = _width_of(getattr(self, window, None))
-        out = []
-        for line in s.log[-200:]:
-            for part in _wrap(self.t.log_line(s, line), width):
-                out.append(("", part + "\n"))
-        return _tail(out)
+    # -- the log and chat ---------------------------------------------------------------------
 
-    def _chat_text(self):
-        s = self.c.state
-        width = _width_of(getattr(self, "chat_window", None))
-        out = []
-        for line in s.chat[-30:]:
-            who = line.name or self.t.seat_name(s, line.seat)
-            parts = _wrap(f"{who}: {line.text}", width)
-            out.append(("class:mine", parts[0][: len(who) + 1]))
-            out.append(("", parts[0][len(who) + 1 :] + "\n"))
-            out.extend(("", p + "\n") for p in parts[1:])
-        return _tail(out)
+    def _log_title(self) -> str:
+        below = self.c.log_scroll.below()
+        if self.c.log_scroll.top is not None and below:
+            return self.t("log.scrolled", n=below)
+        return self.t("log")
 
-    def _message_text(self):
-        c = self.c
-        if c.message:
-            return [("class:message", c.message)]
+    def _log_text(self) -> StyleAndTextTuples:
+        s = self.c.state
+        out: StyleAndTextTuples = []
+        for line in s.log:
+            style = "class:good" if line.key == "recap" else ("class:warn" if line.key in _WARN_LINES else "")
+            out.append((style, self.t.log_line(s, line) + "\n"))
+        return out
+
+    def _chat_text(self) -> StyleAndTextTuples:
+        s, t = self.c.state, self.t
+        out: StyleAndTextTuples = []
+        for line in s.chat[-40:]:
+            who = t.safe(line.name) if line.name else t.seat_name(s, line.seat)
+            if line.seat is None:
+                who = t("chat.watcher", name=who)
+            out.append(("class:mine", who + ":"))
+            out.append(("", " " + t.safe(line.text) + "\n"))
+        return out
+
+    # -- the notice ---------------------------------------------------------------------------
+
+    def _notice_text(self) -> StyleAndTextTuples:
+        c, t = self.c, self.t
+        d = c.dialog
+        if d is not None and d.kind == "confirm":
+            request = d.data["request"]
+            last = c.state.last or {}
+            claim = t.claim(last.get("count"), last.get("rank")) if last.get("rank") else ""
+            key = "confirm.challenge" if request["t"] == "challenge" else "confirm.believe"
+            return [
+                (
+                    "class:myturn",
+                    t(key, key=d.data["key"], name=t.seat_name(c.state, last.get("seat")), claim=claim),
+                )
+            ]
+        notice = c.current_notice()
+        if notice is not None:
+            return [("class:" + notice.style, notice.text)]
         s = c.state
         if s.bye:
-            return [("class:warn", s.bye)]
-        if s.screen == "table" and c.state.seat_info().get("away"):
-            return [("class:warn", self.t("away"))]
+            return [
+                (
+                    "class:warn",
+                    t("bye." + s.bye) if ("bye." + s.bye) in t.table else t("log.bye", reason=s.bye),
+                )
+            ]
+        if s.connection in ("lost", "resuming"):
+            return [("class:warn", t("notice.lost"))]
+        why = moment(s) if s.screen == "table" else None
+        if why is not None:
+            key, args = why
+            return [("class:warn" if key == "why.away" else "class:notice.why", t.why(s, key, args))]
         return []
 
     # -- the hand -----------------------------------------------------------------------------
 
-    def _per_row(self) -> int:
-        width, _ = _size()
-        return max(4, (width - 4) // CELL)
+    def _hand_title(self) -> str:
+        c, s, t = self.c, self.c.state, self.t
+        if s.hand is None:
+            return t("hand")
+        title = t("hand.n", n=t.n_cards(len(c.hand)))
+        chosen = c.selected_cards()
+        if chosen:
+            title += f" {t.glyph('dot')} " + t("hand.selected", n=len(chosen), cards=t.cards(chosen))
+        return title
 
-    def _hand_height(self) -> int:
-        n = len(self.c.hand)
-        return 2 * max(1, math.ceil(n / self._per_row()))
+    def _hand_lines(self, width: int, height: int) -> list[Line]:
+        c, s, t = self.c, self.c.state, self.t
+        if s.hand is None:
+            return [[("class:dim", t("spectating") if s.seat is None else t("not_started"))]]
+        if not c.hand:
+            return [[("class:dim", t("hand.empty") if s.playing else t("not_started"))]]
+        per = max(1, width // CELL)
+        out: list[Line] = []
+        for start in range(0, len(c.hand), per):
+            line: Line = []
+            for i in range(start, min(start + per, len(c.hand))):
+                card = c.hand[i]
+                cursor, chosen = i == c.cursor, i in c.selected
+                style = "class:cursor" if cursor else ("class:selected" if chosen else "")
+                red = " class:red" if not t.ascii and card[1:] in RED_SUITS else ""
+                left = "[" if cursor else ("*" if chosen else " ")
+                right = "]" if cursor else " "
+                face = t.card(card)
+                if cursor and chosen and len(face) < 3:  # "[*Q♠]": selected under the cursor
+                    face = "*" + face
+                line.append((style, left))
+                line.append((style + red + (" class:selected" if chosen else ""), f"{face:>3}"))
+                line.append((style, right))
+            out.append(line)
+        return out
 
-    def _card_fragment(self, card: str, style: str = ""):
-        text = self.t.card(card)
-        red = not self.t.ascii and card[1:] in RED_SUITS
-        return (style + (" class:red" if red else ""), text)
-
-    def _cards_fragments(self, cards):
-        out = []
+    def _cards_fragments(self, cards: Any) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
         for i, card in enumerate(cards):
             if i:
                 out.append(("", " "))
-            out.append(self._card_fragment(card))
+            red = not self.t.ascii and card[1:] in RED_SUITS
+            out.append(("class:red" if red else "", self.t.card(card)))
         return out
 
-    def _hand_text(self):
-        c, s = self.c, self.c.state
-        if s.hand is None:
-            return [("class:dim", self.t("spectating") if s.seat is None else self.t("not_started"))]
-        hand = c.hand
-        per = self._per_row()
-        out = []
-        for start in range(0, max(1, len(hand)), per):
-            row = range(start, min(start + per, len(hand)))
-            marks = []
-            for i in row:
-                selected = i in c.selected
-                cursor = i == c.cursor
-                mark = "*" if selected else " "
-                style = "class:cursor" if cursor else ("class:selected" if selected else "")
-                text = self.t.card(hand[i])
-                out.append(("class:selected" if selected else "", mark))
-                frag_style, _ = self._card_fragment(hand[i], style)
-                out.append((frag_style, f"{text:>3}"))
-                out.append(("", " "))
-                marks.append(" ^^^ " if cursor else "     ")
-            out.append(("", "\n"))
-            out.append(("class:dim", "".join(marks) + "\n"))
-        return out
+    # -- the key bar --------------------------------------------------------------------------
 
-    # -- actions ------------------------------------------------------------------------------
-
-    def _actions_text(self):
-        c, s, t = self.c, self.c.state, self.t
-        keys: list[str] = []
-        legal = c.legal
-        if s.screen == "table":
-            lay = legal.get("lay")
-            if lay:
-                ranks = t.ranks(lay.get("ranks"))
-                lo, hi = lay.get("min"), lay.get("max")
-                keys.append(t("keys.select"))
-                keys.append(
-                    t("keys.lay1", lo=lo, ranks=ranks)
-                    if lo == hi
-                    else t("keys.lay", lo=lo, hi=hi, ranks=ranks)
-                )
-            if legal.get("challenge") is not None:
-                keys.append(t("keys.challenge"))
-            if legal.get("believe") is not None:
-                keys.append(t("keys.believe"))
-            if legal.get("declare_none") is not None:
-                keys.append(t("keys.declare", rank=t.rank_plural(legal["declare_none"])))
-            if legal.get("discard_quads"):
-                keys.append(t("keys.quads"))
-            ready = c.ready_action()
-            if ready:
-                keys.append(t("keys." + ready))
-            if not keys and s.in_deal and not s.over and s.turn is not None and s.seat is not None:
-                keys.append("~" + t("keys.wait", name=t.seat_name(s, s.turn)))
-        out = []
-        width, _ = _size()
-        used = 0
-        for k in keys + ["\n"] + t("keys.common").split("  "):
-            if k == "\n":
-                if used:
-                    out.append(("", "\n"))
-                used = 0
-                continue
-            key, _, rest = k.partition(" ")
-            if k.startswith("~"):  # a note, not a key
-                key, rest = "", k[1:]
-            if used and used + len(k) + 3 > width:
-                out.append(("", "\n"))
-                used = 0
-            if used:
-                out.append(("", "   "))
-                used += 3
-            if key:
-                out.append(("class:key", key))
-                rest = " " + rest
-            out.append(("class:dim" if not key else "", rest))
-            used += len(k)
+    def _keys_lines(self, width: int, height: int) -> list[Line]:
+        out: list[Line] = []
+        for row in keybar.fit(keybar.entries(self.c), width, KEY_LINES):
+            line: Line = []
+            for i, k in enumerate(row):
+                if i:
+                    line.append(("", " " * keybar.GAP))
+                if k.key:
+                    line.append(("class:key", k.key))
+                    line.append(("", " " + k.label))
+                else:
+                    line.append(("class:dim", k.label))
+            out.append(line)
         return out
 
     # -- dialogs ------------------------------------------------------------------------------
 
-    def _dialog_text(self):
-        c, t = self.c, self.t
-        d = c.dialog
-        if d is None:
-            return []
-        if d.kind == "help":
-            return [("", t("help"))]
-        if d.kind == "quit":
-            key = "ask.quit" if c.playing() else "ask.quit_app"
-            return [("", " " + t(key) + " ")]
-        if d.kind in ("rank", "count"):
-            out = [("", " " + t("ask." + d.kind) + "\n\n ")]
-            for i, option in enumerate(d.options):
-                label = t.rank(option) if d.kind == "rank" else str(option)
-                mark = f"[{label}]" if i == d.index else f" {label} "
-                out.append(("class:cursor" if i == d.index else "", mark))
-            chosen = d.options[d.index]
-            cards = len(d.data.get("cards") or ())
-            claim = t.claim(cards, chosen) if d.kind == "rank" else t.claim(chosen, d.data.get("rank"))
-            out.append(("bold", "\n\n  → " + claim + "\n"))
-            return out
-        if d.kind == "create":
-            f = c.form
-            out = [("bold", " " + t("create") + "\n\n")]
-            for i, name in enumerate(f.fields()):
-                label = t("create." + name) if name in ("variant", "players", "bots", "strength") else name
-                value = f.value(name)
-                if name == "variant":
-                    value = f"{value} — {engine.VARIANTS[value].title}"
-                line = f" {'>' if i == f.field else ' '} {label:<14} < {value} >\n"
-                out.append(("bold" if i == f.field else "", line))
-            out.append(("", "\n " + t("create.keys")))
-            return out
-        return []
+    def _dialog_title(self) -> str:
+        d = self.c.dialog
+        return self.t("dialog." + d.kind) if d is not None else ""
+
+    def _dialog_text(self) -> StyleAndTextTuples:
+        from . import pages
+
+        return pages.dialog_text(self.c)
 
 
-def _box(t, title: str, body, width=None):
-    """A titled frame (box-drawing lines, or ASCII ones with ``--ascii``)."""
-    if t.ascii:
-        h, v, tl, tr, bl, br = "-", "|", "+", "+", "+", "+"
-    else:
-        h, v, tl, tr, bl, br = "─", "│", "┌", "┐", "└", "┘"
-    top = VSplit(
-        [
-            Window(width=1, height=1, char=tl, style="class:box"),
-            Window(
-                FormattedTextControl([("class:box.title", f" {title} ")]), height=1, dont_extend_width=True
-            ),
-            Window(height=1, char=h, style="class:box"),
-            Window(width=1, height=1, char=tr, style="class:box"),
-        ],
-        height=1,
-    )
-    middle = VSplit(
-        [
-            Window(width=1, char=v, style="class:box"),
-            body,
-            Window(width=1, char=v, style="class:box"),
-        ]
-    )
-    bottom = VSplit(
-        [
-            Window(width=1, height=1, char=bl, style="class:box"),
-            Window(height=1, char=h, style="class:box"),
-            Window(width=1, height=1, char=br, style="class:box"),
-        ],
-        height=1,
-    )
-    return HSplit([top, middle, bottom], width=width)
+_WARN_LINES = frozenset(
+    {"error", "conn_lost", "conn_closed", "bye", "fair_bad", "away_dropped", "away_timeout", "removed"}
+)
 
 
-def _width_of(window) -> int:
-    """The width ``window`` had when last drawn (text is wrapped to it), or 40."""
-    info = getattr(window, "render_info", None)
-    return info.window_width if info is not None else 40
+def _small() -> bool:
+    width, height = _size()
+    return width < MIN_WIDTH or height < MIN_HEIGHT
 
 
-def _wrap(text: str, width: int) -> list[str]:
-    """Word-wrap one line of the log or chat; lines after the first are indented."""
-    return textwrap.wrap(text, max(10, width), subsequent_indent="  ", break_long_words=True) or [""]
+def _deal_of(deal_no: int, deals: Any) -> str:
+    return f"{deal_no}/{deals}" if isinstance(deals, int) and deals else str(deal_no)
 
 
-def _size() -> tuple[int, int]:
-    try:
-        size = get_app().output.get_size()
-        return size.columns, size.rows
-    except Exception:  # no running application (tests of single texts)
-        return 100, 40
+def _lobby_seat(t: Texts, x: dict[str, Any]) -> str:
+    if x.get("bot"):
+        return t("bot_n", n=int(x.get("seat", 0)) + 1) + f" ({t.level(str(x['bot']))})"
+    return t.safe(str(x.get("name"))) if x.get("name") else t("seat.empty")
 
 
-def _tail(fragments, keep: int = 200):
-    """Keep the text's end in view: the last ``keep`` lines, with the (hidden) cursor at the end so
-    the window scrolls there."""
-    lines: list[list] = [[]]
-    for style, text in fragments:
-        parts = text.split("\n")
-        for j, part in enumerate(parts):
-            if j:
-                lines.append([])
-            if part:
-                lines[-1].append((style, part))
-    if lines and not lines[-1]:
-        lines.pop()
-    lines = lines[-keep:]
-    out = []
-    for i, line in enumerate(lines):
-        if i:
-            out.append(("", "\n"))
-        out.extend(line)
-    out.append(("[SetCursorPosition]", ""))
+def _plain_wrap(text: str, width: int) -> list[str]:
+    return ["".join(f[1] for f in line) for line in wrap([("", text)], width)]
+
+
+def _cut_line(line: Line, width: int, ellipsis: str) -> Line:
+    """``line`` cut to ``width`` columns (an ellipsis marks the cut)."""
+    total = sum(get_cwidth(f[1]) for f in line)
+    if total <= width:
+        return line
+    out: Line = []
+    used = 0
+    for fragment in line:
+        style, text = fragment[0], fragment[1]
+        w = get_cwidth(text)
+        if used + w <= width - 1:
+            out.append((style, text))
+            used += w
+            continue
+        out.append((style, fit(text, width - used, ellipsis).rstrip()))
+        break
     return out

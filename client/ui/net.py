@@ -2,9 +2,20 @@
 
 ``Net`` connects to a server, says ``hello``, numbers and writes requests, reads and checks
 messages (``protocol.Connection``), and hands every message to ``deliver(msg)`` in the loop's
-thread. A lost connection is reported as ``{"t": "_connection", "status": "lost"}`` and retried
-with the session token and the last seen ``seq`` (DESIGN.md, "Resume"); ``bye`` or a fatal error
-ends it. The reply to our own ``leave`` is delivered as ``{"t": "_left"}``.
+thread. It adds local notes (client/ui/model.py lists them):
+
+- the handshake must end within ``HANDSHAKE_S``: a peer that answers something else (a web
+  server: ``HTTP/1.1 400``, bytes that are not a neveryu frame) is "not a neveryu server", a
+  silent one "does not answer" (``{"t": "_connection", "status": "closed", "reason": ...}``);
+- a lost connection is reported (``status: "lost"``) and resumed with the session token and the
+  last seen ``seq`` (DESIGN.md, "Resume"); a ``ping`` sent right after a resuming ``hello`` is
+  answered after everything the server replays, and its ``pong`` is delivered as
+  ``{"t": "_replayed"}``;
+- ``BAD_RESUME`` (the server no longer knows the session) is delivered as ``{"t": "_fresh"}``
+  and a new session starts at once;
+- the reply to our own ``leave`` is delivered as ``{"t": "_left"}``;
+- ``bye`` ``shutdown`` or ``replaced``, or a fatal error, end it for good; ``bye`` ``idle``,
+  ``too_slow`` or ``frame_timeout`` are a lost connection (the session resumes).
 
 ``start()`` begins the guest run (``trio.lowlevel.start_guest_run`` with
 ``host_uses_signal_set_wakeup_fd=True``: prompt-toolkit owns the signal wakeup fd);
@@ -18,6 +29,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Callable
+from typing import Any, Literal
 
 import trio
 
@@ -25,27 +37,37 @@ from neveryu import protocol
 
 log = logging.getLogger("neveryu.client")
 
-CONNECT_TIMEOUT_S = 5.0
+Msg = dict[str, Any]
+
+HANDSHAKE_S = 5.0  # connect, then welcome: each within this (the server's own handshake time)
 RETRY_DELAYS_S = (0.5, 1.0, 2.0, 3.0, 5.0)
+RESUMABLE_BYES = frozenset({"idle", "too_slow", "frame_timeout"})
+
+
+class Refused(Exception):
+    """The peer is not a neveryu server we can talk to; the message says why, for people."""
 
 
 class Net:
     """One client connection to ``host``:``port``.
 
     ``hello``: the fields of the ``hello`` request besides ``t``/``id``/``resume``
-    (``proto``, ``client``, ``name``, ``password``). ``on_welcome(msg, resumed)`` runs after each
-    ``welcome`` (it may ``send``). ``retry``: resume after a drop (False in tests of a single
-    connection).
+    (``proto``, ``client``, ``name``, ``password``). ``session`` and ``last_seq``: a kept
+    session to resume at once (client/session_store.py). ``on_welcome(msg, resumed)`` runs
+    after each ``welcome`` (it may ``send``). ``retry``: resume after a drop (False in tests of a
+    single connection).
     """
 
     def __init__(
         self,
         host: str,
         port: int,
-        hello: dict,
-        deliver: Callable[[dict], None],
+        hello: Msg,
+        deliver: Callable[[Msg], None],
         *,
-        on_welcome: Callable[[dict, bool], None] = lambda msg, resumed: None,
+        session: str | None = None,
+        last_seq: int = 0,
+        on_welcome: Callable[[Msg, bool], None] = lambda msg, resumed: None,
         on_done: Callable[[BaseException | None], None] = lambda exc: None,
         retry: bool = True,
     ) -> None:
@@ -55,18 +77,29 @@ class Net:
         self.on_welcome = on_welcome
         self.on_done = on_done
         self.retry = retry
-        self.session: str | None = None
-        self.last_seq = 0
+        self.session: str | None = session
+        self.last_seq = last_seq
         self.error: BaseException | None = None
+        self.welcomed = False  # a welcome has come on some connection of this run
         self._ids = itertools.count(1)
         self._pending: dict[int, str] = {}
-        self._queue: list[dict] = []
-        self._send_channel: trio.MemorySendChannel | None = None
+        self._replay_ping: int | None = None
+        self._queue: list[Msg] = []
+        self._send_channel: trio.MemorySendChannel[Msg] | None = None
         self._token: trio.lowlevel.TrioToken | None = None
         self._cancel: trio.CancelScope | None = None
-        self._done: asyncio.Future | None = None
+        self._done: asyncio.Future[None] | None = None
         self._closing = False
         self._session_scope: trio.CancelScope | None = None
+        self._lock = trio.Lock()
+        self._heartbeat_s = protocol.HEARTBEAT_MS / 2000.0
+        self._idle_s = protocol.IDLE_TIMEOUT_MS / 1000.0
+
+    @property
+    def address(self) -> str:
+        """``host:port`` as a person types it (``[v6]:port`` for IPv6)."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
 
     # -- from the host (asyncio) side ------------------------------------------------------------
 
@@ -81,7 +114,7 @@ class Net:
             host_uses_signal_set_wakeup_fd=True,
         )
 
-    def send(self, request: dict) -> None:
+    def send(self, request: Msg) -> None:
         """Queue ``request`` (a dict without ``id``); it is numbered and written in order. Requests
         made while disconnected wait for the connection."""
         if self._token is None or self._send_channel is None:
@@ -118,7 +151,7 @@ class Net:
         if self._done is not None:
             await self._done
 
-    def _finished(self, result) -> None:
+    def _finished(self, result: Any) -> None:
         try:
             result.unwrap()
         except BaseException as exc:  # an exception group from the nursery, or one error
@@ -132,7 +165,7 @@ class Net:
 
     async def _main(self) -> None:
         self._token = trio.lowlevel.current_trio_token()
-        send, receive = trio.open_memory_channel[dict](256)
+        send, receive = trio.open_memory_channel[Msg](256)
         self._send_channel = send
         for request in self._queue:
             send.send_nowait(request)
@@ -143,6 +176,8 @@ class Net:
                 reason = await self._session(receive)
                 if reason is None or not self.retry or self._closing:
                     return
+                if reason == "":  # a fresh session at once (BAD_RESUME)
+                    continue
                 delay = RETRY_DELAYS_S[min(attempt, len(RETRY_DELAYS_S) - 1)]
                 attempt += 1
                 self.deliver({"t": "_connection", "status": "lost", "reason": reason})
@@ -150,31 +185,45 @@ class Net:
                 if self.session is not None:
                     self.deliver({"t": "_connection", "status": "resuming"})
 
-    async def _session(self, requests: trio.MemoryReceiveChannel) -> str | None:
-        """One connection, from connect to close. Returns why it was lost (retry), or None when
-        it ended for good (``bye``, a fatal error, or never connected)."""
+    def _closed(self, reason: str) -> None:
+        self.deliver({"t": "_connection", "status": "closed", "reason": reason})
+
+    async def _session(self, requests: trio.MemoryReceiveChannel[Msg]) -> str | None:
+        """One connection, from connect to close. Returns why it was lost (then it is resumed),
+        ``""`` to start a fresh session at once, or None when it ended for good (``bye``, a
+        fatal error, not a neveryu server, or never reached)."""
         try:
-            with trio.fail_after(CONNECT_TIMEOUT_S):
+            with trio.fail_after(HANDSHAKE_S):
                 stream = await trio.open_tcp_stream(self.host, self.port)
         except (OSError, trio.TooSlowError) as exc:
-            if self.session is None:
-                self.deliver(
-                    {
-                        "t": "_connection",
-                        "status": "closed",
-                        "reason": f"cannot connect to {self.host}:{self.port}: {exc or 'timed out'}",
-                    }
-                )
+            if not self.welcomed:
+                why = "no answer" if isinstance(exc, trio.TooSlowError) else (_os_reason(exc) or str(exc))
+                self._closed(f"cannot connect to {self.address}: {why}")
                 return None
-            return str(exc) or type(exc).__name__
+            return _os_reason(exc) or type(exc).__name__
         conn = protocol.Connection("client")
-        self._lock = trio.Lock()
         ended: list[str | None] = ["closed"]
         async with stream:
-            hello = {"t": "hello", **self.hello}
+            hello: Msg = {"t": "hello", **self.hello}
             if self.session is not None:
                 hello["resume"] = {"token": self.session, "last_seq": self.last_seq}
-            await self._write(stream, conn, hello)
+            try:
+                await self._write(stream, conn, hello)
+                if self.session is not None:  # its pong comes after every replayed event
+                    self._replay_ping = await self._write(stream, conn, {"t": "ping"})
+                outcome = await self._handshake(stream, conn)
+            except Refused as exc:
+                if not self.welcomed:
+                    self._closed(str(exc))
+                    return None
+                return str(exc)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                if not self.welcomed:
+                    self._closed(f"{self.address} closed the connection during the handshake")
+                    return None
+                return _os_reason(exc) or "connection lost"
+            if outcome is not True:
+                return outcome
             try:
                 async with trio.open_nursery() as nursery:
                     self._session_scope = nursery.cancel_scope
@@ -185,28 +234,91 @@ class Net:
                 ended[0] = str(group.exceptions[0]) or "connection lost"
         return ended[0]
 
-    async def _write(self, stream, conn, request: dict) -> None:
+    async def _handshake(
+        self, stream: trio.SocketStream, conn: protocol.Connection
+    ) -> Literal[True] | str | None:
+        """Read until the reply to ``hello``, within ``HANDSHAKE_S``. True: welcomed (the
+        session goes on); ``""``: the kept session is unknown, start afresh; None: refused for
+        good (said). Raises ``Refused`` when the peer is not a neveryu server."""
+        first = b""
+        with trio.move_on_after(HANDSHAKE_S):
+            while True:
+                data = await stream.receive_some(65536)
+                if not data:
+                    raise Refused(
+                        f"{self.address} closed the connection without a word: is it a neveryu server?"
+                    )
+                first = first or data
+                try:
+                    conn.receive_data(data)
+                    msg = conn.next_message()
+                except protocol.ProtocolError:
+                    raise Refused(_not_neveryu(self.address, first)) from None
+                if msg is None:
+                    continue
+                if msg.get("t") == "welcome":
+                    self._handle(msg)
+                    return True
+                if msg.get("t") == "error" and msg.get("code") == "BAD_RESUME":
+                    self.session, self.last_seq = None, 0
+                    self._replay_ping = None
+                    self.deliver({"t": "_fresh", "reason": msg.get("msg")})
+                    return ""
+                if msg.get("t") == "error":
+                    self.deliver(msg)
+                    self._closed(f"{msg.get('code')}: {msg.get('msg')}")
+                    return None
+                raise Refused(_not_neveryu(self.address, first))
+        raise Refused(
+            f"no answer from {self.address} within {HANDSHAKE_S:g} s: is it a neveryu server?"
+            if not first
+            else _not_neveryu(self.address, first)
+        )
+
+    async def _write(self, stream: trio.SocketStream, conn: protocol.Connection, request: Msg) -> int:
         rid = next(self._ids)
-        self._pending[rid] = request["t"]
+        self._pending[rid] = str(request["t"])
         frame = conn.send({**request, "id": rid})
         async with self._lock:
             await stream.send_all(frame)
+        return rid
 
-    async def _writer(self, stream, conn, requests) -> None:
+    async def _writer(
+        self, stream: trio.SocketStream, conn: protocol.Connection, requests: trio.MemoryReceiveChannel[Msg]
+    ) -> None:
         async for request in requests:
             await self._write(stream, conn, request)
 
-    async def _pinger(self, stream, conn) -> None:
+    async def _pinger(self, stream: trio.SocketStream, conn: protocol.Connection) -> None:
         while True:
             await trio.sleep(self._heartbeat_s)
             await self._write(stream, conn, {"t": "ping"})
 
-    _heartbeat_s = protocol.HEARTBEAT_MS / 1000.0
-
-    _idle_s = protocol.IDLE_TIMEOUT_MS / 1000.0
-
-    async def _reader(self, stream, conn, nursery, ended: list) -> None:
+    async def _reader(
+        self,
+        stream: trio.SocketStream,
+        conn: protocol.Connection,
+        nursery: trio.Nursery,
+        ended: list[str | None],
+    ) -> None:
         while True:
+            while True:  # first what came with the welcome, then each read
+                try:
+                    msg = conn.next_message()
+                except protocol.ProtocolError as exc:
+                    if exc.fatal:
+                        ended[0] = None
+                        self._closed(f"{exc.code}: {exc}")
+                        nursery.cancel_scope.cancel()
+                        return
+                    continue
+                if msg is None:
+                    break
+                verdict = self._handle(msg)
+                if verdict is not False:
+                    ended[0] = verdict
+                    nursery.cancel_scope.cancel()
+                    return
             data = b""
             with trio.move_on_after(self._idle_s) as idle:
                 data = await stream.receive_some(65536)
@@ -219,39 +331,31 @@ class Net:
                 nursery.cancel_scope.cancel()
                 return
             conn.receive_data(data)
-            while True:
-                try:
-                    msg = conn.next_message()
-                except protocol.ProtocolError as exc:
-                    if exc.fatal:
-                        ended[0] = None
-                        self.deliver({"t": "_connection", "status": "closed", "reason": f"{exc.code}: {exc}"})
-                        nursery.cancel_scope.cancel()
-                        return
-                    continue
-                if msg is None:
-                    break
-                if self._handle(msg):
-                    ended[0] = None
-                    nursery.cancel_scope.cancel()
-                    return
 
-    def _handle(self, msg: dict) -> bool:
-        """Deliver one message; True when the connection is over for good."""
+    def _handle(self, msg: Msg) -> Literal[False] | str | None:
+        """Deliver one message. False: go on; None: the connection is over for good; a string:
+        it is lost for that reason (resume)."""
         seq = msg.get("seq")
         if type(seq) is int and seq > self.last_seq:
             self.last_seq = seq
         t = msg.get("t")
-        asked = self._pending.pop(msg["re"], None) if type(msg.get("re")) is int else None
-        if t == "pong" or t == "heartbeat":
+        rid = msg.get("re")
+        asked = self._pending.pop(rid, None) if type(rid) is int else None
+        if t == "pong":
+            if rid == self._replay_ping:
+                self._replay_ping = None
+                self.deliver({"t": "_replayed"})
+            return False
+        if t == "heartbeat":
             return False
         if t == "welcome":
+            self.welcomed = True
             resumed = bool(msg.get("resumed"))
             self.session = msg.get("session") or self.session
             if type(msg.get("heartbeat_ms")) is int:
                 self._heartbeat_s = max(0.5, msg["heartbeat_ms"] / 2000.0)
-            limits = msg.get("limits") if isinstance(msg.get("limits"), dict) else {}
-            if type(limits.get("idle_ms")) is int:
+            limits = msg.get("limits")
+            if isinstance(limits, dict) and type(limits.get("idle_ms")) is int:
                 self._idle_s = max(1.0, limits["idle_ms"] / 1000.0)
             self.deliver(msg)
             self.on_welcome(msg, resumed)
@@ -262,12 +366,35 @@ class Net:
             return False
         if t == "error" and msg.get("fatal"):
             self.deliver(msg)
-            self.deliver({"t": "_connection", "status": "closed", "reason": msg.get("msg")})
-            return True
+            self._closed(str(msg.get("msg") or msg.get("code")))
+            return None
         if t == "bye":
             self.deliver(msg)
-            return True
+            if msg.get("reason") in RESUMABLE_BYES:
+                return f"the server dropped the connection ({msg.get('reason')})"
+            return None
         if t == "ok":
             return False
         self.deliver(msg)
         return False
+
+
+def _os_reason(exc: BaseException) -> str:
+    """The human part of an OSError (``Connection refused``), or ''."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) if isinstance(exc, OSError) else ""
+
+
+def _not_neveryu(address: str, first: bytes) -> str:
+    """What to say when ``address`` answered ``first`` (its first bytes) instead of a neveryu
+    frame: a web server by its status line, anything else as "something else"."""
+    if first.startswith(b"HTTP/"):
+        status = first.split(b"\r\n", 1)[0].decode("ascii", "replace")[:60]
+        return f"{address} is not a neveryu server: it answers as a web server ({status})"
+    if first.startswith((b"SSH-", b"220 ", b"+OK", b"* OK")):
+        line = first.split(b"\n", 1)[0].decode("ascii", "replace").strip()[:60]
+        return f"{address} is not a neveryu server: it answers {line!r}"
+    return f"{address} is not a neveryu server: it answers something else"

@@ -1,0 +1,74 @@
+"""Why the player may do only this now: the special moments of the variants, in one sentence.
+
+``moment(state)`` looks at what the seat may do (the server's ``legal``: the client never needs
+the rules to know *what* it may do) and at the deal, and names the reason when it is not plain:
+``veryu``'s final call, a set that puts its empty-handed layer out, quads after taking the pile
+(``verish``) or on one's turn (``veryu``), the aces that open a ``hoyle`` deal, the rank order of
+``hoyle`` and ``cheat``, a challenge open to anyone, a set held for the challenge window, a void
+challenge that bars its maker, a smaller set when ``hoyle-three``'s stock is empty, a claimed
+count that may lie. It returns a texts.py key (``why.<name>``) and its arguments, or None.
+
+The reasons come from RULES.md (the paragraph named in each branch); the seat's hand, the last
+set and ``waiting`` are what the seat itself may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import State
+
+Why = tuple[str, dict[str, Any]]
+
+
+def moment(s: State) -> Why | None:
+    """The sentence (key, args) that explains the seat's options now, or None."""
+    if s.seat is None or not s.playing:
+        return None
+    if s.seat_info().get("away"):
+        return ("why.away", {})
+    if s.held:
+        return ("why.held", {"rank": s.held.get("rank"), "count": s.held.get("count")})
+    rules = s.rules
+    legal = s.legal or {}
+    last = s.last or {}
+    layer = last.get("seat")
+    if not s.my_turn:
+        if legal.get("challenge") is not None:  # RULES.md, timing rules: anyone may challenge
+            return ("why.anyone", {"seat": layer})
+        if s.barred is not None and s.barred == last.get("set_no"):
+            return ("why.barred", {"set_no": s.barred})
+        return None
+    lay = legal.get("lay")
+    if legal.get("discard_quads") and rules is not None:
+        if rules.quads == "after_taking":  # RULES.md, verish: quads after taking, shown
+            return ("why.quads_taken", {"ranks": tuple(legal["discard_quads"])})
+        return ("why.quads_turn", {"ranks": tuple(legal["discard_quads"])})
+    if lay is None and (legal.get("challenge") is not None or legal.get("believe") is not None):
+        if rules is not None and rules.last_cards == "final_call" and s.seat in s.waiting:
+            return ("why.final_call", {"seat": layer})  # RULES.md, veryu: last cards, final call
+        return ("why.must_call", {"seat": layer, "believe": legal.get("believe") is not None})
+    if layer is not None and layer != s.seat and layer in s.waiting and rules is not None:
+        if rules.last_cards == "next_decides":  # RULES.md, verish/lozh: next decides
+            return ("why.next_decides", {"seat": layer, "believe": legal.get("believe") is not None})
+        if rules.last_cards == "covered_or_survived":
+            return ("why.cover", {"seat": layer})
+    if s.barred is not None and s.barred == last.get("set_no") and legal.get("challenge") is None:
+        return ("why.barred", {"set_no": s.barred})
+    if not lay:
+        return None
+    ranks = tuple(lay.get("ranks") or ())
+    if rules is not None and lay.get("min") == lay.get("max") and rules.set_size[0] > (lay.get("min") or 0):
+        return ("why.short_set", {"n": lay.get("min")})  # RULES.md, hoyle-three: the stock ran out
+    if rules is not None and len(ranks) == 1:
+        if rules.first_rank == "ace" and s.set_no == 0:
+            return ("why.first_aces", {})  # RULES.md, hoyle: the first set claims aces
+        if rules.rank_order in ("descending", "ascending") and last:
+            return ("why.order_" + rules.rank_order, {"rank": ranks[0]})
+        if rules.rank_order == "hold" and last:
+            return ("why.hold", {"rank": ranks[0]})
+    if lay.get("count_min") is not None:
+        return ("why.count_lies", {})  # RULES.md, cheat: count_may_lie
+    if len(ranks) > 1 and not last:
+        return ("why.lead", {})
+    return None

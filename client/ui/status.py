@@ -1,0 +1,114 @@
+"""The status line: whose turn it is, what may be claimed, the time left, and where the table
+stands between deals and matches. It is drawn on its own line just under the header, so that it
+is on screen at every size the client allows (64×20 and up).
+
+``status(state, texts, now)`` returns formatted text (prompt-toolkit ``(style, text)`` pairs);
+``table_waiting(state)`` says what a table between matches waits for (a texts.py key and its
+arguments).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from .model import State
+from .standings import standings
+from .texts import Texts
+
+
+def time_left(state: State, now: float) -> int | None:
+    """Whole seconds left of the turn (rounded up), or None when untimed."""
+    if state.turn_deadline is None:
+        return None
+    return max(0, math.ceil(state.turn_deadline - now))
+
+
+def table_waiting(s: State) -> tuple[str, dict[str, Any]]:
+    """What a table with no match on waits for: free seats, players not ready, or the start."""
+    seats = s.seats
+    free = sum(1 for x in seats if not x.get("name") and not x.get("bot"))
+    if free:
+        return ("wait.seats", {"n": free})
+    unready = [x.get("seat") for x in seats if not x.get("bot") and not x.get("ready")]
+    if s.seat in unready:
+        return ("wait.you", {})
+    if unready:
+        return ("wait.ready", {"seats": tuple(unready)})
+    return ("wait.start", {})
+
+
+def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
+    """The status line for the table screen."""
+    if s.screen != "table":
+        return []
+    out: StyleAndTextTuples = []
+    if s.connection != "connected":  # nothing on the table moves meanwhile
+        key = "status.bye." + (s.bye or "") if s.bye else "status.conn." + s.connection
+        return [("class:warn", t(key) if key in t.table else t("status.conn.closed"))]
+    if s.seat is None:
+        out.append(("class:dim", t("status.watching") + " "))
+    if s.playing and s.turn is not None:
+        if s.my_turn:
+            out.append(("class:myturn", t.glyph("turn") + " " + t("turn.you")))
+        else:
+            out.append(("class:turn", t("turn", name=t.seat_name(s, s.turn))))
+        if s.ranks:
+            key = "status.lead" if s.last is None else "status.claim"
+            out.append(("", " " + t.glyph("dot") + " " + t(key, ranks=t.ranks(s.ranks))))
+        left = time_left(s, now)
+        turn_ms = (s.table or {}).get("turn_ms")
+        if left is None and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
+            # after a resume the replayed turn's time is stale: say the clock runs all the same
+            out.append(("", " " + t.glyph("dot") + " "))
+            out.append(("class:warn", t("status.timed", s=turn_ms // 1000)))
+        if left is not None:
+            out.append(("", " " + t.glyph("dot") + " "))
+            out.append(
+                (
+                    "class:warn" if left <= 10 else "class:time",
+                    t("time_left", time=f"{left // 60}:{left % 60:02d}"),
+                )
+            )
+        return out
+    if s.playing:
+        out.append(("", t("status.dealing")))
+        return out
+    table = s.table or {}
+    if s.in_deal and s.over and s.result and table.get("state") == "playing":
+        r = s.result
+        if r.get("loser") is not None:
+            who = t("status.lost", name=t.seat_name(s, r["loser"]))
+        elif r.get("winner") is not None:
+            who = t("status.won", name=t.seat_name(s, r["winner"]))
+        else:
+            who = ""
+        deals = table.get("deals")
+        out.append(("class:turn", t("status.deal_over", deal=_deal_of(s.deal_no, deals), who=who)))
+        return out
+    board = standings(s) if s.match_over is not None else None
+    if board is not None:
+        if board.first:
+            names = t.names(board.names, board.first)
+            out.append(("class:good", t("status.match_won", names=names, n=len(board.first))))
+        else:
+            out.append(("class:turn", t("status.match_over")))
+        return out
+    out.append(("class:turn", waiting_text(t, s)))
+    return out
+
+
+def waiting_text(t: Texts, s: State) -> str:
+    """``table_waiting`` in words."""
+    key, args = table_waiting(s)
+    if "seats" in args:
+        args = {**args, "names": t.names(s.names, args["seats"]), "n": len(args["seats"])}
+    if "n" in args and key == "wait.seats":
+        args = {"seats": t.count(args["n"], "seats")}
+    return t(key, **args)
+
+
+def _deal_of(deal_no: int, deals: Any) -> str:
+    return f"{deal_no}/{deals}" if isinstance(deals, int) and deals else str(deal_no)
