@@ -13,17 +13,15 @@ import collections
 import logging
 import math
 import socket
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 import trio
 
 from neveryu import protocol
 
+from ._config import Limits
 from ._outbox import Outbox
 from ._session import Session
-
-if TYPE_CHECKING:
-    from ._server import Server
 
 log = logging.getLogger("neveryu.server")
 
@@ -34,15 +32,22 @@ GUESSES = frozenset({"WRONG_TABLE_PASSWORD"})  # errors after which the connecti
 
 
 class ClientConnection:
-    """The server's side of one connection (the ``Link`` of its session). ``run`` serves it
-    until the peer goes, a deadline passes, or ``drop``/``bye``/``fatal``."""
+    """The server's side of one connection (the ``Link`` of its session), from ``address``,
+    under ``limits``. ``run`` serves it until the peer goes, a deadline passes, or
+    ``drop``/``bye``/``fatal``; each request read is handed to ``dispatch(connection,
+    request)``, at once."""
 
-    def __init__(self, server: Server, stream: trio.SocketStream, address: str) -> None:
-        self.server = server
+    def __init__(
+        self,
+        stream: trio.SocketStream,
+        address: str,
+        limits: Limits,
+        dispatch: Callable[[ClientConnection, protocol.Request], None],
+    ) -> None:
         self.stream = stream
         self.address = address
-        limits = server.config.limits
         self.limits = limits
+        self.dispatch = dispatch
         self.wire = protocol.Connection("server")
         self.session: Session | None = None
         # The stream's socket as the standard library's, for the outbox's direct writes: the
@@ -233,7 +238,7 @@ class ClientConnection:
                 self._reply_error(request.id, "RATE_LIMITED", "too many requests; slow down")
                 continue
             try:
-                self.server.dispatch(self, request)
+                self.dispatch(self, request)
             except Exception:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, request.t)

@@ -193,7 +193,7 @@ class Server:
         ):
             await self._refuse(stream, address)
             return
-        conn = ClientConnection(self, stream, address)
+        conn = ClientConnection(stream, address, limits, self.dispatch)
         self.connections.add(conn)
         self.per_address[address] += 1
         try:

@@ -13,12 +13,9 @@ import collections
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from neveryu import protocol
-
-if TYPE_CHECKING:
-    from ._table import Table
 
 log = logging.getLogger("neveryu.server")
 
@@ -32,6 +29,21 @@ class Link(Protocol):
 
     def note_error(self, code: str, msg: str) -> None:
         """A non-fatal error reply with ``code`` is about to be sent (for the log)."""
+
+
+class Place(Protocol):
+    """Where a session sits, as the server sees it: a table (``_table.Table``)."""
+
+    id: int
+    summary: dict[str, Any]
+
+    def handle(self, session: Session, request: protocol.Request) -> None: ...
+
+    def detached(self, session: Session) -> None: ...
+
+    def attached(self, session: Session, snapshot: bool) -> None: ...
+
+    def remove(self, session: Session, why: str) -> None: ...
 
 
 def wall_ms() -> int:
@@ -51,7 +63,7 @@ class Session:
         self.seq = 0
         self.buffer: collections.deque[tuple[int, bytes]] = collections.deque(maxlen=replay)
         self.link: Link | None = None
-        self.table: Table | None = None
+        self.table: Place | None = None
         self.seat: int | None = None
         self.dropped_at: float | None = None
         self.evicted = 0  # the seq of the newest event that fell out of the buffer (0: none)

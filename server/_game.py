@@ -1,0 +1,264 @@
+"""The match being played at a table: its deals one after another, the referee of each, the bots
+that play bot seats and away players, and what every receiver is sent.
+
+A ``Game`` exists from ``start`` to the end of the match. The table owns it and hands it the game
+requests (``play``) and the deadlines that are the game's (``bot:<seat>``, ``next_deal``, and its
+referee's); everything the game sends goes through ``publish``: each receiver gets the copy of
+each event ``_wire.copies`` gives it, and nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import trio
+
+from neveryu import engine, protocol
+
+from . import _wire
+from ._bots import default_strength, new_bot
+from ._referee import Referee
+from ._seats import Seat
+from ._session import Session
+from ._settings import TableError, TableSettings
+from ._timers import Timers
+
+log = logging.getLogger("neveryu.server")
+
+ActionOf = Callable[[Any, int], engine.Action]
+"""How a game request becomes the engine action of a seat: ``action_of(request, seat)``."""
+
+
+class Place(Protocol):
+    """What a game needs of its table."""
+
+    id: int
+    settings: TableSettings
+    rules: engine.Rules
+    seats: list[Seat]
+    spectators: list[Session]
+    timers: Timers
+    rng: random.Random
+    summary: dict[str, Any]
+
+    def broadcast(self, body: dict[str, Any]) -> None: ...
+
+    def table_update(self) -> None: ...
+
+    def refresh_summary(self) -> None: ...
+
+    def match_over(self) -> None: ...
+
+
+class Game:
+    """The match at ``table`` (RULES.md: a match is several deals). ``start`` deals the first."""
+
+    def __init__(self, table: Place) -> None:
+        self.table = table
+        self.settings = table.settings
+        self.seats = table.seats
+        self.timers = table.timers
+        seed = self.settings.seed
+        self.match = engine.Match(
+            table.rules, len(self.seats), random.Random(seed if seed is not None else secrets.randbits(128))
+        )
+        self.deal: engine.Deal | None = None
+        self.referee: Referee | None = None
+        self.deal_no = 0
+        self.salt = ""
+        self.commitment = ""
+        self.sent_legal: dict[int, engine.Legal] = {}  # what each seat was last told it may do
+
+    # -- the match ----------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """The match begins (``match_started``) with its first deal."""
+        log.info("table %d: a match of %s begins", self.table.id, self.settings.variant)
+        self.table.refresh_summary()
+        self.table.broadcast(
+            {"t": "match_started", "table": self.table.summary, "deals": self.settings.deals}
+        )
+        self.next_deal()
+
+    def next_deal(self) -> None:
+        """Shuffle and deal the next deal, with a new referee and new bots."""
+        match, rng = self.match, self.table.rng
+        if self.settings.seed is None:  # DESIGN.md: each deal seeded afresh from secrets
+            match.rng = random.Random(secrets.randbits(128))
+        deal, opening = match.start()
+        self.deal = deal
+        self.deal_no += 1
+        self.salt = _wire.new_salt()
+        self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
+        self.sent_legal = {}
+        for seat in self.seats:
+            seat.bot = new_bot(seat.strength or default_strength(), seat.index, deal.rules, len(self.seats))
+            seat.unseen, seat.asked = [], None
+        self.referee = Referee(
+            deal,
+            self.settings,
+            clock=trio.current_time,
+            by_bot=lambda i: self.seats[i].by_bot,
+            choose=lambda i: self.seats[i].bot_sees().choose(deal.view(i), rng),
+            rng=rng,
+        )
+        log.info("table %d: deal %d begins (dealer %d)", self.table.id, self.deal_no, deal.dealer)
+        self.table.refresh_summary()
+        self.publish(self.referee.begin(opening))
+
+    def stop(self) -> None:
+        """No deadline of the game fires any more (the table closes)."""
+        if self.referee is not None:
+            self.referee.stop()
+
+    def _deal_over(self, deal: engine.Deal) -> None:
+        self.sent_legal = {}
+        for seat in self.seats:
+            self.timers.cancel(f"bot:{seat.index}")
+            if seat.session is not None:
+                seat.session.event(_wire.legal_message(engine.NO_ACTION))
+        log.info(
+            "table %d: deal %d ends (loser %s, winner %s)",
+            self.table.id,
+            self.deal_no,
+            deal.loser,
+            deal.winner,
+        )
+        if self.match.deals_played < self.settings.deals:
+            self.timers.start("next_deal", self.settings.deal_pause_ms)
+            return
+        scores = list(self.match.scores)
+        log.info("table %d: the match ends, scores %s", self.table.id, scores)
+        self.table.broadcast({"t": "match_ended", "scores": scores, "deals": self.deal_no})
+        self.table.match_over()
+
+    # -- game requests and bots ----------------------------------------------------------------------
+
+    def play(self, session: Session, req: protocol.Request, action_of: ActionOf) -> None:
+        """A game request from ``session``'s seat, under the referee's timing rules: ``ok`` and
+        the events it caused, or the error its refusal raises (``engine.RuleViolation``,
+        ``TableError``), and then nothing changed."""
+        if session.seat is None or self.referee is None:
+            raise TableError("NOT_PLAYING", "no deal is being played at your seat")
+        events = self.referee.act(action_of(req, session.seat))
+        session.ok(req)
+        self.publish(events)
+
+    def fire_bot(self, index: int) -> None:
+        """The ``bot:<seat>`` deadline: the bot playing that seat acts."""
+        deal, referee, seat = self.deal, self.referee, self.seats[index]
+        if deal is None or referee is None or deal.over or not seat.by_bot or seat.bot is None:
+            return
+        seat.asked = before = deal.actions
+        action = seat.bot_sees().choose(deal.view(index), self.table.rng)
+        try:
+            if action is not None:
+                self.publish(referee.act(action))
+                return
+        except (engine.RuleViolation, TableError) as exc:
+            if deal.actions != before:  # a challenge was settled first: the bot is asked again
+                return
+            log.warning("table %d: the bot at seat %d tried %r: %s", self.table.id, index, action, exc)
+        # A bot that has no move (or a wrong one) on its own turn must not stall the deal: a
+        # random turn action is made for the seat, as when a turn's time runs out.
+        if not deal.over and deal.turn == index and deal.held is None and deal.legal_actions(index).lay:
+            made = engine.random_turn_action(deal.view(index), self.table.rng)
+            self.publish(referee.act(engine.Timeout(index, made)))
+
+    def back(self, seat: Seat, snapshot: bool) -> None:
+        """``seat``'s player is back from away: on his own turn his turn time starts afresh and
+        (``snapshot``) a ``state`` tells him its ``time_ms``."""
+        deal, referee = self.deal, self.referee
+        if deal is not None and referee is not None and not deal.over and deal.turn == seat.index:
+            referee.restart_turn()
+            if snapshot and seat.session is not None:
+                self.send_state(seat.session)
+
+    # -- events out ----------------------------------------------------------------------------------
+
+    def publish(self, events: list[engine.Event]) -> None:
+        """Send every receiver its copy of each of ``events`` (``_wire.copies``), keep each bot's
+        for when it is to play, then bring the seats' ``legal``, the bots and the match up to
+        date."""
+        deal = self.deal
+        if not events or deal is None:
+            return
+        if deal.over and any(type(e) is engine.DealEnded for e in events):
+            self.match.finish(deal)
+        for event in events:
+            extra = self._extra(event)
+            for receiver, seen in _wire.copies(event, len(self.seats), deal.rules.hand_counts_public):
+                body = _wire.event_message(seen) | extra
+                if receiver is None:
+                    for spectator in self.table.spectators:
+                        spectator.event(body)
+                    continue
+                seat = self.seats[receiver]
+                if seat.session is not None:
+                    seat.session.event(body)
+                if seat.bot is not None and type(seen) in seat.bot.observes:
+                    seat.unseen.append(seen)
+            if type(event) is engine.TimedOut:
+                self.seats[event.seat].away = True
+                self.table.table_update()
+        self.after_events()
+
+    def _extra(self, event: engine.Event) -> dict[str, Any]:
+        """The table's own fields of an event: the fair deal's commitment and disclosure, the
+        deal's number, the turn time."""
+        if type(event) is engine.DealStarted:
+            return {"commitment": self.commitment, "deal_no": self.deal_no}
+        if type(event) is engine.Turn and self.referee is not None:
+            return {"time_ms": self.referee.turn_time_ms(event.seat)}
+        if type(event) is engine.DealEnded and self.deal is not None:
+            return {
+                "salt": self.salt,
+                "deck": list(self.deal.deck_order or ()),
+                "match_scores": list(self.match.scores),
+                "deal_no": self.deal_no,
+            }
+        return {}
+
+    def after_events(self) -> None:
+        """After every change: each seat gets its new ``legal``, bots get asked, and an ended
+        deal leads to the next one (or ends the match)."""
+        deal = self.deal
+        if deal is None:
+            return
+        if deal.over:
+            self._deal_over(deal)
+            return
+        held = deal.held.seat if deal.held is not None else None  # its set is laid early: it waits
+        for seat in self.seats:
+            legal = deal.legal_actions(seat.index)
+            if seat.session is not None and self.sent_legal.get(seat.index) != legal:
+                self.sent_legal[seat.index] = legal
+                seat.session.event(_wire.legal_message(legal))
+            key = f"bot:{seat.index}"
+            if not seat.by_bot:
+                self.timers.cancel(key)
+            elif legal and held != seat.index and seat.asked != deal.actions and not self.timers.running(key):
+                self.timers.start(key, self.settings.bot_delay_ms)
+
+    def send_state(self, session: Session) -> None:
+        """A full snapshot of what ``session`` may know of the deal (join, resume)."""
+        deal = self.deal
+        if deal is None:
+            return
+        view = deal.view(session.seat)
+        body = {
+            "t": "state",
+            **_wire.view_fields(view),
+            "table": self.table.summary,
+            "deal_no": self.deal_no,
+            "commitment": self.commitment,
+            "match_scores": list(self.match.scores),
+            "time_ms": self.referee.turn_ms_left() if self.referee is not None else None,
+        }
+        session.event(body)
+        if session.seat is not None:
+            self.sent_legal[session.seat] = view.legal
