@@ -258,6 +258,8 @@ def action_request(action: engine.Action) -> tuple[str, dict[str, Any]]:
         return "declare_none", {}
     if isinstance(action, engine.DiscardQuads):
         return "discard_quads", {"ranks": list(action.ranks)}
+    if isinstance(action, engine.DeclineQuads):
+        return "decline_quads", {}
     raise ValueError(f"not a seat's action: {action!r}")
 
 
@@ -357,7 +359,11 @@ class BotPlayer:
         tracker = self.tracker
         if not tracker.active or not tracker.legal or tracker.held is not None:
             return  # nothing to do, or its set is laid early and waits for the window
-        action = self.bot.choose(tracker.view(), self.rng)
+        view = tracker.view()
+        action = self.bot.choose(view, self.rng)
+        if action is None and view.legal.decline_quads:
+            # It keeps its quads: it says so, and the next set need not wait for the quads window.
+            action = engine.DeclineQuads(self.seat)
         if action is None:
             return
         if self.delay:

@@ -65,6 +65,24 @@ class DeclineQuads:
 
 
 @attrs.frozen
+class OpenQuadsWindow:
+    """The referee holds the next set for ``seat``'s quads window: ``seat`` has just taken the
+    pile and may discard quads (``quads = after_taking``, RULES.md `verish`, **Decision**); a set
+    the next player lays meanwhile waits, and is applied when the window closes
+    (``CloseQuadsWindow``) or at once when ``seat`` discards quads or declines. The referee opens
+    one after every take by a seat a person plays, whatever it holds."""
+
+    seat: int
+
+
+@attrs.frozen
+class CloseQuadsWindow:
+    """The referee closes ``seat``'s quads window (its time is up); a held set is applied now."""
+
+    seat: int
+
+
+@attrs.frozen
 class Challenges:
     """The referee's group of simultaneous challenges of ``set_no`` (received within the tie
     window); the one nearest to the claimant's left wins (RULES.md, `hoyle`)."""
@@ -108,5 +126,7 @@ Action = (
     | DeclineQuads
     | Challenges
     | CloseWindow
+    | OpenQuadsWindow
+    | CloseQuadsWindow
     | Timeout
 )

@@ -21,11 +21,13 @@ from ._actions import (
     Believe,
     Challenge,
     Challenges,
+    CloseQuadsWindow,
     CloseWindow,
     DeclareNone,
     DeclineQuads,
     DiscardQuads,
     LaySet,
+    OpenQuadsWindow,
     Timeout,
     TurnAction,
 )
@@ -186,6 +188,7 @@ class Deal:
         # from its take until the next set laid by anyone or its own next action (RULES.md,
         # `verish`, **Decision**).
         self.quads_offer: int | None = None
+        self.quads_window: int | None = None  # the taker whose quads window holds the next set
         self.over = False
         self.loser: int | None = None
         self.winner: int | None = None
@@ -283,7 +286,7 @@ class Deal:
         quads: tuple[Rank, ...] = ()
         decline = False
         hand = self.hands[seat]
-        if seat == turn and hand and not (self.window_open and self.held is not None):
+        if seat == turn and hand and self.held is None:
             ranks = self._claimable
             lay = _lay_bounds(len(hand), self.set_bounds, ranks, rules.count_may_lie)
             if rules.declare_none and len(ranks) == 1:
@@ -345,6 +348,7 @@ class Deal:
             loser=self.loser,
             winner=self.winner,
             legal=self.legal_actions(seat),
+            quads_window=self.quads_window,
         )
         return view
 
@@ -409,7 +413,7 @@ class Deal:
         hand = self.hands[seat]
         if not hand:
             raise IllegalAction(seat, a, "your hand is empty: answer the last set")
-        if self.window_open and self.held is not None:
+        if self.held is not None:
             raise IllegalAction(seat, a, "your set is already laid and waits for the window")
         cards = a.cards
         if not isinstance(cards, (tuple, list)) or not all(map(_is_str, cards)):
@@ -502,7 +506,7 @@ class Deal:
             raise IllegalAction(a.seat, a, f"{self.rules.name} has no declaring none here")
         if a.seat != self.turn:
             raise NotYourTurn(a.seat, a, f"it is seat {self.turn}'s turn")
-        if self.window_open and self.held is not None:
+        if self.held is not None:
             raise IllegalAction(a.seat, a, "your set is already laid and waits for the window")
         if legal.declare_none is None:
             raise IllegalAction(a.seat, a, "you cannot declare none now")
@@ -530,6 +534,16 @@ class Deal:
         self._check_seat(a.seat, a)
         if self.rules.quads != "after_taking" or a.seat != self.quads_offer:
             raise IllegalAction(a.seat, a, "you hold no right to discard quads now")
+
+    def _check_open_quads(self, a: OpenQuadsWindow) -> None:
+        if self.rules.quads != "after_taking" or a.seat != self.quads_offer:
+            raise IllegalAction(a.seat, a, "a quads window is for the seat that has just taken the pile")
+        if self.quads_window is not None:
+            raise IllegalAction(a.seat, a, "a quads window is open already")
+
+    def _check_close_quads(self, a: CloseQuadsWindow) -> None:
+        if self.quads_window is None or a.seat != self.quads_window:
+            raise IllegalAction(a.seat, a, f"seat {a.seat} has no open quads window")
 
     def _check_close(self, a: CloseWindow) -> None:
         if not self.window_open or self.last is None or a.set_no != self.last.set_no:
@@ -562,7 +576,7 @@ class Deal:
 
     def _do_lay(self, a: LaySet, events: list[ev.Event]) -> None:
         rank, count = self._check_lay(a)
-        if self.window_open:
+        if self.window_open or self.quads_window is not None:
             self.held = a
             events.append(_SetHeld(seat=a.seat, cards=tuple(a.cards), rank=rank, count=count))
             return
@@ -610,7 +624,7 @@ class Deal:
 
     def _do_declare(self, a: DeclareNone, events: list[ev.Event]) -> None:
         rank = self._check_declare(a)
-        if self.window_open:
+        if self.window_open or self.quads_window is not None:
             self.held = a
             events.append(_SetHeld(seat=a.seat, cards=(), rank=rank, count=0))
             return
@@ -731,16 +745,40 @@ class Deal:
             self._go_out([seat], seat, events)
             if not self.over and was_turn:
                 self._begin_turn(self.next_active(seat), events)
+        if not self.over and self.quads_window == seat:
+            self._close_quads_window(events)
 
     def _do_decline(self, a: DeclineQuads, events: list[ev.Event]) -> None:
         self._check_decline(a)
         self.quads_offer = None
         events.append(ev.QuadsDeclined(seat=a.seat))
+        self._close_quads_window(events)
 
     def _do_close(self, a: CloseWindow, events: list[ev.Event]) -> None:
         self._check_close(a)
         self.window_open = False
         events.append(_WindowClosed(set_no=a.set_no))
+        self._lay_held(events)
+
+    def _do_open_quads(self, a: OpenQuadsWindow, events: list[ev.Event]) -> None:
+        self._check_open_quads(a)
+        self.quads_window = a.seat
+        events.append(ev.QuadsWindowOpened(seat=a.seat))
+
+    def _do_close_quads(self, a: CloseQuadsWindow, events: list[ev.Event]) -> None:
+        self._check_close_quads(a)
+        self._close_quads_window(events)
+
+    def _close_quads_window(self, events: list[ev.Event]) -> None:
+        """The quads window closes (its time was up, or the taker discarded or declined): the
+        set held for it is applied now."""
+        seat, self.quads_window = self.quads_window, None
+        if seat is not None:
+            events.append(ev.QuadsWindowClosed(seat=seat))
+            self._lay_held(events)
+
+    def _lay_held(self, events: list[ev.Event]) -> None:
+        """Apply the set laid early and held for a window that has just closed."""
         if self.held is not None:
             held, self.held = self.held, None
             if isinstance(held, DeclareNone):
@@ -812,6 +850,7 @@ class Deal:
         self.over = True
         self.loser, self.winner = loser, winner
         self.window_open = False
+        self.quads_window = None
         if self.held is not None:
             held, self.held = self.held, None
             events.append(ev.SetReturned(seat=held.seat, cards=tuple(getattr(held, "cards", ()))))
@@ -862,6 +901,8 @@ _HANDLERS: dict[type, Callable[[Deal, Any, list[ev.Event]], None]] = {
     DiscardQuads: Deal._do_quads,
     DeclineQuads: Deal._do_decline,
     CloseWindow: Deal._do_close,
+    OpenQuadsWindow: Deal._do_open_quads,
+    CloseQuadsWindow: Deal._do_close_quads,
     Timeout: Deal._do_timeout,
 }
 
@@ -874,6 +915,8 @@ _CHECKS: dict[type, Callable[[Deal, Any], object]] = {
     DiscardQuads: Deal._check_quads,
     DeclineQuads: Deal._check_decline,
     CloseWindow: Deal._check_close,
+    OpenQuadsWindow: Deal._check_open_quads,
+    CloseQuadsWindow: Deal._check_close_quads,
     Timeout: Deal._check_timeout,
 }
 

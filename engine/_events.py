@@ -262,6 +262,25 @@ class QuadsDeclined(Event):
 
 
 @attrs.frozen
+class QuadsWindowOpened(Event):
+    """The next set waits while ``seat``, who has just taken the pile, may discard quads (the
+    quads window, RULES.md `verish`, **Decision**). Public: the window opens after every take by
+    a person, whatever he holds, so it tells nothing of his hand."""
+
+    type: ClassVar[str] = "quads_window_opened"
+    seat: int
+
+
+@attrs.frozen
+class QuadsWindowClosed(Event):
+    """``seat``'s quads window closed (its time was up, or he discarded or declined); a set held
+    for it is applied next. Public."""
+
+    type: ClassVar[str] = "quads_window_closed"
+    seat: int
+
+
+@attrs.frozen
 class StockDrawn(OwnedEvent):
     """``seat`` draws ``count`` cards from the stock (`hoyle-three`); only ``seat`` sees ``cards``."""
 

@@ -91,3 +91,4 @@ class View:
     loser: int | None
     winner: int | None
     legal: Legal
+    quads_window: int | None = None  # the taker whose quads window holds the next set

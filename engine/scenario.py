@@ -24,11 +24,13 @@ from ._actions import (
     Believe,
     Challenge,
     Challenges,
+    CloseQuadsWindow,
     CloseWindow,
     DeclareNone,
     DeclineQuads,
     DiscardQuads,
     LaySet,
+    OpenQuadsWindow,
     Timeout,
 )
 from ._cards import DECK_KINDS, deck_ranks, is_card, new_deck, sort_key
@@ -46,6 +48,8 @@ ACTIONS = (
     "discard_quads",
     "decline_quads",
     "close_window",
+    "open_quads_window",
+    "close_quads_window",
     "challenges",
     "timeout",
 )
@@ -354,6 +358,10 @@ class _Runner:
             return DiscardQuads(seat, tuple(ranks.split() if isinstance(ranks, str) else ranks))
         if do == "decline_quads":
             return DeclineQuads(seat)
+        if do == "open_quads_window":
+            return OpenQuadsWindow(seat)
+        if do == "close_quads_window":
+            return CloseQuadsWindow(seat)
         raise ScenarioError(f"{where}: unknown action {do!r}")
 
     def steps(self, deal: Deal, steps: Sequence[Mapping[str, Any]], where: str) -> None:

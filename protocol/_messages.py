@@ -227,6 +227,9 @@ TABLE = Ref(
             "turn_ms": Field(MS, doc="the turn time limit; 0: untimed"),
             "challenge_window_ms": Field(MS, doc="the challenge window (challengers = anyone)"),
             "tie_window_ms": Field(MS, doc="challenges this close to the first are simultaneous"),
+            "quads_window_ms": Field(
+                MS, required=False, doc="the quads window (`verish`; 0: none); absent from older servers"
+            ),
             "deals": Field(Int(1), doc="deals per match"),
             "deal_no": Field(
                 COUNT, doc="the number of the current or last deal of the match; 0 before the first"
@@ -346,6 +349,11 @@ class CreateTable(Request):
     turn_ms: int | None = wire(MS, "turn time limit; 0: untimed", required=False)
     challenge_window_ms: int | None = wire(MS, "challenge window (challengers = anyone)", required=False)
     tie_window_ms: int | None = wire(MS, "tie window (challengers = anyone)", required=False)
+    quads_window_ms: int | None = wire(
+        MS,
+        "quads window (`verish`: the next set waits while the taker may discard quads); 0: none",
+        required=False,
+    )
     password: str | None = wire(PASSWORD, "a password others need to join or spectate", required=False)
     seed: int | None = wire(
         Int(0, 2**63 - 1), "a fixed seed: reproducible deals (the table tells its players)", required=False
@@ -523,6 +531,11 @@ VARIANT_INFO = Map(
         "name": Field(Str(32, 1), doc="the stable identifier, used in create_table"),
         "title": Field(Str(64), doc="the Russian title"),
         "players": Field(Array(Int(1, MAX_SEATS), 2, 2), doc="[min, max] seats"),
+        "quads_window_ms": Field(
+            MS,
+            required=False,
+            doc="where the variant has a quads window (`verish`): its default, which create_table may change",
+        ),
         "options": Field(
             MapOf(
                 Map(
@@ -806,6 +819,25 @@ class QuadsDeclined(Event):
     seat: int = wire(SEAT, "the seat")
 
 
+@event("quads_window_opened")
+class QuadsWindowOpened(Event):
+    """The quads window: the next set waits while ``seat``, who has just taken the pile, may
+    discard quads (`verish`; it opens after every take by a person, whatever he holds).
+
+    RULES.md: quad (`verish`, quads after taking, Decision)."""
+
+    seat: int = wire(SEAT, "the taker")
+    time_ms: int = wire(MS, "how long the window stays open at most")
+
+
+@event("quads_window_closed")
+class QuadsWindowClosed(Event):
+    """``seat``'s quads window closed (its time was up, or he discarded or declined); a set held
+    for it is laid next."""
+
+    seat: int = wire(SEAT, "the taker")
+
+
 @event("stock_drawn")
 class StockDrawn(Event):
     """``seat`` draws from the stock (`hoyle-three`)."""
@@ -887,6 +919,11 @@ class State(Event):
     turn: int | None = wire(Nullable(SEAT), "the seat to act; nil when the deal is over")
     set_no: int = wire(COUNT, "the number of the latest set laid (0: none yet)")
     window_open: bool = wire(Bool(), "the last set's challenge window is open")
+    quads_window: int | None = wire(
+        SEAT,
+        "the taker whose quads window holds the next set (`verish`); absent or nil: none",
+        required=False,
+    )
     out: tuple[int, ...] = wire(Array(SEAT, MAX_SEATS), "seats out, in order")
     waiting: tuple[int, ...] = wire(Array(SEAT, MAX_SEATS), "empty-handed seats not yet out (last cards)")
     over: bool = wire(Bool(), "the deal has ended")

@@ -15,6 +15,7 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     turn_ms = 60000            # 0: untimed turns
     challenge_window_ms = 1500
     tie_window_ms = 250
+    quads_window_ms = 2000     # verish: the next set waits while the taker may discard quads
     deals = 5                  # deals per match
 
     [limits]
@@ -49,8 +50,10 @@ class TableDefaults:
     """What a new table gets when its ``create_table`` request leaves a value out.
 
     ``turn_ms``: the turn time limit (0: untimed). ``challenge_window_ms`` and ``tie_window_ms``:
-    RULES.md, "Timing rules" (`anyone` variants). ``bot_delay_ms``: how long a bot (or an away
-    player's bot) waits before it acts, so people can follow. ``deal_pause_ms``: the pause between
+    RULES.md, "Timing rules" (`anyone` variants). ``quads_window_ms``: how long the next set waits
+    after a person takes the pile while he may discard quads (RULES.md, `verish`; 0: no window).
+    ``bot_delay_ms``: how long a bot (or an away player's bot) waits before it acts, so people can
+    follow. ``deal_pause_ms``: the pause between
     the deals of a match. ``deals``: deals per match. ``grace_ms``: how long a dropped player's
     seat waits before a bot plays it. ``close_ms``: how long a table lives after its last human
     left.
@@ -61,6 +64,7 @@ class TableDefaults:
     turn_ms: int = attrs.field(default=60_000, validator=_ms)
     challenge_window_ms: int = attrs.field(default=1_500, validator=_ms)
     tie_window_ms: int = attrs.field(default=250, validator=_ms)
+    quads_window_ms: int = attrs.field(default=2_000, validator=_ms)
     bot_delay_ms: int = attrs.field(default=800, validator=_ms)
     deal_pause_ms: int = attrs.field(default=4_000, validator=_ms)
     deals: int = attrs.field(default=5, validator=_positive)

@@ -214,6 +214,8 @@ class Game:
             return {"commitment": self.commitment, "deal_no": self.deal_no}
         if type(event) is engine.Turn and self.referee is not None:
             return {"time_ms": self.referee.turn_time_ms(event.seat)}
+        if type(event) is engine.QuadsWindowOpened:
+            return {"time_ms": self.settings.quads_window_ms}
         if type(event) is engine.DealEnded and self.deal is not None:
             return {
                 "salt": self.salt,

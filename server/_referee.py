@@ -14,6 +14,11 @@ callable):
   group (``Challenges(seats, set_no)``: the seat nearest the claimant's left wins). While a group
   collects, no set is applied: one that arrives is refused (``CHALLENGE_PENDING``), since the
   challenge came first and will reveal the set it would cover.
+- ``quads``: the quads window (RULES.md `verish`, **Decision**): after every take by a seat a
+  person plays (``by_bot`` false), whatever he holds, the referee opens it
+  (``OpenQuadsWindow``): the next set waits, held, while the taker may discard quads; when
+  ``quads_window_ms`` pass the referee closes it (``CloseQuadsWindow``) and a held set is laid;
+  the taker's discard or decline closes it at once.
 - ``turn``: the turn time limit of a seat a person plays; when it runs out the seat's bot (the
   one that plays it while it is away) chooses for it, else a random turn action is made
   (``engine.timeout_for``), and the engine applies ``Timeout(seat, action)``: what is done for
@@ -132,11 +137,24 @@ class Referee:
         return self._applied(self.deal.apply(action))
 
     def _applied(self, events: list[engine.Event]) -> list[engine.Event]:
-        """Bring the deadlines up to date with what ``events`` did to the deal."""
+        """Bring the deadlines up to date with what ``events`` did to the deal (and open a quads
+        window after a take, adding its events)."""
         deal = self.deal
         if deal.over:
             self.stop()
             return events
+        taker = deal.quads_offer
+        if (
+            taker is not None
+            and deal.quads_window is None
+            and self.settings.quads_window_ms
+            and not self.by_bot(taker)
+            and any(type(e) is engine.PileTaken for e in events)
+        ):
+            events = events + deal.apply(engine.OpenQuadsWindow(taker))
+            self.timers.start("quads", self.settings.quads_window_ms)
+        if deal.quads_window is None:
+            self.timers.cancel("quads")
         if any(type(e) is engine.Turn for e in events):
             self._time_turn()
         if deal.window_open and deal.last is not None:
@@ -211,6 +229,12 @@ class Referee:
         if not deal.window_open or deal.last is None or self.tie_set is not None:
             return []  # (a challenge came first: the tie window settles it)
         return self._apply(engine.CloseWindow(deal.last.set_no))
+
+    def _fire_quads(self) -> list[engine.Event]:
+        seat = self.deal.quads_window
+        if seat is None:
+            return []
+        return self._apply(engine.CloseQuadsWindow(seat))
 
     def _fire_turn(self) -> list[engine.Event]:
         deal = self.deal

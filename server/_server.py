@@ -21,7 +21,7 @@ import trio
 from neveryu import engine, protocol
 
 from ._bots import default_strength, strengths
-from ._config import ServerConfig
+from ._config import ServerConfig, TableDefaults
 from ._connection import ClientConnection
 from ._password import password_ok
 from ._session import Session
@@ -51,8 +51,9 @@ TABLE_REQUESTS = (
 their table; the rest are the lobby's)."""
 
 
-def variants_info() -> list[dict[str, Any]]:
-    """The ``variants`` reply: every variant with its seats and options (default, choices)."""
+def variants_info(defaults: TableDefaults) -> list[dict[str, Any]]:
+    """The ``variants`` reply: every variant with its seats and options (default, choices), and
+    where it has a quads window (RULES.md `verish`), its default length (``defaults``)."""
     out = []
     for rules in engine.VARIANTS.values():
         options: dict[str, Any] = {}
@@ -69,9 +70,10 @@ def variants_info() -> list[dict[str, Any]]:
             else:
                 choices = [default]
             options[name] = {"default": default, "choices": choices}
-        out.append(
-            {"name": rules.name, "title": rules.title, "players": list(rules.players), "options": options}
-        )
+        info = {"name": rules.name, "title": rules.title, "players": list(rules.players), "options": options}
+        if rules.quads == "after_taking":
+            info["quads_window_ms"] = defaults.quads_window_ms
+        out.append(info)
     return out
 
 
@@ -258,7 +260,7 @@ class Server:
         elif isinstance(req, protocol.ListTables):
             session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
         elif isinstance(req, protocol.VariantsRequest):
-            session.reply(req, {"t": "variants", "variants": variants_info()})
+            session.reply(req, {"t": "variants", "variants": variants_info(self.config.table)})
         elif isinstance(req, protocol.SchemaRequest):
             session.reply(req, {"t": "schema", "schema": _schema()})
         elif isinstance(req, protocol.CreateTable):

@@ -35,6 +35,7 @@ class TableSettings:
     turn_ms: int = 60_000
     challenge_window_ms: int = 1_500
     tie_window_ms: int = 250
+    quads_window_ms: int = 2_000
     bot_delay_ms: int = 800
     deal_pause_ms: int = 4_000
     deals: int = 5
@@ -77,6 +78,7 @@ class TableSettings:
             turn_ms=ms("turn_ms"),
             challenge_window_ms=ms("challenge_window_ms"),
             tie_window_ms=ms("tie_window_ms"),
+            quads_window_ms=ms("quads_window_ms"),
             bot_delay_ms=defaults.bot_delay_ms,
             deal_pause_ms=defaults.deal_pause_ms,
             deals=req.deals or defaults.deals,

@@ -277,6 +277,7 @@ class Table:
             "turn_ms": s.turn_ms,
             "challenge_window_ms": s.challenge_window_ms,
             "tie_window_ms": s.tie_window_ms,
+            "quads_window_ms": s.quads_window_ms,
             "deals": s.deals,
             "deal_no": self.game.deal_no if self.game is not None else self.deals_played,
             "seeded": s.seed is not None,

@@ -270,6 +270,7 @@ def test_constructors_validate():
 EXTRAS = {
     "deal_started": {"commitment", "deal_no"},
     "turn": {"time_ms"},
+    "quads_window_opened": {"time_ms"},
     "deal_ended": {"salt", "deck", "match_scores", "deal_no"},
 }
 

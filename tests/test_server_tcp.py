@@ -292,3 +292,42 @@ async def test_neveryu_bot_command_fills_a_free_seat():
             assert done[0].returncode == 0, done[0].stderr.decode()[-2000:]
             assert b"played 1 deals in 1 matches" in done[0].stdout
             nursery.cancel_scope.cancel()
+
+
+async def next_of(client: Client, t: str) -> dict:
+    """The next event of type ``t`` the client receives (others before it are skipped)."""
+    while True:
+        event = await client.next_event()
+        if event["t"] == t:
+            return event
+
+
+async def test_a_set_after_a_far_challenge_waits_and_the_nearer_tie_challenge_wins():
+    """RULES.md, "Timing rules", over TCP: after the challenge window has closed, a far seat
+    challenges, the next player's set comes a moment later (refused: CHALLENGE_PENDING), and a
+    nearer seat challenges within the tie window of the first: the nearer seat wins the tie."""
+    config = fast_config(challenge_window_ms=50, tie_window_ms=600, turn_ms=0)
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config)
+            seated = await seat_four(port, "hoyle", seed=5)
+            clients = [c for c, _ in seated]
+            for c in clients:
+                await c.request("ready", ready=True)
+            await clients[0].request("start")
+            turn = await next_of(clients[0], "turn")
+            claimant = turn["seat"]
+            layer, near, far = ((claimant + k) % 4 for k in (1, 2, 3))
+            legal = await next_of(clients[claimant], "legal")
+            started = [m for m in clients[claimant].received if m["t"] == "deal_started"][-1]
+            await clients[claimant].request("lay", cards=[started["hand"][0]], rank=legal["lay"]["ranks"][0])
+            await next_of(clients[far], "window_closed")
+            assert (await clients[far].request("challenge", set_no=1))["t"] == "ok"
+            started = [m for m in clients[layer].received if m["t"] == "deal_started"][-1]
+            with pytest.raises(ServerError) as refused:
+                await clients[layer].request("lay", cards=[started["hand"][0]], rank="K")
+            assert refused.value.code == "CHALLENGE_PENDING"
+            assert (await clients[near].request("challenge", set_no=1))["t"] == "ok"
+            challenged = await next_of(clients[layer], "challenged")
+            assert (challenged["seat"], challenged["tied"]) == (near, [far])
+            nursery.cancel_scope.cancel()
