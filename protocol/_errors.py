@@ -59,6 +59,7 @@ ERRORS: dict[str, tuple[bool, str]] = {
     ),
     "NOT_ALL_READY": (False, "start while a human seat is not ready, or while a seat is empty"),
     "ALREADY_PLAYING": (False, "start, or a change of seats, while the table is playing"),
+    "NOT_HOST": (False, "seat_bot or seat_free from a player who is not the table's host"),
     # game (the engine's RuleViolation codes)
     "NOT_PLAYING": (
         False,

@@ -235,6 +235,11 @@ TABLE = Ref(
                 COUNT, doc="the number of the current or last deal of the match; 0 before the first"
             ),
             "seeded": Field(Bool(), doc="true if the table's deals come from a fixed seed (reproducible)"),
+            "host": Field(
+                Nullable(SEAT),
+                required=False,
+                doc="the seat of the table's host (who made it; seat_bot, seat_free); nil: none seated",
+            ),
         },
         title="table summary",
     ),
@@ -376,6 +381,25 @@ class Spectate(Request):
 
     table: int = wire(UINT32, "the table id")
     password: str | None = wire(PASSWORD, "the table's password, where it has one", required=False)
+
+
+@request("seat_bot")
+class SeatBot(Request):
+    """The table's host gives a seat to a bot: a free seat before a match; during a match the
+    seat of a player who is absent or away (he loses it)."""
+
+    seat: int = wire(SEAT, "the seat")
+    strength: str | None = wire(
+        Str(16, 1), "a strength from welcome.bots; absent or nil: the server's default", required=False
+    )
+
+
+@request("seat_free")
+class SeatFree(Request):
+    """The table's host frees a seat between matches: a bot seat is free for a player again; a
+    player is removed from his seat (back in the lobby)."""
+
+    seat: int = wire(SEAT, "the seat")
 
 
 @request("leave")
@@ -627,7 +651,22 @@ class PlayerLeft(Event):
 
     seat: int = wire(SEAT, "the seat")
     name: str = wire(NAME, "the player's name")
-    reason: str = wire(Str(64), "left or dropped")
+    reason: str = wire(Str(64), "left, dropped, or removed (by the table's host)")
+    by: int | None = wire(SEAT, "removed: the host's seat", required=False)
+
+
+@event("seat_changed")
+class SeatChanged(Event):
+    """The table's host changed a seat; ``table_update`` follows."""
+
+    seat: int = wire(SEAT, "the seat changed")
+    by: int = wire(SEAT, "the host's seat")
+    action: str = wire(
+        Str(32, choices=("bot", "bot_removed", "removed")),
+        "bot: a bot took the seat; bot_removed: a bot seat is free again; removed: its player was removed",
+    )
+    name: str | None = wire(Nullable(NAME), "the player who lost the seat, where one did")
+    strength: str | None = wire(Nullable(Str(16, 1)), "bot: the bot's strength")
 
 
 @event("match_started")

@@ -15,8 +15,6 @@ import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
-import trio
-
 from neveryu import engine, protocol
 
 from . import _wire
@@ -31,6 +29,16 @@ log = logging.getLogger("neveryu.server")
 
 ActionOf = Callable[[Any, int], engine.Action]
 """How a game request becomes the engine action of a seat: ``action_of(request, seat)``."""
+
+GAME_ACTIONS: dict[type[protocol.Request], ActionOf] = {
+    protocol.Lay: lambda r, seat: engine.LaySet(seat, r.cards, r.rank, r.count),
+    protocol.DeclareNoneRequest: lambda r, seat: engine.DeclareNone(seat),
+    protocol.DiscardQuadsRequest: lambda r, seat: engine.DiscardQuads(seat, r.ranks),
+    protocol.DeclineQuadsRequest: lambda r, seat: engine.DeclineQuads(seat),
+    protocol.BelieveRequest: lambda r, seat: engine.Believe(seat, r.set_no),
+    protocol.ChallengeRequest: lambda r, seat: engine.Challenge(seat, r.set_no),
+}
+"""The engine action of each game request (docs/PROTOCOL.md, "Game requests"), for a seat."""
 
 
 class Place(Protocol):
@@ -101,7 +109,7 @@ class Game:
         self.referee = Referee(
             deal,
             self.settings,
-            clock=trio.current_time,
+            timers=self.timers,
             by_bot=lambda i: self.seats[i].by_bot,
             choose=lambda i: self.seats[i].bot_sees().choose(deal.view(i), rng),
             rng=rng,

@@ -28,19 +28,25 @@ callable):
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable
 
 from neveryu import engine
 
 from ._settings import TableError, TableSettings
-from ._timers import Clock, Timers
+from ._timers import Timers
 
 log = logging.getLogger("neveryu.server")
 
 
+KEYS = frozenset({"window", "tie", "quads", "turn"})
+"""The referee's deadlines (keys of the ``Timers`` it is given)."""
+
+
 class Referee:
-    """The timing rules over ``deal`` with ``settings``' times, on ``clock``.
+    """The timing rules over ``deal`` with ``settings``' times, its deadlines in ``timers`` (its
+    table's, or a ``Timers`` of its own on any clock: ``KEYS`` are the referee's).
 
     ``by_bot(seat)`` tells whether a bot plays a seat now (a bot's turn is not timed);
     ``choose(seat)`` is what that seat's bot would do now (None: nothing), asked when the seat's
@@ -52,7 +58,7 @@ class Referee:
         deal: engine.Deal,
         settings: TableSettings,
         *,
-        clock: Clock,
+        timers: Timers,
         by_bot: Callable[[int], bool],
         choose: Callable[[int], engine.Action | None],
         rng: random.Random,
@@ -60,7 +66,7 @@ class Referee:
         self.deal = deal
         self.settings = settings
         self.rules = deal.rules
-        self.timers = Timers(clock)
+        self.timers = timers
         self.by_bot = by_bot
         self.choose = choose
         self.rng = rng
@@ -98,14 +104,21 @@ class Referee:
         return self._apply(action)
 
     def next(self) -> float:
-        """When the next deadline is due (``math.inf``: none)."""
-        return self.timers.next()
+        """When the referee's next deadline is due (``math.inf``: none)."""
+        return min((at for key in KEYS if (at := self.timers.deadline(key)) is not None), default=math.inf)
 
     def fire(self) -> list[engine.Event]:
-        """Fire every deadline that is due, earliest first; the events they caused."""
+        """Fire every deadline of the referee that is due, earliest first; their events."""
         events: list[engine.Event] = []
-        while (key := self.timers.due()) is not None and not self.deal.over:
-            events += getattr(self, "_fire_" + key)()
+        while not self.deal.over and (key := self.timers.due(KEYS.__contains__)) is not None:
+            events += self.fired(key)
+        return events
+
+    def fired(self, key: str) -> list[engine.Event]:
+        """The deadline ``key`` (one of ``KEYS``) has passed: what it does, and its events."""
+        if self.deal.over:
+            return []
+        events: list[engine.Event] = getattr(self, "_fire_" + key)()
         return events
 
     def turn_time_ms(self, seat: int) -> int | None:
@@ -128,7 +141,7 @@ class Referee:
 
     def stop(self) -> None:
         """The deal is over (or the table closes): no deadline of it fires any more."""
-        self.timers.clear()
+        self.timers.clear(KEYS.__contains__)
         self.tie, self.tie_set = [], None
 
     # -- applying -----------------------------------------------------------------------------

@@ -46,6 +46,8 @@ TABLE_REQUESTS = (
     protocol.DeclareNoneRequest,
     protocol.DiscardQuadsRequest,
     protocol.DeclineQuadsRequest,
+    protocol.SeatBot,
+    protocol.SeatFree,
 )
 """The requests a session sends to the table it sits at (``join_table`` and ``spectate`` name
 their table; the rest are the lobby's)."""

@@ -25,9 +25,10 @@ import trio
 
 from neveryu import engine, protocol
 
-from ._game import ActionOf, Game
+from ._bots import default_strength, strengths
+from ._game import GAME_ACTIONS, Game
 from ._password import password_ok
-from ._referee import Referee
+from ._referee import KEYS as REFEREE_KEYS
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings
@@ -35,16 +36,6 @@ from ._text import shown
 from ._timers import Timers
 
 log = logging.getLogger("neveryu.server")
-
-GAME_ACTIONS: dict[type[protocol.Request], ActionOf] = {
-    protocol.Lay: lambda r, seat: engine.LaySet(seat, r.cards, r.rank, r.count),
-    protocol.DeclareNoneRequest: lambda r, seat: engine.DeclareNone(seat),
-    protocol.DiscardQuadsRequest: lambda r, seat: engine.DiscardQuads(seat, r.ranks),
-    protocol.DeclineQuadsRequest: lambda r, seat: engine.DeclineQuads(seat),
-    protocol.BelieveRequest: lambda r, seat: engine.Believe(seat, r.set_no),
-    protocol.ChallengeRequest: lambda r, seat: engine.Challenge(seat, r.set_no),
-}
-"""The engine action of each game request (docs/PROTOCOL.md, "Game requests"), for a seat."""
 
 
 class Table:
@@ -63,13 +54,14 @@ class Table:
             i = settings.seats - len(settings.bots) + k
             self.seats[i] = Seat(i, strength)
         self.spectators: list[Session] = []
+        self.host: Session | None = None  # who made the table (seat_bot, seat_free), while seated
         self.closed = False
         self.game: Game | None = None  # the match being played
         self.deals_played = 0  # deals of the last match, once it ended (the summary's deal_no)
         self.timers = Timers(trio.current_time)
         self.rng = random.Random(settings.seed if settings.seed is not None else secrets.randbits(64))
         self.summary: dict[str, Any] = {}
-        self._sleep: trio.CancelScope | None = None  # the table task's wait for the next deadline
+        self._task = trio.CancelScope()  # the table task's (``run``)
         self._on_close = on_close
         self.refresh_summary()
 
@@ -85,11 +77,6 @@ class Table:
     def deal(self) -> engine.Deal | None:
         """The deal of the match being played (over, between two deals), if any."""
         return self.game.deal if self.game is not None else None
-
-    @property
-    def referee(self) -> Referee | None:
-        """The referee of that deal, if any."""
-        return self.game.referee if self.game is not None else None
 
     # -- the outside: requests and connections come in --------------------------------------------
 
@@ -116,7 +103,6 @@ class Table:
         except Exception:
             log.exception("table %d: failed to handle %s", self.id, request.t)
             session.error(request, "INTERNAL_ERROR", "the server failed to handle this request")
-        self._wake()
 
     def detached(self, session: Session) -> None:
         """``session``'s connection dropped: a seat waits ``grace_ms``, then a bot plays it
@@ -125,7 +111,6 @@ class Table:
         if session.table is self and session.seat is not None and self.seats[session.seat].session is session:
             self.timers.start(f"grace:{session.seat}", self.settings.grace_ms)
         self._check_empty()
-        self._wake()
 
     def attached(self, session: Session, snapshot: bool) -> None:
         """``session`` resumed on a new connection. ``snapshot``: what it missed is no longer
@@ -139,7 +124,6 @@ class Table:
             if self.game is not None:
                 self.game.send_state(session)
         self._check_empty()
-        self._wake()
 
     def remove(self, session: Session, why: str) -> None:
         """Take ``session`` off this table (``why``: left, dropped): a spectator goes; a seat is
@@ -157,13 +141,14 @@ class Table:
             log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
             self.broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
         session.table, session.seat = None, None
+        if session is self.host:  # the host passes to the player in the first seat
+            self.host = next((s.session for s in self.seats if s.session is not None), None)
         self.table_update()
         if self.game is not None:
             self.game.after_events()
         if not self.spectators and all(s.session is None for s in self.seats):
             self.close("its players left")  # nobody can come back to it: it closes at once
         self._check_empty()
-        self._wake()
 
     def close(self, reason: str) -> None:
         """Close the table: everyone at it gets ``table_closed`` and is back in the lobby."""
@@ -177,8 +162,7 @@ class Table:
         for session in self._members():
             session.event({"t": "table_closed", "table": self.id, "reason": reason})
             session.table, session.seat = None, None
-        if self._sleep is not None:
-            self._sleep.cancel()  # the table task ends
+        self._task.cancel()  # the table task ends
         if self._on_close is not None:
             self._on_close(self)
 
@@ -190,44 +174,25 @@ class Table:
         task_status.started()
         self._check_empty()
         try:
-            while not self.closed:
-                with trio.CancelScope(deadline=self._next()) as self._sleep:
-                    await trio.sleep_forever()
-                self._sleep = None
-                self._fire_due()
+            with self._task:
+                await self.timers.run(self._fire)
         except Exception:
             log.exception("table %d failed and is closed", self.id)
             self.close("a server error")
         finally:
-            self._sleep = None
             self.close("the server is shutting down")
 
-    def _next(self) -> float:
-        referee = self.referee
-        return min(self.timers.next(), referee.next() if referee is not None else self.timers.next())
-
-    def _wake(self) -> None:
-        """After any change: the task's sleep ends at the earliest deadline now."""
-        if self._sleep is not None:
-            self._sleep.deadline = self._next()
-
-    def _fire_due(self) -> None:
-        while not self.closed:
-            game, referee = self.game, self.referee
-            if game is not None and referee is not None and referee.next() <= trio.current_time():
-                try:
-                    game.publish(referee.fire())
-                except Exception:
-                    log.exception("table %d: a deadline of the referee failed", self.id)
-                continue
-            key = self.timers.due()
-            if key is None:
-                return
-            name, _, arg = key.partition(":")
-            try:
+    def _fire(self, key: str) -> None:
+        """A deadline passed: its referee's (the game's), or one of the table's own."""
+        name, _, arg = key.partition(":")
+        try:
+            if name in REFEREE_KEYS:
+                if self.game is not None and self.game.referee is not None:
+                    self.game.publish(self.game.referee.fired(name))
+            else:
                 getattr(self, "_fire_" + name)(int(arg) if arg else None)
-            except Exception:
-                log.exception("table %d: deadline %s failed", self.id, key)
+        except Exception:
+            log.exception("table %d: deadline %s failed", self.id, key)
 
     def _fire_close(self, _arg: None) -> None:
         self.close("its players left")
@@ -281,6 +246,7 @@ class Table:
             "deals": s.deals,
             "deal_no": self.game.deal_no if self.game is not None else self.deals_played,
             "seeded": s.seed is not None,
+            "host": self.host.seat if self.host is not None else None,
         }
 
     def table_update(self) -> None:
@@ -316,6 +282,8 @@ class Table:
             seat = free[0]
         seat.session, seat.name, seat.ready, seat.away = session, session.name, False, False
         session.table, session.seat = self, seat.index
+        if self.host is None:
+            self.host = session
         self.timers.cancel(f"grace:{seat.index}")
         self.timers.cancel(f"bot:{seat.index}")
         log.info("table %d: %s takes seat %d", self.id, session.name, seat.index)
@@ -385,6 +353,68 @@ class Table:
             raise TableError("BAD_OPTION", f"chat is at most {self.settings.max_chat} characters")
         session.ok(req)
         self.broadcast({"t": "chat", "seat": session.seat, "name": session.name, "text": text})
+
+    # -- the host's requests (docs/PROTOCOL.md, "Lobby requests") ------------------------------------
+
+    def _host_seat(self, session: Session, index: int) -> Seat:
+        """The seat the host's request names; raises ``TableError`` for anyone else's request,
+        a seat that does not exist, or the host's own seat."""
+        if session.table is not self or session is not self.host:
+            raise TableError("NOT_HOST", "only the table's host changes its seats")
+        if not 0 <= index < len(self.seats) or index == session.seat:
+            raise TableError("BAD_OPTION", f"seat {index} cannot be changed")
+        return self.seats[index]
+
+    def _on_seat_bot(self, session: Session, req: protocol.SeatBot) -> None:
+        seat = self._host_seat(session, req.seat)
+        strength = req.strength or default_strength()
+        if strength not in strengths():
+            raise TableError("BAD_OPTION", f"no bot strength {strength!r}")
+        player = seat.session
+        if not seat.human:
+            raise TableError("SEAT_TAKEN", f"a bot plays seat {seat.index}")
+        if player is not None and (not self.playing or (player.connected and not seat.away)):
+            raise TableError("SEAT_TAKEN", f"{player.name} holds seat {seat.index}")
+        session.ok(req)
+        if player is not None:
+            self._remove_player(seat, player, session)
+        seat.strength, seat.name, seat.ready, seat.away = strength, f"bot {seat.index + 1}", True, False
+        self._seat_changed(seat, session, "bot", player, strength)
+
+    def _on_seat_free(self, session: Session, req: protocol.SeatFree) -> None:
+        seat = self._host_seat(session, req.seat)
+        if self.playing:
+            raise TableError("ALREADY_PLAYING", "seats change between matches")
+        player = seat.session
+        if seat.human and player is None:
+            raise TableError("BAD_OPTION", f"seat {seat.index} is free already")
+        session.ok(req)
+        if player is not None:
+            self._remove_player(seat, player, session)
+            self._seat_changed(seat, session, "removed", player, None)
+        else:
+            seat.strength, seat.name, seat.ready = None, None, False
+            self._seat_changed(seat, session, "bot_removed", None, None)
+
+    def _remove_player(self, seat: Seat, player: Session, host: Session) -> None:
+        """The host takes ``seat`` from ``player``: he is told, and is back in the lobby."""
+        log.info("table %d: %s removes %s from seat %d", self.id, host.name, player.name, seat.index)
+        left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
+        player.event({**left, "by": host.seat})
+        self.timers.cancel(f"grace:{seat.index}")
+        seat.session, seat.name, seat.ready = None, None, False
+        player.table, player.seat = None, None
+
+    def _seat_changed(
+        self, seat: Seat, host: Session, action: str, player: Session | None, strength: str | None
+    ) -> None:
+        name = player.name if player is not None else None
+        change = {"seat": seat.index, "by": host.seat, "action": action, "name": name, "strength": strength}
+        self.broadcast({"t": "seat_changed", **change})
+        self.table_update()
+        if self.game is not None:
+            self.game.after_events()
+        self._check_empty()
 
     # -- people come and go --------------------------------------------------------------------------
 

@@ -1,14 +1,17 @@
-"""Named deadlines on a clock: what a table and its referee wait for.
+"""Named deadlines on a clock, and the task that waits for them: a table's and its referee's.
 
 A ``Timers`` holds at most one deadline per key (``"window"``, ``"bot:2"``, ...), in seconds of
-the clock it is given (trio's ``current_time`` on a server, any callable in a test). It never
-sleeps: the table's task sleeps until ``next()`` and then takes what is ``due()``.
+the clock it is given (trio's ``current_time`` on a server, any callable in a test). ``run``
+sleeps until the earliest one and fires each as it falls due; starting an earlier deadline
+wakes it sooner. Without ``run`` (a test on a clock of its own) ``due`` gives what is due.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+
+import trio
 
 Clock = Callable[[], float]
 
@@ -19,10 +22,13 @@ class Timers:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._at: dict[str, float] = {}
+        self._sleep: trio.CancelScope | None = None  # ``run``'s wait for the next deadline
 
     def start(self, key: str, delay_ms: int) -> float:
         """(Re)start ``key`` to fire ``delay_ms`` from now; returns its deadline."""
         at = self._at[key] = self.clock() + delay_ms / 1000
+        if self._sleep is not None and at < self._sleep.deadline:
+            self._sleep.deadline = at
         return at
 
     def cancel(self, key: str) -> None:
@@ -40,16 +46,28 @@ class Timers:
         """The earliest deadline (``math.inf`` when none runs)."""
         return min(self._at.values(), default=math.inf)
 
-    def due(self) -> str | None:
-        """The earliest key whose deadline has passed, taken off; None when none has."""
-        if not self._at:
+    def due(self, keys: Callable[[str], bool] = lambda key: True) -> str | None:
+        """The earliest key (of those ``keys`` holds for) whose deadline has passed, taken off;
+        None when none has."""
+        mine = [key for key in self._at if keys(key)]
+        if not mine:
             return None
-        key = min(self._at, key=self._at.__getitem__)
+        key = min(mine, key=self._at.__getitem__)
         if self._at[key] > self.clock():
             return None
         del self._at[key]
         return key
 
-    def clear(self, keep: Callable[[str], bool] = lambda key: False) -> None:
-        """Forget every deadline but those ``keep(key)`` holds for."""
-        self._at = {key: at for key, at in self._at.items() if keep(key)}
+    def clear(self, keys: Callable[[str], bool] = lambda key: True) -> None:
+        """Forget every deadline ``keys`` holds for (all, by default)."""
+        self._at = {key: at for key, at in self._at.items() if not keys(key)}
+
+    async def run(self, fire: Callable[[str], None]) -> None:
+        """Until cancelled: sleep until the earliest deadline, then ``fire(key)`` for each that is
+        due, earliest first. ``fire`` runs in this task and must not wait."""
+        while True:
+            with trio.CancelScope(deadline=self.next()) as self._sleep:
+                await trio.sleep_forever()
+            self._sleep = None
+            while (key := self.due()) is not None:
+                fire(key)

@@ -12,6 +12,7 @@ import pytest
 from neveryu import engine
 from neveryu.server._referee import Referee
 from neveryu.server._settings import TableError, TableSettings
+from neveryu.server._timers import Timers
 
 A, B, C, D = range(4)
 
@@ -34,7 +35,7 @@ def referee(deal: engine.Deal, table: TableSettings, bots: set[int] = frozenset(
     ref = Referee(
         deal,
         table,
-        clock=clock,
+        timers=Timers(clock),
         by_bot=lambda seat: seat in bots,
         choose=lambda seat: None,
         rng=random.Random(1),
@@ -144,7 +145,12 @@ def hoyle_after_window() -> tuple[engine.Deal, Referee, Clock]:
     )
     clock = Clock()
     ref = Referee(
-        deal, table, clock=clock, by_bot=lambda seat: False, choose=lambda seat: None, rng=random.Random(1)
+        deal,
+        table,
+        timers=Timers(clock),
+        by_bot=lambda seat: False,
+        choose=lambda seat: None,
+        rng=random.Random(1),
     )
     ref.act(engine.LaySet(A, ("2S",), "A", None))
     assert types(fire_at(ref, clock, 101.0)) == ["window_closed"]

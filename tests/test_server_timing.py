@@ -302,7 +302,7 @@ async def test_no_timer_fires_after_deal_ends(nursery, mock_clock):
     assert h.table.deal is None and not h.table.playing
     ended = h.events(0, "deal_ended")
     assert len(ended) == 1
-    assert h.table.referee is None and h.table.timers.next() == math.inf  # no deadline is left
+    assert h.table.game is None and h.table.timers.next() == math.inf  # no deadline is left
     before = len(h.msgs(0))
     await h.jump(3600)
     assert len(h.msgs(0)) == before
