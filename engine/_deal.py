@@ -809,13 +809,16 @@ class Deal:
                 del self.stock[: len(drawn)]
                 hand.extend(drawn)
                 events.append(_StockDrawn(seat=seat, count=len(drawn), cards=tuple(drawn)))
+        events.append(self.turn_event())
+
+    def turn_event(self) -> ev.Turn:
+        """The ``Turn`` event that announces the seat to act now (the last one the deal gave)."""
         last = self.last
-        events.append(
-            _Turn(
-                seat=seat,
-                ranks=self._claimable,
-                set_no=last.set_no if last is not None and last.seat != seat else None,
-            )
+        seat = self.turn
+        return _Turn(
+            seat=seat,
+            ranks=self._claimable,
+            set_no=last.set_no if last is not None and last.seat != seat else None,
         )
 
     def _go_out(

@@ -916,6 +916,9 @@ class DealEnded(Event):
     deck: tuple[str, ...] = wire(Array(CARD, MAX_CARDS), "the shuffled deck in dealing order, top first")
     match_scores: tuple[int, ...] | None = wire(Nullable(SCORES), "the match's scores so far")
     deal_no: int = wire(Int(1), "the deal's number in the match")
+    next_deal_ms: int | None = wire(
+        Nullable(MS), "the pause before the match's next deal; nil: the match is over", required=False
+    )
 
 
 @event("legal")

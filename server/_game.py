@@ -225,13 +225,23 @@ class Game:
         if type(event) is engine.QuadsWindowOpened:
             return {"time_ms": self.settings.quads_window_ms}
         if type(event) is engine.DealEnded and self.deal is not None:
+            more = self.match.deals_played < self.settings.deals
             return {
                 "salt": self.salt,
                 "deck": list(self.deal.deck_order or ()),
                 "match_scores": list(self.match.scores),
                 "deal_no": self.deal_no,
+                "next_deal_ms": self.settings.deal_pause_ms if more else None,
             }
         return {}
+
+    def send_turn(self, session: Session) -> None:
+        """The deal's ``turn`` again, for ``session``, with the turn time left now: after a resume
+        whose replay gave it the turn as it was announced, with all its time."""
+        deal, referee = self.deal, self.referee
+        if deal is None or referee is None or deal.over:
+            return
+        session.event(_wire.event_message(deal.turn_event()) | {"time_ms": referee.turn_ms_left()})
 
     def after_events(self) -> None:
         """After every change: each seat gets its new ``legal``, bots get asked, and an ended

@@ -123,6 +123,8 @@ class Table:
             session.event({"t": "table_update", "table": self.summary})
             if self.game is not None:
                 self.game.send_state(session)
+        elif self.game is not None:
+            self.game.send_turn(session)  # the replay told the turn's time as it was announced
         self._check_empty()
 
     def remove(self, session: Session, why: str) -> None:

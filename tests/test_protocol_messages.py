@@ -282,7 +282,7 @@ EXTRAS = {
     "deal_started": {"commitment", "deal_no"},
     "turn": {"time_ms"},
     "quads_window_opened": {"time_ms"},
-    "deal_ended": {"salt", "deck", "match_scores", "deal_no"},
+    "deal_ended": {"salt", "deck", "match_scores", "deal_no", "next_deal_ms"},
 }
 
 

@@ -419,3 +419,33 @@ async def test_turn_time_running_out_during_a_tie_waits_for_the_challenge_and_re
     assert h.events(0, "timed_out") == []
     await h.jump(0.02)
     assert [e["seat"] for e in h.events(0, "timed_out")] == [second]
+
+
+async def test_a_resume_by_replay_is_told_the_turn_time_left(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="verish", seats=2, turn_ms=10_000, bot_delay_ms=60_000)
+    seat = h.deal.turn
+    session = h.sessions[seat]
+    link = session.link
+    session.detach(link, trio.current_time())
+    h.table.detached(session)
+    await h.jump(3.0)
+    session.attach(link)
+    h.table.attached(session, snapshot=False)
+    await trio.testing.wait_all_tasks_blocked()
+    turn = h.events(seat, "turn")[-1]
+    assert (turn["seat"], turn["time_ms"]) == (seat, 7_000)
+    assert turn["set_no"] is None and turn["ranks"] == h.events(seat, "turn")[0]["ranks"]
+
+
+async def test_a_deal_ended_says_when_the_next_deal_starts(nursery, mock_clock):
+    h = await start_table(
+        nursery, mock_clock, variant="cheat", seats=3, bots=("honest", "honest"), turn_ms=0, deals=2
+    )
+    for _ in range(2000):  # the person at seat 0 lays when he may; the bots play on
+        if not h.table.playing:
+            break
+        deal = h.table.deal
+        if deal is not None and not deal.over and deal.turn == 0 and deal.legal_actions(0).lay:
+            await h.lay_something(0)
+        await h.jump(0.5)
+    assert [e["next_deal_ms"] for e in h.events(0, "deal_ended")] == [1_000, None]
