@@ -235,6 +235,12 @@ TABLE = Ref(
                 COUNT, doc="the number of the current or last deal of the match; 0 before the first"
             ),
             "seeded": Field(Bool(), doc="true if the table's deals come from a fixed seed (reproducible)"),
+            "seed_from": Field(
+                Nullable(Str(16, choices=("table", "server"))),
+                required=False,
+                doc="who chose the fixed seed, and so could know every deck: table (its maker) or server"
+                " (whoever runs it); nil: no fixed seed",
+            ),
             "host": Field(
                 Nullable(SEAT),
                 required=False,

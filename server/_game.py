@@ -51,6 +51,7 @@ class Place(Protocol):
     spectators: list[Session]
     timers: Timers
     rng: random.Random
+    seed: int | None
     summary: dict[str, Any]
 
     def broadcast(self, body: dict[str, Any]) -> None: ...
@@ -70,7 +71,7 @@ class Game:
         self.settings = table.settings
         self.seats = table.seats
         self.timers = table.timers
-        seed = self.settings.seed
+        seed = table.seed
         self.match = engine.Match(
             table.rules, len(self.seats), random.Random(seed if seed is not None else secrets.randbits(128))
         )
@@ -95,7 +96,7 @@ class Game:
     def next_deal(self) -> None:
         """Shuffle and deal the next deal, with a new referee and new bots."""
         match, rng = self.match, self.table.rng
-        if self.settings.seed is None:  # DESIGN.md: each deal seeded afresh from secrets
+        if self.table.seed is None:  # DESIGN.md: each deal seeded afresh from secrets
             match.rng = random.Random(secrets.randbits(128))
         deal, opening = match.start()
         self.deal = deal

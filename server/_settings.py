@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -12,6 +13,15 @@ from ._bots import default_strength, new_bot
 
 if TYPE_CHECKING:
     from ._config import TableDefaults
+
+
+def table_seed(seed: int, table_id: int) -> int:
+    """The seed of table ``table_id``'s shuffles and bots, from a fixed ``seed``: the first 8
+    bytes (big-endian) of SHA-256 of the UTF-8 ``"neveryu table {seed} {table_id}"``. Two tables
+    with the same seed, or every table of a server started with ``--seed``, deal decks of their
+    own: one table's disclosed decks tell nothing of another's."""
+    digest = hashlib.sha256(f"neveryu table {seed} {table_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 class TableError(Exception):
@@ -26,7 +36,9 @@ class TableError(Exception):
 @attrs.frozen(kw_only=True)
 class TableSettings:
     """One table's settings, fixed when it is made (``create_table``). Times in ms; ``turn_ms``
-    0 means untimed; ``seed`` None seeds every deal from ``secrets``."""
+    0 means untimed. ``seed`` None seeds every deal from ``secrets``; a fixed one (chosen by
+    ``seed_from``: the table's maker, or the server) makes the table's deals reproducible, each
+    table's its own (``table_seed``)."""
 
     variant: str
     options: dict[str, Any]
@@ -43,11 +55,12 @@ class TableSettings:
     close_ms: int = 60_000
     password: str | None = None
     seed: int | None = None
+    seed_from: str | None = None  # who chose ``seed``: "table" (its create_table) or "server"
     max_chat: int = 500
 
     @classmethod
     def from_request(
-        cls, req: dict[str, Any], defaults: TableDefaults, seed: int | None, max_chat: int
+        cls, req: protocol.CreateTable, defaults: TableDefaults, seed: int | None, max_chat: int
     ) -> TableSettings:
         """The settings a ``create_table`` request asks for, with ``defaults`` for what it leaves
         out. Raises TableError(BAD_OPTION) for a variant, option, seat count or bot strength the
@@ -86,5 +99,6 @@ class TableSettings:
             close_ms=defaults.close_ms,
             password=req.password or None,
             seed=req.seed if req.seed is not None else seed,
+            seed_from="table" if req.seed is not None else "server" if seed is not None else None,
             max_chat=max_chat,
         )

@@ -31,7 +31,7 @@ from ._password import password_ok
 from ._referee import KEYS as REFEREE_KEYS
 from ._seats import Seat
 from ._session import Session
-from ._settings import TableError, TableSettings
+from ._settings import TableError, TableSettings, table_seed
 from ._text import shown
 from ._timers import Timers
 
@@ -59,7 +59,10 @@ class Table:
         self.game: Game | None = None  # the match being played
         self.deals_played = 0  # deals of the last match, once it ended (the summary's deal_no)
         self.timers = Timers(trio.current_time)
-        self.rng = random.Random(settings.seed if settings.seed is not None else secrets.randbits(64))
+        # A fixed seed makes the table's deals reproducible, its own (``table_seed``); else each
+        # deal is seeded afresh from ``secrets`` (DESIGN.md, engine/).
+        self.seed = table_seed(settings.seed, table_id) if settings.seed is not None else None
+        self.rng = random.Random(self.seed if self.seed is not None else secrets.randbits(64))
         self.summary: dict[str, Any] = {}
         self._task = trio.CancelScope()  # the table task's (``run``)
         self._on_close = on_close
@@ -248,6 +251,7 @@ class Table:
             "deals": s.deals,
             "deal_no": self.game.deal_no if self.game is not None else self.deals_played,
             "seeded": s.seed is not None,
+            "seed_from": s.seed_from,
             "host": self.host.seat if self.host is not None else None,
         }
 

@@ -315,17 +315,16 @@ async def test_a_set_after_a_far_challenge_waits_and_the_nearer_tie_challenge_wi
             for c in clients:
                 await c.request("ready", ready=True)
             await clients[0].request("start")
+            hands = [(await next_of(c, "deal_started"))["hand"] for c in clients]
             turn = await next_of(clients[0], "turn")
             claimant = turn["seat"]
             layer, near, far = ((claimant + k) % 4 for k in (1, 2, 3))
             legal = await next_of(clients[claimant], "legal")
-            started = [m for m in clients[claimant].received if m["t"] == "deal_started"][-1]
-            await clients[claimant].request("lay", cards=[started["hand"][0]], rank=legal["lay"]["ranks"][0])
+            await clients[claimant].request("lay", cards=[hands[claimant][0]], rank=legal["lay"]["ranks"][0])
             await next_of(clients[far], "window_closed")
             assert (await clients[far].request("challenge", set_no=1))["t"] == "ok"
-            started = [m for m in clients[layer].received if m["t"] == "deal_started"][-1]
             with pytest.raises(ServerError) as refused:
-                await clients[layer].request("lay", cards=[started["hand"][0]], rank="K")
+                await clients[layer].request("lay", cards=[hands[layer][0]], rank="K")
             assert refused.value.code == "CHALLENGE_PENDING"
             assert (await clients[near].request("challenge", set_no=1))["t"] == "ok"
             challenged = await next_of(clients[layer], "challenged")
