@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from neveryu import engine
+from neveryu import engine, protocol
 
 from ._bots import default_strength, new_bot
 

@@ -43,12 +43,12 @@ async def test_two_tables_with_one_seed_deal_decks_of_their_own_and_say_who_chos
     (one, hand_one), (two, hand_two) = await hands(CONFIG, [{"seed": 5}, {"seed": 5}])
     assert hand_one != hand_two
     assert (one["seeded"], one["seed_from"]) == (True, "table") == (two["seeded"], two["seed_from"])
-    (again, hand_again), _ = await hands(CONFIG, [{"seed": 5}, {"seed": 5}])
+    (_again, hand_again), _ = await hands(CONFIG, [{"seed": 5}, {"seed": 5}])
     assert hand_again == hand_one  # the same seed at the same table: the same deal (reproducible)
 
 
 async def test_a_server_seed_gives_each_table_decks_of_its_own():
-    (one, hand_one), (two, hand_two) = await hands(CONFIG.evolve(seed=9), [{}, {}])
+    (one, hand_one), (_two, hand_two) = await hands(CONFIG.evolve(seed=9), [{}, {}])
     assert hand_one != hand_two
     assert (one["seeded"], one["seed_from"]) == (True, "server")
 
