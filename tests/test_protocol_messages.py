@@ -78,6 +78,7 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("request", "declare_none"): {"id": 16},
     ("request", "discard_quads"): {"id": 17, "ranks": ["7", "7"]},
     ("request", "decline_quads"): {"id": 18},
+    ("request", "contribute"): {"id": 19, "deal_no": 2, "contribution": "5e" * 32},
     ("reply", "ok"): {"re": 1},
     ("reply", "error"): {"re": None, "code": "BAD_FRAME", "msg": "no", "fatal": True},
     ("reply", "welcome"): {
@@ -117,6 +118,15 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("event", "match_started"): {**EV, "table": TABLE, "deals": 5},
     ("event", "match_ended"): {**EV, "scores": [1, 0, 2], "deals": 5},
     ("event", "legal"): {**EV, **LEGAL},
+    ("event", "seed_committed"): {
+        **EV,
+        "deal_no": 2,
+        "seed_hash": "a1" * 32,
+        "dealer": 1,
+        "deck": "36",
+        "contributions": [None, None, "b2" * 32],
+        "time_ms": 1000,
+    },
 }
 
 
@@ -268,9 +278,9 @@ def test_constructors_validate():
 # -- game events mirror the engine ----------------------------------------------------------------
 
 EXTRAS = {
-    "deal_started": {"commitment", "deal_no"},
+    "deal_started": {"commitment", "deal_no", "fair", "seed_hash", "contributions"},
     "turn": {"time_ms"},
-    "deal_ended": {"salt", "deck", "match_scores", "deal_no"},
+    "deal_ended": {"salt", "deck", "match_scores", "deal_no", "seed"},
 }
 
 
@@ -292,6 +302,9 @@ def test_legal_and_state_fields_are_the_engine_fields():
         "commitment",
         "match_scores",
         "time_ms",
+        "fair",
+        "seed_hash",
+        "contributions",
     }
 
 
