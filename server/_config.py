@@ -16,6 +16,7 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     challenge_window_ms = 1500
     tie_window_ms = 250
     deals = 5                  # deals per match
+    contribute_ms = 1000       # fair deal 2: the wait for the players' contributions to a shuffle
 
     [limits]
     handshake_ms = 5000
@@ -51,9 +52,12 @@ class TableDefaults:
     ``turn_ms``: the turn time limit (0: untimed). ``challenge_window_ms`` and ``tie_window_ms``:
     RULES.md, "Timing rules" (`anyone` variants). ``bot_delay_ms``: how long a bot (or an away
     player's bot) waits before it acts, so people can follow. ``deal_pause_ms``: the pause between
-    the deals of a match. ``deals``: deals per match. ``grace_ms``: how long a dropped player's
-    seat waits before a bot plays it. ``close_ms``: how long a table lives after its last human
-    left.
+    the deals of a match. ``contribute_ms``: how long the server waits, before each deal of a table
+    without a fixed seed, for the players' contributions to its shuffle (fair deal 2,
+    docs/PROTOCOL.md section 9; it deals as soon as every connected player's has come, so only a
+    client that does not contribute makes a deal start this much later). ``deals``: deals per
+    match. ``grace_ms``: how long a dropped player's seat waits before a bot plays it.
+    ``close_ms``: how long a table lives after its last human left.
     """
 
     variant: str = "verish"
@@ -63,6 +67,7 @@ class TableDefaults:
     tie_window_ms: int = attrs.field(default=250, validator=_ms)
     bot_delay_ms: int = attrs.field(default=800, validator=_ms)
     deal_pause_ms: int = attrs.field(default=4_000, validator=_ms)
+    contribute_ms: int = attrs.field(default=1_000, validator=_ms)
     deals: int = attrs.field(default=5, validator=_positive)
     grace_ms: int = attrs.field(default=30_000, validator=_ms)
     close_ms: int = attrs.field(default=60_000, validator=_ms)

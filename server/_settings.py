@@ -26,7 +26,8 @@ class TableError(Exception):
 @attrs.frozen(kw_only=True)
 class TableSettings:
     """One table's settings, fixed when it is made (``create_table``). Times in ms; ``turn_ms``
-    0 means untimed; ``seed`` None seeds every deal from ``secrets``."""
+    0 means untimed; ``seed`` None seeds every deal from ``secrets`` and asks the players for
+    contributions to its shuffle for ``contribute_ms`` (fair deal 2, ``_shuffle``)."""
 
     variant: str
     options: dict[str, Any]
@@ -37,6 +38,7 @@ class TableSettings:
     tie_window_ms: int = 250
     bot_delay_ms: int = 800
     deal_pause_ms: int = 4_000
+    contribute_ms: int = 1_000
     deals: int = 5
     grace_ms: int = 30_000
     close_ms: int = 60_000
@@ -79,6 +81,7 @@ class TableSettings:
             tie_window_ms=ms("tie_window_ms"),
             bot_delay_ms=defaults.bot_delay_ms,
             deal_pause_ms=defaults.deal_pause_ms,
+            contribute_ms=defaults.contribute_ms,
             deals=req.deals or defaults.deals,
             grace_ms=defaults.grace_ms,
             close_ms=defaults.close_ms,
