@@ -178,8 +178,8 @@ def _fair2_problems(d: Disclosure, deck: list[str]) -> list[str]:
             problems.append("announced_changed")
     if d.seat is not None and d.mine is not None and d.seat < len(d.contributions):
         used = d.contributions[d.seat]
-        if used is not None and used != d.mine:
-            problems.append("mine_replaced")
+        if used is not None and used != d.mine and d.mine_status != "refused":
+            problems.append("mine_replaced")  # (refused: the seat's may be one sent before a restart)
         elif used is None and d.mine_status == "taken":
             problems.append("mine_dropped")
     return problems

@@ -233,7 +233,11 @@ TABLE = Ref(
             "deal_no": Field(
                 COUNT, doc="the number of the current or last deal of the match; 0 before the first"
             ),
-            "seeded": Field(Bool(), doc="true if the table's deals come from a fixed seed (reproducible)"),
+            "seeded": Field(
+                Bool(),
+                doc="true if the table's deals come from a fixed seed: reproducible, and whoever knows"
+                " the seed knows every deck; false: fair deal 2, nobody can choose a deck",
+            ),
         },
         title="table summary",
     ),

@@ -531,6 +531,11 @@ def test_the_hand_is_checked_against_the_deck_the_seed_makes():
     )
     assert fairdeal.check(attrs.evolve(d, seat=None, hand=None)).status == "checked"
     assert fairdeal.check(attrs.evolve(d, mine=None)).status == "unprotected"
+    other_mine = attrs.evolve(d, mine="ff" * 32, mine_status="taken")
+    assert fairdeal.check(other_mine).problems == ("mine_replaced",)
+    # refused (too late, or a second one after a restart): the seat's contribution may be the
+    # first one it sent; it proves nothing, and is no fault of the server's
+    assert fairdeal.check(attrs.evolve(other_mine, mine_status="refused")).status == "unprotected"
     assert fairdeal.check(attrs.evolve(d, fair=None)).status == "committed"
     assert fairdeal.check(attrs.evolve(d, salt=None)).status == "unknown"
 
