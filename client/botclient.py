@@ -6,7 +6,9 @@
 - ``SeatTracker``: the seat's view from the events it receives, kept by the terminal client's
   own reducer (client/ui/model.py) and read as an engine ``View``, so an engine bot can choose.
 - ``play_bot``: join (or create) a table, get ready, start when everyone is, and let an engine
-  bot (``engine.bots``) play until the number of matches asked for has ended.
+  bot (``engine.bots``) play until the number of matches asked for has ended. It contributes to
+  every deal's shuffle (fair deal 2: ``seed_committed`` → ``contribute``) and checks every deal
+  at its end as the terminal client does (``BotPlayer.fair``).
 
 The bot sees only what its seat is sent: it is exactly as blind as a person at that seat.
 """
@@ -23,6 +25,7 @@ import attrs
 import trio
 
 from neveryu import engine, protocol
+from neveryu.client import fairdeal
 from neveryu.client.ui import model
 
 RATE_LIMIT_PAUSE_S = 0.5  # wait this long before trying a rate-limited action again
@@ -303,7 +306,9 @@ class BotPlayer:
         self.deals = 0
         self.errors: Counter[str] = Counter()
         self.refused: list[tuple[engine.Action, str, str]] = []
+        self.fair: list[str] = []  # each deal's fair-deal verdict (client/fairdeal.py, STATUSES)
         self._acted_after = 0  # the seq of the last event sent before the server took our action
+        self._contributed: set[str] = set()  # seed hashes answered (a replayed one is not again)
 
     async def play(self, matches: int | None = 1) -> None:
         """Play until ``matches`` matches have ended (None: until the connection closes)."""
@@ -323,6 +328,9 @@ class BotPlayer:
                     await self.client.request("ready", ready=True)
             elif t == "deal_ended":
                 self.deals += 1
+                self.fair.append(str((self.tracker.state.result or {}).get("fair_status")))
+            elif t == "seed_committed":
+                await self._contribute(msg)
             elif t == "table_closed":
                 return
             # The server sends ``legal`` last in every batch that changes what the seat may do;
@@ -341,6 +349,27 @@ class BotPlayer:
             self.bot.observe(_event(t, fields, self.tracker))
         elif t == "deal_started":
             self.bot.observe(_event(t, msg, self.tracker))
+
+    async def _contribute(self, msg: dict[str, Any]) -> None:
+        """Fair deal 2: this seat's fresh contribution to the next deal's shuffle, at once."""
+        if msg["seed_hash"] in self._contributed:
+            return
+        self._contributed.add(msg["seed_hash"])
+        contribution = fairdeal.new_contribution()
+        sent = {
+            "t": "_contribution",
+            "status": "sent",
+            "deal_no": msg["deal_no"],
+            "contribution": contribution,
+        }
+        self.tracker.apply(sent)
+        try:
+            await self.client.request("contribute", deal_no=msg["deal_no"], contribution=contribution)
+            status = "taken"
+        except ServerError as exc:  # too late: the deal was dealt without it
+            self.errors[str(exc.code)] += 1
+            status = "refused"
+        self.tracker.apply({"t": "_contribution", "status": status})
 
     async def _maybe_start(self, table: dict[str, Any]) -> None:
         if not self.start or table["state"] != "waiting":

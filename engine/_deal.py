@@ -207,12 +207,26 @@ class Deal:
     # -- construction -----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules, players: int, dealer: int, rng: random.Random) -> Deal:
+    def new(
+        cls,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        rng: random.Random,
+        *,
+        order: Sequence[Card] | None = None,
+    ) -> Deal:
         """Shuffle the deck with ``rng`` and deal it (RULES.md, ``deal``; dealing starts left of
-        ``dealer``). Raises ValueError for a seat count the variant does not allow."""
+        ``dealer``); ``order`` deals that deck instead, top first (``rng`` is then not used).
+        Raises ValueError for a seat count the variant does not allow, or an ``order`` that is
+        not a whole deck of the kind the variant uses at that many seats."""
         kind = rules.deck_for(players)
-        order = new_deck(kind)
-        rng.shuffle(order)
+        if order is None:
+            order = new_deck(kind)
+            rng.shuffle(order)
+        elif Counter(order) != Counter(new_deck(kind)):
+            raise ValueError(f"the order given is not a whole {kind} deck")
+        order = list(order)
         dealt = deal_cards(rules, order, players, dealer)
         return cls(
             rules,

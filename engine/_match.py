@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from . import _events as ev
+from ._cards import Card
 from ._deal import Deal, score_deal
 from ._dealing import draw_for_dealer
 from ._rules import Rules
@@ -30,19 +32,27 @@ class Match:
         self.dealer = dealer
         self.deal: Deal | None = None
 
-    def start(self) -> tuple[Deal, list[ev.Event]]:
-        """Shuffle and deal the next deal; returns it with its opening events (the first deal of
-        a ``lowest_draw`` variant starts with ``DealerDrawn``)."""
-        events: list[ev.Event] = []
-        if self.dealer is None:
-            if self.rules.first_dealer == "lowest_draw":
-                draws, self.dealer = draw_for_dealer(
-                    self.players, self.rules.deck_for(self.players), self.rng
-                )
-                events.append(ev.DealerDrawn(draws, self.dealer))
-            else:
-                self.dealer = self.rng.randrange(self.players)
-        self.deal = Deal.new(self.rules, self.players, self.dealer, self.rng)
+    def choose_dealer(self) -> list[ev.Event]:
+        """Fix the next deal's dealer (``self.dealer``) if it is not fixed yet: the first deal's
+        by ``first_dealer`` (a ``lowest_draw`` returns its ``DealerDrawn``; ``random`` draws a seat
+        with ``rng``), later deals' by ``finish``. Returns the events of a draw, else none."""
+        if self.dealer is not None:
+            return []
+        if self.rules.first_dealer == "lowest_draw":
+            draws, self.dealer = draw_for_dealer(self.players, self.rules.deck_for(self.players), self.rng)
+            return [ev.DealerDrawn(draws, self.dealer)]
+        self.dealer = self.rng.randrange(self.players)
+        return []
+
+    def start(self, order: Sequence[Card] | None = None) -> tuple[Deal, list[ev.Event]]:
+        """Deal the next deal; returns it with its opening events (the first deal of a
+        ``lowest_draw`` variant starts with ``DealerDrawn``, unless ``choose_dealer`` already
+        returned it). ``order``: the deck to deal, top first (a fair deal 2's, made outside the
+        engine: docs/PROTOCOL.md, section 9); None shuffles a new deck with ``rng``. Raises
+        ValueError for an ``order`` that is not a whole deck of the table's kind."""
+        events = self.choose_dealer()
+        assert self.dealer is not None
+        self.deal = Deal.new(self.rules, self.players, self.dealer, self.rng, order=order)
         events.extend(self.deal.opening())
         return self.deal, events
 

@@ -4,12 +4,29 @@ Frames are a 4-byte big-endian length and one msgpack map. ``Connection`` turns 
 message dicts and back; ``ProtocolError`` is the only exception untrusted input raises; ``ERRORS``
 is the registry of error codes. The message classes (one per request, reply and event) validate
 and convert; ``parse_request`` picks the class of a client message; ``build_schema`` /
-``load_schema`` give the JSON Schema.
+``load_schema`` give the JSON Schema. ``fair_deck`` and its parts are fair deal 2: the deck as a
+function of the server's seed and the players' contributions (docs/PROTOCOL.md, section 9).
 """
 
 from ._codec import check_sent, decode_body, encode_frame, wire_problem
 from ._connection import Connection, is_uint32
 from ._errors import ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError, error
+from ._fairdeal import (
+    CONTRIBUTION_BYTES,
+    DECK_KINDS,
+    FAIR_SCHEME,
+    SEED_BYTES,
+    byte_stream,
+    deck_order,
+    fair_deck,
+    fair_deck_hex,
+    from_hex,
+    seed_hash,
+    seeded_deal_seed,
+    shuffle_key,
+    shuffled,
+    uniform_below,
+)
 from ._limits import (
     DEFAULT_PORT,
     HEADER_SIZE,
@@ -38,6 +55,7 @@ from ._messages import (
     ChallengeVoid,
     Chat,
     ChatRequest,
+    Contribute,
     CreateTable,
     DealEnded,
     DealerDrawn,
@@ -78,6 +96,7 @@ from ._messages import (
     SeatBot,
     SeatChanged,
     SeatFree,
+    SeedCommitted,
     SetHeld,
     SetLaid,
     SetReturned,
@@ -101,9 +120,12 @@ from ._messages import (
 from ._schema import build_schema, load_schema, schema_json
 
 __all__ = [
+    "CONTRIBUTION_BYTES",
+    "DECK_KINDS",
     "DEFAULT_PORT",
     "ERRORS",
     "EVENTS",
+    "FAIR_SCHEME",
     "GAME_REQUESTS",
     "HEADER_SIZE",
     "HEARTBEAT_MS",
@@ -119,6 +141,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "REPLIES",
     "REQUESTS",
+    "SEED_BYTES",
     "BelieveRequest",
     "Believed",
     "Bye",
@@ -128,6 +151,7 @@ __all__ = [
     "Chat",
     "ChatRequest",
     "Connection",
+    "Contribute",
     "CreateTable",
     "DealEnded",
     "DealStarted",
@@ -171,6 +195,7 @@ __all__ = [
     "SeatBot",
     "SeatChanged",
     "SeatFree",
+    "SeedCommitted",
     "SetHeld",
     "SetLaid",
     "SetReturned",
@@ -190,13 +215,23 @@ __all__ = [
     "Welcome",
     "WindowClosed",
     "build_schema",
+    "byte_stream",
     "check_sent",
+    "deck_order",
     "decode_body",
     "encode_frame",
     "error",
+    "fair_deck",
+    "fair_deck_hex",
+    "from_hex",
     "is_uint32",
     "load_schema",
     "parse_request",
     "schema_json",
+    "seed_hash",
+    "seeded_deal_seed",
+    "shuffle_key",
+    "shuffled",
+    "uniform_below",
     "wire_problem",
 ]

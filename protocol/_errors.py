@@ -41,7 +41,8 @@ ERRORS: dict[str, tuple[bool, str]] = {
         False,
         "the request makes no sense now: hello twice; leave, ready, start or chat at no "
         "table; join_table, spectate or create_table while at a table; create_table "
-        "while the server holds its most tables",
+        "while the server holds its most tables; contribute when the server takes no "
+        "contribution from you for that deal (dealt already, another deal, a second one)",
     ),
     "INTERNAL_ERROR": (False, "the server failed to handle the request (a bug); nothing changed"),
     # lobby

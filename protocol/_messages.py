@@ -190,6 +190,8 @@ NAME = Str(MAX_NAME_LEN, 1)
 PASSWORD = Str(256)
 DECK = Str(4, choices=("36", "52", "2x36", "2x52"))
 HEX64 = Str(64, 64, "^[0-9a-f]{64}$")
+FAIR = Int(1, 255)
+CONTRIBUTIONS = Array(Nullable(HEX64), MAX_SEATS, 2)
 SCORES = Array(Int(-(2**31), 2**31 - 1), MAX_SEATS)
 
 SEAT_SUMMARY = Ref(
@@ -234,7 +236,11 @@ TABLE = Ref(
             "deal_no": Field(
                 COUNT, doc="the number of the current or last deal of the match; 0 before the first"
             ),
-            "seeded": Field(Bool(), doc="true if the table's deals come from a fixed seed (reproducible)"),
+            "seeded": Field(
+                Bool(),
+                doc="true if the table's deals come from a fixed seed: reproducible, and whoever knows"
+                " the seed knows every deck; false: fair deal 2, nobody can choose a deck",
+            ),
             "seed_from": Field(
                 Nullable(Str(16, choices=("table", "server"))),
                 required=False,
@@ -489,6 +495,16 @@ class DeclineQuadsRequest(Request):
     RULES.md: quad (`verish`, quads after taking)."""
 
 
+@request("contribute")
+class Contribute(Request):
+    """Fair deal 2: this seat's contribution to the shuffle of deal ``deal_no``, sent on
+    ``seed_committed`` (docs/PROTOCOL.md, section 9). ``BAD_STATE`` when the server no longer
+    takes one (the deal is dealt, another deal, sent twice), ``NOT_PLAYING`` from a spectator."""
+
+    deal_no: int = wire(Int(1), "the deal's number, as seed_committed gave it")
+    contribution: str = wire(HEX64, "32 fresh random bytes from a cryptographic generator, as lowercase hex")
+
+
 # -- replies -----------------------------------------------------------------------------------
 
 
@@ -707,6 +723,22 @@ class DealerDrawn(Event):
     dealer: int = wire(SEAT, "the dealer")
 
 
+@event("seed_committed")
+class SeedCommitted(Event):
+    """Fair deal 2, before the cards of deal ``deal_no`` are dealt: the server has drawn its
+    secret seed and commits to it; every seated player's client answers with ``contribute``
+    within ``time_ms`` (docs/PROTOCOL.md, section 9)."""
+
+    deal_no: int = wire(Int(1), "the deal's number in the match")
+    seed_hash: str = wire(HEX64, "SHA-256 of the server's 32-byte seed, lowercase hex")
+    dealer: int = wire(SEAT, "the dealer, fixed before anyone contributes")
+    deck: str = wire(DECK, "the deck kind")
+    contributions: tuple[str | None, ...] = wire(
+        CONTRIBUTIONS, "the contributions fixed already: the server's bot seats'; nil for the others"
+    )
+    time_ms: int = wire(MS, "how long the server waits for the contributions")
+
+
 @event("deal_started")
 class DealStarted(Event):
     """The cards are dealt."""
@@ -724,6 +756,13 @@ class DealStarted(Event):
     stock: int = wire(COUNT, "cards in the stock")
     commitment: str = wire(HEX64, "SHA-256 of salt:deck (fair deal)")
     deal_no: int = wire(Int(1), "the deal's number in the match")
+    fair: int | None = wire(
+        FAIR, "the fair-deal scheme: 2, the deck comes from seed and contributions; absent: 1", required=False
+    )
+    seed_hash: str | None = wire(HEX64, "fair deal 2: SHA-256 of the server's seed", required=False)
+    contributions: tuple[str | None, ...] | None = wire(
+        CONTRIBUTIONS, "fair deal 2: each seat's contribution in seat order; nil: none", required=False
+    )
 
 
 @event("turn")
@@ -925,6 +964,9 @@ class DealEnded(Event):
     next_deal_ms: int | None = wire(
         Nullable(MS), "the pause before the match's next deal; nil: the match is over", required=False
     )
+    seed: str | None = wire(
+        HEX64, "fair deal 2: the server's seed, disclosed (its SHA-256 is seed_hash)", required=False
+    )
 
 
 @event("legal")
@@ -983,6 +1025,11 @@ class State(Event):
     commitment: str = wire(HEX64, "the deal's commitment")
     match_scores: tuple[int, ...] | None = wire(Nullable(SCORES), "the match's scores so far")
     time_ms: int | None = wire(Nullable(MS), "turn time left; nil: untimed")
+    fair: int | None = wire(FAIR, "the fair-deal scheme, as in deal_started", required=False)
+    seed_hash: str | None = wire(HEX64, "fair deal 2: SHA-256 of the server's seed", required=False)
+    contributions: tuple[str | None, ...] | None = wire(
+        CONTRIBUTIONS, "fair deal 2: each seat's contribution in seat order; nil: none", required=False
+    )
 
 
 GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads", "decline_quads"})

@@ -5,6 +5,10 @@ with a simple strategy, prints what happened, and exits 0 when the deal has ende
 
     python scripts/example_client.py --host 127.0.0.1 --port 7420 --variant verish
 
+Fair deal (docs/PROTOCOL.md, section 9): it answers every ``seed_committed`` with a fresh
+random contribution, and at the deal's end checks the commitment and, for fair deal 2, that the
+deck is the one the disclosed seed and the contributions make, with its own among them.
+
 Strategy: lay truthfully when the hand holds the rank to claim (as many as allowed), else bluff
 with the fewest cards; declare none when truly holding none; challenge only a claim that cannot
 be true given the own hand, or when there is nothing else to do. Exit status: 0 when the deal
@@ -16,6 +20,8 @@ from __future__ import annotations
 import argparse
 import collections
 import hashlib
+import hmac
+import secrets
 import socket
 import struct
 import sys
@@ -24,6 +30,35 @@ import time
 import msgpack
 
 MAX_SERVER_FRAME = 1_048_576
+
+
+def fair_deck(seed: str, kind: str, contributions: list) -> list:
+    """Fair deal 2 (docs/PROTOCOL.md, 9.3): the deck, top first, from the server's seed and the
+    seats' contributions (64-hex strings; None for a seat that gave none)."""
+    ranks = "6789TJQKA" if kind.endswith("36") else "23456789TJQKA"
+    deck = [r + s for r in ranks for s in "SHDC"] * (2 if kind.startswith("2x") else 1)
+    m = b"neveryu fair deal 2\x00" + kind.encode("ascii") + b"\x00" + bytes([len(contributions)])
+    for c in contributions:
+        raw = bytes.fromhex(c) if c is not None else b""
+        m += bytes([len(raw)]) + raw
+    key = hmac.new(bytes.fromhex(seed), m, hashlib.sha256).digest()
+
+    def stream():
+        k = 0
+        while True:
+            block = hmac.new(key, k.to_bytes(4, "big"), hashlib.sha256).digest()
+            for i in range(0, 32, 4):
+                yield int.from_bytes(block[i : i + 4], "big")
+            k += 1
+
+    u = stream()
+    for i in range(len(deck) - 1, 0, -1):
+        limit = 2**32 - 2**32 % (i + 1)  # draws at or above it are dropped: no modulo bias
+        while (x := next(u)) >= limit:
+            pass
+        j = x % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
 
 
 class Client:
@@ -90,6 +125,8 @@ class Player:
         self.last_claim: tuple[str, int] | None = None  # (rank, count) of the last set
         self.decks = 1
         self.commitment = ""
+        self.started: dict = {}  # this deal's deal_started (fair deal 2: seed_hash, contributions)
+        self.mine: dict = {}  # deal_no -> the contribution we sent (fair deal 2)
         self.turn: int | None = None  # the seat to act
         self.held = False  # our set was laid early and waits for the challenge window
 
@@ -103,6 +140,7 @@ class Player:
             self.hand = collections.Counter(ev["hand"] or [])
             self.decks = 2 if ev["deck"].startswith("2x") else 1
             self.commitment = ev["commitment"]
+            self.started = ev
             return (
                 f"deal {ev['deal_no']}: {self.name(ev['dealer'])} dealt;"
                 f" your hand: {' '.join(sorted(self.hand.elements()))}"
@@ -244,6 +282,10 @@ def play(args: argparse.Namespace, deadline: float) -> int:
             except TimeoutError:
                 client.request("ping")  # nothing for heartbeat_ms: a sign of life
                 continue
+        if msg.get("t") == "seed_committed":  # fair deal 2: our share of the shuffle, at once
+            me.mine[msg["deal_no"]] = secrets.token_hex(32)
+            client.request("contribute", deal_no=msg["deal_no"], contribution=me.mine[msg["deal_no"]])
+            continue
         if msg.get("re") is not None:
             if msg["re"] == waiting_for:
                 waiting_for = None
@@ -279,7 +321,30 @@ def report(me: Player, ev: dict) -> int:
         print(f"the deal is over: {me.name(ev['loser'])} lost")
     digest = hashlib.sha256((ev["salt"] + ":" + ",".join(ev["deck"])).encode()).hexdigest()
     print("fair deal: the commitment " + ("matches" if digest == me.commitment else "DOES NOT MATCH"))
-    return 0 if digest == me.commitment else 1
+    fair2 = check_fair2(me, ev)
+    if fair2 is not None:
+        print("fair deal 2: " + fair2)
+    return 0 if digest == me.commitment and not (fair2 or "").startswith("CHECK FAILED") else 1
+
+
+def check_fair2(me: Player, ev: dict) -> str | None:
+    """Fair deal 2 (docs/PROTOCOL.md, 9.2), or None when the server does not use it."""
+    started = me.started
+    if started.get("fair") != 2:
+        return None
+    seed, contributions = ev.get("seed"), started["contributions"]
+    if seed is None or hashlib.sha256(bytes.fromhex(seed)).hexdigest() != started["seed_hash"]:
+        return "CHECK FAILED: the seed disclosed is not the one committed to"
+    if fair_deck(seed, started["deck"], contributions) != ev["deck"]:
+        return "CHECK FAILED: the deck is not the one the seed and the contributions make"
+    mine, used = me.mine.get(started["deal_no"]), contributions[me.seat]
+    if mine is None and not any(contributions):  # no seed_committed came: a fixed seed (9.6)
+        return "the deck is the one the table's fixed seed makes (whoever knows that seed knew it)"
+    if mine is not None and used == mine:
+        return "the deck was shuffled fairly: nobody could choose it"
+    if used is not None:
+        return "CHECK FAILED: our contribution was replaced"
+    return "our contribution is not in the deck: the server could have chosen it"
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     tie_window_ms = 250
     quads_window_ms = 2000     # verish: the next set waits while the taker may discard quads
     deals = 5                  # deals per match
+    contribute_ms = 1000       # fair deal 2: the wait for the players' contributions to a shuffle
 
     [limits]
     handshake_ms = 5000
@@ -53,8 +54,11 @@ class TableDefaults:
     RULES.md, "Timing rules" (`anyone` variants). ``quads_window_ms``: how long the next set waits
     after a person takes the pile while he may discard quads (RULES.md, `verish`; 0: no window).
     ``bot_delay_ms``: how long a bot (or an away player's bot) waits before it acts, so people can
-    follow. ``deal_pause_ms``: the pause between
-    the deals of a match. ``deals``: deals per match. ``grace_ms``: how long a dropped player's
+    follow. ``deal_pause_ms``: the pause between the deals of a match. ``contribute_ms``: how long
+    the server waits, before each deal of a table without a fixed seed, for the players'
+    contributions to its shuffle (fair deal 2, docs/PROTOCOL.md section 9; it deals as soon as
+    every connected player's has come, so only a client that does not contribute makes a deal
+    start this much later). ``deals``: deals per match. ``grace_ms``: how long a dropped player's
     seat waits before a bot plays it. ``close_ms``: how long a table lives after its last human
     left.
     """
@@ -67,6 +71,7 @@ class TableDefaults:
     quads_window_ms: int = attrs.field(default=2_000, validator=_ms)
     bot_delay_ms: int = attrs.field(default=800, validator=_ms)
     deal_pause_ms: int = attrs.field(default=4_000, validator=_ms)
+    contribute_ms: int = attrs.field(default=1_000, validator=_ms)
     deals: int = attrs.field(default=5, validator=_positive)
     grace_ms: int = attrs.field(default=30_000, validator=_ms)
     close_ms: int = attrs.field(default=60_000, validator=_ms)

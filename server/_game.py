@@ -2,9 +2,10 @@
 that play bot seats and away players, and what every receiver is sent.
 
 A ``Game`` exists from ``start`` to the end of the match. The table owns it and hands it the game
-requests (``play``) and the deadlines that are the game's (``bot:<seat>``, ``next_deal``, and its
-referee's); everything the game sends goes through ``publish``: each receiver gets the copy of
-each event ``_wire.copies`` gives it, and nothing else.
+requests (``play``), the contributions to the next deal's shuffle (``contribute``: fair deal 2,
+``_shuffle``) and the deadlines that are the game's (``bot:<seat>``, ``next_deal``,
+``contributions``, and its referee's); everything the game sends goes through ``publish``:
+each receiver gets the copy of each event ``_wire.copies`` gives it, and nothing else.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings
+from ._shuffle import Shuffle
 from ._timers import Timers
 
 log = logging.getLogger("neveryu.server")
@@ -80,6 +82,8 @@ class Game:
         self.deal_no = 0
         self.salt = ""
         self.commitment = ""
+        self.shuffle: Shuffle | None = None  # fair deal 2: the next deal's, then the one played
+        self.fair: dict[str, Any] = {}  # the fair-deal fields of the deal played (deal_started)
         self.sent_legal: dict[int, engine.Legal] = {}  # what each seat was last told it may do
 
     # -- the match ----------------------------------------------------------------------------------
@@ -94,15 +98,57 @@ class Game:
         self.next_deal()
 
     def next_deal(self) -> None:
-        """Shuffle and deal the next deal, with a new referee and new bots."""
-        match, rng = self.match, self.table.rng
-        if self.table.seed is None:  # DESIGN.md: each deal seeded afresh from secrets
+        """Fair deal 2 (``_shuffle``): fix the next deal's dealer and commit to the server's seed
+        (``seed_committed``), then deal once every connected player has contributed, or when the
+        ``contributions`` deadline (``contribute_ms``) passes. A seeded table deals at once."""
+        match, seed, players = self.match, self.table.seed, len(self.seats)
+        if seed is None:  # DESIGN.md: each deal seeded afresh from secrets
             match.rng = random.Random(secrets.randbits(128))
-        deal, opening = match.start()
+        for event in match.choose_dealer():  # the first dealer's draw (lozh): public, before the seed
+            self._send(event)
+        assert match.dealer is not None
+        deal_no, kind = self.deal_no + 1, self.table.rules.deck_for(players)
+        if seed is not None:
+            self.shuffle = Shuffle.seeded(seed, deal_no, kind, players, match.dealer)
+            self.deal_cards()
+            return
+        self.shuffle = Shuffle.draw(
+            deal_no,
+            kind,
+            players,
+            match.dealer,
+            bots=frozenset(s.index for s in self.seats if not s.human),
+            awaited=frozenset(s.index for s in self.seats if s.session is not None and s.session.connected),
+        )
+        self.table.broadcast(self.shuffle.commit_message(self.settings.contribute_ms))
+        if self.shuffle.complete:
+            self.deal_cards()
+        else:
+            self.timers.start("contributions", self.settings.contribute_ms)
+
+    def contribute(self, session: Session, req: protocol.Contribute) -> None:
+        """``session``'s seat contributes to the next deal's shuffle: ``ok``, then the cards are
+        dealt when it was the last contribution awaited. Raises TableError(BAD_STATE) when the
+        shuffle takes none (``Shuffle.contribute``)."""
+        if self.shuffle is None or session.seat is None:
+            raise TableError("BAD_STATE", "no deal is waiting for contributions")
+        self.shuffle.contribute(session.seat, req.deal_no, req.contribution)
+        session.ok(req)
+        if self.shuffle.complete:
+            self.deal_cards()
+
+    def deal_cards(self) -> None:
+        """Deal the deck of the pending shuffle (``next_deal``), with a new referee and new bots."""
+        shuffle, rng = self.shuffle, self.table.rng
+        if shuffle is None or shuffle.dealt:
+            return
+        self.timers.cancel("contributions")
+        deal, opening = self.match.start(order=shuffle.deck())
         self.deal = deal
-        self.deal_no += 1
+        self.deal_no = shuffle.deal_no
         self.salt = _wire.new_salt()
         self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
+        self.fair = shuffle.started_fields()
         self.sent_legal = {}
         for seat in self.seats:
             seat.bot = new_bot(seat.strength or default_strength(), seat.index, deal.rules, len(self.seats))
@@ -199,28 +245,33 @@ class Game:
         if deal.over and any(type(e) is engine.DealEnded for e in events):
             self.match.finish(deal)
         for event in events:
-            extra = self._extra(event)
-            for receiver, seen in _wire.copies(event, len(self.seats), deal.rules.hand_counts_public):
-                body = _wire.event_message(seen) | extra
-                if receiver is None:
-                    for spectator in self.table.spectators:
-                        spectator.event(body)
-                    continue
-                seat = self.seats[receiver]
-                if seat.session is not None:
-                    seat.session.event(body)
-                if seat.bot is not None and type(seen) in seat.bot.observes:
-                    seat.unseen.append(seen)
+            self._send(event)
             if type(event) is engine.TimedOut:
                 self.seats[event.seat].away = True
                 self.table.table_update()
         self.after_events()
 
+    def _send(self, event: engine.Event) -> None:
+        """Every receiver's copy of ``event`` (``_wire.copies``), with the table's own fields;
+        each bot's is kept for when it is to play."""
+        extra = self._extra(event)
+        for receiver, seen in _wire.copies(event, len(self.seats), self.table.rules.hand_counts_public):
+            body = _wire.event_message(seen) | extra
+            if receiver is None:
+                for spectator in self.table.spectators:
+                    spectator.event(body)
+                continue
+            seat = self.seats[receiver]
+            if seat.session is not None:
+                seat.session.event(body)
+            if seat.bot is not None and type(seen) in seat.bot.observes:
+                seat.unseen.append(seen)
+
     def _extra(self, event: engine.Event) -> dict[str, Any]:
         """The table's own fields of an event: the fair deal's commitment and disclosure, the
         deal's number, the turn time."""
         if type(event) is engine.DealStarted:
-            return {"commitment": self.commitment, "deal_no": self.deal_no}
+            return {"commitment": self.commitment, "deal_no": self.deal_no, **self.fair}
         if type(event) is engine.Turn and self.referee is not None:
             return {"time_ms": self.referee.turn_time_ms(event.seat)}
         if type(event) is engine.QuadsWindowOpened:
@@ -233,6 +284,7 @@ class Game:
                 "match_scores": list(self.match.scores),
                 "deal_no": self.deal_no,
                 "next_deal_ms": self.settings.deal_pause_ms if more else None,
+                **({"seed": self.shuffle.seed.hex()} if self.shuffle is not None else {}),
             }
         return {}
 
@@ -266,20 +318,25 @@ class Game:
                 self.timers.start(key, self.settings.bot_delay_ms)
 
     def send_state(self, session: Session) -> None:
-        """A full snapshot of what ``session`` may know of the deal (join, resume)."""
-        deal = self.deal
-        if deal is None:
-            return
-        view = deal.view(session.seat)
-        body = {
-            "t": "state",
-            **_wire.view_fields(view),
-            "table": self.table.summary,
-            "deal_no": self.deal_no,
-            "commitment": self.commitment,
-            "match_scores": list(self.match.scores),
-            "time_ms": self.referee.turn_ms_left() if self.referee is not None else None,
-        }
-        session.event(body)
-        if session.seat is not None:
-            self.sent_legal[session.seat] = view.legal
+        """A full snapshot of what ``session`` may know of the deal (join, resume); while the
+        next deal waits for contributions, its ``seed_committed`` too."""
+        deal, shuffle = self.deal, self.shuffle
+        if deal is not None:
+            view = deal.view(session.seat)
+            body = {
+                "t": "state",
+                **_wire.view_fields(view),
+                "table": self.table.summary,
+                "deal_no": self.deal_no,
+                "commitment": self.commitment,
+                "match_scores": list(self.match.scores),
+                "time_ms": self.referee.turn_ms_left() if self.referee is not None else None,
+                **self.fair,
+            }
+            session.event(body)
+            if session.seat is not None:
+                self.sent_legal[session.seat] = view.legal
+        deadline = self.timers.deadline("contributions")
+        if shuffle is not None and deadline is not None and not shuffle.dealt:
+            left_ms = max(0, round((deadline - self.timers.clock()) * 1000))
+            session.event(shuffle.commit_message(left_ms))

@@ -40,6 +40,7 @@ TABLE_REQUESTS = (
     protocol.Ready,
     protocol.Start,
     protocol.ChatRequest,
+    protocol.Contribute,
     protocol.Lay,
     protocol.ChallengeRequest,
     protocol.BelieveRequest,

@@ -16,12 +16,12 @@ if TYPE_CHECKING:
 
 
 def table_seed(seed: int, table_id: int) -> int:
-    """The seed of table ``table_id``'s shuffles and bots, from a fixed ``seed``: the first 8
-    bytes (big-endian) of SHA-256 of the UTF-8 ``"neveryu table {seed} {table_id}"``. Two tables
-    with the same seed, or every table of a server started with ``--seed``, deal decks of their
-    own: one table's disclosed decks tell nothing of another's."""
+    """The seed of table ``table_id``'s shuffles and bots (0..2**63-1), from a fixed ``seed``:
+    the first 8 bytes (big-endian) of SHA-256 of the UTF-8 ``"neveryu table {seed} {table_id}"``,
+    the top bit cleared. Two tables with the same seed, or every table of a server started with
+    ``--seed``, deal decks of their own: one table's disclosed decks tell nothing of another's."""
     digest = hashlib.sha256(f"neveryu table {seed} {table_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    return int.from_bytes(digest[:8], "big") & (2**63 - 1)
 
 
 class TableError(Exception):
@@ -36,9 +36,10 @@ class TableError(Exception):
 @attrs.frozen(kw_only=True)
 class TableSettings:
     """One table's settings, fixed when it is made (``create_table``). Times in ms; ``turn_ms``
-    0 means untimed. ``seed`` None seeds every deal from ``secrets``; a fixed one (chosen by
-    ``seed_from``: the table's maker, or the server) makes the table's deals reproducible, each
-    table's its own (``table_seed``)."""
+    0 means untimed. ``seed`` None seeds every deal from ``secrets`` and asks the players for
+    contributions to its shuffle for ``contribute_ms`` (fair deal 2, ``_shuffle``); a fixed one
+    (chosen by ``seed_from``: the table's maker, or the server) makes the table's deals
+    reproducible, each table's its own (``table_seed``)."""
 
     variant: str
     options: dict[str, Any]
@@ -50,6 +51,7 @@ class TableSettings:
     quads_window_ms: int = 2_000
     bot_delay_ms: int = 800
     deal_pause_ms: int = 4_000
+    contribute_ms: int = 1_000
     deals: int = 5
     grace_ms: int = 30_000
     close_ms: int = 60_000
@@ -94,6 +96,7 @@ class TableSettings:
             quads_window_ms=ms("quads_window_ms"),
             bot_delay_ms=defaults.bot_delay_ms,
             deal_pause_ms=defaults.deal_pause_ms,
+            contribute_ms=defaults.contribute_ms,
             deals=req.deals or defaults.deals,
             grace_ms=defaults.grace_ms,
             close_ms=defaults.close_ms,

@@ -11,6 +11,7 @@ The table's own task (``Table.run``) sleeps until the earliest deadline, the gam
 - ``grace:<seat>``: a dropped player's seat is played by a bot after ``grace_ms`` (between
   matches the seat is given up).
 - ``next_deal``, ``close``: the pause between deals; a table without a connected person closes.
+- ``contributions``: fair deal 2 deals the next deal without the contributions that have not come.
 """
 
 from __future__ import annotations
@@ -206,6 +207,10 @@ class Table:
         if self.game is not None:
             self.game.next_deal()
 
+    def _fire_contributions(self, _arg: None) -> None:
+        if self.game is not None:
+            self.game.deal_cards()  # fair deal 2: the window closed; who sent nothing gave nothing
+
     def _fire_bot(self, index: int) -> None:
         if self.game is not None:
             self.game.fire_bot(index)
@@ -350,6 +355,12 @@ class Table:
         session.ok(req)
         self.game = Game(self)
         self.game.start()
+
+    def _on_contribute(self, session: Session, req: protocol.Contribute) -> None:
+        self._seat_of(session)
+        if self.game is None:
+            raise TableError("BAD_STATE", "no match is being played")
+        self.game.contribute(session, req)  # not a sign that an away player is back: it is automatic
 
     def _on_chat(self, session: Session, req: protocol.ChatRequest) -> None:
         if session.table is not self:

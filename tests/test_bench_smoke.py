@@ -36,6 +36,11 @@ def test_bench_smoke_run_prints_every_section():
     assert data["neveryu"]["latency"]["n"] > 0
     assert data["neveryu"]["latency"]["errors"] == {}
     assert data["latency_ratio"] > 0
+    assert {mode: r["n"] > 0 for mode, r in data["dealstart"].items()} == {
+        "seeded": True,
+        "fair": True,
+        "silent": True,
+    }
     step = data["capacity"]["steps"][0]
     assert step["seated"] == step["clients"] == 8
     assert step["dropped"] == 0

@@ -80,6 +80,7 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("request", "decline_quads"): {"id": 18},
     ("request", "seat_bot"): {"id": 19, "seat": 2, "strength": "sharp"},
     ("request", "seat_free"): {"id": 20, "seat": 2},
+    ("request", "contribute"): {"id": 21, "deal_no": 2, "contribution": "5e" * 32},
     ("reply", "ok"): {"re": 1},
     ("reply", "error"): {"re": None, "code": "BAD_FRAME", "msg": "no", "fatal": True},
     ("reply", "welcome"): {
@@ -128,6 +129,15 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("event", "match_started"): {**EV, "table": TABLE, "deals": 5},
     ("event", "match_ended"): {**EV, "scores": [1, 0, 2], "deals": 5},
     ("event", "legal"): {**EV, **LEGAL},
+    ("event", "seed_committed"): {
+        **EV,
+        "deal_no": 2,
+        "seed_hash": "a1" * 32,
+        "dealer": 1,
+        "deck": "36",
+        "contributions": [None, None, "b2" * 32],
+        "time_ms": 1000,
+    },
 }
 
 
@@ -279,10 +289,10 @@ def test_constructors_validate():
 # -- game events mirror the engine ----------------------------------------------------------------
 
 EXTRAS = {
-    "deal_started": {"commitment", "deal_no"},
+    "deal_started": {"commitment", "deal_no", "fair", "seed_hash", "contributions"},
     "turn": {"time_ms"},
     "quads_window_opened": {"time_ms"},
-    "deal_ended": {"salt", "deck", "match_scores", "deal_no", "next_deal_ms"},
+    "deal_ended": {"salt", "deck", "match_scores", "deal_no", "next_deal_ms", "seed"},
 }
 
 
@@ -304,6 +314,9 @@ def test_legal_and_state_fields_are_the_engine_fields():
         "commitment",
         "match_scores",
         "time_ms",
+        "fair",
+        "seed_hash",
+        "contributions",
     }
 
 

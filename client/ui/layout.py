@@ -603,11 +603,18 @@ class Screen:
             out.append(("", "\n"))
         order = ", ".join(f"{i + 1}. {t.seat_name(s, seat)}" for i, seat in enumerate(r.get("out") or ()))
         out.append(("", t("out_order", order=order or t("nothing")) + "\n"))
-        fair = r.get("fair")
-        key = {True: "fair.ok", False: "fair.bad", None: "fair.unknown"}[fair]
-        out.append(
-            ("class:good" if fair else ("class:warn" if fair is False else "class:dim"), t(key) + "\n")
+        fair, status = r.get("fair"), r.get("fair_status")
+        key = FAIR_PANEL.get(str(status)) or {True: "fair.ok", False: "fair.bad", None: "fair.unknown"}[fair]
+        problems = r.get("fair_problems") or ("commitment",)
+        text = t(key, problem=t.fair_problem(problems[0])) if fair is False else t(key)
+        style = (
+            "class:warn"
+            if fair is False or status == "unprotected"
+            else "class:good"
+            if fair
+            else "class:dim"
         )
+        out.append((style, text + "\n"))
         if (s.table or {}).get("state") == "playing" and s.match_over is None:
             out.append(("class:dim", t("next_deal") + "\n"))
         return out
@@ -751,8 +758,29 @@ class Screen:
 
 
 _WARN_LINES = frozenset(
-    {"error", "conn_lost", "conn_closed", "bye", "fair_bad", "away_dropped", "away_timeout", "removed"}
+    {
+        "error",
+        "conn_lost",
+        "conn_closed",
+        "bye",
+        "fair_bad",
+        "fair_unprotected",
+        "away_dropped",
+        "away_timeout",
+        "removed",
+    }
 )
+
+FAIR_PANEL = {
+    "fair": "fair.fair",
+    "checked": "fair.checked",
+    "seeded": "fair.seeded",
+    "unprotected": "fair.unprotected",
+    "committed": "fair.ok",
+    "bad": "fair.bad",
+    "unknown": "fair.unknown",
+}
+"""The deal's-end line of each fair-deal verdict (client/fairdeal.py, ``STATUSES``)."""
 
 
 def _small() -> bool:

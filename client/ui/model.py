@@ -23,7 +23,12 @@ Local notes (``t`` starting with ``_``), made by the network side (client/ui/net
 - ``{"t": "_replayed"}``: everything the server replayed after a resume has arrived (the reply
   to a ``ping`` sent right after ``hello``): the "while you were away" recap is made then;
 - ``{"t": "_fresh", "reason": str}``: the kept session could not be resumed (``BAD_RESUME``);
-  a new session starts in the lobby.
+  a new session starts in the lobby;
+- ``{"t": "_contribution", "status": "sent" | "taken" | "refused", "deal_no": int,
+  "contribution": str}``: fair deal 2, what became of this client's contribution to the next
+  deal's shuffle (``deal_no`` and ``contribution`` only with ``sent``; ``taken``: the server said
+  ``ok``, ``refused``: an ``error``, it came too late). The deal's end checks that it was used
+  (client/fairdeal.py).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from typing import Any
 import attrs
 
 from neveryu import engine
+from neveryu.client import fairdeal
 from neveryu.engine import RANKS, SUITS
 
 Msg = dict[str, Any]
@@ -119,6 +125,14 @@ class State:
     "winner", "scores", "names"}``); ``match_over`` the last match's end (``{"scores", "deals",
     "results", "names"}``) until the next one starts.
 
+    Fair deal (docs/PROTOCOL.md, section 9): ``commitment`` the deal's commitment; ``fair`` what
+    the deal's start said of its shuffle (``{"scheme", "seed_hash", "contributions",
+    "announced", "mine", "mine_status", "hand"}``: ``hand`` as dealt, None when the deal was
+    joined midway); ``next_fair`` what ``seed_committed`` announced of the next deal (``{"deal_no",
+    "seed_hash", "dealer", "deck", "contributions", "mine", "mine_status"}``) until it starts.
+    ``result["fair"]`` (True, False, None: nothing to check) and ``result["fair_status"]``
+    (client/fairdeal.py, ``STATUSES``) hold the check made at the deal's end.
+
     The recap after a resume: ``recap_seen`` the last ``seq`` seen before the break (None: no
     break); ``recapping`` while the replayed events arrive; ``recap`` the summary line, once made.
     """
@@ -167,6 +181,8 @@ class State:
     over: bool = False
     result: Msg | None = None
     commitment: str | None = None
+    fair: Msg | None = None
+    next_fair: Msg | None = None
     match_scores: tuple[int, ...] | None = None
     deal_results: tuple[Msg, ...] = ()
     match_over: Msg | None = None
@@ -603,6 +619,8 @@ def _deal_started(s: State, m: Msg, now: float) -> State:
         result=None,
         match_over=None,
         commitment=m.get("commitment"),
+        fair=_fair_of(s.next_fair, m, deal_no, hand),
+        next_fair=None,
         error=None,
     )
     return _log(
@@ -616,6 +634,48 @@ def _deal_started(s: State, m: Msg, now: float) -> State:
         set_aside=s.set_aside,
         stock=s.stock,
     )
+
+
+def _fair_of(announced: Msg | None, m: Msg, deal_no: int, hand: Any) -> Msg:
+    """The fair-deal data of a deal from its ``deal_started`` (or ``state``) ``m``, with what
+    ``seed_committed`` announced of it (``announced``, when it is the same deal's) and the hand
+    dealt (None: unknown, the deal was joined midway)."""
+    a = announced if announced is not None and announced.get("deal_no") == deal_no else {}
+    contributions = m.get("contributions")
+    return {
+        "scheme": m.get("fair"),
+        "seed_hash": m.get("seed_hash"),
+        "contributions": None if contributions is None else tuple(contributions),
+        "announced": {k: a.get(k) for k in ("seed_hash", "dealer", "contributions")} if a else None,
+        "mine": a.get("mine"),
+        "mine_status": a.get("mine_status"),
+        "hand": None if hand is None else tuple(hand),
+    }
+
+
+def _seed_committed(s: State, m: Msg, now: float) -> State:
+    """Fair deal 2: the server committed to the next deal's seed (this client contributes: the
+    ``_contribution`` note follows)."""
+    announced = {k: m.get(k) for k in ("deal_no", "seed_hash", "dealer", "deck", "contributions")}
+    before = s.next_fair or {}
+    if before.get("seed_hash") == announced["seed_hash"]:  # seen again (a replay): keep what was sent
+        announced.update({k: before[k] for k in ("mine", "mine_status") if k in before})
+    return attrs.evolve(s, next_fair=announced)
+
+
+def _contribution(s: State, m: Msg, now: float) -> State:
+    """What became of this client's contribution (the module's docstring, local notes)."""
+    status = m.get("status")
+    if status == "sent":
+        nxt = s.next_fair or {"deal_no": m.get("deal_no")}
+        if nxt.get("deal_no") != m.get("deal_no") or nxt.get("mine") is not None:
+            return s  # another deal's, or a second one: the first is the one the server has
+        return attrs.evolve(s, next_fair={**nxt, "mine": m.get("contribution"), "mine_status": "sent"})
+    if s.next_fair is not None and s.next_fair.get("mine") is not None:
+        return attrs.evolve(s, next_fair={**s.next_fair, "mine_status": status})
+    if s.fair is not None and s.fair.get("mine") is not None and not s.over:  # the reply came after the deal
+        return attrs.evolve(s, fair={**s.fair, "mine_status": status})
+    return s
 
 
 def _turn(s: State, m: Msg, now: float) -> State:
@@ -810,8 +870,39 @@ def _player_out(s: State, m: Msg, now: float) -> State:
     return _log(s, "player_out", seat=seat, place=m.get("place"))
 
 
+def _fair_check(s: State, m: Msg) -> fairdeal.Verdict:
+    """The fair-deal check of the deal that ``deal_ended`` ``m`` ends (client/fairdeal.py)."""
+    fair = s.fair or {}
+    deck = m.get("deck")
+    seed = m.get("seed")
+    return fairdeal.check(
+        fairdeal.Disclosure(
+            deal_no=s.deal_no,
+            variant=(s.table or {}).get("variant") or s.variant or None,
+            options=dict((s.table or {}).get("options") or {}),
+            players=s.players or None,
+            dealer=s.dealer,
+            kind=s.deck or None,
+            commitment=s.commitment,
+            salt=m.get("salt"),
+            deck=None if deck is None else tuple(str(c) for c in deck),
+            fair=fair.get("scheme"),
+            seed_hash=fair.get("seed_hash"),
+            seed=None if seed is None else str(seed),
+            contributions=fair.get("contributions"),
+            announced=fair.get("announced"),
+            seeded=bool((s.table or {}).get("seeded")),
+            seat=s.seat,
+            hand=fair.get("hand"),
+            mine=fair.get("mine"),
+            mine_status=fair.get("mine_status"),
+        )
+    )
+
+
 def _deal_ended(s: State, m: Msg, now: float) -> State:
-    holds = fair_deal_holds(s.commitment, m.get("salt"), m.get("deck"))
+    verdict = _fair_check(s, m)
+    holds = verdict.holds
     deal_no = _int(m.get("deal_no"), s.deal_no)
     out = tuple(x for x in m.get("out") or () if isinstance(x, int))
     result: Msg = {
@@ -821,6 +912,8 @@ def _deal_ended(s: State, m: Msg, now: float) -> State:
         "scores": _ints(m.get("scores")),
         "hand_counts": _ints(m.get("hand_counts")),
         "fair": holds,
+        "fair_status": verdict.status,
+        "fair_problems": verdict.problems,
         "salt": m.get("salt"),
         "deal_no": deal_no,
         "next_ms": m.get("next_deal_ms"),
@@ -852,7 +945,20 @@ def _deal_ended(s: State, m: Msg, now: float) -> State:
         deal_results=tuple(r for r in s.deal_results if r["deal_no"] != deal_no) + (seen,),
     )
     s = _log(s, "deal_ended", deal_no=deal_no, loser=result["loser"], winner=result["winner"], out=out)
-    return _log(s, "fair_" + {True: "ok", False: "bad", None: "unknown"}[holds])
+    if verdict.status == "bad":
+        return _log(s, "fair_bad", problem=verdict.problems[0])
+    return _log(s, FAIR_LOG[verdict.status])
+
+
+FAIR_LOG = {
+    "fair": "fair_nobody",
+    "checked": "fair_checked",
+    "seeded": "fair_seeded",
+    "unprotected": "fair_unprotected",
+    "committed": "fair_ok",
+    "unknown": "fair_unknown",
+}
+"""The log line of each fair-deal verdict but ``bad`` (texts.py, ``log.<key>``)."""
 
 
 def _legal(s: State, m: Msg, now: float) -> State:
@@ -900,6 +1006,9 @@ def _state(s: State, m: Msg, now: float) -> State:
         waiting=tuple(m.get("waiting") or ()),
         over=bool(m.get("over")),
         commitment=m.get("commitment", s.commitment),
+        fair=_fair_of(s.next_fair, m, _int(m.get("deal_no"), s.deal_no), None)
+        if _int(m.get("deal_no"), s.deal_no) != s.deal_no or s.fair is None
+        else s.fair,
         match_scores=_ints(m.get("match_scores")) or s.match_scores,
         held=None,
         legal=None,
@@ -930,6 +1039,8 @@ HANDLERS = {
     "error": _error,
     "_connection": _connection,
     "dealer_drawn": _dealer_drawn,
+    "seed_committed": _seed_committed,
+    "_contribution": _contribution,
     "deal_started": _deal_started,
     "turn": _turn,
     "set_laid": _set_laid,

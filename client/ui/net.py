@@ -15,7 +15,11 @@ thread. It adds local notes (client/ui/model.py lists them):
   and a new session starts at once;
 - the reply to our own ``leave`` is delivered as ``{"t": "_left"}``;
 - ``bye`` ``shutdown`` or ``replaced``, or a fatal error, end it for good; ``bye`` ``idle``,
-  ``too_slow`` or ``frame_timeout`` are a lost connection (the session resumes).
+  ``too_slow`` or ``frame_timeout`` are a lost connection (the session resumes);
+- fair deal 2: every ``seed_committed`` is answered at once with a fresh ``contribute``
+  (client/fairdeal.py), and ``{"t": "_contribution", ...}`` notes tell the model what was sent
+  and whether the server took it (its reply is not delivered as such: a late contribution is no
+  error to show). A ``seed_committed`` seen again (replayed after a resume) is not answered twice.
 
 ``start()`` begins the guest run (``trio.lowlevel.start_guest_run`` with
 ``host_uses_signal_set_wakeup_fd=True``: prompt-toolkit owns the signal wakeup fd);
@@ -34,6 +38,7 @@ from typing import Any, Literal
 import trio
 
 from neveryu import protocol
+from neveryu.client import fairdeal
 
 log = logging.getLogger("neveryu.client")
 
@@ -94,6 +99,7 @@ class Net:
         self._lock = trio.Lock()
         self._heartbeat_s = protocol.HEARTBEAT_MS / 2000.0
         self._idle_s = protocol.IDLE_TIMEOUT_MS / 1000.0
+        self._contributed: set[str] = set()  # the seed hashes already answered (fair deal 2)
 
     @property
     def address(self) -> str:
@@ -360,6 +366,13 @@ class Net:
             self.deliver(msg)
             self.on_welcome(msg, resumed)
             return False
+        if asked == "contribute" and t in ("ok", "error") and not msg.get("fatal"):
+            self.deliver({"t": "_contribution", "status": "taken" if t == "ok" else "refused"})
+            return False
+        if t == "seed_committed":
+            self.deliver(msg)
+            self._contribute(msg)
+            return False
         if t == "ok" and asked == "leave":
             self.deliver({"t": "_left"})
             self.send({"t": "list_tables"})
@@ -377,6 +390,22 @@ class Net:
             return False
         self.deliver(msg)
         return False
+
+    def _contribute(self, msg: Msg) -> None:
+        """Fair deal 2: answer ``seed_committed`` with 32 fresh random bytes (once per seed)."""
+        deal_no, seed_hash = msg.get("deal_no"), str(msg.get("seed_hash"))
+        channel = self._send_channel
+        if type(deal_no) is not int or channel is None or seed_hash in self._contributed:
+            return
+        self._contributed.add(seed_hash)
+        contribution = fairdeal.new_contribution()
+        self.deliver(
+            {"t": "_contribution", "status": "sent", "deal_no": deal_no, "contribution": contribution}
+        )
+        try:
+            channel.send_nowait({"t": "contribute", "deal_no": deal_no, "contribution": contribution})
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            log.warning("contribution to deal %d dropped", deal_no)
 
 
 def _os_reason(exc: BaseException) -> str:

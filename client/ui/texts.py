@@ -443,6 +443,8 @@ class Texts:
             return self("log.table_closed", reason=self.safe(str(a.get("reason") or self.glyph("dash"))))
         if key == "player_out":
             return self("log.player_out", name=name, place=a.get("place"))
+        if key == "fair_bad":
+            return self("log.fair_bad", problem=self.fair_problem(a.get("problem")))
         if key == "back" and a.get("seat") == names.seat:
             return self("log.back_you")
         if key in ("spectators_more", "spectators_fewer"):
@@ -450,6 +452,11 @@ class Texts:
         if key == "recap":
             return self.recap(names, a)
         return self("log." + key, name=name, **{k: v for k, v in a.items() if k not in ("seat", "name")})
+
+    def fair_problem(self, code: Any) -> str:
+        """What a failed fair-deal check found (client/fairdeal.py, ``PROBLEMS``), in words."""
+        key = f"fair_problem.{code}"
+        return self(key) if key in self.table or key in EN else self("fair_problem.commitment")
 
     def recap(self, names: SeatNames, a: dict[str, Any]) -> str:
         """The "while you were away" line (``model.recap_args``)."""

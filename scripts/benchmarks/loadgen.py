@@ -7,14 +7,19 @@ It connects and seats every client (tables of 4, made by their first client), pr
 ``delay_ms``, so the tables do not act in step), plays a warm-up (default ``WARMUP_S``) and then
 ``SECONDS`` s, and prints one JSON line:
 ``{"clients", "seated", "seat_failures", "actions", "actions_per_s", "p50_ms", "p99_ms",
-"max_ms", "errors", "dropped", "late", "cpu", "cpu_system", "cpu_us_per_action", "io"}``.
+"max_ms", "errors", "late_contributions", "dropped", "late", "cpu", "cpu_system",
+"cpu_us_per_action", "io"}``.
 
 An action's latency is the time from sending it until its own client has decoded the event it
 caused (``set_laid`` or ``challenged``); ``cpu`` is this process's share of one core over the
 measured window (``cpu_system``: the kernel's part of it, mostly the loopback TCP stack);
 ``dropped`` counts connections the server closed; ``late`` counts actions sent more than
 ``LATE_MS`` after they were due (the load generator itself falling behind); ``errors`` counts
-error replies by code (a refused action is tried again at the next pace).
+error replies by code (a refused action is tried again at the next pace). Like a real client,
+each bot answers ``seed_committed`` at once with a contribution (fair deal 2; not paced, not
+measured), so its table's next deal starts without waiting for the server's window;
+``late_contributions`` counts those refused because the window had passed (the first deal of
+tables seated early: their ``seed_committed`` waits in the socket while the others are seated).
 
 It shares the machine's cores with the server, so it is built to cost as little CPU per action
 as the measurement allows (docs/BENCHMARKS.md has the figures):
@@ -40,6 +45,7 @@ import gc
 import json
 import os
 import random
+import secrets
 import select
 import socket
 import sys
@@ -58,6 +64,7 @@ WARMUP_S = 2.0
 SEAT_CONCURRENCY = 25
 CHALLENGE_RATE = 0.15
 LATE_MS = 10.0
+CONTRIBUTE_ID = 2**31  # the request id of every contribution (actions' ids are below 2**30)
 IO_MODES = ("epoll", "trio")
 # Messages no bot looks at (docs/PROTOCOL.md): they are split off undecoded.
 SKIP = peek("turn", "ok", "set_revealed", "table_update")
@@ -73,6 +80,7 @@ class Stats:
         self.late = 0
         self.dropped = 0
         self.errors: dict[str, int] = {}
+        self.late_contributions = 0  # contributions refused: the window had passed
         self.seated = 0  # tables seated
         self.failed: list[str] = []  # tables that could not be seated, why
 
@@ -87,6 +95,7 @@ class Bot:
         "expect",
         "expect_id",
         "expect_set",
+        "outgoing",
         "pace",
         "player",
         "rng",
@@ -108,10 +117,20 @@ class Bot:
         self.expect_id = 0
         self.t0 = 0.0  # perf_counter() when it was sent
         self.due = 0.0
+        self.outgoing: list[bytes] = []  # requests to send at once (a contribution), not paced
 
     def on_frame(self, msg: dict) -> None:
         self.player.on_message(msg)
         t = msg["t"]
+        if t == "seed_committed":  # fair deal 2: a client contributes at once, unpaced
+            contribution = secrets.token_hex(32)
+            request = {
+                "t": "contribute",
+                "id": CONTRIBUTE_ID,
+                "deal_no": msg["deal_no"],
+                "contribution": contribution,
+            }
+            self.outgoing.append(encode(request))
         if self.expect is not None:
             if (
                 t == self.expect
@@ -124,7 +143,9 @@ class Bot:
                 self.expect = None
             elif t == "error" and msg.get("re") == self.expect_id:
                 self.expect = None  # refused: the Player may act again
-        if t == "error":
+        if t == "error" and msg.get("re") == CONTRIBUTE_ID:
+            self.stats.late_contributions += 1  # its table was dealt without it (while seating)
+        elif t == "error":
             code = msg.get("code")
             self.stats.errors[code] = self.stats.errors.get(code, 0) + 1
         if self.player.legal is not None and self.expect is None and not self.scheduled:
@@ -259,6 +280,8 @@ class EpollLoop:
                 buf += data
                 for msg in split(buf, SKIP):
                     bot.on_frame(msg)
+                while bot.outgoing:
+                    bot.send(bot.outgoing.pop(0))
             for bot, data in pace.due(clock()):
                 bot.send(data)
 
@@ -286,6 +309,11 @@ async def play_trio(
             rest += data
             for msg in split(rest, SKIP):
                 bot.on_frame(msg)
+            while bot.outgoing:
+                try:
+                    await bot.send(bot.outgoing.pop(0))
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass
 
     async def timer() -> None:
         while True:
@@ -379,6 +407,7 @@ def run(
     for _, bot, frames, _ in bots:
         for msg in frames:
             bot.on_frame(msg)
+        bot.outgoing.clear()  # a contribution asked for while seating: its window has passed
     pace.spread(random.Random(clients))
     window = Window(stats)
     gc.collect()
@@ -416,6 +445,7 @@ def run(
         "p99_ms": round(percentile(lat, 99) * 1000, 2),
         "max_ms": round(max(lat) * 1000, 2) if lat else None,
         "errors": stats.errors,
+        "late_contributions": stats.late_contributions,
         "dropped": stats.dropped,
         "late": stats.late,
         "cpu": round(cpu / elapsed, 3),

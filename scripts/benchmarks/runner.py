@@ -34,6 +34,8 @@ class Profile:
     capacity_s: float  # measured seconds per N
     warmup_s: float  # capacity: play before measuring
     soak_min: float  # when --soak is given without minutes
+    dealstart_samples: int = 300  # per way of starting a deal (fixed seed, fair deal 2)
+    dealstart_silent: int = 5  # samples with clients that never contribute (a window each)
 
 
 PROFILES = {
@@ -52,7 +54,7 @@ PROFILES = {
         5.0,
     ),
     "quick": Profile(0.5, ("bots", "core"), 1200, 8.0, 4, 200, 2.0, (200, 1000), 0, 4.0, 1.5, 5.0),
-    "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 0, 1.0, 0.3, 0.1),
+    "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 0, 1.0, 0.3, 0.1, 5, 1),
 }
 
 
@@ -219,6 +221,37 @@ def say_latencies(report, prof: Profile) -> None:
         if cpus
         else "  (not pinned: servers and clients wherever the scheduler puts them)"
     )
+
+
+def dealstart(report, prof: Profile, args) -> None:
+    """Fair deal 2's cost at deal start (``dealstart``): a fixed-seed table (no contributions,
+    as every deal started before fair deal 2), a table whose clients contribute, and one whose
+    clients never do; the server in its own process, pinned as for the latency."""
+    from . import dealstart as ds
+
+    report.say(
+        "\n== deal start: `start` sent → all 4 clients decoded the first `turn`"
+        " (verish, 4 clients, a new table each sample)"
+    )
+    out: dict[str, dict] = {}
+    server = Helper("scripts.benchmarks.neveryu_server", "--clients", "16", *args.server_args)
+    with server as nv, pinned([nv.pid], not args.no_pin):
+        for mode in ds.MODES:
+            n = prof.dealstart_silent if mode == "silent" else prof.dealstart_samples
+            r = trio.run(ds.dealstart, nv.port, mode, n, 60.0)
+            out[mode] = summary_us(r["samples"])
+    said = {
+        "seeded": "fixed seed: no contribution asked (as before fair deal 2)",
+        "fair": "fair deal 2: every client contributes at once",
+        "silent": "fair deal 2, clients that never contribute (the window)",
+    }
+    for mode, lat in out.items():
+        report.say(
+            f"  {said[mode]:<58} p50 {lat['p50_us']:>9} µs, p99 {lat['p99_us']:>9} µs ({lat['n']} samples)"
+        )
+    extra = out["fair"]["p50_us"] - out["seeded"]["p50_us"]
+    report.say(f"  fair deal 2 adds {extra:.0f} µs at p50 (one round trip and the server's work)")
+    report.data["dealstart"] = out
 
 
 def capacity(report, prof: Profile, args) -> None:
