@@ -2,7 +2,8 @@
 
 A real table settles by voice who spoke first; here the referee does, on a clock. It is the one
 place where a deal's actions are applied: a seat's action (``act``) and what a deadline does
-(``fire``) both return the engine's events, which the table then sends. Its deadlines
+(``fire``) both return the engine's events, which the table then sends; it keeps every action
+the deal accepted, with its time (``applied``), for the deal's record. Its deadlines
 (``Timers``, on the clock it is given, so it is tested alone on ``trio.testing.MockClock`` or any
 callable):
 
@@ -62,6 +63,10 @@ class Referee:
         self.tie: list[int] = []  # the seats of the challenge group collecting, first one first
         self.tie_set: int | None = None  # the set they challenge
         self._window_set: int | None = None  # the set whose challenge window is timed
+        self.started = clock()
+        # Every action the deal accepted, with its time in ms from the deal's start: the deal's
+        # record (``_record``) replays them exactly.
+        self.applied: list[tuple[int, engine.Action]] = []
 
     # -- what the table asks ------------------------------------------------------------------
 
@@ -129,7 +134,9 @@ class Referee:
     # -- applying -----------------------------------------------------------------------------
 
     def _apply(self, action: engine.Action) -> list[engine.Event]:
-        return self._applied(self.deal.apply(action))
+        events = self.deal.apply(action)
+        self.applied.append((int((self.timers.clock() - self.started) * 1000), action))
+        return self._applied(events)
 
     def _applied(self, events: list[engine.Event]) -> list[engine.Event]:
         """Bring the deadlines up to date with what ``events`` did to the deal."""

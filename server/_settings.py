@@ -26,7 +26,9 @@ class TableError(Exception):
 @attrs.frozen(kw_only=True)
 class TableSettings:
     """One table's settings, fixed when it is made (``create_table``). Times in ms; ``turn_ms``
-    0 means untimed; ``seed`` None seeds every deal from ``secrets``."""
+    0 means untimed; ``seed`` None seeds every deal from ``secrets``; ``reveal_after_deal``: the
+    players may fetch each ended deal's whole record, every hand (docs/RECORDS.md), not only
+    what they saw."""
 
     variant: str
     options: dict[str, Any]
@@ -43,6 +45,7 @@ class TableSettings:
     password: str | None = None
     seed: int | None = None
     max_chat: int = 500
+    reveal_after_deal: bool = False
 
     @classmethod
     def from_request(
@@ -85,4 +88,9 @@ class TableSettings:
             password=req.password or None,
             seed=req.seed if req.seed is not None else seed,
             max_chat=max_chat,
+            reveal_after_deal=_given(getattr(req, "reveal_after_deal", None), defaults.reveal_after_deal),
         )
+
+
+def _given(value: bool | None, default: bool) -> bool:
+    return default if value is None else value

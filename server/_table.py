@@ -25,7 +25,7 @@ import trio
 
 from neveryu import engine, protocol
 
-from ._game import ActionOf, Game
+from ._game import ActionOf, Game, Keeper
 from ._password import password_ok
 from ._referee import Referee
 from ._seats import Seat
@@ -50,10 +50,15 @@ GAME_ACTIONS: dict[type[protocol.Request], ActionOf] = {
 class Table:
     """A table. Create it, start ``run`` in a nursery (its deadlines), and ``handle``
     requests. ``on_close(table)`` is called once when it closes (its people all left, or the
-    server is shutting down)."""
+    server is shutting down); ``records``: where its ended deals' records go."""
 
     def __init__(
-        self, table_id: int, settings: TableSettings, *, on_close: Callable[[Table], None] | None = None
+        self,
+        table_id: int,
+        settings: TableSettings,
+        *,
+        on_close: Callable[[Table], None] | None = None,
+        records: Keeper | None = None,
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -71,6 +76,7 @@ class Table:
         self.summary: dict[str, Any] = {}
         self._sleep: trio.CancelScope | None = None  # the table task's wait for the next deadline
         self._on_close = on_close
+        self.records = records  # where ended deals' records go (None: nowhere)
         self.refresh_summary()
 
     def __repr__(self) -> str:
@@ -280,6 +286,7 @@ class Table:
             "deals": s.deals,
             "deal_no": self.game.deal_no if self.game is not None else self.deals_played,
             "seeded": s.seed is not None,
+            "reveal_after_deal": s.reveal_after_deal,
         }
 
     def table_update(self) -> None:

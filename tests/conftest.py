@@ -7,6 +7,8 @@ exactly as in production: nothing is switched on inside it."""
 
 from __future__ import annotations
 
+import pathlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -44,3 +46,16 @@ def _check_what_clients_receive(request: pytest.FixtureRequest, monkeypatch: pyt
         return msg
 
     monkeypatch.setattr(protocol.Connection, "next_message", next_message)
+
+
+@pytest.fixture
+def records_db(tmp_path: pathlib.Path) -> Iterator[str]:
+    """A records database for the test's servers (``ServerConfig(db=records_db)``): when the
+    test is over, every deal they recorded must replay exactly through the engine and give valid
+    hand histories, whole and as each seat saw them (tests/records_checks.py)."""
+    from records_checks import check_database
+
+    path = tmp_path / "records.sqlite3"
+    yield str(path)
+    if path.exists():
+        check_database(path)
