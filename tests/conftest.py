@@ -59,3 +59,19 @@ def records_db(tmp_path: pathlib.Path) -> Iterator[str]:
     yield str(path)
     if path.exists():
         check_database(path)
+
+
+@pytest.fixture(autouse=True)
+def _records_stay_in_the_test(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """``neveryu serve`` and ``neveryu play`` record by default in the user's data folder: in a
+    test (and the programs it starts) that folder is the test's own, and every deal recorded
+    there must replay exactly too."""
+    from records_checks import check_database
+
+    folder = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("NEVERYU_DATA_DIR", str(folder))
+    yield
+    if (folder / "records.sqlite3").exists():
+        check_database(folder / "records.sqlite3")

@@ -22,6 +22,7 @@ import attrs
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.output import ColorDepth, Output
 
 from . import model
@@ -42,13 +43,15 @@ def build_app(
     input: Input | None = None,
     output: Output | None = None,
     color_depth: ColorDepth | None = None,
+    keys: KeyBindings | None = None,
 ) -> Application[None]:
     """The application for ``controller``; quitting, redraws, the bell and the title are wired to
-    it."""
+    it. ``keys``: more key bindings (a replay's)."""
     screen = Screen(controller)
+    bindings = build_key_bindings(controller)
     app: Application[None] = Application(
         layout=screen.layout,
-        key_bindings=build_key_bindings(controller),
+        key_bindings=bindings if keys is None else merge_key_bindings([bindings, keys]),
         style=STYLE,
         full_screen=True,
         mouse_support=Condition(lambda: controller.prefs.mouse),

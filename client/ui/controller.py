@@ -113,6 +113,7 @@ class Controller:
         self.dialog_scroll = Scroll()
         self.quitting = False  # the player asked to quit (exit_note says how to come back)
         self.address = ""  # the server's address as typed (host:port), for texts that name it
+        self.replay: Any = None  # a replay's position (client/ui/replay.py); None at a live table
         self._hand: tuple[str, ...] = self.state.playable_hand
         self._acted: Msg | None = None  # the offer we answered, until the server says what now
         self.on_open_chat: Callable[[], None] = lambda: None  # the screen focuses its text field
