@@ -175,3 +175,41 @@ def test_neveryu_replay_in_tmux(tmp_path):
         assert "exit=1" in screen
     finally:
         tmux.kill()
+
+
+# -- the lobby shows the server's last deals ----------------------------------------------------------
+
+
+def test_the_lobby_shows_the_servers_last_deals():
+    from neveryu.client.ui import model
+    from neveryu.client.ui.controller import Controller
+
+    sent: list[dict] = []
+    c = Controller(Texts("en"), sent.append)
+    c.receive({"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "tok", "records": True})
+    c.records = True  # (run_client sets it from welcome.records)
+    summary = {
+        "id": 41,
+        "ended_ms": 1_700_000_000_000,
+        "variant": "verish",
+        "table": 3,
+        "deal_no": 2,
+        "deals": 5,
+        "seats": [
+            {"seat": 0, "name": "bob", "bot": None},
+            {"seat": 1, "name": "ann", "bot": None},
+            {"seat": 2, "name": "bot 3", "bot": "random"},
+        ],
+        "loser": 0,
+        "winner": None,
+        "out": [2, 1],
+        "seat": None,
+    }
+    c.receive({"t": "records", "re": 2, "records": [summary]})
+    assert c.state.screen == "lobby" and c.state.recent == (summary,)
+    lines = ["".join(text for _s, text in line).rstrip() for line in Screen(c)._recent_lines(90, 5)]
+    when = time.strftime("%H:%M", time.localtime(1_700_000_000))
+    assert lines == [f"  41 verish      {when}  lost: bob  bob, ann, Bot 3 (easy)"]
+    c.refresh()
+    assert sent == [{"t": "list_tables"}, {"t": "list_records", "limit": 5}]
+    assert model.reduce(c.state, {"t": "_left"}).recent == (summary,)  # kept across the lobby

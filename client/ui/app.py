@@ -34,6 +34,7 @@ from .texts import Texts
 
 CLIENT_NAME = "neveryu-tui"
 LOBBY_REFRESH_S = 3.0
+RECENT_DEALS = 5  # the server's last deals the lobby shows
 Msg = dict[str, Any]
 
 
@@ -134,6 +135,8 @@ async def _refresh_lobby(controller: Controller, net: Net) -> None:
         state = controller.state
         if state.screen == "lobby" and state.connection == "connected" and controller.dialog is None:
             net.send({"t": "list_tables"})
+            if controller.records:
+                net.send({"t": "list_records", "limit": RECENT_DEALS})
 
 
 def _version() -> str:
@@ -228,9 +231,12 @@ def run_client(
             keeper = Keeper(slot, name, kept.deal_seq, kept.seq) if kept is not None else Keeper(slot, name)
 
         def welcome(msg: Msg, resumed: bool) -> None:
+            controller.records = bool(msg.get("records"))
             if script is None:  # the lobby's list, and the variants for the new-table form
                 if not resumed or msg.get("table") is None:
                     net.send({"t": "list_tables"})
+                    if controller.records:  # the server's last deals
+                        net.send({"t": "list_records", "limit": RECENT_DEALS})
                 net.send({"t": "variants"})
 
         def deliver(msg: Msg) -> None:

@@ -17,6 +17,7 @@ seat to act has ``▶`` (``>`` in ASCII). Text that may be long wraps at word bo
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -200,6 +201,15 @@ class Screen:
                     lambda: self.t("lobby.server", name=self.t.safe(self.c.state.server_name or "?"))
                 ),
                 Window(self._drawn(self._lobby_lines), height=self._lobby_height),
+                ConditionalContainer(
+                    HSplit(
+                        [
+                            self._section(lambda: self.t("lobby.recent")),
+                            Window(self._drawn(self._recent_lines), height=self._recent_height),
+                        ]
+                    ),
+                    filter=Condition(lambda: bool(self.c.state.recent)),
+                ),
                 self._section(self._log_title),
                 Window(
                     self._view(self._log_text, indent=2, scroll=self.c.log_scroll, on_scroll=self._redraw),
@@ -451,6 +461,32 @@ class Screen:
                 f"{mark}{table.get('id')!s:>3}{lock} {variant:<11} {taken}/{len(seats):<2} {state:<8} {names}"
             )
             out.append([("class:cursor" if i == cursor else "", fit(line, width, ell))])
+        return out
+
+    def _recent_height(self) -> int:
+        _, height = _size()
+        return max(1, min(len(self.c.state.recent), height - 14))
+
+    def _recent_lines(self, width: int, height: int) -> list[Line]:
+        """The server's last deals: id, variant, players, result, when it ended (local time)."""
+        t = self.t
+        out: list[Line] = []
+        for r in self.c.state.recent[:height]:
+            seats = [x for x in r.get("seats") or () if isinstance(x, dict)]
+            names = {x.get("seat"): _lobby_seat(t, x) for x in seats}
+            if r.get("loser") is not None:
+                result = t("lobby.lost", name=names.get(r["loser"], "?"))
+            elif r.get("winner") is not None:
+                result = t("lobby.won", name=names.get(r["winner"], "?"))
+            else:
+                result = ""
+            ended = r.get("ended_ms")
+            when = time.strftime("%H:%M", time.localtime(ended / 1000)) if isinstance(ended, int) else ""
+            players = ", ".join(names.values())
+            line = f"{r.get('id')!s:>4} {r.get('variant')!s:<11} {when:<5}  {result}  {players}"
+            out.append(
+                [("class:mine" if r.get("seat") is not None else "", fit(line, width, t.glyph("ellipsis")))]
+            )
         return out
 
     # -- the players and the table ------------------------------------------------------------
