@@ -69,6 +69,7 @@ from ._server import SERVER_VERSION, Server, serve, variants_info
 from ._store import StoreError
 from ._store import connect as _connect
 from ._thread import RunningServer, start_in_thread
+from ._views import dumps as record_text
 from ._views import record_from_json, record_json, seat_messages, table_summary
 
 
@@ -103,6 +104,7 @@ __all__ = [
     "load_deal",
     "record_from_json",
     "record_json",
+    "record_text",
     "seat_label",
     "seat_messages",
     "serve",

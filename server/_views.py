@@ -11,6 +11,7 @@ each event (``_wire.copies``), exactly what the table sends.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -98,6 +99,25 @@ def record_json(record: DealRecord, steps: Sequence[Step], view: int | None = No
         "match_scores": list(record.match_scores),
         "view": view,
     }
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    """A hand history as text: JSON, one field a line, and one line per action and per reveal
+    (what ``neveryu export`` writes; any JSON reader reads it)."""
+    lines = ["{"]
+    for i, (key, value) in enumerate(doc.items()):
+        end = "," if i < len(doc) - 1 else ""
+        if key in ("actions", "reveals") and value:
+            lines.append(f" {json.dumps(key)}: [")
+            lines += [f"  {_line(v)}{',' if k < len(value) - 1 else ''}" for k, v in enumerate(value)]
+            lines.append(f" ]{end}")
+        else:
+            lines.append(f" {json.dumps(key)}: {_line(value)}{end}")
+    return "\n".join([*lines, "}"]) + "\n"
+
+
+def _line(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
 def _hidden_actions(record: DealRecord, steps: Sequence[Step], view: int) -> set[int]:

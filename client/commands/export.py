@@ -8,7 +8,6 @@ an unknown id or a record that does not replay."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ._records import Failed, add_db_argument, db_path, fail, load, open_db
@@ -26,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from neveryu.server import record_json
+    from neveryu.server import record_json, record_text
 
     try:
         conn = open_db(args)
@@ -38,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
             raise Failed(f"deal {args.deal} has seats 0 to {record.players - 1}, not {args.seat}")
     except Failed as exc:
         return fail("export", exc)
-    text = json.dumps(record_json(record, steps, args.seat), ensure_ascii=False, indent=1) + "\n"
+    text = record_text(record_json(record, steps, args.seat))
     if args.output is None:
         sys.stdout.write(text)
         return 0
