@@ -34,6 +34,10 @@ class Profile:
     capacity_s: float  # measured seconds per N
     warmup_s: float  # capacity: play before measuring
     soak_min: float  # when --soak is given without minutes
+    records_sizes: int = 300  # records: real deals per variant for the sizes
+    records_history: int = 100_000  # records: deals in the database neveryu history reads
+    records_clients: int = 1_000  # records: clients of the recording overhead's steps
+    records_rounds: int = 3  # records: rounds of (without, with) recording
 
 
 PROFILES = {
@@ -51,8 +55,10 @@ PROFILES = {
         2.5,
         5.0,
     ),
-    "quick": Profile(0.5, ("bots", "core"), 1200, 8.0, 4, 200, 2.0, (200, 1000), 0, 4.0, 1.5, 5.0),
-    "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 0, 1.0, 0.3, 0.1),
+    "quick": Profile(
+        0.5, ("bots", "core"), 1200, 8.0, 4, 200, 2.0, (200, 1000), 0, 4.0, 1.5, 5.0, 40, 20_000, 1_000, 1
+    ),
+    "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 0, 1.0, 0.3, 0.1, 3, 300, 8, 1),
 }
 
 
@@ -257,3 +263,50 @@ def soak(report, prof: Profile, args) -> None:
         f" server CPU {result['server_cpu']:.0%}"
     )
     report.data["soak"] = result
+
+
+def records(report, prof: Profile, args) -> None:
+    """Issue 23's figures: a record's size, ``neveryu history`` over a large database, and what
+    recording costs the server per action (the capacity step without and with it)."""
+    import tempfile
+
+    from . import records as rec
+
+    report.say(
+        f"\n== records: size of a deal's record ({prof.records_sizes} real deals per variant, 4 seats)"
+    )
+    sizes = rec.sizes(prof.records_sizes)
+    for r in sizes:
+        report.say(
+            f"  {r['variant']:<12} {r['actions_median']:>5} actions (median)"
+            f"  database {r['db_bytes_per_deal']:>6} B/deal (actions column {r['actions_column_median']} B)"
+            f"  export {r['export_bytes_median']} B"
+        )
+    report.say(f"\n== records: neveryu history over {prof.records_history:,} deals (a new process each run)")
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/records.sqlite3"
+        filled = rec.fill(
+            path, prof.records_history, per_variant=min(200, prof.records_history // 100), say=report.say
+        )
+        report.say(
+            f"  made {filled['deals']:,} deals in {filled['seconds']} s"
+            f" ({os.path.getsize(path) / 2**20:.1f} MiB, {os.path.getsize(path) // filled['deals']} B/deal)"
+        )
+        times = rec.history(path, runs=3 if prof.records_history < 100_000 else 5)
+    for label, seconds in times.items():
+        report.say(f"  neveryu history {label}: {seconds} s (median)")
+    report.say(
+        f"\n== records: server CPU per action without and with recording, {prof.records_clients} clients"
+        f" ({prof.records_rounds} rounds, alternating which goes first; {prof.capacity_s} s each)"
+    )
+    cost = rec.overhead(prof.records_clients, prof.capacity_s, prof.records_rounds, prof.warmup_s, report.say)
+    per = cost["cpu_us_per_action"]
+    report.say(
+        f"  median server CPU: {per['off']} µs/action without, {per['on']} µs/action with:"
+        f" recording costs {cost['overhead']:+.1%}"
+    )
+    report.data["records"] = {
+        "sizes": sizes,
+        "history": {"deals": filled, "seconds": times},
+        "overhead": cost,
+    }
