@@ -213,3 +213,14 @@ def test_the_lobby_shows_the_servers_last_deals():
     c.refresh()
     assert sent == [{"t": "list_tables"}, {"t": "list_records", "limit": 5}]
     assert model.reduce(c.state, {"t": "_left"}).recent == (summary,)  # kept across the lobby
+
+
+def test_a_table_that_reveals_its_records_says_so_before_the_deal():
+    from neveryu.client.ui.controller import Controller
+
+    c = Controller(Texts("en"), lambda request: None)
+    table = {"id": 1, "variant": "verish", "state": "waiting", "turn_ms": 0, "deals": 5, "seats": []}
+    for reveal, shown in ((True, True), (False, False)):
+        c.receive({"t": "table_joined", "re": 1, "seat": 0, "table": {**table, "reveal_after_deal": reveal}})
+        first = "".join(text for _s, text in Screen(c)._waiting_text()).splitlines()[0]
+        assert ("every hand in the records after each deal" in first) is shown, first

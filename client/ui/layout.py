@@ -630,6 +630,8 @@ class Screen:
             about.append(t("about.password"))
         if table.get("seeded"):
             about.append(t("about.seeded"))
+        if table.get("reveal_after_deal"):
+            about.append(t("about.reveal"))
         out.append(("", f" {t.glyph('dot')} ".join(about) + "\n"))
         if s.match_over is None:
             key, _ = table_waiting(s)

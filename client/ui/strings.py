@@ -138,6 +138,7 @@ EN: dict[str, str] = {
     "about.deals": "{n} deals a match",
     "about.password": "password",
     "about.seeded": "fixed seed",
+    "about.reveal": "every hand in the records after each deal",
     # the deal's end
     "deal_over": "Deal {deal} over.",
     "loser": "{name} loses.",
@@ -575,6 +576,7 @@ RU: dict[str, str] = {
     "about.deals": "партий в матче: {n}",
     "about.password": "с паролем",
     "about.seeded": "фиксированная раздача",
+    "about.reveal": "после партии в записи видны все руки",
     "deal_over": "Партия {deal} окончена.",
     "loser": "Проиграл {name}.",
     "winner": "Победил {name}.",
