@@ -249,3 +249,32 @@ def overhead(clients: int, seconds: float, rounds: int, warmup: float, say=print
         "overhead": round(per["on"] / per["off"] - 1, 4) if per["off"] else None,
         "deals_recorded_per_s": recorded,
     }
+
+
+def write_cost(count: int = 300, variant: str = "verish") -> dict:
+    """The writer's CPU per deal and per action, measured alone (no noise from other work in the
+    same process): ``count`` real deals of ``variant`` encoded and committed one transaction
+    each, as the writer thread does (``_history.insert_deal``)."""
+    import time as _time
+
+    deals = list(real_deals(variant, count, seed=11))
+    path = f"/tmp/neveryu-bench-write-{os.getpid()}.sqlite3"
+    conn = _store.connect(path, write=True)
+    try:
+        started = _time.process_time()
+        for r in deals:
+            _history.insert_deal(conn, r)
+        cpu = _time.process_time() - started
+    finally:
+        conn.close()
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(path + suffix):
+                os.remove(path + suffix)
+    actions = sum(len(r.actions) for r in deals)
+    return {
+        "variant": variant,
+        "deals": len(deals),
+        "actions": actions,
+        "cpu_us_per_deal": round(cpu / len(deals) * 1e6, 1),
+        "cpu_us_per_action": round(cpu / actions * 1e6, 2),
+    }
