@@ -41,15 +41,27 @@ BASE_MS = 1_760_000_000_000  # a Unix time in ms where the made-up history start
 
 
 class _Recorded(simulate._Game):
-    """The simulator's bots-only deal, keeping every accepted action as a referee does."""
+    """The simulator's bots-only deal, keeping every accepted action as a referee does, with
+    the times a table of one person and bots gives them: the person (seat 0) takes 1.5–8 s, a
+    bot 0.8–1 s, a challenge window 1.5 s (the defaults)."""
 
     def __init__(self, *args: object) -> None:
         super().__init__(*args)  # type: ignore[arg-type]
         self.applied: list[tuple[int, engine.Action]] = []
+        self.clock = random.Random(len(self.deal.deck_order or ()) + self.deal.dealer)
+        self.now = 0
 
     def _apply(self, action: engine.Action) -> list[engine.Event]:
         events = super()._apply(action)
-        self.applied.append((len(self.applied) * 900, action))  # a move every 0.9 s
+        seat = getattr(action, "seat", None)
+        self.now += (
+            1_500
+            if seat is None
+            else self.clock.randint(1_500, 8_000)
+            if seat == 0
+            else self.clock.randint(800, 1_000)
+        )
+        self.applied.append((self.now, action))
         return events
 
 
@@ -77,7 +89,7 @@ def real_deals(variant: str, count: int, seed: int, players: int = 4) -> Iterato
             server="bench",
             table=1,
             started_ms=BASE_MS,
-            ended_ms=BASE_MS + len(game.applied) * 900,
+            ended_ms=BASE_MS + game.now + 500,
             variant=variant,
             options={},
             rules=rules,
