@@ -86,6 +86,15 @@ ERRORS: dict[str, tuple[bool, str]] = {
     ),
     "CHALLENGE_BARRED": (False, "challenge of a set this seat challenged prematurely (void)"),
     "DEAL_OVER": (False, "the deal has ended; no action is accepted"),
+    # records
+    "NO_SUCH_RECORD": (
+        False,
+        "get_record names a deal the server has no record of, or one you did not play",
+    ),
+    "RECORDS_OFF": (
+        False,
+        "list_records or get_record on a server that keeps no records (turned off, or its database failed)",
+    ),
 }
 
 

@@ -241,6 +241,12 @@ TABLE = Ref(
                 doc="true if the table's deals come from a fixed seed: reproducible, and whoever knows"
                 " the seed knows every deck; false: fair deal 2, nobody can choose a deck",
             ),
+            "reveal_after_deal": Field(
+                Bool(),
+                required=False,
+                doc="true: its players may fetch each ended deal's whole record, every hand (get_record);"
+                " false or absent: only what each of them saw",
+            ),
             "seed_from": Field(
                 Nullable(Str(16, choices=("table", "server"))),
                 required=False,
@@ -376,6 +382,12 @@ class CreateTable(Request):
         Int(0, 2**63 - 1), "a fixed seed: reproducible deals (the table tells its players)", required=False
     )
     deals: int | None = wire(Int(1, 100), "deals in a match", required=False)
+    reveal_after_deal: bool | None = wire(
+        Bool(),
+        "true: the players may fetch each ended deal's whole record, every hand; default: the server's"
+        " (false unless it says otherwise)",
+        required=False,
+    )
 
 
 @request("join_table", reply="table_joined")
@@ -505,6 +517,32 @@ class Contribute(Request):
     contribution: str = wire(HEX64, "32 fresh random bytes from a cryptographic generator, as lowercase hex")
 
 
+@request("list_records", reply="records")
+class ListRecords(Request):
+    """Ask for deals the server recorded, newest first: its last deals, or the ones you played.
+
+    docs/RECORDS.md: what a record holds."""
+
+    mine: bool | None = wire(
+        Bool(),
+        "true: only deals you played (your session held a seat when the deal began); default: the"
+        " server's last deals",
+        required=False,
+    )
+    before: int | None = wire(UINT32, "only deals with a smaller id (the next page)", required=False)
+    limit: int | None = wire(Int(1, 100), "at most this many (default 20)", required=False)
+
+
+@request("get_record", reply="record")
+class GetRecord(Request):
+    """Fetch the record of a deal you played: as you saw it, or whole where its table's
+    ``reveal_after_deal`` allows.
+
+    docs/RECORDS.md: the hand-history format."""
+
+    deal: int = wire(UINT32, "the deal's id (list_records)")
+
+
 # -- replies -----------------------------------------------------------------------------------
 
 
@@ -557,6 +595,12 @@ class Welcome(Reply):
     )
     default_bot: str | None = wire(
         Str(16, 1), "the strength of a bot seat asked for without one (create_table.bots nil)", required=False
+    )
+    records: bool | None = wire(
+        Bool(),
+        "true: the server keeps records of ended deals (list_records, get_record); false or absent: it"
+        " keeps none",
+        required=False,
     )
 
 
@@ -618,6 +662,60 @@ class TableJoined(Reply):
 
     table: dict = wire(TABLE, "the table")
     seat: int | None = wire(Nullable(SEAT), "the seat taken; nil: spectating")
+
+
+RECORD_SUMMARY = Ref(
+    "record_summary",
+    Map(
+        {
+            "id": Field(UINT32, doc="the deal's id in the server's records (get_record)"),
+            "ended_ms": Field(Int(0), doc="when the deal ended: Unix wall-clock time in ms"),
+            "variant": Field(Str(32, 1), doc="the variant"),
+            "table": Field(UINT32, doc="the table it was played at"),
+            "deal_no": Field(Int(1), doc="the deal's number in its match"),
+            "deals": Field(Int(1), doc="deals in its match"),
+            "seats": Field(
+                Array(
+                    Map(
+                        {
+                            "seat": Field(SEAT),
+                            "name": Field(Nullable(NAME), doc="the player's name; nil: nobody sat there"),
+                            "bot": Field(Nullable(Str(16)), doc="a bot seat's strength; nil: a player's"),
+                        }
+                    ),
+                    MAX_SEATS,
+                    2,
+                ),
+                doc="who sat where",
+            ),
+            "loser": Field(Nullable(SEAT), doc="last_loses: the loser"),
+            "winner": Field(Nullable(SEAT), doc="first_wins: the winner"),
+            "out": Field(Array(SEAT, MAX_SEATS), doc="seats in the order they went out"),
+            "seat": Field(
+                Nullable(SEAT), doc="your seat in it: you may fetch it (get_record); nil: you did not play it"
+            ),
+        },
+        title="record summary",
+    ),
+)
+
+
+@reply("records")
+class Records(Reply):
+    """Deals the server recorded, newest first (list_records)."""
+
+    records: tuple[dict[str, Any], ...] = wire(Array(RECORD_SUMMARY, 100), "one summary per deal")
+
+
+@reply("record")
+class RecordReply(Reply):
+    """One deal's record (get_record)."""
+
+    record: dict[str, Any] = wire(
+        MapOf(Any_(), 64),
+        "the deal in the hand-history format of docs/RECORDS.md (docs/record.schema.json): as you saw"
+        " it (view: your seat), or whole (view: nil) where its table's reveal_after_deal allowed",
+    )
 
 
 # -- lobby and table events ---------------------------------------------------------------------

@@ -50,7 +50,7 @@ def _shared_defs() -> dict:
     from . import _messages as m
 
     defs = {name: t.schema() for name, t in SHARED.items()}
-    for ref in (m.TABLE, m.SEAT_SUMMARY, m.LEGAL):
+    for ref in (m.TABLE, m.SEAT_SUMMARY, m.LEGAL, m.RECORD_SUMMARY):
         defs[ref.name] = ref.inner.schema()
     return defs
 

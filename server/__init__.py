@@ -37,22 +37,78 @@ rules of RULES.md (deadlines: ``_timers``); everything sent to a client goes thr
 (settings, TOML), ``_thread``.
 Settings: ``ServerConfig`` with its ``table`` (``TableDefaults``) and ``limits`` (``Limits``);
 ``load_config(path)`` reads a TOML file of the same names.
+
+Records (docs/RECORDS.md): every ended deal goes to one SQLite file (``_store``: schema and
+migrations; ``_history``: its rows) through one writer thread (``_recorder.Records``); the
+table notes a deal while it is played (``_recording``) from its referee's accepted actions.
+``_replay`` plays a record again through the engine; ``_views`` gives it as the hand-history
+JSON (whole, or as one seat saw it) and as the messages each seat was sent;
+``_record_requests`` serves ``list_records`` and ``get_record``. The commands that read records
+(``history``, ``replay``, ``export``) use the names below::
+
+    from neveryu.server import check_record, connect_records, list_deals, load_deal, record_json
+
+    conn = connect_records(path)                 # read: StoreError when it cannot be used
+    for summary in list_deals(conn, limit=20):   # newest first
+        record = load_deal(conn, summary.id)     # a DealRecord (None: no such deal)
+        steps = check_record(record)             # the replay; ReplayError when it differs
+        doc = record_json(record, steps)         # the hand history (JSON values)
 """
 
-from ._config import Limits, ServerConfig, TableDefaults, config_from_mapping, load_config
+import os
+import sqlite3
+
+from ._config import Limits, ServerConfig, TableDefaults, config_from_mapping, default_db_path, load_config
+from ._history import Summary, deal_ids, list_deals, load_deal
+from ._record import DealRecord, RecordError, seat_label
+from ._recorder import Records
+from ._replay import ReplayError, Step
+from ._replay import check as check_record
+from ._replay import describe as describe_action
 from ._server import SERVER_VERSION, Server, serve, variants_info
+from ._store import StoreError
+from ._store import connect as _connect
 from ._thread import RunningServer, start_in_thread
+from ._views import dumps as record_text
+from ._views import record_from_json, record_json, seat_messages, table_summary
+
+
+def connect_records(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """A read connection to the records at ``path``, which must exist (an older schema is
+    upgraded). Raises StoreError."""
+    return _connect(path, write=False)
+
 
 __all__ = [
     "SERVER_VERSION",
+    "DealRecord",
     "Limits",
+    "RecordError",
+    "Records",
+    "ReplayError",
     "RunningServer",
     "Server",
     "ServerConfig",
+    "Step",
+    "StoreError",
+    "Summary",
     "TableDefaults",
+    "check_record",
     "config_from_mapping",
+    "connect_records",
+    "deal_ids",
+    "default_db_path",
+    "describe_action",
+    "list_deals",
     "load_config",
+    "load_deal",
+    "record_from_json",
+    "record_json",
+    "record_text",
+    "seat_label",
+    "seat_messages",
     "serve",
     "start_in_thread",
+    "table_summary",
     "variants_info",
 ]

@@ -9,6 +9,8 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     name = "dorm"
     password = "hunter2"       # optional: the server's password (``hello.password``)
     log_level = "info"
+    db = "/srv/neveryu/records.sqlite3"   # where records go (default: the user's data folder)
+    record = true              # false: keep no records
 
     [table]
     variant = "verish"
@@ -26,11 +28,13 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import attrs
+import platformdirs
 
 from neveryu import protocol
 from neveryu.protocol import DEFAULT_PORT
@@ -60,7 +64,8 @@ class TableDefaults:
     every connected player's has come, so only a client that does not contribute makes a deal
     start this much later). ``deals``: deals per match. ``grace_ms``: how long a dropped player's
     seat waits before a bot plays it. ``close_ms``: how long a table lives after its last human
-    left.
+    left. ``reveal_after_deal``: the players may fetch each ended deal's whole record, every
+    hand, not only what they saw (docs/RECORDS.md).
     """
 
     variant: str = "verish"
@@ -75,6 +80,7 @@ class TableDefaults:
     deals: int = attrs.field(default=5, validator=_positive)
     grace_ms: int = attrs.field(default=30_000, validator=_ms)
     close_ms: int = attrs.field(default=60_000, validator=_ms)
+    reveal_after_deal: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
 
 
 @attrs.frozen(kw_only=True)
@@ -130,7 +136,9 @@ class ServerConfig:
     """Everything ``serve`` needs. ``host`` "" or "0.0.0.0" binds every interface; ``port`` 0
     picks a free port (tests). ``password``: the server's password, None for none. ``seed``: a
     fixed seed for every table that does not give its own (tests, ``neveryu play``); None seeds
-    each deal from ``secrets``."""
+    each deal from ``secrets``. ``db``: the SQLite file that keeps the records of ended deals
+    (docs/RECORDS.md); None keeps none (``neveryu serve`` and ``neveryu play`` default it to
+    ``default_db_path()``); ``record`` False keeps none either way."""
 
     host: str = ""
     port: int = DEFAULT_PORT
@@ -138,8 +146,15 @@ class ServerConfig:
     password: str | None = None
     log_level: str = "info"
     seed: int | None = None
+    db: str | None = None
+    record: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
     table: TableDefaults = attrs.field(factory=TableDefaults)
     limits: Limits = attrs.field(factory=Limits)
+
+    @property
+    def records_path(self) -> str | None:
+        """Where records are kept (None: nowhere)."""
+        return self.db if self.record else None
 
     def evolve(self, **changes: Any) -> ServerConfig:
         """A copy with top-level fields changed; ``table={...}``/``limits={...}`` dicts change
@@ -169,6 +184,13 @@ def _known(data: dict[str, Any], cls: type, where: str) -> None:
     unknown = sorted(set(data) - names)
     if unknown:
         raise ValueError(f"{where}unknown setting {', '.join(unknown)} (known: {', '.join(sorted(names))})")
+
+
+def default_db_path() -> Path:
+    """The records' file when none is given: ``records.sqlite3`` in the user's data folder
+    (platformdirs; ``~/.local/share/neveryu`` on Linux). ``NEVERYU_DATA_DIR`` moves it."""
+    folder = os.environ.get("NEVERYU_DATA_DIR") or platformdirs.user_data_dir("neveryu", appauthor=False)
+    return Path(folder) / "records.sqlite3"
 
 
 def load_config(path: str | Path) -> ServerConfig:

@@ -13,7 +13,7 @@ import collections
 import logging
 import math
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import trio
 
@@ -35,14 +35,15 @@ class ClientConnection:
     """The server's side of one connection (the ``Link`` of its session), from ``address``,
     under ``limits``. ``run`` serves it until the peer goes, a deadline passes, or
     ``drop``/``bye``/``fatal``; each request read is handed to ``dispatch(connection,
-    request)``, at once."""
+    request)``, at once; what it returns, if anything, is awaited before the next request (a
+    request answered from another thread: the records')."""
 
     def __init__(
         self,
         stream: trio.SocketStream,
         address: str,
         limits: Limits,
-        dispatch: Callable[[ClientConnection, protocol.Request], None],
+        dispatch: Callable[[ClientConnection, protocol.Request], Awaitable[None] | None],
     ) -> None:
         self.stream = stream
         self.address = address
@@ -238,7 +239,9 @@ class ClientConnection:
                 self._reply_error(request.id, "RATE_LIMITED", "too many requests; slow down")
                 continue
             try:
-                self.dispatch(self, request)
+                pending = self.dispatch(self, request)
+                if pending is not None:
+                    await pending
             except Exception:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, request.t)

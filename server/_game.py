@@ -20,6 +20,8 @@ from neveryu import engine, protocol
 
 from . import _wire
 from ._bots import default_strength, new_bot
+from ._record import DealRecord
+from ._recording import Recording
 from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
@@ -43,6 +45,17 @@ GAME_ACTIONS: dict[type[protocol.Request], ActionOf] = {
 """The engine action of each game request (docs/PROTOCOL.md, "Game requests"), for a seat."""
 
 
+class Keeper(Protocol):
+    """Where ended deals' records go (``_recorder.Records``): ``keep`` never waits."""
+
+    server: str
+
+    @property
+    def on(self) -> bool: ...
+
+    def keep(self, record: DealRecord) -> None: ...
+
+
 class Place(Protocol):
     """What a game needs of its table."""
 
@@ -55,6 +68,7 @@ class Place(Protocol):
     rng: random.Random
     seed: int | None
     summary: dict[str, Any]
+    records: Keeper | None
 
     def broadcast(self, body: dict[str, Any]) -> None: ...
 
@@ -85,6 +99,8 @@ class Game:
         self.shuffle: Shuffle | None = None  # fair deal 2: the next deal's, then the one played
         self.fair: dict[str, Any] = {}  # the fair-deal fields of the deal played (deal_started)
         self.sent_legal: dict[int, engine.Legal] = {}  # what each seat was last told it may do
+        self.match_uid = secrets.token_hex(8)  # the match in the records
+        self.recording: Recording | None = None  # the deal's notes for its record
 
     # -- the match ----------------------------------------------------------------------------------
 
@@ -161,6 +177,7 @@ class Game:
             choose=lambda i: self.seats[i].bot_sees().choose(deal.view(i), rng),
             rng=rng,
         )
+        self._note_deal(deal, opening)
         log.info("table %d: deal %d begins (dealer %d)", self.table.id, self.deal_no, deal.dealer)
         self.table.refresh_summary()
         self.publish(self.referee.begin(opening))
@@ -244,6 +261,7 @@ class Game:
             return
         if deal.over and any(type(e) is engine.DealEnded for e in events):
             self.match.finish(deal)
+            self._keep_record(events)
         for event in events:
             self._send(event)
             if type(event) is engine.TimedOut:
@@ -340,3 +358,41 @@ class Game:
         if shuffle is not None and deadline is not None and not shuffle.dealt:
             left_ms = max(0, round((deadline - self.timers.clock()) * 1000))
             session.event(shuffle.commit_message(left_ms))
+
+    # -- the deal's record (_recording, _recorder) ---------------------------------------------------
+
+    def _note_deal(self, deal: engine.Deal, opening: list[engine.Event]) -> None:
+        """The deal is dealt: note what its record needs (nothing when records are off)."""
+        records = self.table.records
+        self.recording = None
+        if records is None or not records.on:
+            return
+        self.recording = Recording(
+            server=records.server,
+            table=self.table.id,
+            settings=self.settings,
+            match=self.match_uid,
+            deal_no=self.deal_no,
+            seats=self.seats,
+            deal=deal,
+            opening=opening,
+            fair={
+                "commitment": self.commitment,
+                "salt": self.salt,
+                **self.fair,
+                **({"seed": self.shuffle.seed.hex()} if self.shuffle is not None else {}),
+            },
+        )
+
+    def _keep_record(self, events: list[engine.Event]) -> None:
+        """The deal ended: its record goes to the records' writer. A failure here costs the
+        record, never the game."""
+        records, recording, referee = self.table.records, self.recording, self.referee
+        self.recording = None
+        if records is None or recording is None or referee is None:
+            return
+        try:
+            ended = next(e for e in events if isinstance(e, engine.DealEnded))
+            records.keep(recording.record(referee.applied, ended, self.match.scores))
+        except Exception:
+            log.exception("table %d: deal %d could not be recorded", self.table.id, self.deal_no)

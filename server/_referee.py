@@ -2,7 +2,8 @@
 
 A real table settles by voice who spoke first; here the referee does, on a clock. It is the one
 place where a deal's actions are applied: a seat's action (``act``) and what a deadline does
-(``fire``) both return the engine's events, which the table then sends. Its deadlines
+(``fire``) both return the engine's events, which the table then sends; it keeps every action
+the deal accepted, with its time (``applied``), for the deal's record. Its deadlines
 (``Timers``, on the clock it is given, so it is tested alone on ``trio.testing.MockClock`` or any
 callable):
 
@@ -73,6 +74,10 @@ class Referee:
         self.tie: list[int] = []  # the seats of the challenge group collecting, first one first
         self.tie_set: int | None = None  # the set they challenge
         self._window_set: int | None = None  # the set whose challenge window is timed
+        self.started = timers.clock()
+        # Every action the deal accepted, with its time in ms from the deal's start: the deal's
+        # record (``_record``) replays them exactly.
+        self.applied: list[tuple[int, engine.Action]] = []
 
     # -- what the table asks ------------------------------------------------------------------
 
@@ -147,7 +152,13 @@ class Referee:
     # -- applying -----------------------------------------------------------------------------
 
     def _apply(self, action: engine.Action) -> list[engine.Event]:
-        return self._applied(self.deal.apply(action))
+        return self._applied(self._applied_now(action))
+
+    def _applied_now(self, action: engine.Action) -> list[engine.Event]:
+        """``deal.apply(action)``, and the action noted for the deal's record."""
+        events = self.deal.apply(action)
+        self.applied.append((int((self.timers.clock() - self.started) * 1000), action))
+        return events
 
     def _applied(self, events: list[engine.Event]) -> list[engine.Event]:
         """Bring the deadlines up to date with what ``events`` did to the deal (and open a quads
@@ -164,7 +175,7 @@ class Referee:
             and not self.by_bot(taker)
             and any(type(e) is engine.PileTaken for e in events)
         ):
-            events = events + deal.apply(engine.OpenQuadsWindow(taker))
+            events = events + self._applied_now(engine.OpenQuadsWindow(taker))
             self.timers.start("quads", self.settings.quads_window_ms)
         if deal.quads_window is None:
             self.timers.cancel("quads")

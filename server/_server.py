@@ -14,6 +14,7 @@ import collections
 import functools
 import itertools
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import trio
@@ -24,6 +25,8 @@ from ._bots import default_strength, strengths
 from ._config import ServerConfig, TableDefaults
 from ._connection import ClientConnection
 from ._password import password_ok
+from ._record_requests import RecordRequests
+from ._recorder import Records
 from ._session import Session
 from ._settings import TableError, TableSettings
 from ._table import Table
@@ -87,10 +90,13 @@ def _schema() -> dict[str, Any]:
 
 
 class Server:
-    """A neveryu server for ``config``. ``run`` serves until cancelled or ``shutdown``."""
+    """A neveryu server for ``config``. ``run`` serves until cancelled or ``shutdown``.
+    ``records``: where ended deals are kept (``config.records_path``; opened by ``run``)."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
+        self.records = Records(config.records_path, server=config.name)
+        self.record_requests = RecordRequests(self.records)
         self.tables: dict[int, Table] = {}
         self.sessions: dict[str, Session] = {}
         self.connections: set[ClientConnection] = set()
@@ -113,6 +119,7 @@ class Server:
         ``limits.shutdown_ms`` for them to be written."""
         cfg = self.config
         accepting = trio.CancelScope()
+        await trio.to_thread.run_sync(self.records.open)
         try:
             async with trio.open_nursery() as outer:
                 await outer.start(self._hold_tasks)
@@ -130,6 +137,8 @@ class Server:
                     self._tasks.cancel()
                     outer.cancel_scope.cancel()
         finally:
+            with trio.CancelScope(shield=True):
+                await trio.to_thread.run_sync(self.records.close)
             log.info("%s stopped", cfg.name)
 
     async def _hold_tasks(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
@@ -245,19 +254,23 @@ class Server:
 
     # -- requests ----------------------------------------------------------------------------------
 
-    def dispatch(self, conn: ClientConnection, req: protocol.Request) -> None:
+    def dispatch(self, conn: ClientConnection, req: protocol.Request) -> Awaitable[None] | None:
         """Handle one checked request from ``conn`` at once, its table's part too: one
-        connection's requests are done, and answered, strictly in order (docs/PROTOCOL.md §3)."""
+        connection's requests are done, and answered, strictly in order (docs/PROTOCOL.md §3).
+        A request that reads the records returns what reads and answers it: the connection
+        awaits it before its next request."""
         if isinstance(req, protocol.Hello):
             if conn.session is not None:
                 conn.session.error(req, "BAD_STATE", "hello was already said")
             else:
                 self._hello(conn, req)
-            return
+            return None
         session = conn.session
         if session is None:  # protocol.Connection refuses anything before hello; a failed hello too
             conn.fatal(protocol.error("NOT_READY", "no session: say hello first", re=req.id))
-            return
+            return None
+        if isinstance(req, (protocol.ListRecords, protocol.GetRecord)):
+            return self.record_requests.handle(session, req)
         if isinstance(req, protocol.Ping):
             session.reply(req, {"t": "pong"})
         elif isinstance(req, protocol.ListTables):
@@ -285,6 +298,7 @@ class Server:
                 session.error(req, "BAD_STATE", "you are at no table")
         else:
             session.error(req, "UNKNOWN_TYPE", f"this server does not handle {req.t!r}")
+        return None
 
     def _hello(self, conn: ClientConnection, req: protocol.Hello) -> None:
         cfg = self.config
@@ -354,6 +368,7 @@ class Server:
             "heartbeat_ms": limits.heartbeat_ms,
             "bots": list(strengths()),
             "default_bot": default_strength(),
+            "records": self.records.on,
         }
 
     def _create_table(self, session: Session, req: protocol.CreateTable) -> None:
@@ -375,7 +390,7 @@ class Server:
         except TableError as exc:
             session.error(req, exc.code, exc.msg)
             return
-        table = Table(next(self._table_ids), settings, on_close=self._table_closed)
+        table = Table(next(self._table_ids), settings, on_close=self._table_closed, records=self.records)
         self.tables[table.id] = table
         self.table_address[table.id] = session.address
         assert self._nursery is not None

@@ -10,6 +10,7 @@ never waits for a slow reader (a connection that falls behind is dropped instead
 from __future__ import annotations
 
 import collections
+import hashlib
 import logging
 import secrets
 import time
@@ -46,18 +47,25 @@ class Place(Protocol):
     def remove(self, session: Session, why: str) -> None: ...
 
 
+def token_key(token: str) -> str:
+    """What the server may keep of a session token: its SHA-256, in lowercase hex (records note
+    who held a seat by it; the token itself is never written down)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def wall_ms() -> int:
     """Unix wall-clock time in integer milliseconds (the ``ts`` of events; display only)."""
     return time.time_ns() // 1_000_000
 
 
 class Session:
-    """One player's session. ``table``/``seat``: where it sits (``seat`` None at a table: a
-    spectator). ``replay``: how many events to keep for a resume. ``dropped_at``: when its
-    connection went (trio's clock), None while connected."""
+    """One player's session. ``key``: the token's ``token_key``. ``table``/``seat``: where it
+    sits (``seat`` None at a table: a spectator). ``replay``: how many events to keep for a
+    resume. ``dropped_at``: when its connection went (trio's clock), None while connected."""
 
     def __init__(self, name: str, replay: int, address: str = "?") -> None:
         self.token = secrets.token_urlsafe(24)
+        self.key = token_key(self.token)
         self.name = name
         self.address = address
         self.seq = 0

@@ -39,7 +39,8 @@ class TableSettings:
     0 means untimed. ``seed`` None seeds every deal from ``secrets`` and asks the players for
     contributions to its shuffle for ``contribute_ms`` (fair deal 2, ``_shuffle``); a fixed one
     (chosen by ``seed_from``: the table's maker, or the server) makes the table's deals
-    reproducible, each table's its own (``table_seed``)."""
+    reproducible, each table's its own (``table_seed``). ``reveal_after_deal``: the players may
+    fetch each ended deal's whole record, every hand (docs/RECORDS.md), not only what they saw."""
 
     variant: str
     options: dict[str, Any]
@@ -59,6 +60,7 @@ class TableSettings:
     seed: int | None = None
     seed_from: str | None = None  # who chose ``seed``: "table" (its create_table) or "server"
     max_chat: int = 500
+    reveal_after_deal: bool = False
 
     @classmethod
     def from_request(
@@ -104,4 +106,9 @@ class TableSettings:
             seed=req.seed if req.seed is not None else seed,
             seed_from="table" if req.seed is not None else "server" if seed is not None else None,
             max_chat=max_chat,
+            reveal_after_deal=_given(getattr(req, "reveal_after_deal", None), defaults.reveal_after_deal),
         )
+
+
+def _given(value: bool | None, default: bool) -> bool:
+    return default if value is None else value

@@ -27,7 +27,7 @@ import trio
 from neveryu import engine, protocol
 
 from ._bots import default_strength, strengths
-from ._game import GAME_ACTIONS, Game
+from ._game import GAME_ACTIONS, Game, Keeper
 from ._password import password_ok
 from ._referee import KEYS as REFEREE_KEYS
 from ._seats import Seat
@@ -42,10 +42,15 @@ log = logging.getLogger("neveryu.server")
 class Table:
     """A table. Create it, start ``run`` in a nursery (its deadlines), and ``handle``
     requests. ``on_close(table)`` is called once when it closes (its people all left, or the
-    server is shutting down)."""
+    server is shutting down); ``records``: where its ended deals' records go."""
 
     def __init__(
-        self, table_id: int, settings: TableSettings, *, on_close: Callable[[Table], None] | None = None
+        self,
+        table_id: int,
+        settings: TableSettings,
+        *,
+        on_close: Callable[[Table], None] | None = None,
+        records: Keeper | None = None,
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -67,6 +72,7 @@ class Table:
         self.summary: dict[str, Any] = {}
         self._task = trio.CancelScope()  # the table task's (``run``)
         self._on_close = on_close
+        self.records = records  # where ended deals' records go (None: nowhere)
         self.refresh_summary()
 
     def __repr__(self) -> str:
@@ -258,6 +264,7 @@ class Table:
             "seeded": s.seed is not None,
             "seed_from": s.seed_from,
             "host": self.host.seat if self.host is not None else None,
+            "reveal_after_deal": s.reveal_after_deal,
         }
 
     def table_update(self) -> None:

@@ -11,15 +11,16 @@ from ._server import Server
 
 
 class RunningServer:
-    """A server running in a background thread. ``port``: where it listens; ``stop()`` sends
-    every client ``bye`` and waits for the thread to end; ``error``: what stopped it, if it
-    failed."""
+    """A server running in a background thread. ``port``: where it listens; ``records``: its
+    records (``on``, or ``off`` and why); ``stop()`` sends every client ``bye`` and waits for the
+    thread to end; ``error``: what stopped it, if it failed."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.port: int | None = None
         self.error: BaseException | None = None
         self._server = Server(config)
+        self.records = self._server.records  # open once start() returns
         self._token: trio.lowlevel.TrioToken | None = None
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._main, name="neveryu-server", daemon=True)

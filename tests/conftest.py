@@ -7,6 +7,8 @@ exactly as in production: nothing is switched on inside it."""
 
 from __future__ import annotations
 
+import pathlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -44,3 +46,32 @@ def _check_what_clients_receive(request: pytest.FixtureRequest, monkeypatch: pyt
         return msg
 
     monkeypatch.setattr(protocol.Connection, "next_message", next_message)
+
+
+@pytest.fixture
+def records_db(tmp_path: pathlib.Path) -> Iterator[str]:
+    """A records database for the test's servers (``ServerConfig(db=records_db)``): when the
+    test is over, every deal they recorded must replay exactly through the engine and give valid
+    hand histories, whole and as each seat saw them (tests/records_checks.py)."""
+    from records_checks import check_database
+
+    path = tmp_path / "records.sqlite3"
+    yield str(path)
+    if path.exists():
+        check_database(path)
+
+
+@pytest.fixture(autouse=True)
+def _records_stay_in_the_test(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """``neveryu serve`` and ``neveryu play`` record by default in the user's data folder: in a
+    test (and the programs it starts) that folder is the test's own, and every deal recorded
+    there must replay exactly too."""
+    from records_checks import check_database
+
+    folder = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("NEVERYU_DATA_DIR", str(folder))
+    yield
+    if (folder / "records.sqlite3").exists():
+        check_database(folder / "records.sqlite3")

@@ -44,6 +44,11 @@ def test_bench_smoke_run_prints_every_section():
     step = data["capacity"]["steps"][0]
     assert step["seated"] == step["clients"] == 8
     assert step["dropped"] == 0
+    records = data["records"]
+    assert [r["variant"] for r in records["sizes"]] == [r["variant"] for r in data["engine"]]
+    assert records["history"]["deals"]["deals"] == 300 and len(records["history"]["seconds"]) == 4
+    assert [len(records["overhead"]["steps"][m]) for m in ("off", "on")] == [1, 1]
+    assert all(s["seated"] == 8 for m in ("off", "on") for s in records["overhead"]["steps"][m])
 
 
 def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monkeypatch):

@@ -33,8 +33,8 @@ async def test_a_full_server_is_reported_as_server_full_not_as_a_closed_connecti
 BOT_COMMAND = [sys.executable, "-m", "neveryu.client.cli", "bot"]
 
 
-async def test_neveryu_bot_takes_host_port_as_join_does():
-    config = ServerConfig(host=HOST, port=0, seed=3).evolve(
+async def test_neveryu_bot_takes_host_port_as_join_does(records_db):
+    config = ServerConfig(host=HOST, port=0, seed=3, db=records_db).evolve(
         table={"deals": 1, "bot_delay_ms": 0, "deal_pause_ms": 0, "turn_ms": 0}
     )
     with trio.fail_after(60):

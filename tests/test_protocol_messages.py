@@ -81,6 +81,8 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("request", "seat_bot"): {"id": 19, "seat": 2, "strength": "sharp"},
     ("request", "seat_free"): {"id": 20, "seat": 2},
     ("request", "contribute"): {"id": 21, "deal_no": 2, "contribution": "5e" * 32},
+    ("request", "list_records"): {"id": 22, "mine": True, "before": 40, "limit": 10},
+    ("request", "get_record"): {"id": 23, "deal": 39},
     ("reply", "ok"): {"re": 1},
     ("reply", "error"): {"re": None, "code": "BAD_FRAME", "msg": "no", "fatal": True},
     ("reply", "welcome"): {
@@ -111,6 +113,28 @@ SAMPLES: dict[tuple[str, str], dict] = {
     },
     ("reply", "tables"): {"re": 5, "tables": [TABLE]},
     ("reply", "table_joined"): {"re": 6, "table": TABLE, "seat": 0},
+    ("reply", "records"): {
+        "re": 19,
+        "records": [
+            {
+                "id": 39,
+                "ended_ms": 1_764_450_000_000,
+                "variant": "verish",
+                "table": 2,
+                "deal_no": 1,
+                "deals": 5,
+                "seats": [
+                    {"seat": 0, "name": "ann", "bot": None},
+                    {"seat": 1, "name": "bot 2", "bot": "sharp"},
+                ],
+                "loser": 1,
+                "winner": None,
+                "out": [0],
+                "seat": 0,
+            }
+        ],
+    },
+    ("reply", "record"): {"re": 20, "record": {"format": "neveryu-record", "version": 1, "view": 0}},
     ("event", "heartbeat"): {**EV},
     ("event", "bye"): {**EV, "reason": "shutdown"},
     ("event", "table_update"): {**EV, "table": TABLE},

@@ -22,7 +22,8 @@ from neveryu.server import ServerConfig, serve
 HOST = "127.0.0.1"
 
 
-def fast_config(**table: Any) -> ServerConfig:
+def fast_config(db: str | None = None, **table: Any) -> ServerConfig:
+    """Short times; ``db``: record the deals there (the ``records_db`` fixture replays them)."""
     settings = dict(
         turn_ms=5_000,
         challenge_window_ms=0,
@@ -34,7 +35,7 @@ def fast_config(**table: Any) -> ServerConfig:
         close_ms=1_000,
     )
     settings.update(table)
-    return ServerConfig(host=HOST, port=0, seed=None).evolve(table=settings)
+    return ServerConfig(host=HOST, port=0, seed=None, db=db).evolve(table=settings)
 
 
 # -- whole deals --------------------------------------------------------------------------------
@@ -81,21 +82,21 @@ async def play_four(port: int, variant: str) -> None:
         await p.client.aclose()
 
 
-async def test_four_clients_play_a_whole_deal_of_every_variant():
+async def test_four_clients_play_a_whole_deal_of_every_variant(records_db):
     assert set(SHORT_DEALS) == set(engine.VARIANTS)
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(serve, fast_config())
+            port = await nursery.start(serve, fast_config(records_db))
             async with trio.open_nursery() as tables:  # one table per variant, all at once
                 for variant in SHORT_DEALS:
                     tables.start_soon(play_four, port, variant)
             nursery.cancel_scope.cancel()
 
 
-async def test_spectator_sees_no_hand():
+async def test_spectator_sees_no_hand(records_db):
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(serve, fast_config(bot_delay_ms=0))
+            port = await nursery.start(serve, fast_config(records_db, bot_delay_ms=0))
             owner = await Client.connect(HOST, port, "owner", keep=True)
             joined = await owner.request(
                 "create_table", variant="cheat", seats=3, bots=["honest", "honest"], seed=33
@@ -124,8 +125,8 @@ async def wait_for_my_turn(client: Client, tracker: SeatTracker) -> None:
 
 
 @pytest.mark.parametrize("replay", [512, 2], ids=["replayed", "snapshot"])
-async def test_client_dropped_mid_turn_resumes_same_seat_and_hand(replay):
-    config = fast_config(bot_delay_ms=0, turn_ms=30_000).evolve(limits={"replay": replay})
+async def test_client_dropped_mid_turn_resumes_same_seat_and_hand(replay, records_db):
+    config = fast_config(records_db, bot_delay_ms=0, turn_ms=30_000).evolve(limits={"replay": replay})
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, config)
@@ -202,10 +203,10 @@ async def test_unknown_token_is_refused():
 # -- the bot command ---------------------------------------------------------------------------------
 
 
-async def test_bot_command_plays_a_match_over_tcp():
+async def test_bot_command_plays_a_match_over_tcp(records_db):
     with trio.fail_after(20):
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(serve, fast_config())
+            port = await nursery.start(serve, fast_config(records_db))
             results: list[BotPlayer] = []
 
             async def bot(**kw: Any) -> None:
@@ -245,14 +246,14 @@ async def test_shutdown_says_bye_to_every_client():
                 assert c.bye is not None and c.bye["reason"] == "shutdown"
 
 
-async def test_neveryu_bot_command_fills_a_free_seat():
+async def test_neveryu_bot_command_fills_a_free_seat(records_db):
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
     with trio.fail_after(30):
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(serve, fast_config())
+            port = await nursery.start(serve, fast_config(records_db))
             owner = await Client.connect(HOST, port, "owner")
             joined = await owner.request("create_table", variant="verish", seats=3, bots=["honest"], seed=15)
             command = [

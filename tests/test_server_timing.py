@@ -71,7 +71,9 @@ class Harness:
         return await self.send(seat, "lay", cards=cards, rank=legal.lay.ranks[0], count=count)
 
 
-async def start_table(nursery, clock, variant: str = "hoyle", seats: int = 4, **settings: Any) -> Harness:
+async def start_table(
+    nursery, clock, variant: str = "hoyle", seats: int = 4, records: Any = None, **settings: Any
+) -> Harness:
     values = dict(
         variant=variant,
         options={},
@@ -85,7 +87,7 @@ async def start_table(nursery, clock, variant: str = "hoyle", seats: int = 4, **
         seed=7,
     )
     values.update(settings)
-    table = Table(1, TableSettings(**values))
+    table = Table(1, TableSettings(**values), records=records)
     nursery.start_soon(table.run)
     sessions = []
     for i in range(seats - len(values.get("bots", ()))):

@@ -3,6 +3,8 @@ other seats, and the full-screen client on it, straight at the table.
 
 Turns are untimed unless --turn says otherwise: read the help (?) and the rules (r) at your own
 pace. Bots come in three levels: easy (random), normal (honest) and hard (sharp, the default).
+Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them and ``neveryu
+replay ID`` shows one again, every hand.
 Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
 n «Не верю», y «Верю», d discards quads, 0 declares none, Tab scores, r rules, / chat, ? help,
 q leaves.
@@ -18,6 +20,7 @@ from typing import Any
 from neveryu import engine
 
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, need_terminal, player_name, prefs_of
+from .serve import add_record_arguments, with_records
 
 LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
 DEFAULT_BOT = "sharp"
@@ -62,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="how long a bot waits before it acts, in ms (default 900)",
     )
     parser.add_argument("--log", default=None, metavar="FILE", help="write the server's log to FILE")
+    add_record_arguments(parser)
     add_ui_arguments(parser)
 
 
@@ -114,8 +118,10 @@ def run(args: argparse.Namespace) -> int:
             "bot_delay_ms": args.bot_delay,
             "deal_pause_ms": 6000,
             "grace_ms": 600_000,
+            "reveal_after_deal": True,  # one player against bots: his records may hold every hand
         }
     )
+    config = with_records(config, args)
     try:
         running = start_in_thread(config)
     except (RuntimeError, TimeoutError) as exc:
@@ -147,8 +153,14 @@ def run(args: argparse.Namespace) -> int:
             started.discard("ready")
 
     display = display_of(args)
+    records = running.records
+    notes = (
+        display.notes
+        if records.on or not config.record
+        else (*display.notes, f"Records are off: {records.off}.")
+    )
     try:
-        return run_client(
+        code = run_client(
             "127.0.0.1",
             running.port or 0,  # (start_in_thread returns once it listens: the port is known)
             name=player_name(args.name),
@@ -156,13 +168,19 @@ def run(args: argparse.Namespace) -> int:
             script=script,
             leave_quits=True,
             prefs=prefs_of(args),
-            notes=display.notes,
+            notes=notes,
             color_depth=display.color_depth,
         )
     except KeyboardInterrupt:
-        return 130
+        code = 130
     finally:
         running.stop()
+    if records.written:
+        print(
+            f"{records.written} deals recorded in {records.path}: neveryu history lists them,"
+            " neveryu replay ID shows one."
+        )
+    return code
 
 
 def _quiet_logging(path: str | None) -> None:

@@ -2,7 +2,12 @@
 
 Settings come from the defaults, then the TOML file given with --config (the names of
 ``server.ServerConfig``, with ``[table]`` defaults and ``[limits]``), then the flags. Stop it with
-Ctrl-C (SIGINT) or SIGTERM: every client gets ``bye``; a second signal exits at once."""
+Ctrl-C (SIGINT) or SIGTERM: every client gets ``bye``; a second signal exits at once.
+
+Every deal that ends is recorded (docs/RECORDS.md) in your data folder, or --db PATH (``db`` in
+the config file); --no-record (``record = false``) keeps none. If the records cannot be kept
+(a newer or damaged database, a read-only file, a full disk) the server says why and goes on
+without them. ``neveryu history`` lists them."""
 
 from __future__ import annotations
 
@@ -34,6 +39,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-advertise", action="store_true", help="do not announce the server on the LAN (DNS-SD)"
     )
+    add_record_arguments(parser)
+
+
+def add_record_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--db`` and ``--no-record`` (``serve`` and ``play``)."""
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="where to record the deals (default: records.sqlite3 in your data folder)",
+    )
+    parser.add_argument("--no-record", action="store_true", help="keep no record of the deals")
+
+
+def with_records(config: ServerConfig, args: argparse.Namespace) -> ServerConfig:
+    """``config`` with the records' file of ``args`` (``--db``, else the config's, else the
+    default) and ``--no-record``."""
+    from neveryu.server import default_db_path
+
+    db = args.db or config.db or str(default_db_path())
+    return config.evolve(db=db, record=config.record and not args.no_record)
 
 
 def build_config(args: argparse.Namespace) -> ServerConfig:
@@ -47,7 +73,7 @@ def build_config(args: argparse.Namespace) -> ServerConfig:
         for name in ("host", "port", "name", "password", "seed", "log_level")
         if getattr(args, name, None) is not None
     }
-    return config.evolve(**changes)
+    return with_records(config.evolve(**changes), args)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,8 +117,17 @@ async def _main(config: ServerConfig, advertise: bool = True) -> None:
             print_reachable(config.host, port)
         except Exception:  # the printout is a courtesy; never stop the server for it
             print(f"neveryu serve: listening on port {port}", flush=True)
+        print(records_line(server), flush=True)
         if advertise:
             nursery.start_soon(_advertise, server)
+
+
+def records_line(server: Server) -> str:
+    """Where the records go, or why they are off, in one line."""
+    records = server.records
+    if records.on:
+        return f"Deals are recorded in {records.path} (neveryu history lists them)."
+    return f"Records are off: {records.off}."
 
 
 async def _advertise(server: Server) -> None:

@@ -22,6 +22,7 @@ import attrs
 from prompt_toolkit.application import Application
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.output import ColorDepth, Output
 
 from . import model
@@ -33,6 +34,7 @@ from .texts import Texts
 
 CLIENT_NAME = "neveryu-tui"
 LOBBY_REFRESH_S = 3.0
+RECENT_DEALS = 5  # the server's last deals the lobby shows
 Msg = dict[str, Any]
 
 
@@ -42,13 +44,15 @@ def build_app(
     input: Input | None = None,
     output: Output | None = None,
     color_depth: ColorDepth | None = None,
+    keys: KeyBindings | None = None,
 ) -> Application[None]:
     """The application for ``controller``; quitting, redraws, the bell and the title are wired to
-    it."""
+    it. ``keys``: more key bindings (a replay's)."""
     screen = Screen(controller)
+    bindings = build_key_bindings(controller)
     app: Application[None] = Application(
         layout=screen.layout,
-        key_bindings=build_key_bindings(controller),
+        key_bindings=bindings if keys is None else merge_key_bindings([bindings, keys]),
         style=STYLE,
         full_screen=True,
         mouse_support=Condition(lambda: controller.prefs.mouse),
@@ -131,6 +135,8 @@ async def _refresh_lobby(controller: Controller, net: Net) -> None:
         state = controller.state
         if state.screen == "lobby" and state.connection == "connected" and controller.dialog is None:
             net.send({"t": "list_tables"})
+            if controller.records:
+                net.send({"t": "list_records", "limit": RECENT_DEALS})
 
 
 def _version() -> str:
@@ -225,9 +231,12 @@ def run_client(
             keeper = Keeper(slot, name, kept.deal_seq, kept.seq) if kept is not None else Keeper(slot, name)
 
         def welcome(msg: Msg, resumed: bool) -> None:
+            controller.records = bool(msg.get("records"))
             if script is None:  # the lobby's list, and the variants for the new-table form
                 if not resumed or msg.get("table") is None:
                     net.send({"t": "list_tables"})
+                    if controller.records:  # the server's last deals
+                        net.send({"t": "list_records", "limit": RECENT_DEALS})
                 net.send({"t": "variants"})
 
         def deliver(msg: Msg) -> None:

@@ -113,6 +113,8 @@ class Controller:
         self.dialog_scroll = Scroll()
         self.quitting = False  # the player asked to quit (exit_note says how to come back)
         self.address = ""  # the server's address as typed (host:port), for texts that name it
+        self.replay: Any = None  # a replay's position (client/ui/replay.py); None at a live table
+        self.records = False  # the server keeps records (welcome.records): the lobby shows its deals
         self._hand: tuple[str, ...] = self.state.playable_hand
         self._acted: Msg | None = None  # the offer we answered, until the server says what now
         self.on_open_chat: Callable[[], None] = lambda: None  # the screen focuses its text field
@@ -666,6 +668,8 @@ class Controller:
 
     def refresh(self) -> None:
         self.send({"t": "list_tables"})
+        if self.records:
+            self.send({"t": "list_records", "limit": 5})
 
     def unknown_key(self, key: str) -> None:
         """A key that means nothing here: say which key shows the keys."""

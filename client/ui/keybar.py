@@ -36,6 +36,8 @@ def entries(c: Controller) -> list[Key]:
     s, t = c.state, c.t
     if c.dialog is not None:
         return dialog_entries(c)
+    if c.replay is not None:
+        return replay_entries(c)
     out: list[Key] = []
     if s.screen == "lobby":
         if s.tables:
@@ -83,6 +85,21 @@ def entries(c: Controller) -> list[Key]:
     out.append(Key("?", t("keys.help"), 2))
     out.append(Key("q", t("keys.quit") if c.leave_quits else t("keys.leave"), 2))
     return out
+
+
+def replay_entries(c: Controller) -> list[Key]:
+    """The keys of a replay (client/ui/replay.py)."""
+    t = c.t
+    return [
+        Key(t.glyph("leftright"), t("keys.replay.step"), 2),
+        Key(t.glyph("updown"), t("keys.replay.reveal"), 2),
+        Key("v", t("keys.replay.view"), 2),
+        Key("Home End", t("keys.replay.ends"), 0),
+        Key("Tab", t("keys.scores"), 0),
+        Key("r", t("keys.rules"), 0),
+        Key("?", t("keys.help"), 2),
+        Key("q", t("keys.quit"), 2),
+    ]
 
 
 def dialog_entries(c: Controller) -> list[Key]:

@@ -4,6 +4,10 @@ Game keys work only while no dialog is open; while a text field or a question is
 it. The Russian-layout twin of each letter key does the same (``т`` is ``n``, ``н`` is ``y``, ...).
 Esc only closes a dialog; no game action sits on Esc or Alt. Ctrl-C always quits (the seat is
 kept). A key that means nothing on the current screen says so (``Controller.unknown_key``).
+
+In a replay (client/ui/replay.py) the table's screen stays, and so do the keys that show it (Tab,
+r, ?, q, PgUp/PgDn); ←→ move through the deal instead of the hand (``Controller.move``), the
+keys that play do nothing, and the replay adds its own (``replay.replay_keys``).
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ def build_key_bindings(c: Controller) -> KeyBindings:
 
     no_dialog = Condition(lambda: c.dialog is None)
     at_table = Condition(lambda: c.dialog is None and c.state.screen == "table")
+    playing = Condition(lambda: c.dialog is None and c.state.screen == "table" and c.replay is None)
+    replaying = Condition(lambda: c.dialog is None and c.replay is not None)
     in_lobby = Condition(lambda: c.dialog is None and c.state.screen == "lobby")
 
     def dialog_is(*kinds: str) -> Condition:
@@ -58,18 +64,18 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     # -- the table --------------------------------------------------------------------------
     add(("left", "h"), at_table, lambda: c.move(-1))
     add(("right", "l"), at_table, lambda: c.move(1))
-    add(("space",), at_table, c.toggle)
-    add(("backspace", "delete"), at_table, c.clear_selection)
-    add(("enter",), at_table, c.lay)
-    add(("n",), at_table, c.challenge)
-    add(("y",), at_table, c.believe)
-    add(("d",), at_table, c.discard_quads)
-    add(("0",), at_table, c.declare_none)
-    add(("s",), at_table, c.ready)
-    add(("/", "."), at_table, c.open_chat)
+    add(("space",), playing, c.toggle)
+    add(("backspace", "delete"), playing, c.clear_selection)
+    add(("enter",), playing, c.lay)
+    add(("n",), playing, c.challenge)
+    add(("y",), playing, c.believe)
+    add(("d",), playing, c.discard_quads)
+    add(("0",), playing, c.declare_none)
+    add(("s",), playing, c.ready)
+    add(("/", "."), playing, c.open_chat)
     add(("tab",), at_table, c.open_scores)
     add(("r",), at_table, c.open_rules)
-    add(("m",), at_table, c.open_seats)
+    add(("m",), playing, c.open_seats)
 
     # -- the lobby --------------------------------------------------------------------------
     add(("up", "k"), in_lobby, lambda: c.lobby_move(-1))
@@ -85,8 +91,8 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     scrollable = Condition(lambda: c.dialog is None or c.dialog.kind in ("help", "rules", "scores"))
     add(("pageup",), scrollable, lambda: c.scroll("up"))
     add(("pagedown",), scrollable, lambda: c.scroll("down"))
-    add(("home",), scrollable, lambda: c.scroll("home"))
-    add(("end",), scrollable, lambda: c.scroll("end"))
+    add(("home",), scrollable & ~replaying, lambda: c.scroll("home"))
+    add(("end",), scrollable & ~replaying, lambda: c.scroll("end"))
 
     @kb.add("<any>", filter=no_dialog)
     def _(event: KeyPressEvent) -> None:

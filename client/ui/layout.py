@@ -17,6 +17,7 @@ seat to act has ``▶`` (``>`` in ASCII). Text that may be long wraps at word bo
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +43,7 @@ from prompt_toolkit.widgets import TextArea
 
 from . import keybar
 from .controller import Controller
+from .model import card_key as model_card_key
 from .moments import moment
 from .status import status, table_waiting, waiting_text
 from .texts import RED_SUITS, Texts
@@ -199,6 +201,15 @@ class Screen:
                     lambda: self.t("lobby.server", name=self.t.safe(self.c.state.server_name or "?"))
                 ),
                 Window(self._drawn(self._lobby_lines), height=self._lobby_height),
+                ConditionalContainer(
+                    HSplit(
+                        [
+                            self._section(lambda: self.t("lobby.recent")),
+                            Window(self._drawn(self._recent_lines), height=self._recent_height),
+                        ]
+                    ),
+                    filter=Condition(lambda: bool(self.c.state.recent)),
+                ),
                 self._section(self._log_title),
                 Window(
                     self._view(self._log_text, indent=2, scroll=self.c.log_scroll, on_scroll=self._redraw),
@@ -342,6 +353,9 @@ class Screen:
         return max(4, (width - 1) // CELL)
 
     def _hand_height(self) -> int:
+        if self.c.replay is not None and self.c.replay.hands is not None:
+            width, _ = _size()
+            return max(1, len(self._every_hand(width)))
         n = len(self.c.hand)
         return max(1, math.ceil(n / self._per_row()))
 
@@ -383,6 +397,8 @@ class Screen:
                     t("head.deal", deal=s.deal_no, deals=deals) if deals else t("head.deal1", deal=s.deal_no)
                 )
         conn = t("conn." + s.connection) if s.connection != "connected" else ""
+        if self.c.replay is not None:
+            conn = self._replay_position()
         width, _ = _size()
         sep = f" {t.glyph('dot')} "
         left = " " + sep.join(parts)
@@ -395,6 +411,20 @@ class Screen:
             ("class:title", t.safe(left) + " "),
             ("class:title.strong" if conn else "class:title", t.safe(conn) + " "),
         ]
+
+    def _replay_position(self) -> str:
+        """A replay's place in its deal, where the link's state is shown at a live table."""
+        r, t = self.c.replay, self.t
+        seconds = r.ms // 1000
+        view = t("replay.view.all") if r.view is None else t.seat_name(self.c.state, r.view, you=False)
+        return t(
+            "replay.head",
+            deal=r.deal,
+            step=r.index,
+            steps=r.steps - 1,
+            time=f"{seconds // 60}:{seconds % 60:02}",
+            view=view,
+        )
 
     def _status_lines(self, width: int, height: int) -> list[Line]:
         fragments = status(self.c.state, self.t, self.c.clock())
@@ -431,6 +461,32 @@ class Screen:
                 f"{mark}{table.get('id')!s:>3}{lock} {variant:<11} {taken}/{len(seats):<2} {state:<8} {names}"
             )
             out.append([("class:cursor" if i == cursor else "", fit(line, width, ell))])
+        return out
+
+    def _recent_height(self) -> int:
+        _, height = _size()
+        return max(1, min(len(self.c.state.recent), height - 14))
+
+    def _recent_lines(self, width: int, height: int) -> list[Line]:
+        """The server's last deals: id, variant, players, result, when it ended (local time)."""
+        t = self.t
+        out: list[Line] = []
+        for r in self.c.state.recent[:height]:
+            seats = [x for x in r.get("seats") or () if isinstance(x, dict)]
+            names = {x.get("seat"): _lobby_seat(t, x) for x in seats}
+            if r.get("loser") is not None:
+                result = t("lobby.lost", name=names.get(r["loser"], "?"))
+            elif r.get("winner") is not None:
+                result = t("lobby.won", name=names.get(r["winner"], "?"))
+            else:
+                result = ""
+            ended = r.get("ended_ms")
+            when = time.strftime("%H:%M", time.localtime(ended / 1000)) if isinstance(ended, int) else ""
+            players = ", ".join(names.values())
+            line = f"{r.get('id')!s:>4} {r.get('variant')!s:<11} {when:<5}  {result}  {players}"
+            out.append(
+                [("class:mine" if r.get("seat") is not None else "", fit(line, width, t.glyph("ellipsis")))]
+            )
         return out
 
     # -- the players and the table ------------------------------------------------------------
@@ -574,6 +630,8 @@ class Screen:
             about.append(t("about.password"))
         if table.get("seeded"):
             about.append(t("about.seeded"))
+        if table.get("reveal_after_deal"):
+            about.append(t("about.reveal"))
         out.append(("", f" {t.glyph('dot')} ".join(about) + "\n"))
         if s.match_over is None:
             key, _ = table_waiting(s)
@@ -615,7 +673,7 @@ class Screen:
             else "class:dim"
         )
         out.append((style, text + "\n"))
-        if (s.table or {}).get("state") == "playing" and s.match_over is None:
+        if (s.table or {}).get("state") == "playing" and s.match_over is None and self.c.replay is None:
             out.append(("class:dim", t("next_deal") + "\n"))
         return out
 
@@ -685,6 +743,8 @@ class Screen:
 
     def _hand_title(self) -> str:
         c, s, t = self.c, self.c.state, self.t
+        if c.replay is not None and c.replay.hands is not None:
+            return t("replay.hands")
         if s.hand is None:
             return t("hand")
         title = t("hand.n", n=t.n_cards(len(c.hand)))
@@ -695,6 +755,8 @@ class Screen:
 
     def _hand_lines(self, width: int, height: int) -> list[Line]:
         c, s, t = self.c, self.c.state, self.t
+        if c.replay is not None and c.replay.hands is not None:
+            return self._every_hand(width)
         if s.hand is None:
             return [[("class:dim", t("spectating") if s.seat is None else t("not_started"))]]
         if not c.hand:
@@ -717,6 +779,30 @@ class Screen:
                 line.append((style + red + (" class:selected" if chosen else ""), f"{face:>3}"))
                 line.append((style, right))
             out.append(line)
+        return out
+
+    def _every_hand(self, width: int) -> list[Line]:
+        """A replay's every-hand view: one line per seat (more when a hand is long), the name
+        then the cards."""
+        s, t = self.c.state, self.t
+        hands = self.c.replay.hands
+        names = [t.seat_name(s, seat, you=False) for seat, _ in hands]
+        name_w = min(max((get_cwidth(n) for n in names), default=1), max(8, width // 4))
+        out: list[Line] = []
+        per = max(1, (width - name_w - 2) // 4)
+        for name, (seat, cards) in zip(names, hands):
+            style = "class:turn" if s.playing and s.turn == seat else ""
+            label = fit(name, name_w, t.glyph("ellipsis")).ljust(name_w)
+            ordered = sorted(cards, key=model_card_key)
+            rows = [ordered[i : i + per] for i in range(0, len(ordered), per)] or [[]]
+            for k, row in enumerate(rows):
+                line: Line = [(style, (label if k == 0 else " " * name_w) + "  ")]
+                for i, card in enumerate(row):
+                    red = not t.ascii and card[1:] in RED_SUITS
+                    line.append(("class:red" if red else "", (" " if i else "") + t.card(card).rjust(3)))
+                if not row:
+                    line.append(("class:dim", t("replay.no_cards")))
+                out.append(line)
         return out
 
     def _cards_fragments(self, cards: Any) -> StyleAndTextTuples:

@@ -144,6 +144,7 @@ class State:
     last_seq: int = 0
     name: str = ""
     tables: tuple[Msg, ...] = ()
+    recent: tuple[Msg, ...] = ()  # the server's last deals (record summaries), newest first
     variants: tuple[Msg, ...] = ()
     bots: tuple[str, ...] = ()
     table: Msg | None = None
@@ -416,6 +417,12 @@ def _tables(s: State, m: Msg, now: float) -> State:
     return s if tables == s.tables else attrs.evolve(s, tables=tables)
 
 
+def _records(s: State, m: Msg, now: float) -> State:
+    """The server's last deals (``list_records``), for the lobby."""
+    recent = tuple(r for r in m.get("records") or () if isinstance(r, dict))
+    return s if recent == s.recent else attrs.evolve(s, recent=recent)
+
+
 def _variants(s: State, m: Msg, now: float) -> State:
     return attrs.evolve(s, variants=tuple(v for v in m.get("variants") or () if isinstance(v, dict)))
 
@@ -486,6 +493,7 @@ def _left(s: State, m: Msg, now: float) -> State:
         last_seq=s.last_seq,
         name=s.name,
         tables=s.tables,
+        recent=s.recent,
         variants=s.variants,
         bots=s.bots,
         log=s.log,
@@ -1023,6 +1031,7 @@ HANDLERS = {
     "welcome": _welcome,
     "tables": _tables,
     "variants": _variants,
+    "records": _records,
     "table_joined": _table_joined,
     "table_update": _table_update,
     "_left": _left,

@@ -46,6 +46,17 @@ HELP_LOBBY = (
     ("PgUp PgDn", "help.scroll"),
     ("q (й)", "help.quit"),
 )
+HELP_REPLAY = (
+    ("help.k.step", "help.replay.step"),
+    ("help.k.reveal", "help.replay.reveal"),
+    ("Home End", "help.replay.ends"),
+    ("v (м)", "help.replay.view"),
+    ("Tab", "help.scores"),
+    ("r (к)", "help.rules"),
+    ("PgUp PgDn", "help.scroll"),
+    ("?", "help.help"),
+    ("q (й)", "help.replay.quit"),
+)
 KEY_COLUMN = 12
 
 
@@ -101,6 +112,10 @@ def _keys(t: Texts, rows: tuple[tuple[str, str], ...]) -> StyleAndTextTuples:
 def _help(c: Controller) -> StyleAndTextTuples:
     t, s = c.t, c.state
     out: StyleAndTextTuples = []
+    if c.replay is not None:
+        out += _keys(t, HELP_REPLAY)
+        out.append(("", "\n" + t("help.replay") + "\n\n"))
+        return out + _rules(c)
     if s.screen == "table":
         out += _keys(t, HELP_TABLE)
         out.append(("", "\n" + t("help.bar") + "\n"))

@@ -6,7 +6,8 @@ address (``max_connections``, ``max_per_address``, ``max_tables``, ``max_tables_
 those of them the server has), no request rate limit (the
 ping/pong loop would hit it), untimed turns, no idle drop,
 a short pause between deals and matches that do not end (``deals``), so every client keeps
-playing. Everything else is the server's default configuration.
+playing, and no records (``--db PATH``: record every deal there, as ``neveryu serve`` does by
+default). Everything else is the server's default configuration.
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ import trio
 from neveryu.server import Limits, ServerConfig, serve
 
 
-def bench_config(clients: int, deal_pause_ms: int, limits: dict[str, int] | None = None) -> ServerConfig:
+def bench_config(
+    clients: int, deal_pause_ms: int, limits: dict[str, int] | None = None, db: str | None = None
+) -> ServerConfig:
     """The server's default configuration with the changes listed in the module docstring, then
     ``limits`` (experiments: ``--limit replay=64``)."""
     tables = clients // 4 + 64
@@ -38,6 +41,7 @@ def bench_config(clients: int, deal_pause_ms: int, limits: dict[str, int] | None
     config = ServerConfig().evolve(
         host="127.0.0.1",
         port=0,
+        db=db,
         log_level="warning",
         table={"turn_ms": 0, "deal_pause_ms": deal_pause_ms, "deals": 1_000_000},
         limits={k: v for k, v in raised.items() if k in known},
@@ -63,10 +67,11 @@ if __name__ == "__main__":
         "--limit", action="append", default=[], metavar="NAME=INT", help="set a server limit (experiments)"
     )
     p.add_argument("--profile", metavar="FILE", help="profile the server's CPU time with cProfile into FILE")
+    p.add_argument("--db", metavar="PATH", default=None, help="record every deal in this SQLite file")
     args = p.parse_args()
     limits = {k: int(v) for k, v in (item.split("=", 1) for item in args.limit)}
     logging.basicConfig(level=logging.WARNING)
-    config = bench_config(args.clients, args.deal_pause_ms, limits)
+    config = bench_config(args.clients, args.deal_pause_ms, limits, args.db)
     if args.profile:
         import cProfile
         import time

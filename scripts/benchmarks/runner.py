@@ -36,6 +36,10 @@ class Profile:
     soak_min: float  # when --soak is given without minutes
     dealstart_samples: int = 300  # per way of starting a deal (fixed seed, fair deal 2)
     dealstart_silent: int = 5  # samples with clients that never contribute (a window each)
+    records_sizes: int = 300  # records: real deals per variant for the sizes
+    records_history: int = 100_000  # records: deals in the database neveryu history reads
+    records_clients: int = 1_000  # records: clients of the recording overhead's steps
+    records_rounds: int = 3  # records: rounds of (without, with) recording
 
 
 PROFILES = {
@@ -53,8 +57,44 @@ PROFILES = {
         2.5,
         5.0,
     ),
-    "quick": Profile(0.5, ("bots", "core"), 1200, 8.0, 4, 200, 2.0, (200, 1000), 0, 4.0, 1.5, 5.0),
-    "smoke": Profile(0.1, ("core",), 40, 2.0, 2, 8, 0.3, (8,), 0, 1.0, 0.3, 0.1, 5, 1),
+    "quick": Profile(
+        0.5,
+        ("bots", "core"),
+        1200,
+        8.0,
+        4,
+        200,
+        2.0,
+        (200, 1000),
+        0,
+        4.0,
+        1.5,
+        5.0,
+        records_sizes=40,
+        records_history=20_000,
+        records_clients=1_000,
+        records_rounds=1,
+    ),
+    "smoke": Profile(
+        0.1,
+        ("core",),
+        40,
+        2.0,
+        2,
+        8,
+        0.3,
+        (8,),
+        0,
+        1.0,
+        0.3,
+        0.1,
+        dealstart_samples=5,
+        dealstart_silent=1,
+        records_sizes=3,
+        records_history=300,
+        records_clients=8,
+        records_rounds=1,
+    ),
 }
 
 
@@ -290,3 +330,59 @@ def soak(report, prof: Profile, args) -> None:
         f" server CPU {result['server_cpu']:.0%}"
     )
     report.data["soak"] = result
+
+
+def records(report, prof: Profile, args) -> None:
+    """Issue 23's figures: a record's size, ``neveryu history`` over a large database, and what
+    recording costs the server per action (the capacity step without and with it)."""
+    import tempfile
+
+    from . import records as rec
+
+    report.say(
+        f"\n== records: size of a deal's record ({prof.records_sizes} real deals per variant, 4 seats)"
+    )
+    sizes = rec.sizes(prof.records_sizes)
+    for r in sizes:
+        report.say(
+            f"  {r['variant']:<12} {r['actions_median']:>5} actions (median)"
+            f"  database {r['db_bytes_per_deal']:>6} B/deal (actions column {r['actions_column_median']} B)"
+            f"  export {r['export_bytes_median']} B"
+        )
+    report.say(f"\n== records: neveryu history over {prof.records_history:,} deals (a new process each run)")
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/records.sqlite3"
+        filled = rec.fill(
+            path, prof.records_history, per_variant=min(200, prof.records_history // 100), say=report.say
+        )
+        report.say(
+            f"  made {filled['deals']:,} deals in {filled['seconds']} s"
+            f" ({os.path.getsize(path) / 2**20:.1f} MiB, {os.path.getsize(path) // filled['deals']} B/deal)"
+        )
+        times = rec.history(path, runs=3 if prof.records_history < 100_000 else 5)
+    for label, seconds in times.items():
+        report.say(f"  neveryu history {label}: {seconds} s (median)")
+    report.say(
+        f"\n== records: server CPU per action without and with recording, {prof.records_clients} clients"
+        f" ({prof.records_rounds} rounds, alternating which goes first; {prof.capacity_s} s each)"
+    )
+    cost = rec.overhead(prof.records_clients, prof.capacity_s, prof.records_rounds, prof.warmup_s, report.say)
+    per = cost["cpu_us_per_action"]
+    overhead = "n/a" if cost["overhead"] is None else f"{cost['overhead']:+.1%}"
+    report.say(
+        f"  median server CPU: {per['off']} µs/action without, {per['on']} µs/action with:"
+        f" recording costs {overhead} (side by side on a busy machine: read with the next line)"
+    )
+    alone = rec.write_cost(prof.records_sizes)
+    share = f"{alone['cpu_us_per_action'] / per['off']:.2%}" if per["off"] else "n/a"
+    report.say(
+        f"  the writer alone: {alone['cpu_us_per_deal']} µs CPU per {alone['variant']} deal,"
+        f" {alone['cpu_us_per_action']} µs per action ({alone['deals']} real deals encoded and committed,"
+        f" one transaction each): {share} of the server's CPU per action"
+    )
+    report.data["records"] = {
+        "sizes": sizes,
+        "history": {"deals": filled, "seconds": times},
+        "overhead": cost,
+        "writer": alone,
+    }

@@ -1,0 +1,106 @@
+"""What a table notes of the deal being played, so that it can hand the deal's record to the
+records' writer (``_recorder``) when the deal ends.
+
+``Recording.begin`` runs as the deal is dealt (the seats, the deck, the fair deal's fields, the
+first dealer's draw, the wall clock); ``Recording.record`` as it ends (the referee's accepted
+actions, the result, the match's scores). Neither touches the disk: both only copy what the
+table already holds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from neveryu import engine
+
+from ._record import DealRecord, Result, SeatRecord
+
+if TYPE_CHECKING:
+    from ._seats import Seat
+    from ._settings import TableSettings
+
+
+def wall_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Recording:
+    """The notes of one deal of the match ``match`` (a random id the game made), deal number
+    ``deal_no``, at table ``table`` of the server ``server``."""
+
+    def __init__(
+        self,
+        *,
+        server: str,
+        table: int,
+        settings: TableSettings,
+        match: str,
+        deal_no: int,
+        seats: Sequence[Seat],
+        deal: engine.Deal,
+        opening: Sequence[engine.Event],
+        fair: dict[str, Any],
+    ) -> None:
+        self.server = server
+        self.table = table
+        self.settings = settings
+        self.match = match
+        self.deal_no = deal_no
+        self.seats = [(s.name, s.strength, s.session.key if s.session is not None else None) for s in seats]
+        self.rules = deal.rules
+        self.dealer = deal.dealer
+        self.deck = tuple(deal.deck_order or ())
+        self.fair = dict(fair)
+        drawn = next((e for e in opening if type(e) is engine.DealerDrawn), None)
+        self.draws = drawn.draws if isinstance(drawn, engine.DealerDrawn) else None
+        self.started_ms = wall_ms()
+
+    def record(
+        self,
+        applied: Sequence[tuple[int, engine.Action]],
+        ended: engine.DealEnded,
+        match_scores: Sequence[int],
+    ) -> DealRecord:
+        """The deal's record, now that ``ended`` ended it after the ``applied`` actions."""
+        s = self.settings
+        result = Result.of(ended)
+        seats = tuple(
+            SeatRecord(
+                seat=i,
+                name=name,
+                bot=bot,
+                session=key,
+                place=result.out.index(i) + 1 if i in result.out else None,
+                score=result.scores[i],
+            )
+            for i, (name, bot, key) in enumerate(self.seats)
+        )
+        return DealRecord(
+            match=self.match,
+            deal_no=self.deal_no,
+            deals=s.deals,
+            server=self.server,
+            table=self.table,
+            started_ms=self.started_ms,
+            ended_ms=wall_ms(),
+            variant=s.variant,
+            options=dict(s.options),
+            rules=self.rules,
+            timing={
+                "turn_ms": s.turn_ms,
+                "challenge_window_ms": s.challenge_window_ms,
+                "tie_window_ms": s.tie_window_ms,
+            },
+            seeded=s.seed is not None,
+            reveal_after_deal=s.reveal_after_deal,
+            seats=seats,
+            dealer=self.dealer,
+            draws=self.draws,
+            deck=self.deck,
+            fair=self.fair,
+            actions=tuple(applied),
+            result=result,
+            match_scores=tuple(match_scores),
+        )

@@ -1,0 +1,199 @@
+"""The records database: one SQLite file (the standard library's ``sqlite3``), its schema and its
+migrations.
+
+SQLite's own guidance fits a LAN server: an embedded database, WAL mode (readers never wait for
+the writer, and a committed transaction survives the process being killed), one writer
+(``_recorder``). The schema's version is ``PRAGMA user_version``; ``MIGRATIONS[k]`` brings a
+database from version k to k + 1, each in one transaction, so a newer neveryu opens an older
+file and upgrades it, and an older neveryu refuses a newer file (``StoreError``) instead of
+misreading it.
+
+Tables (version 1; docs/RECORDS.md, "The database"):
+
+- ``meta``: key/value notes (``opened_ms``: when a program last opened the file to write).
+- ``matches``: one row per match: ``uid`` (random, made by the server), the server's name, the
+  table's id, ``variant``, ``options``, ``rules`` (every parameter of RULES.md, JSON), ``timing``
+  (the table's times, JSON), ``deals`` per match, ``seeded``, ``reveal_after_deal``.
+- ``deals``: one row per deal that ended: its match and number, start and end (Unix ms), the
+  variant (again, for queries), seat count, dealer, the first dealer's draw (JSON, or NULL),
+  ``deck`` (the cards as dealt, top first, joined by ","), ``fair`` (the fair deal's fields,
+  JSON: ``commitment``, ``salt``, and whatever a later fair deal adds), ``actions`` (every
+  accepted action with its time offset: JSON compressed by zlib, ``_record.encode_actions``), the result
+  (``loser``, ``winner``, ``out_order``, ``scores``, ``hand_counts``) and the match's scores
+  after it.
+- ``deal_seats``: one row per seat of a deal: ``name``, ``bot`` (a bot seat's strength),
+  ``player_id`` (NULL: players get stable ids in a later version; the column is there for
+  them), ``session_hash`` (SHA-256 of the session token that held the seat when the deal
+  began: who may fetch the seat's view over the network), ``place`` (1 for the first out),
+  ``score`` (this deal's score change).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+BUSY_MS = 5_000  # how long a statement waits for another connection's lock
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (  # 0 -> 1: the first schema
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE matches (
+            id INTEGER PRIMARY KEY,
+            uid TEXT NOT NULL UNIQUE,
+            server TEXT NOT NULL,
+            table_no INTEGER NOT NULL,
+            started_ms INTEGER NOT NULL,
+            variant TEXT NOT NULL,
+            options TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            timing TEXT NOT NULL,
+            deals INTEGER NOT NULL,
+            seeded INTEGER NOT NULL,
+            reveal_after_deal INTEGER NOT NULL
+        )""",
+        """CREATE TABLE deals (
+            id INTEGER PRIMARY KEY,
+            match_id INTEGER NOT NULL REFERENCES matches (id),
+            deal_no INTEGER NOT NULL,
+            started_ms INTEGER NOT NULL,
+            ended_ms INTEGER NOT NULL,
+            variant TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            dealer INTEGER NOT NULL,
+            draws TEXT,
+            deck TEXT NOT NULL,
+            fair TEXT NOT NULL,
+            actions BLOB NOT NULL,
+            loser INTEGER,
+            winner INTEGER,
+            out_order TEXT NOT NULL,
+            scores TEXT NOT NULL,
+            hand_counts TEXT NOT NULL,
+            match_scores TEXT NOT NULL,
+            UNIQUE (match_id, deal_no)
+        )""",
+        "CREATE INDEX deals_variant ON deals (variant, id)",
+        """CREATE TABLE deal_seats (
+            deal_id INTEGER NOT NULL REFERENCES deals (id),
+            seat INTEGER NOT NULL,
+            name TEXT,
+            bot TEXT,
+            player_id INTEGER,
+            session_hash TEXT,
+            place INTEGER,
+            score INTEGER NOT NULL,
+            PRIMARY KEY (deal_id, seat)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX deal_seats_name ON deal_seats (name, deal_id)",
+        "CREATE INDEX deal_seats_session ON deal_seats (session_hash, deal_id)"
+        " WHERE session_hash IS NOT NULL",
+    ),
+)
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+class StoreError(Exception):
+    """The records database cannot be used; the message says why, for people (and the log)."""
+
+
+def describe(exc: sqlite3.Error, path: str | os.PathLike[str]) -> str:
+    """What an ``sqlite3`` error means for the records in ``path``, in a few words."""
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    if code == "SQLITE_NOTADB":
+        return f"{path} is not a records database (or it is damaged)"
+    if code.startswith("SQLITE_CORRUPT"):
+        return f"{path} is damaged ({exc})"
+    if code.startswith("SQLITE_READONLY"):
+        return f"{path} is read-only"
+    if code == "SQLITE_FULL":
+        return f"the disk holding {path} is full"
+    if code.startswith("SQLITE_CANTOPEN"):
+        return f"cannot open {path}"
+    if code.startswith("SQLITE_IOERR"):
+        return f"the disk failed writing {path} ({exc})"
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return f"{path} is locked by another program"
+    return f"{path}: {exc}"
+
+
+def connect(path: str | os.PathLike[str], *, write: bool, threads: bool = False) -> sqlite3.Connection:
+    """A connection to the records database at ``path``, at ``SCHEMA_VERSION``.
+
+    ``write``: make the file (and its folder) if needed, switch it to WAL, upgrade an older
+    schema, and prove that it takes writes (a read-only file or a full disk is found here, not
+    at the first deal). Without ``write`` the file must exist; an older schema is upgraded
+    only if the file can be written. ``threads``: the connection may be used from another thread
+    than this one (one at a time). Statements are autocommitted unless wrapped in
+    ``transaction``.
+
+    Raises ``StoreError`` (a newer schema, a file that is no database, damaged, read-only or on a
+    full disk, ...): the caller turns records off and says why.
+    """
+    where = Path(path)
+    try:
+        if write:
+            where.parent.mkdir(parents=True, exist_ok=True)
+        elif not where.is_file():
+            raise StoreError(f"there is no records database at {where}")
+        conn = sqlite3.connect(
+            str(where), timeout=BUSY_MS / 1000, isolation_level=None, check_same_thread=not threads
+        )
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(describe(exc, where) if isinstance(exc, sqlite3.Error) else str(exc)) from exc
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{where} was written by a newer neveryu (records schema {version}; this one knows "
+                f"up to {SCHEMA_VERSION})"
+            )
+        if write:
+            conn.execute("PRAGMA journal_mode = WAL")
+            # With WAL, NORMAL loses nothing committed when the process dies (a power cut may
+            # lose the last transactions, never the file).
+            conn.execute("PRAGMA synchronous = NORMAL")
+        if version < SCHEMA_VERSION:
+            _migrate(conn, version)
+        if write:  # the proof that it takes writes
+            with transaction(conn):
+                now = str(time.time_ns() // 1_000_000)
+                conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('opened_ms', ?)", (now,))
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreError(describe(exc, where)) from exc
+    except StoreError:
+        conn.close()
+        raise
+
+
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    """Bring the schema from ``version`` to ``SCHEMA_VERSION``, one transaction per step."""
+    for step in range(version, SCHEMA_VERSION):
+        with transaction(conn):
+            for statement in MIGRATIONS[step]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {step + 1}")
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` when the block raises."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # the first error is the one that matters
+        raise
+    conn.execute("COMMIT")
