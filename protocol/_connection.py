@@ -12,7 +12,7 @@ from typing import Any, Literal
 from ._codec import check_sent, decode_body, encode_frame
 from ._errors import RemoteProtocolError, error
 from ._limits import HEADER_SIZE, MAX_CLIENT_FRAME, MAX_CLIENT_OBJECTS, MAX_ID, MAX_SERVER_FRAME
-from ._messages import Request, parse_request
+from ._message import Request, parse_request
 
 Role = Literal["server", "client"]
 

@@ -15,7 +15,7 @@ import json
 
 from ._errors import ERRORS
 from ._limits import MAX_CLIENT_FRAME, MAX_SERVER_FRAME, PROTOCOL_VERSION
-from ._messages import EVENTS, REPLIES, REQUESTS, Message
+from ._message import EVENTS, REPLIES, REQUESTS, Message
 from ._types import SHARED, Field, Nullable, _described
 
 SCHEMA_ID = "https://neveryu.invalid/protocol/v1/schema.json"
@@ -47,10 +47,11 @@ def _nullable(ty):
 
 
 def _shared_defs() -> dict:
-    from . import _messages as m
+    from ._maps import LEGAL, SEAT_SUMMARY, TABLE
+    from ._requests import RECORD_SUMMARY
 
     defs = {name: t.schema() for name, t in SHARED.items()}
-    for ref in (m.TABLE, m.SEAT_SUMMARY, m.LEGAL, m.RECORD_SUMMARY):
+    for ref in (TABLE, SEAT_SUMMARY, LEGAL, RECORD_SUMMARY):
         defs[ref.name] = ref.inner.schema()
     return defs
 

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import Any
 
 from neveryu import engine
-from neveryu.protocol._messages import EVENTS, REPLIES
+from neveryu.protocol._message import EVENTS, REPLIES
 
 # -- what a seat may see --------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import trio
 
 from neveryu import engine, protocol
 from neveryu.client.botclient import Client, ConnectionClosed, ServerError
-from neveryu.protocol._messages import EVENTS, REPLIES
+from neveryu.protocol._message import EVENTS, REPLIES
 from neveryu.server import ServerConfig, load_config, serve
 
 HOST = "127.0.0.1"

@@ -1,0 +1,447 @@
+"""The events of protocol v1 (docs/PROTOCOL.md, Events); game events mirror engine/_events.py field
+for field, as projected for the receiving seat."""
+
+from __future__ import annotations
+
+from ._limits import MAX_CHAT_LEN
+from ._maps import (
+    CONTRIBUTIONS,
+    DECK,
+    FAIR,
+    HEX64,
+    LAST_SET,
+    LAY_BOUNDS,
+    LEGAL,
+    LEGAL_FIELDS,
+    NAME,
+    SCORES,
+    TABLE,
+)
+from ._message import MAX_CARDS, MAX_SET, Event, event, wire
+from ._types import (
+    CARD,
+    COUNT,
+    MAX_SEATS,
+    MS,
+    RANK,
+    SEAT,
+    SET_NO,
+    UINT32,
+    Array,
+    Bool,
+    Int,
+    Nullable,
+    Str,
+    Tuple,
+)
+
+# -- lobby and table events ---------------------------------------------------------------------
+
+
+@event("heartbeat")
+class Heartbeat(Event):
+    """The server has sent nothing for heartbeat_ms: it is alive."""
+
+
+@event("bye")
+class Bye(Event):
+    """The server closes the connection (shutdown, replaced, idle, frame_timeout, too_slow)."""
+
+    reason: str = wire(Str(64), "why")
+
+
+@event("table_update")
+class TableUpdate(Event):
+    """Something on the table changed (seats, ready, away, state, spectators)."""
+
+    table: dict = wire(TABLE, "the table now")
+
+
+@event("table_closed")
+class TableClosed(Event):
+    """The table is gone; the session is back in the lobby."""
+
+    table: int = wire(UINT32, "the table id")
+    reason: str = wire(Str(200), "why")
+
+
+@event("chat")
+class Chat(Event):
+    """Someone at the table said something."""
+
+    seat: int | None = wire(Nullable(SEAT), "the speaker's seat; nil: a spectator")
+    name: str = wire(NAME, "the speaker's name")
+    text: str = wire(Str(MAX_CHAT_LEN), "what was said")
+
+
+@event("player_joined")
+class PlayerJoined(Event):
+    """A player took a seat."""
+
+    seat: int = wire(SEAT, "the seat")
+    name: str = wire(NAME, "the player's name")
+
+
+@event("player_left")
+class PlayerLeft(Event):
+    """A player left a seat (during a match a bot plays it)."""
+
+    seat: int = wire(SEAT, "the seat")
+    name: str = wire(NAME, "the player's name")
+    reason: str = wire(Str(64), "left, dropped, or removed (by the table's host)")
+    by: int | None = wire(SEAT, "removed: the host's seat", required=False)
+
+
+@event("seat_changed")
+class SeatChanged(Event):
+    """The table's host changed a seat; ``table_update`` follows."""
+
+    seat: int = wire(SEAT, "the seat changed")
+    by: int = wire(SEAT, "the host's seat")
+    action: str = wire(
+        Str(32, choices=("bot", "bot_removed", "removed")),
+        "bot: a bot took the seat; bot_removed: a bot seat is free again; removed: its player was removed",
+    )
+    name: str | None = wire(Nullable(NAME), "the player who lost the seat, where one did")
+    strength: str | None = wire(Nullable(Str(16, 1)), "bot: the bot's strength")
+
+
+@event("match_started")
+class MatchStarted(Event):
+    """The match begins; its first deal follows."""
+
+    table: dict = wire(TABLE, "the table")
+    deals: int = wire(Int(1), "deals in the match")
+
+
+@event("match_ended")
+class MatchEnded(Event):
+    """The match is over; the table waits for players to be ready again."""
+
+    scores: tuple[int, ...] = wire(
+        SCORES, "the match's score per seat (docs/PROTOCOL.md, the rules of each variant: scoring)"
+    )
+    deals: int = wire(COUNT, "deals played")
+
+
+# -- game events (engine/_events.py, projected for the receiver) --------------------------------
+
+
+@event("dealer_drawn")
+class DealerDrawn(Event):
+    """The first dealer by a draw (``first_dealer = lowest_draw``)."""
+
+    draws: tuple = wire(
+        Array(Array(Tuple((SEAT, CARD)), MAX_SEATS, 1), 64, 1),
+        "one array of [seat, card] per round of drawing",
+    )
+    dealer: int = wire(SEAT, "the dealer")
+
+
+@event("seed_committed")
+class SeedCommitted(Event):
+    """Fair deal 2, before the cards of deal ``deal_no`` are dealt: the server has drawn its
+    secret seed and commits to it; every seated player's client answers with ``contribute``
+    within ``time_ms`` (docs/PROTOCOL.md, section 9)."""
+
+    deal_no: int = wire(Int(1), "the deal's number in the match")
+    seed_hash: str = wire(HEX64, "SHA-256 of the server's 32-byte seed, lowercase hex")
+    dealer: int = wire(SEAT, "the dealer, fixed before anyone contributes")
+    deck: str = wire(DECK, "the deck kind")
+    contributions: tuple[str | None, ...] = wire(
+        CONTRIBUTIONS, "the contributions fixed already: the server's bot seats'; nil for the others"
+    )
+    time_ms: int = wire(MS, "how long the server waits for the contributions")
+
+
+@event("deal_started")
+class DealStarted(Event):
+    """The cards are dealt."""
+
+    dealer: int = wire(SEAT, "the dealer")
+    deck: str = wire(DECK, "the deck kind")
+    hand: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_CARDS)), "the receiver's own hand; nil for a spectator"
+    )
+    hand_counts: tuple[int, ...] | None = wire(
+        Nullable(Array(COUNT, MAX_SEATS)), "cards per seat; nil where hidden"
+    )
+    hidden: int = wire(COUNT, "hidden cards (never shown until the disclosure)")
+    set_aside: int = wire(COUNT, "cards set aside face down")
+    stock: int = wire(COUNT, "cards in the stock")
+    commitment: str = wire(HEX64, "SHA-256 of salt:deck (fair deal)")
+    deal_no: int = wire(Int(1), "the deal's number in the match")
+    fair: int | None = wire(
+        FAIR, "the fair-deal scheme: 2, the deck comes from seed and contributions; absent: 1", required=False
+    )
+    seed_hash: str | None = wire(HEX64, "fair deal 2: SHA-256 of the server's seed", required=False)
+    contributions: tuple[str | None, ...] | None = wire(
+        CONTRIBUTIONS, "fair deal 2: each seat's contribution in seat order; nil: none", required=False
+    )
+
+
+@event("turn")
+class Turn(Event):
+    """``seat`` is to act."""
+
+    seat: int = wire(SEAT, "the seat to act")
+    ranks: tuple[str, ...] = wire(Array(RANK, 13), "the ranks its set may claim")
+    set_no: int | None = wire(Nullable(SET_NO), "the set it answers; nil when it leads")
+    time_ms: int | None = wire(Nullable(MS), "its turn time; nil: untimed")
+
+
+@event("set_laid")
+class SetLaid(Event):
+    """A set is on the pile."""
+
+    seat: int = wire(SEAT, "who laid it")
+    set_no: int = wire(SET_NO, "its number in the deal")
+    rank: str = wire(RANK, "the claimed rank")
+    count: int = wire(COUNT, "the claimed count")
+    cards: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_SET)), "the cards: only for the seat that laid them"
+    )
+    size: int | None = wire(Nullable(COUNT), "its number of cards; nil where counts may lie and are hidden")
+
+
+@event("none_declared")
+class NoneDeclared(Event):
+    """``seat`` claims to hold no card of ``rank`` (a claim numbered ``set_no``)."""
+
+    seat: int = wire(SEAT, "the declarer")
+    set_no: int = wire(SET_NO, "the claim's number")
+    rank: str = wire(RANK, "the rank")
+
+
+@event("set_held")
+class SetHeld(Event):
+    """To the layer only: his early set waits for the challenge window to close."""
+
+    seat: int = wire(SEAT, "the receiver")
+    cards: tuple[str, ...] = wire(Array(CARD, MAX_SET), "the cards held")
+    rank: str = wire(RANK, "the claim's rank")
+    count: int = wire(COUNT, "the claim's count")
+
+
+@event("set_returned")
+class SetReturned(Event):
+    """To the layer only: a challenge came first; his held set is back in his hand."""
+
+    seat: int = wire(SEAT, "the receiver")
+    cards: tuple[str, ...] = wire(Array(CARD, MAX_SET), "the cards returned")
+
+
+@event("window_closed")
+class WindowClosed(Event):
+    """Set ``set_no``'s challenge window closed."""
+
+    set_no: int = wire(SET_NO, "the set")
+
+
+@event("challenge_void")
+class ChallengeVoid(Event):
+    """A premature challenge: void, and its maker may not challenge that set."""
+
+    seat: int = wire(SEAT, "the challenger")
+    set_no: int = wire(SET_NO, "the set not laid yet")
+
+
+@event("challenged")
+class Challenged(Event):
+    """«Не верю»: ``seat`` challenges set ``set_no``."""
+
+    seat: int = wire(SEAT, "the challenger")
+    set_no: int = wire(SET_NO, "the set")
+    tied: tuple[int, ...] = wire(
+        Array(SEAT, MAX_SEATS), "others who spoke within the tie window and lost on seat order"
+    )
+
+
+@event("believed")
+class Believed(Event):
+    """«Верю»: ``seat`` believes set ``set_no``."""
+
+    seat: int = wire(SEAT, "the believer")
+    set_no: int = wire(SET_NO, "the set")
+
+
+@event("set_revealed")
+class SetRevealed(Event):
+    """The last set is turned up (public)."""
+
+    seat: int = wire(SEAT, "who laid it")
+    set_no: int = wire(SET_NO, "the set")
+    rank: str = wire(RANK, "the claimed rank")
+    count: int = wire(COUNT, "the claimed count")
+    cards: tuple[str, ...] = wire(
+        Array(CARD, MAX_CARDS), "its cards (a declared none: the declarer's cards of that rank)"
+    )
+    claim_true: bool = wire(Bool(), "whether the claim held")
+
+
+@event("pile_taken")
+class PileTaken(Event):
+    """``seat`` takes the pile into his hand."""
+
+    seat: int = wire(SEAT, "the taker")
+    count: int | None = wire(Nullable(COUNT), "cards taken; nil where counts are hidden")
+    cards: tuple[str, ...] | None = wire(Nullable(Array(CARD, MAX_CARDS)), "the cards: only for the taker")
+
+
+@event("pile_discarded")
+class PileDiscarded(Event):
+    """The pile goes to the discard (a believed true set)."""
+
+    count: int = wire(COUNT, "its cards")
+
+
+@event("quads_discarded")
+class QuadsDiscarded(Event):
+    """``seat`` discards ``count`` quads."""
+
+    seat: int = wire(SEAT, "the seat")
+    count: int = wire(COUNT, "quads discarded")
+    ranks: tuple[str, ...] | None = wire(
+        Nullable(Array(RANK, 26)), "their ranks: public when shown, else only for the seat"
+    )
+    shown: bool = wire(Bool(), "shown face up (after_taking) or face down (on_turn)")
+    cards: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_CARDS)),
+        "the cards discarded: only for the seat (with two decks it may hold more than four of a rank)",
+    )
+
+
+@event("quads_declined")
+class QuadsDeclined(Event):
+    """``seat``, who has just taken the pile, gives up his right to discard quads (`verish`)."""
+
+    seat: int = wire(SEAT, "the seat")
+
+
+@event("quads_window_opened")
+class QuadsWindowOpened(Event):
+    """The quads window: the next set waits while ``seat``, who has just taken the pile, may
+    discard quads (`verish`; it opens after every take by a person, whatever he holds).
+
+    RULES.md: quad (`verish`, quads after taking, Decision)."""
+
+    seat: int = wire(SEAT, "the taker")
+    time_ms: int = wire(MS, "how long the window stays open at most")
+
+
+@event("quads_window_closed")
+class QuadsWindowClosed(Event):
+    """``seat``'s quads window closed (its time was up, or he discarded or declined); a set held
+    for it is laid next."""
+
+    seat: int = wire(SEAT, "the taker")
+
+
+@event("stock_drawn")
+class StockDrawn(Event):
+    """``seat`` draws from the stock (`hoyle-three`)."""
+
+    seat: int = wire(SEAT, "the seat")
+    count: int = wire(COUNT, "cards drawn")
+    cards: tuple[str, ...] | None = wire(Nullable(Array(CARD, MAX_SET)), "the cards: only for the seat")
+
+
+@event("timed_out")
+class TimedOut(Event):
+    """``seat``'s turn time ran out; the server acts for it next and marks it away."""
+
+    seat: int = wire(SEAT, "the seat")
+
+
+@event("player_out")
+class PlayerOut(Event):
+    """``seat`` has finished: it is out, and skipped from then on.
+
+    RULES.md: out."""
+
+    seat: int = wire(SEAT, "the seat")
+    place: int = wire(Int(1, MAX_SEATS), "1 for the first out")
+
+
+@event("deal_ended")
+class DealEnded(Event):
+    """The deal is over; the fair-deal disclosure."""
+
+    loser: int | None = wire(Nullable(SEAT), "last_loses: the loser")
+    winner: int | None = wire(Nullable(SEAT), "first_wins: the winner")
+    out: tuple[int, ...] = wire(Array(SEAT, MAX_SEATS), "seats in the order they went out")
+    scores: tuple[int, ...] = wire(SCORES, "this deal's score change per seat")
+    hand_counts: tuple[int, ...] = wire(Array(COUNT, MAX_SEATS), "cards left per seat")
+    salt: str = wire(HEX64, "the salt of the commitment")
+    deck: tuple[str, ...] = wire(Array(CARD, MAX_CARDS), "the shuffled deck in dealing order, top first")
+    match_scores: tuple[int, ...] | None = wire(Nullable(SCORES), "the match's scores so far")
+    deal_no: int = wire(Int(1), "the deal's number in the match")
+    next_deal_ms: int | None = wire(
+        Nullable(MS), "the pause before the match's next deal; nil: the match is over", required=False
+    )
+    seed: str | None = wire(
+        HEX64, "fair deal 2: the server's seed, disclosed (its SHA-256 is seed_hash)", required=False
+    )
+
+
+@event("legal")
+class LegalEvent(Event):
+    """To one seat: what it may do now (after every batch of game events that changes it)."""
+
+    lay: dict | None = wire(Nullable(LAY_BOUNDS), LEGAL_FIELDS["lay"].doc)
+    challenge: int | None = wire(Nullable(SET_NO), LEGAL_FIELDS["challenge"].doc)
+    believe: int | None = wire(Nullable(SET_NO), LEGAL_FIELDS["believe"].doc)
+    declare_none: str | None = wire(Nullable(RANK), LEGAL_FIELDS["declare_none"].doc)
+    discard_quads: tuple[str, ...] = wire(Array(RANK, 26), LEGAL_FIELDS["discard_quads"].doc)
+    decline_quads: bool = wire(Bool(), LEGAL_FIELDS["decline_quads"].doc)
+
+
+@event("state")
+class State(Event):
+    """A full snapshot of what the receiver may know of the deal (after join, spectate or resume
+    during a match), plus the table's summary; it never holds another seat's cards.
+
+    The deal fields mirror engine/_view.py View."""
+
+    variant: str = wire(Str(32, 1), "the variant")
+    seat: int | None = wire(Nullable(SEAT), "the receiver's seat; nil: spectating")
+    players: int = wire(Int(2, MAX_SEATS), "seats in the deal")
+    deck: str = wire(DECK, "the deck kind")
+    dealer: int = wire(SEAT, "the dealer")
+    hand: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_CARDS)), "the receiver's hand; nil for a spectator"
+    )
+    hand_counts: tuple[int, ...] | None = wire(
+        Nullable(Array(COUNT, MAX_SEATS)), "cards per seat; nil where hidden"
+    )
+    pile: int | None = wire(Nullable(COUNT), "cards in the pile; nil where hidden")
+    discard: int = wire(COUNT, "cards in the discard")
+    stock: int = wire(COUNT, "cards in the stock")
+    hidden: int = wire(COUNT, "hidden cards")
+    set_aside: int = wire(COUNT, "cards set aside")
+    last: dict | None = wire(Nullable(LAST_SET), "the last set, apart from the pile; nil: none")
+    ranks: tuple[str, ...] = wire(Array(RANK, 13), "the ranks the next set may claim")
+    turn: int | None = wire(Nullable(SEAT), "the seat to act; nil when the deal is over")
+    set_no: int = wire(COUNT, "the number of the latest set laid (0: none yet)")
+    window_open: bool = wire(Bool(), "the last set's challenge window is open")
+    quads_window: int | None = wire(
+        SEAT,
+        "the taker whose quads window holds the next set (`verish`); absent or nil: none",
+        required=False,
+    )
+    out: tuple[int, ...] = wire(Array(SEAT, MAX_SEATS), "seats out, in order")
+    waiting: tuple[int, ...] = wire(Array(SEAT, MAX_SEATS), "empty-handed seats not yet out (last cards)")
+    over: bool = wire(Bool(), "the deal has ended")
+    loser: int | None = wire(Nullable(SEAT), "the loser once over (last_loses)")
+    winner: int | None = wire(Nullable(SEAT), "the winner once over (first_wins)")
+    legal: dict = wire(LEGAL, "what the receiver may do now")
+    table: dict = wire(TABLE, "the table")
+    deal_no: int = wire(Int(1), "the deal's number in the match")
+    commitment: str = wire(HEX64, "the deal's commitment")
+    match_scores: tuple[int, ...] | None = wire(Nullable(SCORES), "the match's scores so far")
+    time_ms: int | None = wire(Nullable(MS), "turn time left; nil: untimed")
+    fair: int | None = wire(FAIR, "the fair-deal scheme, as in deal_started", required=False)
+    seed_hash: str | None = wire(HEX64, "fair deal 2: SHA-256 of the server's seed", required=False)
+    contributions: tuple[str | None, ...] | None = wire(
+        CONTRIBUTIONS, "fair deal 2: each seat's contribution in seat order; nil: none", required=False
+    )
