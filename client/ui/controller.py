@@ -76,7 +76,7 @@ class Controller(Dialogs, Lobby):
             now = self.clock()
             if moment_of(s) != self.notice.moment and now - self.notice.since >= NOTICE_MIN_S:
                 self.notice = None
-        if s.my_turn and not before.my_turn:
+        if (s.my_turn and not before.my_turn) or (_my_window(s) and not _my_window(before)):
             self.on_attention("turn")
         if s.chat and (not before.chat or s.chat[-1] is not before.chat[-1]):
             line = s.chat[-1]  # one message adds one chat line
@@ -104,8 +104,10 @@ class Controller(Dialogs, Lobby):
         whole second, a notice expiring); None when nothing shown runs on the clock."""
         waits: list[float] = []
         s = self.state
-        if s.screen == "table" and s.playing and s.turn_deadline is not None and s.turn_deadline > now:
-            waits.append((s.turn_deadline - now) % 1.0 or 1.0)
+        quads = (s.quads_window or {}).get("deadline")
+        for deadline in (s.turn_deadline, quads):
+            if s.screen == "table" and s.playing and deadline is not None and deadline > now:
+                waits.append((deadline - now) % 1.0 or 1.0)
         if self.notice is not None:
             waits.append(max(0.0, self.notice.until - now))
         return min(waits) + 0.01 if waits else None
@@ -147,10 +149,12 @@ class Controller(Dialogs, Lobby):
             return t("no.believe_variant")
         if what == "none" and rules is not None and not rules.declare_none:
             return t("no.none_variant")
-        if what == "quads" and rules is not None and rules.quads == "never":
+        if what in ("quads", "decline") and rules is not None and rules.quads == "never":
             return t("no.quads_variant")
         if what == "quads":
             return t("no.quads_now")
+        if what == "decline":
+            return t("no.decline")
         if s.held:
             return t("no.held")
         if self._acted is not None:
@@ -292,6 +296,14 @@ class Controller(Dialogs, Lobby):
             return
         self._act({"t": "discard_quads", "ranks": ranks})
 
+    def decline_quads(self) -> None:
+        """``k``: go on without discarding quads, just after taking the pile (RULES.md, ``verish``):
+        the quads window closes and the next set is laid at once."""
+        if not self.legal.get("decline_quads"):
+            self.say(self._why_not("decline"))
+            return
+        self._act({"t": "decline_quads"})
+
     def ready(self) -> None:
         what = self.ready_action()
         if what in ("ready", "back"):
@@ -369,3 +381,8 @@ def _names_me(text: str, name: str) -> bool:
     """True when chat ``text`` names ``name`` as a word (any case)."""
     name = name.strip()
     return bool(name) and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text, re.IGNORECASE) is not None
+
+
+def _my_window(s: model.State) -> bool:
+    """This seat's own quads window is open (RULES.md, ``verish``): a moment to act, like a turn."""
+    return s.seat is not None and s.playing and (s.quads_window or {}).get("seat") == s.seat

@@ -72,6 +72,9 @@ def entries(c: Controller) -> list[Key]:
         out.append(Key("0", t("keys.declare", rank=t.rank_plural(legal["declare_none"])), 2))
     if legal.get("discard_quads"):
         out.append(Key("d", t("keys.quads"), 2))
+    window = s.quads_window or {}
+    if legal.get("decline_quads") and (legal.get("discard_quads") or window.get("seat") == s.seat):
+        out.append(Key("k", t("keys.decline"), 2))  # RULES.md, verish: go on without discarding
     ready = c.ready_action()
     if ready:
         out.append(Key("s", t("keys." + ready), 2))

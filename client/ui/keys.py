@@ -70,6 +70,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("n",), playing, c.challenge)
     add(("y",), playing, c.believe)
     add(("d",), playing, c.discard_quads)
+    add(("k",), playing, c.decline_quads)
     add(("0",), playing, c.declare_none)
     add(("s",), playing, c.ready)
     add(("/", "."), playing, c.open_chat)

@@ -151,6 +151,7 @@ def engine_view(s: State) -> engine.View:
         turn=s.turn,
         set_no=s.set_no,
         window_open=s.window_open,
+        quads_window=(s.quads_window or {}).get("seat"),
         out=s.out,
         waiting=s.waiting,
         over=s.over,

@@ -59,6 +59,7 @@ def _deal_started(s: State, m: Msg, now: float) -> State:
         legal=None,
         held=None,
         barred=None,
+        quads_window=None,
         out=(),
         waiting=(),
         over=False,
@@ -127,6 +128,7 @@ def _set_laid(s: State, m: Msg, now: float) -> State:
         set_no=as_int(m.get("set_no"), s.set_no),
         reveal=None,
         window_open=_anyone_challenges(s),
+        quads_window=None,
     )
     return add_log(
         s,
@@ -162,7 +164,9 @@ def _none_declared(s: State, m: Msg, now: float) -> State:
 
 def _set_held(s: State, m: Msg, now: float) -> State:
     held = {"cards": tuple(m.get("cards") or ()), "rank": m.get("rank"), "count": m.get("count")}
-    return add_log(attrs.evolve(s, held=held), "set_held", rank=m.get("rank"), count=m.get("count"))
+    s = attrs.evolve(s, held=held)
+    key = "set_held_quads" if s.quads_window is not None else "set_held"
+    return add_log(s, key, rank=m.get("rank"), count=m.get("count"))
 
 
 def _set_returned(s: State, m: Msg, now: float) -> State:
@@ -239,9 +243,11 @@ def _pile_discarded(s: State, m: Msg, now: float) -> State:
 
 
 def _quads_discarded(s: State, m: Msg, now: float) -> State:
-    seat, count, ranks = m.get("seat"), as_int(m.get("count")), m.get("ranks")
+    seat, count, ranks, cards = m.get("seat"), as_int(m.get("count")), m.get("ranks"), m.get("cards")
     hand = s.hand
-    if seat == s.seat and s.hand is not None and ranks:
+    if seat == s.seat and s.hand is not None and cards:  # the very cards (two decks: more than 4)
+        hand = remove_cards(s.hand, cards)
+    elif seat == s.seat and s.hand is not None and ranks:
         left = list(s.hand)
         for r in ranks:
             for c in [c for c in left if c[0] == r][:4]:
@@ -253,6 +259,26 @@ def _quads_discarded(s: State, m: Msg, now: float) -> State:
     return add_log(
         s, "quads_discarded", seat=seat, count=count, ranks=None if ranks is None else tuple(ranks)
     )
+
+
+def _quads_declined(s: State, m: Msg, now: float) -> State:
+    """The taker gave up his right to discard quads (``verish``): it says nothing of his hand."""
+    return add_log(s, "quads_declined", seat=m.get("seat"))
+
+
+def _quads_window_opened(s: State, m: Msg, now: float) -> State:
+    """RULES.md, ``verish``: the quads window opens after every take by a person, whatever he
+    holds; the next set waits until it closes. No log line: the status line shows it."""
+    time_ms = m.get("time_ms")
+    if s.recapping or isinstance(time_ms, bool) or not isinstance(time_ms, int):
+        deadline = None  # a replayed window's time was counted when it was sent, not now
+    else:
+        deadline = now + time_ms / 1000.0
+    return attrs.evolve(s, quads_window={"seat": m.get("seat"), "deadline": deadline})
+
+
+def _quads_window_closed(s: State, m: Msg, now: float) -> State:
+    return s if s.quads_window is None else attrs.evolve(s, quads_window=None)
 
 
 def _stock_drawn(s: State, m: Msg, now: float) -> State:
@@ -316,6 +342,7 @@ def _deal_ended(s: State, m: Msg, now: float) -> State:
         turn_deadline=None,
         held=None,
         window_open=False,
+        quads_window=None,
         out=out or s.out,
         match_scores=scores if scores is not None else s.match_scores,
         deal_results=tuple(r for r in s.deal_results if r["deal_no"] != deal_no) + (seen,),
@@ -367,6 +394,7 @@ def _state(s: State, m: Msg, now: float) -> State:
         else None,
         turn_deadline=None if not isinstance(time_ms, int) else now + time_ms / 1000.0,
         window_open=bool(m.get("window_open")),
+        quads_window=_snapshot_quads_window(m.get("quads_window")),
         out=tuple(m.get("out") or ()),
         waiting=tuple(m.get("waiting") or ()),
         over=bool(m.get("over")),
@@ -382,6 +410,14 @@ def _state(s: State, m: Msg, now: float) -> State:
     if isinstance(legal, dict):
         s = _legal(s, legal, now)
     return s
+
+
+def _snapshot_quads_window(taker: object) -> Msg | None:
+    """``state.quads_window`` (the taker, or null) as the model keeps it; a snapshot does not say
+    how long the window has left."""
+    if isinstance(taker, bool) or not isinstance(taker, int):
+        return None
+    return {"seat": taker, "deadline": None}
 
 
 HANDLERS = {
@@ -400,6 +436,9 @@ HANDLERS = {
     "pile_taken": _pile_taken,
     "pile_discarded": _pile_discarded,
     "quads_discarded": _quads_discarded,
+    "quads_declined": _quads_declined,
+    "quads_window_opened": _quads_window_opened,
+    "quads_window_closed": _quads_window_closed,
     "stock_drawn": _stock_drawn,
     "timed_out": _timed_out,
     "player_out": _player_out,

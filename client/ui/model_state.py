@@ -91,8 +91,10 @@ class State:
     "set_no", "rank", "count", "cards", "claim_true", "caller", "believe", "none"}``);
     ``turn_deadline`` a local monotonic time in seconds, or None when untimed; ``legal`` the last
     ``legal`` event's fields (None: nothing to do); ``held`` this seat's set laid early and
-    waiting for the challenge window (``{"cards", "rank", "count"}``); ``barred`` a set this
-    seat may not challenge (its premature challenge of it was void).
+    waiting for the challenge window or the quads window (``{"cards", "rank", "count"}``);
+    ``barred`` a set this seat may not challenge (its premature challenge of it was void);
+    ``quads_window`` the quads window of ``verish`` while it holds the next set (``{"seat":
+    the taker, "deadline": local monotonic seconds, or None when its time is not known}``).
 
     The match: ``deal_results`` the results of its deals seen here (``{"deal_no", "loser",
     "winner", "scores", "names"}``); ``match_over`` the last match's end (``{"scores", "deals",
@@ -150,6 +152,7 @@ class State:
     legal: Msg | None = None
     held: Msg | None = None
     barred: int | None = None
+    quads_window: Msg | None = None
     out: tuple[int, ...] = ()
     waiting: tuple[int, ...] = ()
     over: bool = False

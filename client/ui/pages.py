@@ -25,6 +25,7 @@ HELP_TABLE = (
     ("n (т)", "help.challenge"),
     ("y (н)", "help.believe"),
     ("d (в)", "help.quads"),
+    ("k (л)", "help.decline"),
     ("0", "help.none"),
     ("s (ы)", "help.ready"),
     ("/", "help.chat"),

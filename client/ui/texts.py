@@ -364,8 +364,8 @@ class Texts:
             return self("log.set_laid", name=name, claim=claim)
         if key == "none_declared":
             return self("log.none_declared", name=name, rank=self.rank_plural(a.get("rank")))
-        if key == "set_held":
-            return self("log.set_held", claim=self.claim(a.get("count"), a.get("rank")))
+        if key in ("set_held", "set_held_quads"):
+            return self("log." + key, claim=self.claim(a.get("count"), a.get("rank")))
         if key == "set_returned":
             return self("log.set_returned", cards=self.cards(a.get("cards")))
         if key == "set_revealed":
