@@ -29,6 +29,8 @@ Local notes (``t`` starting with ``_``), made by the network side (client/ui/net
   to a ``ping`` sent right after ``hello``): the "while you were away" recap is made then;
 - ``{"t": "_fresh", "reason": str}``: the kept session could not be resumed (``BAD_RESUME``);
   a new session starts in the lobby;
+- ``{"t": "_my_records", "records": [record summary]}``: the deals this session played
+  (``list_records`` with ``mine``), newest first, for the list of one's own deals;
 - ``{"t": "_contribution", "status": "sent" | "taken" | "refused", "deal_no": int,
   "contribution": str}``: fair deal 2, what became of this client's contribution to the next
   deal's shuffle (``deal_no`` and ``contribution`` only with ``sent``; ``taken``: the server said

@@ -124,6 +124,11 @@ def _records(s: State, m: Msg, now: float) -> State:
     return s if recent == s.recent else attrs.evolve(s, recent=recent)
 
 
+def _my_records(s: State, m: Msg, now: float) -> State:
+    """The deals this session played (``list_records`` with ``mine``), newest first."""
+    return attrs.evolve(s, my_deals=tuple(r for r in m.get("records") or () if isinstance(r, dict)))
+
+
 def _variants(s: State, m: Msg, now: float) -> State:
     return attrs.evolve(s, variants=tuple(v for v in m.get("variants") or () if isinstance(v, dict)))
 
@@ -195,6 +200,7 @@ def _left(s: State, m: Msg, now: float) -> State:
         name=s.name,
         tables=s.tables,
         recent=s.recent,
+        my_deals=s.my_deals,
         variants=s.variants,
         bots=s.bots,
         log=s.log,
@@ -290,6 +296,7 @@ HANDLERS = {
     "tables": _tables,
     "variants": _variants,
     "records": _records,
+    "_my_records": _my_records,
     "table_joined": _table_joined,
     "table_update": _table_update,
     "_left": _left,

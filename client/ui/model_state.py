@@ -120,6 +120,7 @@ class State:
     name: str = ""
     tables: tuple[Msg, ...] = ()
     recent: tuple[Msg, ...] = ()  # the server's last deals (record summaries), newest first
+    my_deals: tuple[Msg, ...] | None = None  # the deals this session played; None: not asked yet
     variants: tuple[Msg, ...] = ()
     bots: tuple[str, ...] = ()
     table: Msg | None = None

@@ -42,6 +42,36 @@ class Deal:
     server: str = ""
 
 
+def deal_of(record: Any, steps: Sequence[Any]) -> Deal:
+    """The ``Deal`` of a server's ``DealRecord`` and its replay (``check_record``): every view's
+    messages, the server's own projection of each event (``seat_messages``)."""
+    from neveryu.server import seat_messages, table_summary
+
+    views = {seat: seat_messages(record, steps, seat) for seat in (None, *range(record.players))}
+    return Deal(
+        id=record.id or 0,
+        table=table_summary(record),
+        views=views,
+        times=tuple(step.ms for step in steps),
+        server=record.server,
+    )
+
+
+def deal_from_document(doc: Any) -> Deal:
+    """A whole record in the hand-history format (docs/RECORDS.md: what ``get_record`` sends of a
+    table made with ``reveal_after_deal``) as a ``Deal``. The server's record reader and replay
+    do it, imported here only: the client reads records with them (DESIGN.md, client/). Raises
+    ValueError for a seat's view (its hidden cards cannot be replayed), a malformed record, or
+    one that does not replay."""
+    from neveryu.server import RecordError, ReplayError, check_record, record_from_json
+
+    try:
+        record = record_from_json(doc)
+        return deal_of(record, check_record(record))
+    except (RecordError, ReplayError) as exc:
+        raise ValueError(str(exc)) from None
+
+
 class Replay:
     """The state of every view after every step of ``deal`` (pure: no screen, no clock)."""
 
