@@ -136,7 +136,7 @@ def verdicts_of(data: Any) -> list[tuple[int | None, fairdeal.Verdict, int | Non
     messages = data.get("messages") if isinstance(data, dict) else data
     if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
         raise ValueError("expected an array of messages, an object with messages, or a disclosure")
-    out = []
+    out: list[tuple[int | None, fairdeal.Verdict, int | None]] = []
     state = model.State()
     for msg in messages:
         state = model.reduce(state, msg)

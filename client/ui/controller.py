@@ -10,8 +10,9 @@ The screen is redrawn only when something it shows changed: ``receive`` calls ``
 only then, and ``next_tick(now)`` says when a visible countdown or a notice next changes.
 
 The parts: ``controller_base`` (what they share: options, dialogs, notices), ``controller_dialogs``
-(pages, chat, the new-table form, scrolling), ``controller_lobby`` (the lobby, the host's seats);
-this module adds the game: following the model, the hand, the actions and leaving.
+(pages, chat, the new-table form, scrolling), ``controller_lobby`` (the lobby, the host's seats),
+``controller_records`` (the player's own deals over the network); this module adds the game:
+following the model, the hand, the actions and leaving.
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from . import model
 from .controller_base import NOTICE_MIN_S, NOTICE_S, Dialog, Msg, Notice, Prefs, moment_of
 from .controller_dialogs import Dialogs
 from .controller_lobby import Lobby
+from .controller_records import Records
 
 __all__ = ["NOTICE_MIN_S", "NOTICE_S", "Controller", "Dialog", "Notice", "Prefs", "moment_of"]
 
 
-class Controller(Dialogs, Lobby):
+class Controller(Dialogs, Lobby, Records):
     """The client's state and the meaning of its keys (``ControllerBase`` says what it holds)."""
 
     # -- the network side -------------------------------------------------------------------
@@ -48,6 +50,9 @@ class Controller(Dialogs, Lobby):
             if self._acted is not None and self.state.legal is None:  # refused: the offer stands
                 self.state = attrs.evolve(self.state, legal=self._acted)
             self._acted = None
+        if t == "record":  # the reply to get_record: the model keeps no record
+            self.record_arrived(msg)
+            self.invalidate()
         if self.state is before:
             return
         self._follow_hand()

@@ -33,8 +33,11 @@ class Dialogs(ControllerBase):
 
     def close_dialog(self) -> None:
         """Esc: close the dialog; never a game action."""
-        was_chat = self.dialog is not None and self.dialog.kind == "chat"
+        d = self.dialog
+        was_chat = d is not None and d.kind == "chat"
         self.dialog = None
+        if d is not None and d.kind == "record" and d.data.get("back") is not None:
+            self.dialog = Dialog("deals", index=d.data["back"])  # back to the list of one's deals
         if was_chat:
             self.on_close_chat()
 

@@ -55,12 +55,6 @@ def deal_of(deal_no: int, deals: Any) -> str:
     return f"{deal_no}/{deals}" if isinstance(deals, int) and deals else str(deal_no)
 
 
-def lobby_seat(t: Texts, x: dict[str, Any]) -> str:
-    if x.get("bot"):
-        return t("bot_n", n=int(x.get("seat", 0)) + 1) + f" ({t.level(str(x['bot']))})"
-    return t.safe(str(x.get("name"))) if x.get("name") else t("seat.empty")
-
-
 def plain_wrap(text: str, width: int) -> list[str]:
     return ["".join(f[1] for f in line) for line in wrap([("", text)], width)]
 

@@ -3,11 +3,11 @@ while connecting."""
 
 from __future__ import annotations
 
-import time
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from .layout_common import Regions, lobby_seat, plain_wrap, screen_size
+from .layout_common import Regions, plain_wrap, screen_size
+from .record_pages import seat_label as lobby_seat
+from .record_pages import summary_line
 from .wrap import Line, fit
 
 
@@ -50,23 +50,14 @@ class LobbyRegions(Regions):
         return max(1, min(len(self.c.state.recent), height - 14))
 
     def _recent_lines(self, width: int, height: int) -> list[Line]:
-        """The server's last deals: id, variant, players, result, when it ended (local time)."""
+        """The server's last deals: id, variant, when it ended (local time), result, players."""
         t = self.t
-        out: list[Line] = []
-        for r in self.c.state.recent[:height]:
-            seats = [x for x in r.get("seats") or () if isinstance(x, dict)]
-            names = {x.get("seat"): lobby_seat(t, x) for x in seats}
-            if r.get("loser") is not None:
-                result = t("lobby.lost", name=names.get(r["loser"], "?"))
-            elif r.get("winner") is not None:
-                result = t("lobby.won", name=names.get(r["winner"], "?"))
-            else:
-                result = ""
-            ended = r.get("ended_ms")
-            when = time.strftime("%H:%M", time.localtime(ended / 1000)) if isinstance(ended, int) else ""
-            players = ", ".join(names.values())
-            line = f"{r.get('id')!s:>4} {r.get('variant')!s:<11} {when:<5}  {result}  {players}"
-            out.append(
-                [("class:mine" if r.get("seat") is not None else "", fit(line, width, t.glyph("ellipsis")))]
-            )
-        return out
+        return [
+            [
+                (
+                    "class:mine" if r.get("seat") is not None else "",
+                    fit(summary_line(t, r), width, t.glyph("ellipsis")),
+                )
+            ]
+            for r in self.c.state.recent[:height]
+        ]
