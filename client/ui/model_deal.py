@@ -85,7 +85,10 @@ def _deal_started(s: State, m: Msg, now: float) -> State:
 
 def _turn(s: State, m: Msg, now: float) -> State:
     time_ms = m.get("time_ms")
-    if s.recapping:  # a replayed turn's time was counted when it was sent, not now
+    # A replayed turn's time was counted when it was sent, not now; but after the replay the
+    # server tells the turn again, the same seat answering the same set, with the time left now.
+    again = s.in_deal and s.turn == m.get("seat") and s.answer_set_no == m.get("set_no")
+    if s.recapping and not again:
         time_ms = None
     return attrs.evolve(
         s,
