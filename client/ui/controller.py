@@ -46,7 +46,8 @@ class Controller(Dialogs, Lobby, Records):
         if t in ("legal", "deal_started", "state"):
             self._acted = None
         if t == "error" and not msg.get("fatal"):
-            self.say(self.t("log.error", msg=msg.get("msg") or msg.get("code")), "warn")
+            if not self.seat_refused(msg):
+                self.say(self.t("log.error", msg=msg.get("msg") or msg.get("code")), "warn")
             if self._acted is not None and self.state.legal is None:  # refused: the offer stands
                 self.state = attrs.evolve(self.state, legal=self._acted)
             self._acted = None

@@ -71,14 +71,25 @@ class Lobby(ControllerBase):
         if d is None or d.kind != "seats" or not d.options:
             return
         seat = d.options[d.index]
-        info = self.state.seat_info(seat)
         if seat == self.state.seat:
             self.say(self.t("host.own_seat"))
             return
-        if info.get("name") and not info.get("bot") and not info.get("away") and self.state.playing:
-            self.say(self.t("host.present", name=self.t.seat_name(self.state, seat)))
-            return
+        # The summary does not say whose client has dropped: the server decides, and a player
+        # who is here keeps his seat (SEAT_TAKEN, said in words by ``seat_refused``).
+        d.data["asked"] = seat
         self.send({"t": "seat_bot", "seat": seat, "strength": d.data.get("strength")})
+
+    def seat_refused(self, msg: Msg) -> bool:
+        """An error that answers the seats dialog's ``seat_bot``, said in words; False when
+        ``msg`` is no such error."""
+        d = self.dialog
+        if d is None or d.kind != "seats" or msg.get("code") != "SEAT_TAKEN" or d.data.get("asked") is None:
+            return False
+        seat = d.data.pop("asked")
+        info = self.state.seat_info(seat)
+        key = "host.bot_seat" if info.get("bot") else "host.present"
+        self.say(self.t(key, name=self.t.seat_name(self.state, seat)), "warn")
+        return True
 
     def seat_free(self) -> None:
         """``x`` in the seats dialog: the chosen seat is emptied (a bot leaves, or a player is
