@@ -82,6 +82,17 @@ __all__ = [
 HANDLERS = {**model_lobby.HANDLERS, **model_fair.HANDLERS, **model_deal.HANDLERS}
 """Every message type the model knows, and its handler ``(state, msg, now) -> state``."""
 
+TABLE_EVENTS = frozenset(model_deal.HANDLERS) - {"state"} | {
+    "seed_committed",
+    "player_joined",
+    "seat_changed",
+    "match_started",
+    "match_ended",
+}
+"""The events of a table's deal and match: in the lobby they can only be replayed ones, of a
+table this session sat at before a resume found its seat gone (``state`` brings its own table;
+``player_left`` may say why the seat is gone: model_lobby)."""
+
 
 def reduce(state: State, msg: Msg, now: float = 0.0) -> State:
     """The state after ``msg``. Events carry ``seq``; it is remembered for resume. Messages of a
@@ -89,9 +100,12 @@ def reduce(state: State, msg: Msg, now: float = 0.0) -> State:
     seq = msg.get("seq")
     if isinstance(seq, int) and not isinstance(seq, bool) and seq > state.last_seq:
         state = attrs.evolve(state, last_seq=seq)
-    handler = HANDLERS.get(msg.get("t"))  # type: ignore[arg-type]
+    t = msg.get("t")
+    handler = HANDLERS.get(t)  # type: ignore[arg-type]
     if handler is None:
         return state
+    if state.screen == "lobby" and t in TABLE_EVENTS:
+        return state  # replayed after a resume, of a table this session no longer sits at
     return handler(state, msg, now)
 
 

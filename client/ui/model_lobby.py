@@ -76,17 +76,19 @@ def _replayed(s: State, m: Msg, now: float) -> State:
 
 def recap_args(lines: tuple[Line, ...], chats: int, snapshot: bool, me: int | None) -> dict[str, Any]:
     """What a recap says, from the log lines written while the client was away: ``sets`` laid
-    (``mine``: of them by the bot in this client's seat), ``piles`` taken (``[(seat, count)]``,
-    the last three), ``out`` (seats), ``deals`` ended (``[(deal_no, loser, winner)]``),
-    ``match`` (a match ended), ``timed_out`` (this seat's time ran out), ``chats`` (messages),
-    ``snapshot`` (the server sent the state instead of every event)."""
+        (``mine``: of them by the bot in this client's seat), ``piles`` taken (``[(seat, count)]``,
+        the last three), ``out`` (seats), ``deals`` ended (``[(deal_no, loser, winner)]``),
+        ``match`` (a match ended), ``timed_out`` (this seat's time ran out), ``chats`` (messages),
+        ``snapshot`` (the server sent the state instead of every event), ``removed`` (the table's
+    host gave this client's seat away meanwhile)."""
     sets = mine = 0
     piles: list[tuple[Any, Any]] = []
     out: list[Any] = []
     deals: list[tuple[Any, Any, Any]] = []
-    match = timed_out = False
+    match = timed_out = removed = False
     for line in lines:
         a = line.args
+        removed = removed or line.key == "removed_away"
         if line.key in ("set_laid", "none_declared"):
             sets += 1
             mine += a.get("seat") == me and me is not None
@@ -110,6 +112,7 @@ def recap_args(lines: tuple[Line, ...], chats: int, snapshot: bool, me: int | No
         "timed_out": timed_out,
         "chats": chats,
         "snapshot": snapshot,
+        "removed": removed,
     }
 
 
@@ -215,9 +218,16 @@ def _player_joined(s: State, m: Msg, now: float) -> State:
 
 
 def _player_left(s: State, m: Msg, now: float) -> State:
-    if m.get("seat") == s.seat and s.seat is not None and m.get("reason") == "removed":
+    removed = m.get("reason") == "removed"
+    if removed and m.get("seat") == s.seat and s.seat is not None:
         s = _left(s, m, now)  # the table's host took this seat away: back to the lobby
         return add_log(s, "removed", name=m.get("name"), by=m.get("by"))
+    if removed and s.recapping and s.screen == "lobby" and m.get("name") == s.name and s.name:
+        # Resumed into the lobby (the seat is gone), the replay tells why: the host gave it away
+        # while this client was gone. (The seat is not known after a restart; the name is.)
+        return add_log(s, "removed_away", name=m.get("name"))
+    if s.screen == "lobby":
+        return s  # a replayed line of a table this session no longer sits at
     return add_log(s, "player_left", seat=m.get("seat"), name=m.get("name"), reason=m.get("reason"))
 
 

@@ -462,6 +462,8 @@ class Texts:
         """The "while you were away" line (``model.recap_args``)."""
         if a.get("snapshot"):
             return self("recap.title") + " " + self("recap.snapshot")
+        if a.get("removed"):
+            return self("recap.title") + " " + self("recap.removed") + "."
         parts = []
         for deal_no, loser, winner in a.get("deals") or ():
             who = self("recap.lost", name=self.seat_name(names, loser)) if loser is not None else ""
