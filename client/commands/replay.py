@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
         return fail("replay", exc)
     if need_terminal("replay"):
         return 2
-    from neveryu.client.ui.replay import deal_of, run_replay
+    from neveryu.client.ui.app import run_replay
+    from neveryu.client.ui.replay_deal import deal_of
     from neveryu.client.ui.texts import Texts
 
     deal = deal_of(record, steps)

@@ -30,6 +30,8 @@ from .controller import Controller
 from .keys import build_key_bindings
 from .layout import STYLE, Screen
 from .net import RESUMABLE_BYES, Net
+from .replay import Replay, ReplayController, replay_keys
+from .replay_deal import Deal
 from .texts import Texts
 
 CLIENT_NAME = "neveryu-tui"
@@ -107,8 +109,6 @@ async def show_replay(app: Application[None], controller: Controller, deal: Any,
     on the same input and output; ``q`` ends the replay and the client's screen comes back.
     Messages keep reaching ``controller`` meanwhile (the connection, the lobby, the table)."""
     from prompt_toolkit.application import in_terminal
-
-    from .replay import Replay, ReplayController, replay_keys
 
     if not app.is_running:
         return
@@ -324,4 +324,26 @@ def run_client(
         return 1
     for line in said:
         print(line)
+    return 0
+
+
+def run_replay(
+    deal: Deal,
+    texts: Texts,
+    *,
+    seat: int | None = None,
+    color_depth: ColorDepth | None = None,
+    notes: tuple[str, ...] = (),
+) -> int:
+    """Show ``deal`` (client/ui/replay.py) full-screen from ``seat``'s view (None: every hand)
+    until the player quits (q): ``neveryu replay ID``. Returns 0."""
+
+    async def main() -> None:
+        controller = ReplayController(texts, Replay(deal), seat)
+        app = build_app(controller, color_depth=color_depth, keys=replay_keys(controller))
+        if notes:
+            controller.say(" ".join(texts(n) for n in notes), "message", seconds=15.0)
+        await app.run_async()
+
+    asyncio.run(main())
     return 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .controller_base import ControllerBase, Dialog, Msg
+from .replay_deal import deal_from_document
 
 DEALS_LISTED = 50  # the newest of one's own deals that the list shows
 
@@ -69,8 +70,6 @@ class Records(ControllerBase):
             back = {"back": d.index, "seat": d.data.get("seat")}
         note = None
         if doc.get("view") is None:
-            from .replay import deal_from_document  # (the replay's module imports this one's)
-
             try:
                 deal = deal_from_document(doc)
             except ValueError as exc:
