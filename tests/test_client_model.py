@@ -546,6 +546,7 @@ def test_after_a_drop_the_replayed_events_are_summed_up_as_a_recap():
         "timed_out": False,
         "chats": 1,
         "snapshot": False,
+        "removed": False,
     }
     assert Texts("en").log_line(s, s.recap) == (
         "While you were away: 2 sets laid (1 by the bot in your seat); Bob took the pile (2 cards); "
@@ -621,3 +622,49 @@ def test_the_deal_summary_stays_until_the_next_deal_starts():
     assert s.over and s.result["loser"] == 1 and s.deal_results[-1]["loser"] == 1
     s = model.reduce(s, {**_deal(13), "deal_no": 2})
     assert not s.over and s.result is None and s.deal_results[-1]["deal_no"] == 1
+
+
+def test_a_resume_that_finds_the_seat_given_away_lands_in_the_lobby_and_says_why():
+    """A tmux run of #22: bob's client was killed, the host gave his seat to a bot, bob started
+    the client again: the server resumes the session into the lobby and replays what the table
+    sent meanwhile. The replay does not make a table of it; the recap says what happened."""
+    table = {"id": 1, "variant": "verish", "state": "playing", "seats": []}
+    replay = [
+        {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "s", "resumed": True, "table": None},
+        {"t": "match_started", "seq": 6, "ts": 0, "table": table, "deals": 5},
+        {
+            "t": "deal_started",
+            "seq": 7,
+            "ts": 0,
+            "dealer": 2,
+            "deck": "52",
+            "hand": ["2D", "3C"],
+            "hand_counts": [2, 2, 2, 2],
+            "hidden": 1,
+            "set_aside": 0,
+            "stock": 0,
+            "commitment": "c",
+            "deal_no": 1,
+        },
+        {"t": "turn", "seq": 8, "ts": 0, "seat": 0, "ranks": ["5"], "set_no": 1, "time_ms": 50_000},
+        {"t": "seat_changed", "seq": 9, "ts": 0, "seat": 1, "by": 0, "action": "bot", "name": "bob"},
+        {"t": "player_left", "seq": 10, "ts": 0, "seat": 1, "name": "bob", "reason": "removed", "by": 0},
+        {"t": "_replayed"},
+    ]
+    s = model.reduce_all(replay, model.State(name="bob", recap_seen=5))
+    assert (s.screen, s.table, s.seat, s.in_deal, s.hand, s.match_started) == (
+        "lobby",
+        None,
+        None,
+        False,
+        None,
+        False,
+    )
+    assert [line.key for line in s.log] == ["conn_resumed", "removed_away", "recap"]
+    en = Texts("en")
+    assert en.log_line(s, s.log[1]) == (
+        "While you were away the table's host gave your seat to someone else: you are in the lobby."
+    )
+    assert en.log_line(s, s.recap) == (
+        "While you were away: the table's host gave your seat to someone else, and you are in the lobby."
+    )

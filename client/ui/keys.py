@@ -36,6 +36,7 @@ RU_TWIN = {
     "m": "ь",
     "b": "и",
     "x": "ч",
+    "p": "з",
 }
 
 
@@ -70,6 +71,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("n",), playing, c.challenge)
     add(("y",), playing, c.believe)
     add(("d",), playing, c.discard_quads)
+    add(("k",), playing, c.decline_quads)
     add(("0",), playing, c.declare_none)
     add(("s",), playing, c.ready)
     add(("/", "."), playing, c.open_chat)
@@ -85,10 +87,15 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("c",), in_lobby, c.open_create)
     add(("r",), in_lobby, c.refresh)
 
+    # -- the player's own deals (client/ui/controller_records.py) ----------------------------------
+    add(("p",), Condition(lambda: c.dialog is None and c.replay is None), c.open_deals)
+
     # -- everywhere without a dialog ------------------------------------------------------------
     add(("?", ","), no_dialog, c.open_help)
     add(("q",), no_dialog, c.quit_key)
-    scrollable = Condition(lambda: c.dialog is None or c.dialog.kind in ("help", "rules", "scores"))
+    scrollable = Condition(
+        lambda: c.dialog is None or c.dialog.kind in ("help", "rules", "scores", "record", "deals")
+    )
     add(("pageup",), scrollable, lambda: c.scroll("up"))
     add(("pagedown",), scrollable, lambda: c.scroll("down"))
     add(("home",), scrollable & ~replaying, lambda: c.scroll("home"))
@@ -106,7 +113,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     def _(event: KeyPressEvent) -> None:
         """Alt+key arrives as Esc and the key: it does nothing (no game action on Alt)."""
 
-    pages = dialog_is("help", "rules", "scores")
+    pages = dialog_is("help", "rules", "scores", "record")
     for key in ("enter", "q", "й"):
         kb.add(key, filter=pages)(lambda event: c.close_dialog())
     kb.add("?", filter=dialog_is("help"))(lambda event: c.close_dialog())
@@ -155,6 +162,12 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     @kb.add("<any>", filter=dialog_is("create"))
     def _(event: KeyPressEvent) -> None:
         c.form.type(event.data)
+
+    kb.add("up", filter=dialog_is("deals"))(lambda event: c.deals_move(-1))
+    kb.add("down", filter=dialog_is("deals"))(lambda event: c.deals_move(1))
+    kb.add("enter", filter=dialog_is("deals"))(lambda event: c.open_deal())
+    for key in ("q", "й"):
+        kb.add(key, filter=dialog_is("deals"))(lambda event: c.close_dialog())
 
     kb.add("up", filter=dialog_is("seats"))(lambda event: c.dialog_move(-1))
     kb.add("down", filter=dialog_is("seats"))(lambda event: c.dialog_move(1))
