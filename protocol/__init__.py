@@ -82,6 +82,7 @@ from ._limits import (
 from ._message import (
     EVENTS,
     GAME_REQUESTS,
+    OUT_OF_RANGE,
     REPLIES,
     REQUESTS,
     Event,
@@ -146,6 +147,7 @@ __all__ = [
     "MAX_ID",
     "MAX_NAME_LEN",
     "MAX_SERVER_FRAME",
+    "OUT_OF_RANGE",
     "PROTOCOL_VERSION",
     "REPLIES",
     "REQUESTS",

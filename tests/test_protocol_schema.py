@@ -166,9 +166,9 @@ def test_schema_accepts_exactly_what_parse_request_accepts(msg):
 
 
 def test_schema_and_classes_agree_on_the_hand_picked_bad_requests():
-    from test_protocol_messages import BAD_REQUESTS
+    from test_protocol_messages import BAD_REQUESTS, IMPOSSIBLE_GAME_REQUESTS, OUT_OF_RANGE_CHATS
 
-    for _name, msg in BAD_REQUESTS:
+    for _name, msg in BAD_REQUESTS + IMPOSSIBLE_GAME_REQUESTS + OUT_OF_RANGE_CHATS:
         assert not validator_for("request", msg["t"]).is_valid(msg), msg
 
 

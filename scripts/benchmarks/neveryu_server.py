@@ -3,8 +3,8 @@
 Run as ``python -m scripts.benchmarks.neveryu_server [--clients N]``: serves on 127.0.0.1 and a
 free port (printed as ``PORT n``), with the connection limits raised for ``N`` clients from one
 address (``max_connections``, ``max_per_address``, ``max_tables``, ``max_tables_per_address``:
-those of them the server has), no request rate limit (the
-ping/pong loop would hit it), untimed turns, no idle drop,
+those of them the server has), no request rate limit and no byte budget (the
+ping/pong loop would hit them), untimed turns, no idle drop,
 a short pause between deals and matches that do not end (``deals``), so every client keeps
 playing, and no records (``--db PATH``: record every deal there, as ``neveryu serve`` does by
 default). Everything else is the server's default configuration.
@@ -36,6 +36,8 @@ def bench_config(
         "idle_ms": 3_600_000,
         "rate": 1_000_000,
         "burst": 1_000_000,
+        "byte_rate": 1_000_000_000,
+        "byte_burst": 1_000_000_000,
     }
     known = {a.name for a in attrs.fields(Limits)}
     config = ServerConfig().evolve(
