@@ -77,6 +77,7 @@ from ._limits import (
     MAX_ID,
     MAX_NAME_LEN,
     MAX_SERVER_FRAME,
+    PROTOCOL_MINOR,
     PROTOCOL_VERSION,
 )
 from ._message import (
@@ -148,6 +149,7 @@ __all__ = [
     "MAX_NAME_LEN",
     "MAX_SERVER_FRAME",
     "OUT_OF_RANGE",
+    "PROTOCOL_MINOR",
     "PROTOCOL_VERSION",
     "REPLIES",
     "REQUESTS",
