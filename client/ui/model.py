@@ -45,6 +45,7 @@ from neveryu.engine import RANKS, SUITS
 
 Msg = dict[str, Any]
 
+DEAL_EVENTS = frozenset(engine.EVENT_TYPES) - {"dealer_drawn"}  # a batch of these ends with a legal
 LOG_KEEP = 300  # lines of one table's (or the lobby's) log
 CHAT_KEEP = 100
 LOGS_KEPT = 8  # the logs of tables left, kept for coming back to them
@@ -200,6 +201,16 @@ class State:
     recap_chats: int = 0
     recap_snapshot: bool = False
     recap: Line | None = None
+    # the batch end (docs/PROTOCOL.md section 6): a server of v1.1 ends every batch that brings
+    # an event of the deal with the seat's legal; ``in_batch``: such an event came after it
+    batch_ends: bool = False
+    in_batch: bool = False
+
+    @property
+    def legal_now(self) -> Msg | None:
+        """``legal`` when it is what the seat may do now: None while a batch is still arriving
+        (an event of the deal came after the last ``legal``, and the server ends batches)."""
+        return None if self.in_batch and self.batch_ends else self.legal
 
     @property
     def seats(self) -> list[Msg]:
@@ -334,6 +345,7 @@ def _welcome(s: State, m: Msg, now: float) -> State:
         bots=tuple(m.get("bots") or s.bots),
         bye=None,
         error=None,
+        batch_ends=(m.get("minor") or 0) >= 1,
     )
     if not m.get("resumed"):
         if s.screen == "connecting":
@@ -1079,7 +1091,12 @@ def reduce(state: State, msg: Msg, now: float = 0.0) -> State:
     seq = msg.get("seq")
     if isinstance(seq, int) and not isinstance(seq, bool) and seq > state.last_seq:
         state = attrs.evolve(state, last_seq=seq)
-    handler = HANDLERS.get(msg.get("t"))  # type: ignore[arg-type]
+    t = msg.get("t")
+    if t in DEAL_EVENTS and "seq" in msg:
+        state = attrs.evolve(state, in_batch=True)
+    elif t in ("legal", "state"):
+        state = attrs.evolve(state, in_batch=False)
+    handler = HANDLERS.get(t)  # type: ignore[arg-type]
     if handler is None:
         return state
     return handler(state, msg, now)
