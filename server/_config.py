@@ -117,8 +117,8 @@ class Limits:
     - ``max_tables``: more ``create_table`` get ``BAD_STATE``.
     - ``max_tables_per_address``: tables made from one IP address and still open; more
       ``create_table`` from there get ``BAD_STATE`` (one client cannot take every table).
-    - ``max_chat``: characters of a chat line (at most the protocol's 500); longer:
-      ``BAD_OPTION`` (over 500: fatal ``BAD_MESSAGE``, the protocol's own limit).
+    - ``max_chat``: characters of a chat line (at most the protocol's 500); longer (or empty):
+      ``BAD_OPTION``, not fatal, as the protocol's own limit is.
     - ``shutdown_ms``: how long a shutdown waits for ``bye`` to reach the clients.
     """
 

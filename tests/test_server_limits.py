@@ -346,7 +346,7 @@ HOSTILE = {
         [HELLO, {"t": "create_table", "id": 2, "variant": "__class__"}],
         [("welcome", None), ("error", "BAD_OPTION")],
     ),
-    # the server's max_chat is 10 here: longer is refused, over the protocol's 500 is fatal
+    # the server's max_chat is 10 here: longer is refused (BAD_OPTION), as over the protocol's 500
     "chat_over_max_chat": (
         [
             HELLO,
