@@ -35,7 +35,8 @@ ERRORS: dict[str, tuple[bool, str]] = {
     "RATE_LIMITED": (
         False,
         "the server cannot take the request now: the client sends more requests per "
-        "second than the server allows; nothing changed, try again later",
+        "second than the server allows, or sent a wrong table password less than a second "
+        "ago; nothing changed, try again later",
     ),
     "BAD_STATE": (
         False,
