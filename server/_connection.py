@@ -3,8 +3,9 @@
 The reader feeds the bytes it reads to a sans-IO ``protocol.Connection`` and hands each request
 to the server, which handles it at once (its table's part too) and answers through the
 session's outbox. Every wait on the peer has a deadline: the handshake, idle time, a frame once
-begun (``_deadline``). A client that sends too much is refused (``RATE_LIMITED``), and one
-whose own replies pile up unread is not read until they drain (backpressure).
+begun (``_deadline``). A client that sends too many requests is refused (``RATE_LIMITED``); its
+frames are decoded no faster than its byte budget allows (``_pace``: it waits, with no error);
+and one whose own replies pile up unread is not read until they drain (backpressure).
 """
 
 from __future__ import annotations
