@@ -289,6 +289,12 @@ class Welcome(Reply):
     """The answer to hello: the session is open."""
 
     proto: int = wire(Int(1, 65535), "the protocol version chosen")
+    minor: int | None = wire(
+        Int(0, 65535),
+        "the server's minor version within proto: 1 for 1.1 (every legal-changing batch ends with a"
+        " legal, ...: docs/PROTOCOL.md, the changelog); absent: 1.0",
+        required=False,
+    )
     server: dict[str, Any] = wire(
         Map({"name": Field(Str(64)), "version": Field(Str(64))}), "the server's name and program version"
     )

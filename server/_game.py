@@ -99,6 +99,7 @@ class Game:
         self.shuffle: Shuffle | None = None  # fair deal 2: the next deal's, then the one played
         self.fair: dict[str, Any] = {}  # the fair-deal fields of the deal played (deal_started)
         self.sent_legal: dict[int, engine.Legal] = {}  # what each seat was last told it may do
+        self.told: set[int] = set()  # the seats sent an event of the deal since their last legal
         self.match_uid = secrets.token_hex(8)  # the match in the records
         self.recording: Recording | None = None  # the deal's notes for its record
 
@@ -188,7 +189,7 @@ class Game:
             self.referee.stop()
 
     def _deal_over(self, deal: engine.Deal) -> None:
-        self.sent_legal = {}
+        self.sent_legal, self.told = {}, set()
         for seat in self.seats:
             self.timers.cancel(f"bot:{seat.index}")
             if seat.session is not None:
@@ -282,6 +283,7 @@ class Game:
             seat = self.seats[receiver]
             if seat.session is not None:
                 seat.session.event(body)
+                self.told.add(receiver)
             if seat.bot is not None and type(seen) in seat.bot.observes:
                 seat.unseen.append(seen)
 
@@ -313,10 +315,16 @@ class Game:
         if deal is None or referee is None or deal.over:
             return
         session.event(_wire.event_message(deal.turn_event()) | {"time_ms": referee.turn_ms_left()})
+        if session.seat is not None:  # the batch's end (``after_events``): what the seat may do now
+            legal = deal.legal_actions(session.seat)
+            self.sent_legal[session.seat] = legal
+            session.event(_wire.legal_message(legal))
 
     def after_events(self) -> None:
-        """After every change: each seat gets its new ``legal``, bots get asked, and an ended
-        deal leads to the next one (or ends the match)."""
+        """After every change: each seat gets its ``legal`` (the end of the batch,
+        docs/PROTOCOL.md section 6: sent when what the seat may do changed, and always after an
+        event of the deal reached it), bots get asked, and an ended deal leads to the next one
+        (or ends the match)."""
         deal = self.deal
         if deal is None:
             return
@@ -324,9 +332,10 @@ class Game:
             self._deal_over(deal)
             return
         held = deal.held.seat if deal.held is not None else None  # its set is laid early: it waits
+        told, self.told = self.told, set()
         for seat in self.seats:
             legal = deal.legal_actions(seat.index)
-            if seat.session is not None and self.sent_legal.get(seat.index) != legal:
+            if seat.session is not None and (seat.index in told or self.sent_legal.get(seat.index) != legal):
                 self.sent_legal[seat.index] = legal
                 seat.session.event(_wire.legal_message(legal))
             key = f"bot:{seat.index}"
@@ -352,8 +361,9 @@ class Game:
                 **self.fair,
             }
             session.event(body)
-            if session.seat is not None:
+            if session.seat is not None:  # a state is complete by itself: it holds the legal
                 self.sent_legal[session.seat] = view.legal
+                self.told.discard(session.seat)
         deadline = self.timers.deadline("contributions")
         if shuffle is not None and deadline is not None and not shuffle.dealt:
             left_ms = max(0, round((deadline - self.timers.clock()) * 1000))

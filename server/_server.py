@@ -360,6 +360,7 @@ class Server:
         return {
             "t": "welcome",
             "proto": protocol.PROTOCOL_VERSION,
+            "minor": protocol.PROTOCOL_MINOR,
             "server": {"name": self.config.name, "version": SERVER_VERSION},
             "session": session.token,
             "resumed": resumed,

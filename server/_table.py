@@ -231,6 +231,9 @@ class Table:
             return
         log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index, seat.name)
         seat.away = True
+        if not self._people_here():  # the last grace ended and nobody is back: as if they left
+            self.close("its players left")
+            return
         self.table_update()
         self.game.after_events()
 
@@ -272,11 +275,18 @@ class Table:
         self.refresh_summary()
         self.broadcast({"t": "table_update", "table": self.summary})
 
+    def _people_here(self) -> bool:
+        """A person is connected at the table, or a dropped player's seat still waits for him."""
+        return self._connected() or any(self.timers.running(f"grace:{s.index}") for s in self.seats)
+
+    def _connected(self) -> bool:
+        return any(s.session is not None and s.session.connected for s in self.seats) or any(
+            p.connected for p in self.spectators
+        )
+
     def _check_empty(self) -> None:
         """Start the closing deadline when no person is connected; cancel it when one is."""
-        if any(s.session is not None and s.session.connected for s in self.seats) or any(
-            p.connected for p in self.spectators
-        ):
+        if self._connected():
             self.timers.cancel("close")
         elif not self.timers.running("close"):
             self.timers.start("close", self.settings.close_ms)

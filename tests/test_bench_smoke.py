@@ -49,6 +49,9 @@ def test_bench_smoke_run_prints_every_section():
     assert records["history"]["deals"]["deals"] == 300 and len(records["history"]["seconds"]) == 4
     assert [len(records["overhead"]["steps"][m]) for m in ("off", "on")] == [1, 1]
     assert all(s["seated"] == 8 for m in ("off", "on") for s in records["overhead"]["steps"][m])
+    flood = data["flood"]
+    assert all(flood[cond]["n"] > 0 for cond in ("without", "with", "with, no budget"))
+    assert flood["flood"]["frames_decoded_per_s"] > 0 and flood["flood"]["closed"] == 0
 
 
 def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monkeypatch):

@@ -142,7 +142,7 @@ class ControllerBase:
 
     @property
     def legal(self) -> Msg:
-        return self.state.legal or {}
+        return self.state.legal_now or {}  # nothing while a batch is still arriving
 
     @property
     def hand(self) -> tuple[str, ...]:

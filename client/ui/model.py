@@ -79,6 +79,8 @@ __all__ = [
     "sort_hand",
 ]
 
+DEAL_EVENTS = frozenset(engine.EVENT_TYPES) - {"dealer_drawn"}  # a batch of these ends with a legal
+
 HANDLERS = {**model_lobby.HANDLERS, **model_fair.HANDLERS, **model_deal.HANDLERS}
 """Every message type the model knows, and its handler ``(state, msg, now) -> state``."""
 
@@ -101,6 +103,10 @@ def reduce(state: State, msg: Msg, now: float = 0.0) -> State:
     if isinstance(seq, int) and not isinstance(seq, bool) and seq > state.last_seq:
         state = attrs.evolve(state, last_seq=seq)
     t = msg.get("t")
+    if t in DEAL_EVENTS and "seq" in msg:
+        state = attrs.evolve(state, in_batch=True)
+    elif t in ("legal", "state"):
+        state = attrs.evolve(state, in_batch=False)
     handler = HANDLERS.get(t)  # type: ignore[arg-type]
     if handler is None:
         return state

@@ -35,6 +35,7 @@ def _welcome(s: State, m: Msg, now: float) -> State:
         bots=tuple(m.get("bots") or s.bots),
         bye=None,
         error=None,
+        batch_ends=(m.get("minor") or 0) >= 1,
     )
     if not m.get("resumed"):
         if s.screen == "connecting":

@@ -177,6 +177,16 @@ class State:
     recap_chats: int = 0
     recap_snapshot: bool = False
     recap: Line | None = None
+    # the batch end (docs/PROTOCOL.md section 6): a server of v1.1 ends every batch that brings
+    # an event of the deal with the seat's legal; ``in_batch``: such an event came after it
+    batch_ends: bool = False
+    in_batch: bool = False
+
+    @property
+    def legal_now(self) -> Msg | None:
+        """``legal`` when it is what the seat may do now: None while a batch is still arriving
+        (an event of the deal came after the last ``legal``, and the server ends batches)."""
+        return None if self.in_batch and self.batch_ends else self.legal
 
     @property
     def seats(self) -> list[Msg]:
