@@ -3,13 +3,13 @@
 Run as ``python -m scripts.benchmarks.neveryu_server [--clients N]``: serves on 127.0.0.1 and a
 free port (printed as ``PORT n``), with the connection limits raised for ``N`` clients from one
 address (``max_connections``, ``max_per_address``, ``max_tables``, ``max_tables_per_address``:
-those of them the server has), no request rate limit and no byte budget (the
-ping/pong loop would hit them), untimed turns, no idle drop,
-a short pause between deals and matches that do not end (``deals``), so every client keeps
-playing, no quads window (``quads_window_ms`` 0: RULES.md `verish` holds the next set for it after
-a person's take, a wait of the rules that an action's latency would otherwise include; the load
-generator's clients are persons to the server), and no records (``--db PATH``: record every
-deal there, as ``neveryu serve`` does by default). Everything else is the server's default configuration.
+those of them the server has), no request rate limit and no byte budget (the ping/pong loop
+would hit them), untimed turns, no idle drop, a short pause between deals and matches that do
+not end (``deals``), so every client keeps playing, no quads window (``quads_window_ms`` 0:
+RULES.md `verish` holds the next set for it after a person's take, a wait of the rules that an
+action's latency would otherwise include; the load generator's clients are persons to the
+server), and no records (``--db PATH``: record every deal there, as ``neveryu serve`` does by
+default). Everything else is the server's default configuration.
 """
 
 from __future__ import annotations
