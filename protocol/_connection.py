@@ -127,7 +127,7 @@ class Connection:
         if not is_uint32(rid):
             raise error("BAD_MESSAGE", "a request needs an id, a uint32")
         if not self.hello_received and msg.get("t") != "hello":
-            raise error("NOT_READY", "the first request must be hello", re=rid)  # type: ignore[arg-type]
+            raise error("NOT_READY", "the first request must be hello", re=rid)
         request = parse_request(msg)
         if request.t == "hello":
             self.hello_received = True

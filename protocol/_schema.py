@@ -12,11 +12,12 @@ from __future__ import annotations
 import importlib.resources
 import inspect
 import json
+from typing import Any, cast
 
 from ._errors import ERRORS
 from ._limits import MAX_CLIENT_FRAME, MAX_SERVER_FRAME, PROTOCOL_VERSION
 from ._message import EVENTS, REPLIES, REQUESTS, Message
-from ._types import SHARED, Field, Nullable, _described
+from ._types import SHARED, Field, _described, nullable
 
 SCHEMA_ID = "https://neveryu.invalid/protocol/v1/schema.json"
 
@@ -26,12 +27,12 @@ def def_name(cls: type[Message]) -> str:
     return f"{cls.KIND}.{cls.t}"
 
 
-def message_schema(cls: type[Message]) -> dict:
+def message_schema(cls: type[Message]) -> dict[str, Any]:
     fields = cls.wire_fields()
-    props = {"t": {"const": cls.t}}
+    props: dict[str, Any] = {"t": {"const": cls.t}}
     for name, f in fields.items():
-        props[name] = _described(f if f.required else Field(_nullable(f.type), False, f.doc))
-    s = {
+        props[name] = _described(f if f.required else Field(nullable(f.type), False, f.doc))
+    s: dict[str, Any] = {
         "type": "object",
         "description": inspect.cleandoc(cls.__doc__ or "").split("\n\n")[0].replace("\n", " "),
         "properties": props,
@@ -42,11 +43,7 @@ def message_schema(cls: type[Message]) -> dict:
     return s
 
 
-def _nullable(ty):
-    return ty if isinstance(ty, Nullable) else Nullable(ty)
-
-
-def _shared_defs() -> dict:
+def _shared_defs() -> dict[str, Any]:
     from ._maps import LEGAL, SEAT_SUMMARY, TABLE
     from ._requests import RECORD_SUMMARY
 
@@ -56,7 +53,7 @@ def _shared_defs() -> dict:
     return defs
 
 
-def build_schema() -> dict:
+def build_schema() -> dict[str, Any]:
     """The whole JSON Schema (draft 2020-12) as a dict of wire values (no floats)."""
     defs = _shared_defs()
     groups = {}
@@ -93,11 +90,14 @@ def build_schema() -> dict:
     }
 
 
-def schema_json(schema: dict | None = None) -> str:
+def schema_json(schema: dict[str, Any] | None = None) -> str:
     """The schema as the text of docs/protocol.schema.json (sorted keys off, 2-space indent)."""
     return json.dumps(build_schema() if schema is None else schema, indent=2, ensure_ascii=False) + "\n"
 
 
-def load_schema() -> dict:
+def load_schema() -> dict[str, Any]:
     """The schema shipped with the package (protocol/schema.json)."""
-    return json.loads(importlib.resources.files(__package__).joinpath("schema.json").read_text("utf-8"))
+    return cast(
+        dict[str, Any],
+        json.loads(importlib.resources.files(__package__).joinpath("schema.json").read_text("utf-8")),
+    )

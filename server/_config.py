@@ -40,12 +40,12 @@ from neveryu import protocol
 from neveryu.protocol import DEFAULT_PORT
 
 
-def _ms(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:
+def _ms(_inst: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"{attribute.name} must be a whole number of milliseconds >= 0, got {value!r}")
 
 
-def _positive(_inst: Any, attribute: attrs.Attribute, value: Any) -> None:
+def _positive(_inst: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{attribute.name} must be a whole number >= 1, got {value!r}")
 

@@ -63,6 +63,7 @@ def variants_info(defaults: TableDefaults) -> list[dict[str, Any]]:
     out = []
     for rules in engine.VARIANTS.values():
         options: dict[str, Any] = {}
+        choices: list[Any]
         for name in rules.options:
             default = getattr(rules, name)
             if name == "deck":
@@ -76,7 +77,12 @@ def variants_info(defaults: TableDefaults) -> list[dict[str, Any]]:
             else:
                 choices = [default]
             options[name] = {"default": default, "choices": choices}
-        info = {"name": rules.name, "title": rules.title, "players": list(rules.players), "options": options}
+        info: dict[str, Any] = {
+            "name": rules.name,
+            "title": rules.title,
+            "players": list(rules.players),
+            "options": options,
+        }
         if rules.quads == "after_taking":
             info["quads_window_ms"] = defaults.quads_window_ms
         out.append(info)
