@@ -62,14 +62,16 @@ class TableDefaults:
     RULES.md, "Timing rules" (`anyone` variants). ``quads_window_ms``: how long the next set waits
     after a person takes the pile while he may discard quads (RULES.md, `verish`; 0: no window).
     ``bot_delay_ms``: how long a bot (or an away player's bot) waits before it acts, so people can
-    follow. ``deal_pause_ms``: the pause between the deals of a match. ``contribute_ms``: how long
-    the server waits, before each deal of a table without a fixed seed, for the players'
-    contributions to its shuffle (fair deal 2, docs/PROTOCOL.md section 9; it deals as soon as
-    every connected player's has come, so only a client that does not contribute makes a deal
-    start this much later). ``deals``: deals per match. ``grace_ms``: how long a dropped player's
-    seat waits before a bot plays it. ``close_ms``: how long a table lives after its last human
-    left. ``reveal_after_deal``: the players may fetch each ended deal's whole record, every
-    hand, not only what they saw (docs/RECORDS.md).
+    follow; it chooses halfway and acts at the end, and the bot that makes a timed-out player's
+    move chooses half as long before his deadline, so the time of a bot's move says nothing of
+    the move (issue 27). ``deal_pause_ms``: the pause between the deals of a match.
+    ``contribute_ms``: how long the server waits, before each deal of a table without a fixed
+    seed, for the players' contributions to its shuffle (fair deal 2, docs/PROTOCOL.md section
+    9; it deals as soon as every connected player's has come, so only a client that does not
+    contribute makes a deal start this much later). ``deals``: deals per match. ``grace_ms``:
+    how long a dropped player's seat waits before a bot plays it. ``close_ms``: how long a table
+    lives after its last human left. ``reveal_after_deal``: the players may fetch each ended
+    deal's whole record, every hand, not only what they saw (docs/RECORDS.md).
     """
 
     variant: str = "verish"

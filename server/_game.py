@@ -169,7 +169,7 @@ class Game:
         self.sent_legal = {}
         for seat in self.seats:
             seat.bot = new_bot(seat.strength or default_strength(), seat.index, deal.rules, len(self.seats))
-            seat.unseen, seat.asked = [], None
+            seat.unseen, seat.asked, seat.timed = [], None, None
         self.referee = Referee(
             deal,
             self.settings,
@@ -221,13 +221,35 @@ class Game:
         session.ok(req)
         self.publish(events)
 
+    def _time_bot(self, seat: Seat, legal: engine.Legal) -> None:
+        """``seat``'s bot may do ``legal`` from now: it chooses half ``bot_delay_ms`` from now and
+        acts at the end of it (``fire_bot``)."""
+        delay, now = self.settings.bot_delay_ms, self.timers.clock()
+        seat.timed, seat.chosen, seat.due = legal, False, now + delay / 1000
+        self.timers.start_at(f"bot:{seat.index}", now + delay // 2 / 1000)
+
+    def _bot_again(self, seat: Seat, legal: engine.Legal) -> bool:
+        """Whether ``seat``'s bot, which may do ``legal`` now, is timed afresh: asked again when
+        the deal changed since it last chose; its delay starts again when what it may do changed
+        while it waited."""
+        if self.timers.running(f"bot:{seat.index}"):
+            return seat.timed != legal
+        return seat.asked != self.deal.actions if self.deal is not None else False
+
     def fire_bot(self, index: int) -> None:
-        """The ``bot:<seat>`` deadline: the bot playing that seat acts."""
+        """The ``bot:<seat>`` deadline, twice (``_time_bot``): the bot playing that seat chooses,
+        then acts at the time fixed before it chose (issue 27): how long choosing took, which
+        may differ between a true set and a bluff, shows in no event's time."""
         deal, referee, seat = self.deal, self.referee, self.seats[index]
         if deal is None or referee is None or deal.over or not seat.by_bot or seat.bot is None:
             return
-        seat.asked = before = deal.actions
-        action = seat.bot_sees().choose(deal.view(index), self.table.rng)
+        if not seat.chosen:
+            seat.asked, seat.chosen = deal.actions, True
+            seat.choice = seat.bot_sees().choose(deal.view(index), self.table.rng)
+            self.timers.start_at(f"bot:{index}", seat.due)
+            return
+        action, seat.choice, seat.chosen = seat.choice, None, False
+        before = deal.actions
         try:
             if action is not None:
                 self.publish(referee.act(action))
@@ -339,10 +361,10 @@ class Game:
                 self.sent_legal[seat.index] = legal
                 seat.session.event(_wire.legal_message(legal))
             key = f"bot:{seat.index}"
-            if not seat.by_bot:
+            if not seat.by_bot or not legal:
                 self.timers.cancel(key)
-            elif legal and held != seat.index and seat.asked != deal.actions and not self.timers.running(key):
-                self.timers.start(key, self.settings.bot_delay_ms)
+            elif held != seat.index and self._bot_again(seat, legal):
+                self._time_bot(seat, legal)
 
     def send_state(self, session: Session) -> None:
         """A full snapshot of what ``session`` may know of the deal (join, resume); while the

@@ -41,6 +41,8 @@ def test_bench_smoke_run_prints_every_section():
         "fair": True,
         "silent": True,
     }
+    reply = data["botreply"]
+    assert set(reply["reply"]) == set(reply["slow_bluff"]["reply"]) == {"honest", "sharp", "away", "timeout"}
     step = data["capacity"]["steps"][0]
     assert step["seated"] == step["clients"] == 8
     assert step["dropped"] == 0

@@ -43,6 +43,7 @@ class Profile:
     records_rounds: int = 3  # records: rounds of (without, with) recording
     flood_rounds: int = 6  # flood: rounds of (without, with) the flood
     flood_s: float = 10.0  # flood: seconds of each block
+    botreply_s: float = 30.0  # botreply: seconds of play
 
 
 PROFILES = {
@@ -79,6 +80,7 @@ PROFILES = {
         records_rounds=1,
         flood_rounds=2,
         flood_s=5.0,
+        botreply_s=8.0,
     ),
     "smoke": Profile(
         0.1,
@@ -101,6 +103,7 @@ PROFILES = {
         records_rounds=1,
         flood_rounds=1,
         flood_s=0.5,
+        botreply_s=1.0,
     ),
 }
 
@@ -299,6 +302,38 @@ def dealstart(report, prof: Profile, args) -> None:
     extra = out["fair"]["p50_us"] - out["seeded"]["p50_us"]
     report.say(f"  fair deal 2 adds {extra:.0f} µs at p50 (one round trip and the server's work)")
     report.data["dealstart"] = out
+
+
+def botreply(report, prof: Profile, args) -> None:
+    """Bots' reply time by the truth of their sets (``botreply``, issue 27 item 4)."""
+    from . import botreply as br
+
+    report.say(
+        f"\n== bot reply: `turn` → that seat's `set_laid`, beyond the table's delay ({br.BOT_DELAY_MS} ms;"
+        f" a timeout: the {br.TURN_MS} ms turn), true sets vs bluffs ({br.TABLES} tables of verish,"
+        f" {prof.botreply_s} s a run)"
+    )
+    out = br.run(prof.botreply_s)
+    out["slow_bluff"] = br.run(prof.botreply_s, br.SLOW_BLUFF_MS / 1000)
+    for part, said in (
+        (out["reply"], "reply"),
+        (out["choose"], "the cause: how long a bot's `choose` takes that picks a set, by strength"),
+        (
+            out["slow_bluff"]["reply"],
+            f"reply, every bluff made {br.SLOW_BLUFF_MS} ms slower to choose ({br.SLOW_TABLES} tables)",
+        ),
+    ):
+        report.say(f"  {said}")
+        for kind, row in part.items():
+            t, b = row["true"], row["bluff"]
+            lo, hi = row["p50_diff_ci95_us"]
+            report.say(
+                f"    {kind:<8} true p50 {t['p50_us']:>8} µs p90 {t['p90_us']:>8} µs ({t['n']:>5})"
+                f" | bluff p50 {b['p50_us']:>8} µs p90 {b['p90_us']:>8} µs ({b['n']:>5})"
+                f" | bluff − true: p50 {row['p50_diff_us']:>+7} µs (95 %: {lo:+.0f}..{hi:+.0f}),"
+                f" p90 {row['p90_diff_us']:>+7} µs"
+            )
+    report.data["botreply"] = out
 
 
 def capacity(report, prof: Profile, args) -> None:
