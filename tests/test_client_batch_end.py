@@ -5,6 +5,7 @@ deal came after it, on a server that ends its batches (``welcome.minor`` ≥ 1).
 from __future__ import annotations
 
 import pytest
+from client_messages import table_summary
 
 from neveryu.client.ui import model
 
@@ -20,8 +21,10 @@ EV = {"ts": 1}
 
 
 def welcome(minor: int | None) -> dict:
+    """A welcome back to seat 0 of a table (the model ignores a deal's events in the lobby)."""
     msg = {"t": "welcome", "re": 1, "proto": 1, "server": {"name": "s", "version": "1"}, "session": "x"}
-    return {**msg, "resumed": False, "table": None, "seat": None} | (
+    table = table_summary(4, 0, "verish")
+    return {**msg, "resumed": True, "table": table, "seat": 0} | (
         {"minor": minor} if minor is not None else {}
     )
 
