@@ -1,10 +1,12 @@
 """What goes to one client, and how it gets there: the server's only way out.
 
 Whoever sends to a client (its session, its table, the lobby) calls ``Outbox.send(frame)``,
-which never waits: the frame is queued. When the outbox's writer is idle, the ``Flusher``
-writes the queue once the task that sent it yields (the end of the batch: one request
-handled, one timer fired), with one non-blocking ``send`` on the connection's socket: every frame
-a batch sends a client goes out in one system call. Whatever the socket does not take (the
+which never waits: the frame is queued. When the outbox's writer is idle, the queue is written
+at the end of the batch, with one non-blocking ``send`` on the connection's socket: every frame a
+batch sends a client goes out in one system call. The batch ends where its work does:
+``flush_due()`` is called by a connection's reader after each request it handled and by a
+table's task after each deadline it fired; anything sent elsewhere is written when the sending
+task yields (the ``Flusher``'s own task). Whatever the socket does not take (the
 client reads slowly), and whatever is sent while a write is under way, the outbox's writer task
 (``run``) writes with the stream's ``send_all``, each write within ``send_ms``. The writer also
 sends a heartbeat when nothing was written for ``heartbeat_ms`` (``on_idle``).
@@ -38,9 +40,10 @@ LINGER = 1.0  # s: how long a closing connection waits for the peer to read its 
 
 
 class Flusher:
-    """The writer of batches: ``due(outbox)`` asks for ``outbox.flush()`` once the calling task
-    yields; ``run`` does it, for every outbox asked since. There is one per trio run
-    (``flusher()``), in a system task: it serves every outbox, of every server in the process."""
+    """The writer of batches: ``due(outbox)`` asks for ``outbox.flush()``; ``flush()`` does it
+    now, for every outbox asked since, and ``run`` (a task) once the calling task yields, for
+    what no ``flush()`` wrote. There is one per trio run (``flusher()``), in a system task: it
+    serves every outbox, of every server in the process."""
 
     def __init__(self) -> None:
         self._due: list[Outbox] = []
@@ -51,14 +54,18 @@ class Flusher:
             self._wake.set()
         self._due.append(outbox)
 
+    def flush(self) -> None:
+        """Write what is due now."""
+        due, self._due = self._due, []
+        for outbox in due:
+            outbox.flush()
+
     async def run(self) -> None:
         """Until cancelled: flush what is due, each time something is."""
         while True:
             await self._wake.wait()
             self._wake = trio.Event()
-            due, self._due = self._due, []
-            for outbox in due:
-                outbox.flush()
+            self.flush()
 
 
 _FLUSHER: RunVar[Flusher] = RunVar("neveryu_flusher")
@@ -73,6 +80,11 @@ def flusher() -> Flusher:
         _FLUSHER.set(made)
         trio.lowlevel.spawn_system_task(made.run, name="neveryu outbox flusher")
         return made
+
+
+def flush_due() -> None:
+    """The end of a batch: write what it sent (``Flusher.flush``)."""
+    flusher().flush()
 
 
 class Outbox:
