@@ -47,6 +47,8 @@ def entries(c: Controller) -> list[Key]:
                 Key("v", t("keys.watch")),
             ]
         out += [Key("c", t("keys.create")), Key("r", t("keys.refresh"), 0)]
+        if c.records:
+            out.append(Key("p", t("keys.players"), 0))
         out += [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
         return out
     if s.screen != "table" or s.connection != "connected":
@@ -113,6 +115,12 @@ def dialog_entries(c: Controller) -> list[Key]:
             Key(lr, t("keys.dialog.change"), 2),
             Key("Enter", t("keys.dialog.create"), 2),
             Key("Esc", t("keys.dialog.cancel"), 2),
+        ]
+    if kind == "players":
+        return [
+            Key(lr, t("keys.dialog.variant"), 1),
+            Key("PgUp PgDn", t("keys.dialog.scroll"), 0),
+            Key("Esc", t("keys.dialog.close"), 2),
         ]
     if kind in ("help", "rules", "scores"):
         out = [Key("PgUp PgDn", t("keys.dialog.scroll"), 1), Key("Esc", t("keys.dialog.close"), 2)]

@@ -145,6 +145,8 @@ class State:
     name: str = ""
     tables: tuple[Msg, ...] = ()
     recent: tuple[Msg, ...] = ()  # the server's last deals (record summaries), newest first
+    stats: tuple[Msg, ...] = ()  # player_stats: the players asked for, each with his variants
+    board: Msg | None = None  # the last leaderboard received (client/ui/players.py)
     variants: tuple[Msg, ...] = ()
     bots: tuple[str, ...] = ()
     table: Msg | None = None
@@ -421,6 +423,15 @@ def _records(s: State, m: Msg, now: float) -> State:
     """The server's last deals (``list_records``), for the lobby."""
     recent = tuple(r for r in m.get("records") or () if isinstance(r, dict))
     return s if recent == s.recent else attrs.evolve(s, recent=recent)
+
+
+def _player_stats(s: State, m: Msg, now: float) -> State:
+    """A player's statistics (``player_stats``), for the players' page (client/ui/players.py)."""
+    return attrs.evolve(s, stats=tuple(p for p in m.get("players") or () if isinstance(p, dict)))
+
+
+def _leaderboard(s: State, m: Msg, now: float) -> State:
+    return attrs.evolve(s, board=m)
 
 
 def _variants(s: State, m: Msg, now: float) -> State:
@@ -1032,6 +1043,8 @@ HANDLERS = {
     "tables": _tables,
     "variants": _variants,
     "records": _records,
+    "player_stats": _player_stats,
+    "leaderboard": _leaderboard,
     "table_joined": _table_joined,
     "table_update": _table_update,
     "_left": _left,

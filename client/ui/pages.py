@@ -13,6 +13,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .controller import Controller
 from .create_form import BASIC
+from .players import players_text
 from .rules_text import rules_text
 from .standings import standings
 from .texts import Texts
@@ -43,6 +44,7 @@ HELP_LOBBY = (
     ("v (м)", "help.watch"),
     ("c (с)", "help.create"),
     ("r (к)", "help.refresh"),
+    ("p (з)", "help.players"),
     ("PgUp PgDn", "help.scroll"),
     ("q (й)", "help.quit"),
 )
@@ -72,6 +74,8 @@ def dialog_text(c: Controller) -> StyleAndTextTuples:
         return _rules(c)
     if d.kind == "scores":
         return _scores(c)
+    if d.kind == "players":
+        return players_text(c)
     if d.kind == "create":
         return _create(c)
     if d.kind == "seats":
