@@ -40,6 +40,8 @@ class Profile:
     records_history: int = 100_000  # records: deals in the database neveryu history reads
     records_clients: int = 1_000  # records: clients of the recording overhead's steps
     records_rounds: int = 3  # records: rounds of (without, with) recording
+    players_deals: int = 2_000  # players: seeded deals per variant, sharp against three honest
+    players_board: int = 100_000  # players: deals in the database the leaderboard reads
 
 
 PROFILES = {
@@ -74,6 +76,8 @@ PROFILES = {
         records_history=20_000,
         records_clients=1_000,
         records_rounds=1,
+        players_deals=300,
+        players_board=20_000,
     ),
     "smoke": Profile(
         0.1,
@@ -94,6 +98,8 @@ PROFILES = {
         records_history=300,
         records_clients=8,
         records_rounds=1,
+        players_deals=6,
+        players_board=300,
     ),
 }
 
@@ -386,3 +392,22 @@ def records(report, prof: Profile, args) -> None:
         "overhead": cost,
         "writer": alone,
     }
+
+
+def players(report, prof: Profile, args) -> None:
+    """Issue 24's figures: the ratings' sanity (sharp above honest, intervals apart, in every
+    variant), the writer's cost of counting and rating, the leaderboard over a large database."""
+    from . import players as pl
+
+    deals = args.rating_deals or prof.players_deals
+    report.say(
+        f"\n== players: ratings of one sharp against three honest bots, {deals} seeded deals per variant"
+        " (mu ± 2 sigma)"
+    )
+    sanity = pl.sanity(deals, say=report.say)
+    apart = sum(r["apart"] for r in sanity)
+    report.say(f"  sharp ranked above honest with intervals apart in {apart} of {len(sanity)} variants")
+    board_deals = args.board_deals or prof.players_board
+    report.say(f"\n== players: the leaderboard over {board_deals:,} deals")
+    board = pl.board(board_deals, say=report.say)
+    report.data["players"] = {"sanity": sanity, "board": board}
