@@ -162,14 +162,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         """INSERT INTO players (key, kind, name, tag, first_ms, last_ms)
             SELECT 'bot:' || s.bot, 'bot', s.bot, NULL, min(d.ended_ms), max(d.ended_ms)
             FROM deal_seats s JOIN deals d ON d.id = s.deal_id
-            WHERE s.bot IS NOT NULL GROUP BY s.bot ORDER BY min(d.id)""",
+            WHERE s.bot IS NOT NULL GROUP BY s.bot ORDER BY min(d.id), s.bot""",
         """INSERT INTO players (key, kind, name, tag, first_ms, last_ms)
             SELECT 'guest:' || s.session_hash, 'guest',
                 (SELECT coalesce(l.name, '?') FROM deal_seats l WHERE l.session_hash = s.session_hash
                  ORDER BY l.deal_id DESC LIMIT 1),
                 NULL, min(d.ended_ms), max(d.ended_ms)
             FROM deal_seats s JOIN deals d ON d.id = s.deal_id
-            WHERE s.bot IS NULL AND s.session_hash IS NOT NULL GROUP BY s.session_hash ORDER BY min(d.id)""",
+            WHERE s.bot IS NULL AND s.session_hash IS NOT NULL
+            GROUP BY s.session_hash ORDER BY min(d.id), s.session_hash""",
         """UPDATE deal_seats SET player_id = (
                 SELECT p.id FROM players p WHERE p.key = CASE
                     WHEN deal_seats.bot IS NOT NULL THEN 'bot:' || deal_seats.bot
