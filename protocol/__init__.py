@@ -78,11 +78,13 @@ from ._limits import (
     MAX_ID,
     MAX_NAME_LEN,
     MAX_SERVER_FRAME,
+    PROTOCOL_MINOR,
     PROTOCOL_VERSION,
 )
 from ._message import (
     EVENTS,
     GAME_REQUESTS,
+    OUT_OF_RANGE,
     REPLIES,
     REQUESTS,
     Event,
@@ -147,6 +149,8 @@ __all__ = [
     "MAX_ID",
     "MAX_NAME_LEN",
     "MAX_SERVER_FRAME",
+    "OUT_OF_RANGE",
+    "PROTOCOL_MINOR",
     "PROTOCOL_VERSION",
     "REPLIES",
     "REQUESTS",

@@ -3,6 +3,8 @@ for field, as projected for the receiving seat."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._limits import MAX_CHAT_LEN
 from ._maps import (
     CONTRIBUTIONS,
@@ -54,7 +56,7 @@ class Bye(Event):
 class TableUpdate(Event):
     """Something on the table changed (seats, ready, away, state, spectators)."""
 
-    table: dict = wire(TABLE, "the table now")
+    table: dict[str, Any] = wire(TABLE, "the table now")
 
 
 @event("table_closed")
@@ -110,7 +112,7 @@ class SeatChanged(Event):
 class MatchStarted(Event):
     """The match begins; its first deal follows."""
 
-    table: dict = wire(TABLE, "the table")
+    table: dict[str, Any] = wire(TABLE, "the table")
     deals: int = wire(Int(1), "deals in the match")
 
 
@@ -131,7 +133,7 @@ class MatchEnded(Event):
 class DealerDrawn(Event):
     """The first dealer by a draw (``first_dealer = lowest_draw``)."""
 
-    draws: tuple = wire(
+    draws: tuple[tuple[tuple[int, str], ...], ...] = wire(
         Array(Array(Tuple((SEAT, CARD)), MAX_SEATS, 1), 64, 1),
         "one array of [seat, card] per round of drawing",
     )
@@ -388,7 +390,7 @@ class DealEnded(Event):
 class LegalEvent(Event):
     """To one seat: what it may do now (after every batch of game events that changes it)."""
 
-    lay: dict | None = wire(Nullable(LAY_BOUNDS), LEGAL_FIELDS["lay"].doc)
+    lay: dict[str, Any] | None = wire(Nullable(LAY_BOUNDS), LEGAL_FIELDS["lay"].doc)
     challenge: int | None = wire(Nullable(SET_NO), LEGAL_FIELDS["challenge"].doc)
     believe: int | None = wire(Nullable(SET_NO), LEGAL_FIELDS["believe"].doc)
     declare_none: str | None = wire(Nullable(RANK), LEGAL_FIELDS["declare_none"].doc)
@@ -419,7 +421,7 @@ class State(Event):
     stock: int = wire(COUNT, "cards in the stock")
     hidden: int = wire(COUNT, "hidden cards")
     set_aside: int = wire(COUNT, "cards set aside")
-    last: dict | None = wire(Nullable(LAST_SET), "the last set, apart from the pile; nil: none")
+    last: dict[str, Any] | None = wire(Nullable(LAST_SET), "the last set, apart from the pile; nil: none")
     ranks: tuple[str, ...] = wire(Array(RANK, 13), "the ranks the next set may claim")
     turn: int | None = wire(Nullable(SEAT), "the seat to act; nil when the deal is over")
     set_no: int = wire(COUNT, "the number of the latest set laid (0: none yet)")
@@ -434,8 +436,8 @@ class State(Event):
     over: bool = wire(Bool(), "the deal has ended")
     loser: int | None = wire(Nullable(SEAT), "the loser once over (last_loses)")
     winner: int | None = wire(Nullable(SEAT), "the winner once over (first_wins)")
-    legal: dict = wire(LEGAL, "what the receiver may do now")
-    table: dict = wire(TABLE, "the table")
+    legal: dict[str, Any] = wire(LEGAL, "what the receiver may do now")
+    table: dict[str, Any] = wire(TABLE, "the table")
     deal_no: int = wire(Int(1), "the deal's number in the match")
     commitment: str = wire(HEX64, "the deal's commitment")
     match_scores: tuple[int, ...] | None = wire(Nullable(SCORES), "the match's scores so far")

@@ -40,12 +40,12 @@ class Hello(Request):
     proto: tuple[int, int] = wire(
         Array(Int(1, 65535), 2, 2), "[min, max]: the protocol versions the client speaks (inclusive)"
     )
-    client: dict = wire(
+    client: dict[str, Any] = wire(
         Map({"name": Field(Str(64, 1)), "version": Field(Str(64))}), "the client program's name and version"
     )
     name: str = wire(NAME, "the player's name")
     password: str | None = wire(PASSWORD, "the server's password, where it has one", required=False)
-    resume: dict | None = wire(
+    resume: dict[str, Any] | None = wire(
         Map(
             {
                 "token": Field(Str(128, 1), doc="the session token from welcome"),
@@ -90,7 +90,7 @@ class CreateTable(Request):
     variant: str | None = wire(
         Str(32, 1), "a variant name, e.g. verish (the variants request lists them)", required=False
     )
-    options: dict | None = wire(OPTIONS, "variant options, as listed by variants", required=False)
+    options: dict[str, Any] | None = wire(OPTIONS, "variant options, as listed by variants", required=False)
     seats: int | None = wire(Int(2, MAX_SEATS), "number of seats", required=False)
     bots: tuple[str | None, ...] | None = wire(
         Array(Nullable(Str(16, 1)), MAX_SEATS - 1),
@@ -296,14 +296,22 @@ class Welcome(Reply):
     """The answer to hello: the session is open."""
 
     proto: int = wire(Int(1, 65535), "the protocol version chosen")
-    server: dict = wire(
+    minor: int | None = wire(
+        Int(0, 65535),
+        "the server's minor version within proto: 1 for 1.1 (every legal-changing batch ends with a"
+        " legal, ...: docs/PROTOCOL.md, the changelog); absent: 1.0",
+        required=False,
+    )
+    server: dict[str, Any] = wire(
         Map({"name": Field(Str(64)), "version": Field(Str(64))}), "the server's name and program version"
     )
     session: str = wire(Str(128, 1), "the session token (secret): hello.resume.token to come back")
     resumed: bool = wire(Bool(), "true if hello.resume brought back an existing session")
-    table: dict | None = wire(Nullable(TABLE), "where the session sits (after a resume); nil: the lobby")
+    table: dict[str, Any] | None = wire(
+        Nullable(TABLE), "where the session sits (after a resume); nil: the lobby"
+    )
     seat: int | None = wire(Nullable(SEAT), "the session's seat at that table; nil: none or spectating")
-    limits: dict = wire(
+    limits: dict[str, Any] = wire(
         Map(
             {
                 "max_client_frame": Field(Int(1), doc="bytes"),
@@ -351,7 +359,7 @@ class Pong(Reply):
 class SchemaReply(Reply):
     """The protocol's JSON Schema (docs/protocol.schema.json) as a map."""
 
-    schema: dict = wire(MapOf(Any_(), 256), "the JSON Schema document")
+    schema: dict[str, Any] = wire(MapOf(Any_(), 256), "the JSON Schema document")
 
 
 VARIANT_INFO = Map(
@@ -384,21 +392,21 @@ VARIANT_INFO = Map(
 class Variants(Reply):
     """The variants the server offers."""
 
-    variants: tuple[dict, ...] = wire(Array(VARIANT_INFO, 64), "one entry per variant")
+    variants: tuple[dict[str, Any], ...] = wire(Array(VARIANT_INFO, 64), "one entry per variant")
 
 
 @reply("tables")
 class Tables(Reply):
     """The tables on the server."""
 
-    tables: tuple[dict, ...] = wire(Array(TABLE, MAX_TABLES), "table summaries")
+    tables: tuple[dict[str, Any], ...] = wire(Array(TABLE, MAX_TABLES), "table summaries")
 
 
 @reply("table_joined")
 class TableJoined(Reply):
     """The session now sits (or watches) at ``table``."""
 
-    table: dict = wire(TABLE, "the table")
+    table: dict[str, Any] = wire(TABLE, "the table")
     seat: int | None = wire(Nullable(SEAT), "the seat taken; nil: spectating")
 
 

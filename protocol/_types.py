@@ -34,7 +34,7 @@ class Type:
     def check(self, value: Any, where: str) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def schema(self) -> dict:  # pragma: no cover - abstract
+    def schema(self) -> dict[str, Any]:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def to_wire(self, value: Any) -> Any:
@@ -48,7 +48,7 @@ class Int(Type):
     lo: int | None = None
     hi: int | None = None
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if (
             type(value) is not int
             or (self.lo is not None and value < self.lo)
@@ -57,8 +57,8 @@ class Int(Type):
             raise _bad(where, f"an int in {self.lo}..{self.hi}", value)
         return value
 
-    def schema(self):
-        s: dict = {"type": "integer"}
+    def schema(self) -> dict[str, Any]:
+        s: dict[str, Any] = {"type": "integer"}
         if self.lo is not None:
             s["minimum"] = self.lo
         if self.hi is not None:
@@ -68,12 +68,12 @@ class Int(Type):
 
 @attrs.frozen
 class Bool(Type):
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if type(value) is not bool:
             raise _bad(where, "a bool", value)
         return value
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         return {"type": "boolean"}
 
 
@@ -122,12 +122,12 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 class Const(Type):
     value: str
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if value != self.value or type(value) is not str:
             raise _bad(where, repr(self.value), value)
         return value
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         return {"const": self.value}
 
 
@@ -160,12 +160,12 @@ class Tuple(Type):
 
     items: tuple[Type, ...]
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if type(value) not in (list, tuple) or len(value) != len(self.items):
             raise _bad(where, f"an array of {len(self.items)} items", value)
         return tuple(t.check(v, f"{where}[{i}]") for i, (t, v) in enumerate(zip(self.items, value)))
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         n = len(self.items)
         return {
             "type": "array",
@@ -174,7 +174,7 @@ class Tuple(Type):
             "maxItems": n,
         }
 
-    def to_wire(self, value):
+    def to_wire(self, value: Any) -> Any:
         return [t.to_wire(v) for t, v in zip(self.items, value)]
 
 
@@ -184,14 +184,19 @@ class Nullable(Type):
 
     inner: Type
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         return None if value is None else self.inner.check(value, where)
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         return {"anyOf": [self.inner.schema(), {"type": "null"}]}
 
-    def to_wire(self, value):
+    def to_wire(self, value: Any) -> Any:
         return None if value is None else self.inner.to_wire(value)
+
+
+def nullable(ty: Type) -> Type:
+    """``ty`` that also takes nil (``ty`` itself when it already does)."""
+    return ty if isinstance(ty, Nullable) else Nullable(ty)
 
 
 @attrs.frozen
@@ -212,10 +217,10 @@ class Map(Type):
     fields: dict[str, Field]
     title: str | None = None
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if type(value) is not dict:
             raise _bad(where, "a map", value)
-        out = {}
+        out: dict[str, Any] = {}
         for name, f in self.fields.items():
             if name in value:
                 out[name] = f.type.check(value[name], f"{where}.{name}")
@@ -223,8 +228,8 @@ class Map(Type):
                 raise error("BAD_MESSAGE", f"{where}: the field {name} is missing")
         return out
 
-    def schema(self):
-        s: dict = {
+    def schema(self) -> dict[str, Any]:
+        s: dict[str, Any] = {
             "type": "object",
             "properties": {name: _described(f) for name, f in self.fields.items()},
             "required": [name for name, f in self.fields.items() if f.required],
@@ -233,7 +238,7 @@ class Map(Type):
             s["title"] = self.title
         return s
 
-    def to_wire(self, value):
+    def to_wire(self, value: Any) -> Any:
         return {k: self.fields[k].type.to_wire(v) if k in self.fields else v for k, v in value.items()}
 
 
@@ -245,25 +250,25 @@ class MapOf(Type):
     max_items: int
     max_key: int = 64
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         if type(value) is not dict or len(value) > self.max_items:
             raise _bad(where, f"a map of at most {self.max_items} entries", value)
-        out = {}
+        out: dict[str, Any] = {}
         for k, v in value.items():
             if type(k) is not str or len(k) > self.max_key:
                 raise _bad(where, f"keys of at most {self.max_key} characters", k)
             out[k] = self.values.check(v, f"{where}.{k}")
         return out
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         return {
             "type": "object",
             "additionalProperties": self.values.schema(),
             "maxProperties": self.max_items,
-            "propertyNames": {"maxLength": self.max_key},
+            "propertyNames": {"type": "string", "maxLength": self.max_key},
         }
 
-    def to_wire(self, value):
+    def to_wire(self, value: Any) -> Any:
         return {k: self.values.to_wire(v) for k, v in value.items()}
 
 
@@ -274,7 +279,7 @@ class OneOf(Type):
     choices: tuple[Type, ...]
     what: str
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         for c in self.choices:
             try:
                 return c.check(value, where)
@@ -282,7 +287,7 @@ class OneOf(Type):
                 continue
         raise _bad(where, self.what, value)
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         return {"anyOf": [c.schema() for c in self.choices]}
 
 
@@ -290,10 +295,10 @@ class OneOf(Type):
 class Any_(Type):
     """Any wire value (used for the schema reply, which carries a JSON Schema document)."""
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         return value
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         return {}
 
 
@@ -304,13 +309,13 @@ class Ref(Type):
     name: str
     inner: Type
 
-    def check(self, value, where):
+    def check(self, value: Any, where: str) -> Any:
         return self.inner.check(value, where)
 
-    def schema(self):
+    def schema(self) -> dict[str, Any]:
         return {"$ref": f"#/$defs/{self.name}"}
 
-    def to_wire(self, value):
+    def to_wire(self, value: Any) -> Any:
         return self.inner.to_wire(value)
 
 
@@ -338,7 +343,7 @@ def well_typed(ty: Type, value: Any) -> bool:
     return True
 
 
-def _described(f: Field) -> dict:
+def _described(f: Field) -> dict[str, Any]:
     s = f.type.schema()
     if f.doc:
         s = {**s, "description": f.doc} if "$ref" not in s else {"allOf": [s], "description": f.doc}

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ._players import tag_of
 
 if TYPE_CHECKING:
-    from neveryu.engine import Event
+    from neveryu.engine import Action, Event, Legal
 
     from ._bots import Bot
     from ._session import Session
@@ -29,6 +29,12 @@ class Seat:
         self.bot: Bot | None = None
         self.unseen: list[Event] = []  # the seat's events its bot has not learnt yet (``bot_sees``)
         self.asked: int | None = None  # the deal's action count when the bot last chose
+        # While the bot's deadline runs (``Game.fire_bot``): what it may do (``timed``), whether
+        # it has chosen and what (None: nothing), and when it acts (``due``, trio's clock).
+        self.timed: Legal | None = None
+        self.chosen = False
+        self.choice: Action | None = None
+        self.due = 0.0
 
     def bot_sees(self) -> Bot:
         """The seat's bot, told every event of the seat it has not learnt yet. A bot learns its

@@ -65,6 +65,7 @@ def variants_info(defaults: TableDefaults) -> list[dict[str, Any]]:
     out = []
     for rules in engine.VARIANTS.values():
         options: dict[str, Any] = {}
+        choices: list[Any]
         for name in rules.options:
             default = getattr(rules, name)
             if name == "deck":
@@ -78,7 +79,12 @@ def variants_info(defaults: TableDefaults) -> list[dict[str, Any]]:
             else:
                 choices = [default]
             options[name] = {"default": default, "choices": choices}
-        info = {"name": rules.name, "title": rules.title, "players": list(rules.players), "options": options}
+        info: dict[str, Any] = {
+            "name": rules.name,
+            "title": rules.title,
+            "players": list(rules.players),
+            "options": options,
+        }
         if rules.quads == "after_taking":
             info["quads_window_ms"] = defaults.quads_window_ms
         out.append(info)
@@ -360,6 +366,7 @@ class Server:
         return {
             "t": "welcome",
             "proto": protocol.PROTOCOL_VERSION,
+            "minor": protocol.PROTOCOL_MINOR,
             "server": {"name": self.config.name, "version": SERVER_VERSION},
             "session": session.token,
             "resumed": resumed,

@@ -50,7 +50,8 @@ def event_message(event: engine.Event) -> dict[str, Any]:
     when it has none) instead of ``hands``; the caller adds ``commitment`` and ``deal_no``
     there."""
     body: dict[str, Any] = {"t": event.type}
-    for name in _field_names(type(event)):
+    event_class: type = type(event)  # mypy does not see frozen attrs classes as hashable
+    for name in _field_names(event_class):
         body[name] = getattr(event, name)
     if type(event) is engine.DealStarted:
         hands = body.pop("hands")
@@ -59,7 +60,7 @@ def event_message(event: engine.Event) -> dict[str, Any]:
 
 
 @functools.cache
-def _field_names(cls: type[engine.Event]) -> tuple[str, ...]:
+def _field_names(cls: type) -> tuple[str, ...]:
     """The attrs field names of an event class, in order."""
     return tuple(a.name for a in attrs.fields(cls))
 

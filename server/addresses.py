@@ -40,7 +40,7 @@ class Reachable:
 def _interface_addresses() -> list[Reachable]:
     """Every IPv4 address of every interface of this machine, loopback included."""
     return [
-        Reachable(ip.ip, adapter.name, ip.network_prefix)
+        Reachable(str(ip.ip), adapter.name, ip.network_prefix)
         for adapter in ifaddr.get_adapters()
         for ip in adapter.ips
         if ip.is_IPv4
@@ -62,7 +62,7 @@ def _resolve_ipv4(host: str) -> list[str]:
     except ValueError:
         pass
     infos = socket.getaddrinfo(host, None, socket.AF_INET, socket.SOCK_STREAM)
-    return list(dict.fromkeys(info[4][0] for info in infos))
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 def reachable_addresses(host: str | None) -> list[Reachable]:

@@ -41,6 +41,8 @@ def test_bench_smoke_run_prints_every_section():
         "fair": True,
         "silent": True,
     }
+    reply = data["botreply"]
+    assert set(reply["reply"]) == set(reply["slow_bluff"]["reply"]) == {"honest", "sharp", "away", "timeout"}
     step = data["capacity"]["steps"][0]
     assert step["seated"] == step["clients"] == 8
     assert step["dropped"] == 0
@@ -53,6 +55,9 @@ def test_bench_smoke_run_prints_every_section():
     assert [r["variant"] for r in players["sanity"]] == [r["variant"] for r in data["engine"]]
     assert all(r["deals"] == 6 and r["sharp"]["rank"] in (1, 2) for r in players["sanity"])
     assert players["board"]["deals"]["deals"] == 300 and len(players["board"]["query_ms"]) == 4
+    flood = data["flood"]
+    assert all(flood[cond]["n"] > 0 for cond in ("without", "with", "with, no budget"))
+    assert flood["flood"]["frames_decoded_per_s"] > 0 and flood["flood"]["closed"] == 0
 
 
 def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monkeypatch):

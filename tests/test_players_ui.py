@@ -1,4 +1,4 @@
-"""The players' page of the terminal client's lobby (client/ui/players.py): ``p`` asks the server
+"""The players' page of the terminal client's lobby (client/ui/players.py): ``t`` asks the server
 for the leaderboard and your statistics, the page shows them, ←→ change the variant. Driven
 through the controller, without a terminal."""
 
@@ -80,9 +80,9 @@ def text(c: Controller) -> list[str]:
     return "".join(s for _style, s in players.players_text(c)).splitlines()
 
 
-def test_p_in_the_lobby_asks_for_the_board_of_the_table_under_the_cursor_and_your_statistics():
+def test_t_in_the_lobby_asks_for_the_board_of_the_table_under_the_cursor_and_your_statistics():
     c, sent = lobby()
-    assert ("p", "players") in [(k.key, k.label) for k in entries(c)]
+    assert ("t", "players") in [(k.key, k.label) for k in entries(c)]
     players.open_players(c)
     assert c.dialog is not None and c.dialog.kind == "players"
     assert sent == [{"t": "player_stats"}, {"t": "leaderboard", "variant": "hoyle", "limit": 10}]

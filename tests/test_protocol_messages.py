@@ -97,7 +97,7 @@ SAMPLES: dict[tuple[str, str], dict] = {
         "table": None,
         "seat": None,
         "heartbeat_ms": 10000,
-        "limits": {"max_client_frame": 65536, "max_server_frame": 1048576, "max_chat": 500, "idle_ms": 45000},
+        "limits": {"max_client_frame": 16384, "max_server_frame": 1048576, "max_chat": 500, "idle_ms": 45000},
         "bots": ["random", "honest", "sharp"],
         "default_bot": "sharp",
         "records": True,
@@ -268,8 +268,7 @@ BAD_REQUESTS = [
     ("card_not_str", {"t": "lay", "id": 1, "cards": [12]}),
     ("cards_not_array", {"t": "lay", "id": 1, "cards": "QS"}),
     ("bool_count", {"t": "lay", "id": 1, "cards": ["QS"], "count": True}),
-    ("empty_chat", {"t": "chat", "id": 1, "text": ""}),
-    ("long_chat", {"t": "chat", "id": 1, "text": "x" * 501}),
+    ("chat_not_a_string", {"t": "chat", "id": 1, "text": 5}),
     (
         "hello_proto_one_int",
         {"t": "hello", "id": 1, "proto": 1, "client": {"name": "x", "version": ""}, "name": "a"},
@@ -335,6 +334,26 @@ def test_impossible_game_requests_are_illegal_not_fatal(name, msg):
         parse_request(msg)
     assert (exc.value.code, exc.value.fatal, exc.value.re) == ("ILLEGAL_ACTION", False, 1)
     assert exc.value.msg.startswith(msg["t"] + ".")  # names the field at fault
+
+
+# A chat whose text is a string of the wrong length: refused (non-fatal BAD_OPTION), as a chat
+# over the server's own max_chat is (docs/PROTOCOL.md, section 8).
+OUT_OF_RANGE_CHATS = [
+    ("empty_chat", {"t": "chat", "id": 1, "text": ""}),
+    ("long_chat", {"t": "chat", "id": 1, "text": "x" * 501}),
+    ("long_cyrillic_chat", {"t": "chat", "id": 1, "text": "ж" * 501}),
+]
+
+
+@pytest.mark.parametrize(("name", "msg"), OUT_OF_RANGE_CHATS, ids=[b[0] for b in OUT_OF_RANGE_CHATS])
+def test_a_chat_of_the_wrong_length_is_bad_option_not_fatal(name, msg):
+    with pytest.raises(ProtocolError) as exc:
+        parse_request(msg)
+    assert (exc.value.code, exc.value.fatal, exc.value.re) == ("BAD_OPTION", False, 1)
+
+
+def test_a_chat_of_500_characters_is_a_chat():
+    assert parse_request({"t": "chat", "id": 1, "text": "ж" * 500}).text == "ж" * 500
 
 
 def test_impossible_game_request_keeps_the_connection():

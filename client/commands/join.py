@@ -3,9 +3,10 @@
 Without HOST, browse the local network (DNS-SD) and pick a server from a list. The session is
 kept on disk (the user's state folder, readable by the user only): if the client stops, the
 same command brings you back to your seat. Keys: arrows and h/l move across the hand, Space
-selects, Enter lays, n «Не верю», y «Верю», d discards quads, 0 declares none, s ready/start,
-/ chat, Tab scores, r rules, ? help, q leaves, Ctrl-C quits (your seat is kept). Texts in
-Russian or English (from the locale, or --lang); ASCII where the terminal cannot show ♠♥♦♣.
+selects, Enter lays, n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares
+none, s ready/start, / chat, Tab scores, r rules, p your deals on this server, ? help, q
+leaves, Ctrl-C quits (your seat is kept). Texts in Russian or English (from the locale, or
+--lang); ASCII where the terminal cannot show ♠♥♦♣.
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ pace. Bots come in three levels: easy (random), normal (honest) and hard (sharp,
 Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them and ``neveryu
 replay ID`` shows one again, every hand.
 Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
-n «Не верю», y «Верю», d discards quads, 0 declares none, Tab scores, r rules, / chat, ? help,
-q leaves.
+n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares none, Tab scores, r
+rules, / chat, p your deals (after the match: each one replayed), ? help, q leaves.
 """
 
 from __future__ import annotations

@@ -45,8 +45,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from neveryu.server import seat_messages, table_summary
-
     try:
         conn = open_db(args)
         try:
@@ -59,17 +57,11 @@ def run(args: argparse.Namespace) -> int:
         return fail("replay", exc)
     if need_terminal("replay"):
         return 2
-    from neveryu.client.ui.replay import Deal, run_replay
+    from neveryu.client.ui.app import run_replay
+    from neveryu.client.ui.replay_deal import deal_of
     from neveryu.client.ui.texts import Texts
 
-    views = {seat: seat_messages(record, steps, seat) for seat in (None, *range(record.players))}
-    deal = Deal(
-        id=record.id or args.deal,
-        table=table_summary(record),
-        views=views,
-        times=tuple(s.ms for s in steps),
-        server=record.server,
-    )
+    deal = deal_of(record, steps)
     display = display_of(args)
     return run_replay(
         deal,

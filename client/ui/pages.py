@@ -11,6 +11,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from . import record_pages
 from .controller import Controller
 from .create_form import BASIC
 from .players import players_text
@@ -26,6 +27,8 @@ HELP_TABLE = (
     ("n (т)", "help.challenge"),
     ("y (н)", "help.believe"),
     ("d (в)", "help.quads"),
+    ("k (л)", "help.decline"),
+    ("p (з)", "help.deals"),
     ("0", "help.none"),
     ("s (ы)", "help.ready"),
     ("/", "help.chat"),
@@ -44,7 +47,8 @@ HELP_LOBBY = (
     ("v (м)", "help.watch"),
     ("c (с)", "help.create"),
     ("r (к)", "help.refresh"),
-    ("p (з)", "help.players"),
+    ("p (з)", "help.deals"),
+    ("t (е)", "help.players"),
     ("PgUp PgDn", "help.scroll"),
     ("q (й)", "help.quit"),
 )
@@ -80,6 +84,10 @@ def dialog_text(c: Controller) -> StyleAndTextTuples:
         return _create(c)
     if d.kind == "seats":
         return _seats(c)
+    if d.kind == "deals":
+        return record_pages.deals_text(t, c.state.my_deals, d.index)
+    if d.kind == "record":
+        return record_pages.record_text(t, d.data["doc"], d.data.get("note"))
     if d.kind == "quit":
         key = ("ask.quit_play" if c.leave_quits else "ask.quit") if c.playing() else "ask.quit_app"
         return [("", t(key))]

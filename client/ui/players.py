@@ -1,4 +1,4 @@
-"""The players' page of the lobby (``p``): a variant's leaderboard and your own statistics, from
+"""The players' page of the lobby (``t``): a variant's leaderboard and your own statistics, from
 the server's records (docs/PROTOCOL.md, "Players, statistics and ratings").
 
 ``open_players(c)`` opens the page (a dialog of kind ``players``) and asks the server for your
@@ -15,7 +15,8 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from .controller import Controller, Dialog
+from .controller import Controller
+from .controller_base import Dialog
 from .texts import Texts
 
 LIMIT = 10  # players on the page's leaderboard
@@ -27,7 +28,7 @@ def _variants(c: Controller) -> list[str]:
 
 
 def open_players(c: Controller) -> None:
-    """``p`` in the lobby: the page, for the variant of the table under the cursor."""
+    """``t`` in the lobby: the page, for the variant of the table under the cursor."""
     if not c.records:
         c.say(c.t("players.off"))
         return

@@ -2,11 +2,13 @@
 
 Runs, in order: engine (deals per second per variant), floor (bare trio server), neveryu (the
 same measurement through the real server), dealstart (what fair deal 2 costs a deal's start),
-capacity (N bot clients in another process), records (a record's size, ``neveryu history`` over
-100,000 deals, recording's CPU per action), players (the ratings of sharp against honest bots in
-every variant, the leaderboard over 100,000 deals), and, when ``--soak`` is given, the soak. Prints a
-report as it goes (to stderr with ``--json``, which
-prints one JSON object on stdout; its key ``latency_ratio`` is neveryu p50 / floor p50).
+botreply (bots' reply time, true sets against bluffs), capacity (N bot clients in another
+process), records (a record's size, ``neveryu history`` over 100,000 deals, recording's CPU per
+action), players (the ratings of sharp against honest bots in every variant, the leaderboard
+over 100,000 deals), flood (the reference table's action latency without and with 8 connections
+flooding the costliest frames), and, when ``--soak`` is given, the soak. Prints a report as it
+goes (to stderr with ``--json``, which prints one JSON object on stdout; its key
+``latency_ratio`` is neveryu p50 / floor p50).
 """
 
 from __future__ import annotations
@@ -19,7 +21,18 @@ import time
 
 from . import procstat
 
-SECTIONS = ("engine", "floor", "neveryu", "dealstart", "capacity", "records", "players", "soak")
+SECTIONS = (
+    "engine",
+    "floor",
+    "neveryu",
+    "dealstart",
+    "botreply",
+    "capacity",
+    "records",
+    "players",
+    "flood",
+    "soak",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
