@@ -15,7 +15,7 @@ import argparse
 import sqlite3
 import sys
 
-from ._records import Failed, add_db_argument, db_path, fail, load, open_db
+from ._records import Failed, add_db_argument, db_path, fail, load, load_seen, open_db
 from ._ui import display_of, need_terminal
 
 
@@ -46,13 +46,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        conn = open_db(args)
-        try:
-            record, steps = load(conn, args.deal, db_path(args))
-        finally:
-            conn.close()
-        if args.seat is not None and not 0 <= args.seat < record.players:
-            raise Failed(f"deal {args.deal} has seats 0 to {record.players - 1}, not {args.seat}")
+        record, steps = load_seen(args)
     except Failed as exc:
         return fail("replay", exc)
     if need_terminal("replay"):
