@@ -88,8 +88,10 @@ class Client:
         password: str | None = None,
         resume: tuple[str, int] | None = None,
         keep: bool = False,
+        player_key: str | None = None,
     ) -> Client:
-        """Open a TCP connection and say ``hello`` (``resume``: (token, last_seq)). Raises
+        """Open a TCP connection and say ``hello`` (``resume``: (token, last_seq); ``player_key``:
+        who the player is, docs/PLAYERS.md; None: a guest). Raises
         ``ServerError`` when the server refuses (``SERVER_FULL``, ``BAD_RESUME``, ...), OSError
         when it cannot be reached."""
         stream = await trio.open_tcp_stream(host, port)
@@ -102,6 +104,8 @@ class Client:
             }
             if password is not None:
                 fields["password"] = password
+            if player_key is not None:
+                fields["player_key"] = player_key
             if resume is not None:
                 fields["resume"] = {"token": resume[0], "last_seq": resume[1]}
                 client.last_seq = resume[1]

@@ -64,6 +64,7 @@ from ._fairdeal import (
     shuffled,
     uniform_below,
 )
+from ._league import Leaderboard, LeaderboardRequest, PlayerStats, PlayerStatsRequest
 from ._limits import (
     DEFAULT_PORT,
     HEADER_SIZE,
@@ -178,6 +179,8 @@ __all__ = [
     "Hello",
     "JoinTable",
     "Lay",
+    "Leaderboard",
+    "LeaderboardRequest",
     "Leave",
     "LegalEvent",
     "ListRecords",
@@ -194,6 +197,8 @@ __all__ = [
     "PlayerJoined",
     "PlayerLeft",
     "PlayerOut",
+    "PlayerStats",
+    "PlayerStatsRequest",
     "Pong",
     "ProtocolError",
     "QuadsDeclined",

@@ -58,7 +58,8 @@ ERRORS: dict[str, tuple[bool, str]] = {
         False,
         "create_table with an unknown variant, option, or a value the variant does not "
         "allow; seat_bot or seat_free naming a seat it cannot change; chat empty or longer "
-        "than this server's welcome.limits.max_chat",
+        "than this server's welcome.limits.max_chat; player_stats or leaderboard of an unknown "
+        "variant",
     ),
     "NOT_ALL_READY": (False, "start while a human seat is not ready, or while a seat is empty"),
     "ALREADY_PLAYING": (False, "start, or a change of seats, while the table is playing"),
@@ -95,8 +96,11 @@ ERRORS: dict[str, tuple[bool, str]] = {
     ),
     "RECORDS_OFF": (
         False,
-        "list_records or get_record on a server that keeps no records (turned off, or its database failed)",
+        "list_records, get_record, player_stats or leaderboard on a server that keeps no records "
+        "(turned off, or its database failed)",
     ),
+    # players
+    "NO_SUCH_PLAYER": (False, "player_stats names a player id the server does not know"),
 }
 
 

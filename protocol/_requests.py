@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._league import PLAYER_KEY
 from ._limits import MAX_CHAT_LEN
 from ._maps import HEX64, NAME, PASSWORD, TABLE
 from ._message import MAX_SET, MAX_TABLES, Reply, Request, message, reply, request, wire
@@ -52,6 +53,12 @@ class Hello(Request):
             }
         ),
         "come back to a session after a dropped connection",
+        required=False,
+    )
+    player_key: str | None = wire(
+        PLAYER_KEY,
+        "the player's key, made once and kept secret by the client: the server keeps only its hash and"
+        " gives the player a stable id (docs/PLAYERS.md); absent: a guest",
         required=False,
     )
 
@@ -330,6 +337,15 @@ class Welcome(Reply):
         Bool(),
         "true: the server keeps records of ended deals (list_records, get_record); false or absent: it"
         " keeps none",
+        required=False,
+    )
+    player: dict[str, Any] | None = wire(
+        Map(
+            {
+                "tag": Field(Nullable(Str(4, 4)), doc="your tag (from hello.player_key); nil: a guest"),
+            }
+        ),
+        "who you are among the players (docs/PLAYERS.md): absent from servers without players",
         required=False,
     )
 

@@ -2,13 +2,16 @@
 
 A table never waits on the disk (DESIGN.md, server/): when a deal ends, its record goes into a
 bounded queue (``Records.keep``, which never blocks) and one writer thread commits it, one deal
-per transaction. SQLite wants one writer per database; this is it. A record that finds the queue
-full is dropped (the disk is too slow: records are lost, never a game).
+per transaction, with its players and their statistics and ratings (``_derive.keep_deal``;
+first of all, the writer derives the deals that are not derived yet: ``_derive.catch_up``).
+SQLite wants one writer per database; this is it. A record that finds the queue full is
+dropped (the disk is too slow: records are lost, never a game).
 
 A broken database (a newer schema, a file that is no database or is damaged, read-only, a full
 disk) turns records off: the server says so once in its log, with the reason (``off``), and
-goes on serving games. Reads (``list_records``, ``get_record``) run in a worker thread on a
-connection of their own (WAL: they never wait for the writer), one at a time.
+goes on serving games. Reads (``list_records``, ``get_record``, the players' statistics and
+leaderboards) run in a worker thread on a connection of their own (WAL: they never wait for
+the writer), one at a time.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from typing import TypeVar
 
 import trio
 
-from ._history import insert_deal
+from ._derive import catch_up, keep_deal
 from ._record import DealRecord
 from ._store import StoreError, connect, describe
 
@@ -32,6 +35,7 @@ log = logging.getLogger("neveryu.server")
 T = TypeVar("T")
 QUEUE = 256  # records waiting for the writer; more are dropped
 _STOP = None
+_CATCH_UP = "catch up"  # the writer's first job: derive the deals not derived yet (_derive)
 
 
 class Records:
@@ -48,7 +52,7 @@ class Records:
         self.off: str | None = None if path is not None else "records are turned off"
         self.written = 0
         self.dropped = 0
-        self._queue: queue.Queue[DealRecord | None] = queue.Queue(maxsize=size)
+        self._queue: queue.Queue[DealRecord | str | None] = queue.Queue(maxsize=size)
         self._thread: threading.Thread | None = None
         self._reader: sqlite3.Connection | None = None
         self._read_limiter = trio.CapacityLimiter(1)
@@ -70,6 +74,7 @@ class Records:
             self._turn_off(str(exc))
             return
         self.on, self.off = True, None
+        self._queue.put_nowait(_CATCH_UP)
         self._thread = threading.Thread(target=self._write, args=(conn,), name="neveryu-records", daemon=True)
         self._thread.start()
         log.info("records: %s", self.path)
@@ -119,16 +124,20 @@ class Records:
                 try:
                     if record is _STOP:
                         return
+                    if isinstance(record, str):  # _CATCH_UP
+                        if self.on:
+                            catch_up(conn)
+                        continue
                     if not self.on:
                         self.dropped += 1
                         continue
-                    insert_deal(conn, record)
+                    keep_deal(conn, record)
                     self.written += 1
                 except sqlite3.Error as exc:
-                    self.dropped += 1
+                    self.dropped += not isinstance(record, str)
                     self._turn_off(describe(exc, self.path or "?"))
                 except Exception:  # a bug in one record: that record is lost, not the others
-                    self.dropped += 1
+                    self.dropped += not isinstance(record, str)
                     log.exception("records: a deal was not recorded (%r)", record)
                 finally:
                     self._queue.task_done()

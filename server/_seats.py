@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._players import tag_of
+
 if TYPE_CHECKING:
     from neveryu.engine import Action, Event, Legal
 
@@ -55,11 +57,15 @@ class Seat:
         return self.strength is not None or self.away or self.session is None
 
     def summary(self) -> dict[str, Any]:
-        """The seat as the ``table`` summary shows it (docs/PROTOCOL.md, seat summary)."""
-        return {
+        """The seat as the ``table`` summary shows it (docs/PROTOCOL.md, seat summary); a
+        person who sent a player key has his ``tag`` (docs/PLAYERS.md)."""
+        out = {
             "seat": self.index,
             "name": self.name,
             "bot": self.strength,
             "ready": self.ready,
             "away": self.away,
         }
+        if self.session is not None and self.session.player is not None:
+            out["tag"] = tag_of(self.session.player)
+        return out

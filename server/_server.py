@@ -25,6 +25,8 @@ from ._bots import default_strength, strengths
 from ._config import ServerConfig, TableDefaults
 from ._connection import ClientConnection
 from ._password import password_ok
+from ._player_requests import PlayerRequests
+from ._players import person_key, tag_of
 from ._record_requests import RecordRequests
 from ._recorder import Records
 from ._session import Session
@@ -103,6 +105,7 @@ class Server:
         self.config = config
         self.records = Records(config.records_path, server=config.name)
         self.record_requests = RecordRequests(self.records)
+        self.player_requests = PlayerRequests(self.records)
         self.tables: dict[int, Table] = {}
         self.sessions: dict[str, Session] = {}
         self.connections: set[ClientConnection] = set()
@@ -277,6 +280,8 @@ class Server:
             return None
         if isinstance(req, (protocol.ListRecords, protocol.GetRecord)):
             return self.record_requests.handle(session, req)
+        if isinstance(req, (protocol.PlayerStatsRequest, protocol.LeaderboardRequest)):
+            return self.player_requests.handle(session, req)
         if isinstance(req, protocol.Ping):
             session.reply(req, {"t": "pong"})
         elif isinstance(req, protocol.ListTables):
@@ -327,7 +332,8 @@ class Server:
                 protocol.error("BAD_MESSAGE", "hello.name: a name needs a letter, digit or sign", re=req.id)
             )
             return
-        session = Session(name, cfg.limits.replay, conn.address)
+        player = person_key(req.player_key) if req.player_key is not None else None
+        session = Session(name, cfg.limits.replay, conn.address, player)
         self.sessions[session.token] = session
         session.attach(conn)
         conn.session = session
@@ -376,6 +382,7 @@ class Server:
             "bots": list(strengths()),
             "default_bot": default_strength(),
             "records": self.records.on,
+            "player": {"tag": tag_of(session.player) if session.player is not None else None},
         }
 
     def _create_table(self, session: Session, req: protocol.CreateTable) -> None:

@@ -59,13 +59,16 @@ def wall_ms() -> int:
 
 
 class Session:
-    """One player's session. ``key``: the token's ``token_key``. ``table``/``seat``: where it
-    sits (``seat`` None at a table: a spectator). ``replay``: how many events to keep for a
-    resume. ``dropped_at``: when its connection went (trio's clock), None while connected."""
+    """One player's session. ``key``: the token's ``token_key``. ``player``: the
+    ``players.key`` of the person whose player key came in ``hello`` (``_players.person_key``;
+    None: a guest). ``table``/``seat``: where it sits (``seat`` None at a table: a spectator).
+    ``replay``: how many events to keep for a resume. ``dropped_at``: when its connection went
+    (trio's clock), None while connected."""
 
-    def __init__(self, name: str, replay: int, address: str = "?") -> None:
+    def __init__(self, name: str, replay: int, address: str = "?", player: str | None = None) -> None:
         self.token = secrets.token_urlsafe(24)
         self.key = token_key(self.token)
+        self.player = player
         self.name = name
         self.address = address
         self.seq = 0

@@ -51,6 +51,10 @@ def test_bench_smoke_run_prints_every_section():
     assert records["history"]["deals"]["deals"] == 300 and len(records["history"]["seconds"]) == 4
     assert [len(records["overhead"]["steps"][m]) for m in ("off", "on")] == [1, 1]
     assert all(s["seated"] == 8 for m in ("off", "on") for s in records["overhead"]["steps"][m])
+    players = data["players"]
+    assert [r["variant"] for r in players["sanity"]] == [r["variant"] for r in data["engine"]]
+    assert all(r["deals"] == 6 and r["sharp"]["rank"] in (1, 2) for r in players["sanity"])
+    assert players["board"]["deals"]["deals"] == 300 and len(players["board"]["query_ms"]) == 4
     flood = data["flood"]
     assert all(flood[cond]["n"] > 0 for cond in ("without", "with", "with, no budget"))
     assert flood["flood"]["frames_decoded_per_s"] > 0 and flood["flood"]["closed"] == 0

@@ -48,6 +48,7 @@ SAMPLES: dict[tuple[str, str], dict] = {
         "name": "ann",
         "password": "pw",
         "resume": {"token": "abc", "last_seq": 12},
+        "player_key": "x4Kd9_pQ-2mZ8tLr0aVbNcYeFgHiJkLmNoPqRsTuVwX",
     },
     ("request", "ping"): {"id": 2},
     ("request", "schema"): {"id": 3},
@@ -83,6 +84,8 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("request", "contribute"): {"id": 21, "deal_no": 2, "contribution": "5e" * 32},
     ("request", "list_records"): {"id": 22, "mine": True, "before": 40, "limit": 10},
     ("request", "get_record"): {"id": 23, "deal": 39},
+    ("request", "player_stats"): {"id": 24, "name": "ann#3f2a", "variant": "verish"},
+    ("request", "leaderboard"): {"id": 25, "variant": "verish", "limit": 10, "offset": 10},
     ("reply", "ok"): {"re": 1},
     ("reply", "error"): {"re": None, "code": "BAD_FRAME", "msg": "no", "fatal": True},
     ("reply", "welcome"): {
@@ -97,6 +100,8 @@ SAMPLES: dict[tuple[str, str], dict] = {
         "limits": {"max_client_frame": 16384, "max_server_frame": 1048576, "max_chat": 500, "idle_ms": 45000},
         "bots": ["random", "honest", "sharp"],
         "default_bot": "sharp",
+        "records": True,
+        "player": {"tag": "3f2a"},
     },
     ("reply", "pong"): {"re": 2},
     ("reply", "schema"): {"re": 3, "schema": {"title": "x", "$defs": {"a": {"type": "integer"}}}},
@@ -135,6 +140,55 @@ SAMPLES: dict[tuple[str, str], dict] = {
         ],
     },
     ("reply", "record"): {"re": 20, "record": {"format": "neveryu-record", "version": 1, "view": 0}},
+    ("reply", "player_stats"): {
+        "re": 24,
+        "players": [
+            {
+                "player": {"id": 7, "name": "ann", "tag": "3f2a", "kind": "person"},
+                "variants": [
+                    {
+                        "variant": "verish",
+                        "deals": 3,
+                        "seats": 3,
+                        "lost": 1,
+                        "won": 0,
+                        "places": [1, 0, 1],
+                        "score": 1,
+                        "sets": 40,
+                        "bluffs": 17,
+                        "bluffs_caught": 6,
+                        "challenges": 12,
+                        "challenges_right": 8,
+                        "believes": 0,
+                        "believes_right": 0,
+                        "cards_taken": 66,
+                        "actions": 52,
+                        "action_ms": 104_000,
+                        "timeouts": 1,
+                        "rating": {
+                            "mu": 2710,
+                            "sigma": 640,
+                            "low": 1430,
+                            "high": 3990,
+                            "deals": 3,
+                            "rank": 2,
+                        },
+                    }
+                ],
+            }
+        ],
+    },
+    ("reply", "leaderboard"): {
+        "re": 25,
+        "variant": "verish",
+        "total": 12,
+        "players": [
+            {
+                "player": {"id": 2, "name": "sharp", "tag": None, "kind": "bot"},
+                "rating": {"mu": 3812, "sigma": 141, "low": 3530, "high": 4094, "deals": 412, "rank": 11},
+            }
+        ],
+    },
     ("event", "heartbeat"): {**EV},
     ("event", "bye"): {**EV, "reason": "shutdown"},
     ("event", "table_update"): {**EV, "table": TABLE},

@@ -29,6 +29,7 @@ from records_checks import check_database
 
 from neveryu.client.botclient import BotPlayer, Client
 from neveryu.server import Server, ServerConfig, connect_records
+from neveryu.server._store import SCHEMA_VERSION
 
 HOST = "127.0.0.1"
 FAST = {"turn_ms": 0, "challenge_window_ms": 0, "tie_window_ms": 0, "bot_delay_ms": 0, "deal_pause_ms": 0}
@@ -54,9 +55,12 @@ async def test_a_database_it_cannot_use_costs_the_records_not_the_games(tmp_path
     db = tmp_path / "records.sqlite3"
     if fault == "newer":
         conn = sqlite3.connect(db)
-        conn.execute("PRAGMA user_version = 2")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
         conn.close()
-        why = f"{db} was written by a newer neveryu (records schema 2; this one knows up to 1)"
+        why = (
+            f"{db} was written by a newer neveryu (records schema {SCHEMA_VERSION + 1};"
+            f" this one knows up to {SCHEMA_VERSION})"
+        )
     else:
         db.write_bytes(b"\x00garbage" * 512)
         why = f"{db} is not a records database (or it is damaged)"
@@ -164,14 +168,15 @@ async def test_a_full_disk_turns_records_off_once_and_the_match_goes_on(tmp_path
     disk = tmp_path / "disk"
     disk.mkdir()
     db = disk / "records.sqlite3"
-    # A 128 KiB tmpfs over ``disk``, the server on it; once it stopped, a look at what it holds.
+    # A 256 KiB tmpfs over ``disk`` (a new file with its schema and WAL takes 130 KiB), the server
+    # on it; once it stopped, a look at what it holds.
     check = (
         "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]);"
         " print('integrity', c.execute('PRAGMA integrity_check').fetchone()[0]);"
         " print('deals', c.execute('SELECT count(*) FROM deals').fetchone()[0])"
     )
     script = (
-        f"mount -t tmpfs -o size=128k tmpfs {disk} || exit 9\n"
+        f"mount -t tmpfs -o size=256k tmpfs {disk} || exit 9\n"
         f"{sys.executable} -m neveryu.client.cli serve --host {HOST} --port 0 --no-advertise --db {db}"
         f" --config {write_config(tmp_path)} 2> {tmp_path / 'log'} &\n"
         f"echo $! > {tmp_path / 'pid'}\n"

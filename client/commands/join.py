@@ -37,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from neveryu.client.address import parse_address, show_address
+    from neveryu.client.player_key import player_key
     from neveryu.client.ui.app import run_client
     from neveryu.client.ui.texts import Texts
 
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     address = show_address(host, port)
     problems: list[str] = []
     slot = _slot(address, name, args.fresh, problems)
+    key = player_key(problem=problems.append)
     command = f"neveryu join {address}" + (f" --name {args.name}" if args.name else "")
     try:
         return run_client(
@@ -77,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
             notes=display.notes + tuple(problems),
             color_depth=display.color_depth,
             come_back=command,
+            player_key=key,
         )
     except KeyboardInterrupt:
         print(f"neveryu join: stopped. To come back: {command}", file=sys.stderr)

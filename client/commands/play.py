@@ -107,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     _quiet_logging(args.log)
 
+    from neveryu.client.player_key import player_key
     from neveryu.client.ui.app import run_client
     from neveryu.client.ui.net import Net
     from neveryu.client.ui.texts import Texts
@@ -159,6 +160,9 @@ def run(args: argparse.Namespace) -> int:
         if records.on or not config.record
         else (*display.notes, f"Records are off: {records.off}.")
     )
+    problems: list[str] = []
+    key = player_key(problem=problems.append)
+    notes = (*notes, *problems)
     try:
         code = run_client(
             "127.0.0.1",
@@ -170,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
             prefs=prefs_of(args),
             notes=notes,
             color_depth=display.color_depth,
+            player_key=key,
         )
     except KeyboardInterrupt:
         code = 130

@@ -139,7 +139,7 @@ def window_title(c: Controller) -> str:
     return f"neveryu {t.glyph('dot')} " + t("head.table", table=(s.table or {}).get("id"))
 
 
-def hello_fields(name: str, password: str | None) -> Msg:
+def hello_fields(name: str, password: str | None, player_key: str | None = None) -> Msg:
     from neveryu import protocol
 
     fields: Msg = {
@@ -149,6 +149,8 @@ def hello_fields(name: str, password: str | None) -> Msg:
     }
     if password:
         fields["password"] = password
+    if player_key:  # client/player_key.py
+        fields["player_key"] = player_key
     return fields
 
 
@@ -238,6 +240,7 @@ def run_client(
     notes: tuple[str, ...] = (),
     color_depth: ColorDepth | None = None,
     come_back: str = "",
+    player_key: str | None = None,
 ) -> int:
     """Run the terminal client against ``host``:``port`` until the player quits. Returns 0, or 1
     when the connection could never be made (the reason is printed after the screen closes).
@@ -247,7 +250,8 @@ def run_client(
     fresh ``welcome`` asks for the tables and variants (the lobby). ``slot``: where the session
     is kept (None: nowhere); a kept session is resumed at once. ``notes``: sentences to show
     first (what the terminal lacks). ``come_back``: the command that brings the player back,
-    printed when he leaves his seat behind."""
+    printed when he leaves his seat behind. ``player_key``: sent in ``hello``
+    (client/player_key.py; None: the player is a guest)."""
     failure: list[str] = []
     said: list[str] = []
 
@@ -289,7 +293,7 @@ def run_client(
         net = Net(
             host,
             port,
-            hello_fields(name, password),
+            hello_fields(name, password, player_key),
             deliver,
             session=kept.token if kept is not None else None,
             last_seq=kept.replay_from if kept is not None else 0,

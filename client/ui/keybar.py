@@ -49,6 +49,7 @@ def entries(c: Controller) -> list[Key]:
         out += [Key("c", t("keys.create")), Key("r", t("keys.refresh"), 0)]
         if c.records:
             out.append(Key("p", t("keys.deals"), 0))
+            out.append(Key("t", t("keys.players"), 0))
         out += [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
         return out
     if s.screen != "table" or s.connection != "connected":
@@ -125,6 +126,12 @@ def dialog_entries(c: Controller) -> list[Key]:
         return [
             Key(ud, t("keys.dialog.choose"), 2),
             Key("Enter", t("keys.dialog.open"), 2),
+            Key("Esc", t("keys.dialog.close"), 2),
+        ]
+    if kind == "players":
+        return [
+            Key(lr, t("keys.dialog.variant"), 1),
+            Key("PgUp PgDn", t("keys.dialog.scroll"), 0),
             Key("Esc", t("keys.dialog.close"), 2),
         ]
     if kind in ("help", "rules", "scores", "record"):

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from . import players
 from .controller import Controller
 
 # key -> the same key on a Russian ЙЦУКЕН layout
@@ -37,6 +38,7 @@ RU_TWIN = {
     "b": "и",
     "x": "ч",
     "p": "з",
+    "t": "е",
 }
 
 
@@ -86,6 +88,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("v",), in_lobby, lambda: c.join(spectate=True))
     add(("c",), in_lobby, c.open_create)
     add(("r",), in_lobby, c.refresh)
+    add(("t",), in_lobby, lambda: players.open_players(c))  # the players' page (client/ui/players.py)
 
     # -- the player's own deals (client/ui/controller_records.py) ----------------------------------
     add(("p",), Condition(lambda: c.dialog is None and c.replay is None), c.open_deals)
@@ -94,7 +97,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("?", ","), no_dialog, c.open_help)
     add(("q",), no_dialog, c.quit_key)
     scrollable = Condition(
-        lambda: c.dialog is None or c.dialog.kind in ("help", "rules", "scores", "record", "deals")
+        lambda: c.dialog is None or c.dialog.kind in ("help", "rules", "scores", "record", "deals", "players")
     )
     add(("pageup",), scrollable, lambda: c.scroll("up"))
     add(("pagedown",), scrollable, lambda: c.scroll("down"))
@@ -113,13 +116,17 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     def _(event: KeyPressEvent) -> None:
         """Alt+key arrives as Esc and the key: it does nothing (no game action on Alt)."""
 
-    pages = dialog_is("help", "rules", "scores", "record")
+    pages = dialog_is("help", "rules", "scores", "record", "players")
     for key in ("enter", "q", "й"):
         kb.add(key, filter=pages)(lambda event: c.close_dialog())
     kb.add("?", filter=dialog_is("help"))(lambda event: c.close_dialog())
     for key in ("r", "к"):
         kb.add(key, filter=dialog_is("rules"))(lambda event: c.close_dialog())
     kb.add("tab", filter=dialog_is("scores"))(lambda event: c.close_dialog())
+    for key in ("t", "е"):
+        kb.add(key, filter=dialog_is("players"))(lambda event: c.close_dialog())
+    kb.add("left", filter=dialog_is("players"))(lambda event: players.switch_variant(c, -1))
+    kb.add("right", filter=dialog_is("players"))(lambda event: players.switch_variant(c, 1))
     for key in ("s", "ы"):
         kb.add(key, filter=dialog_is("scores"))(lambda event: c.ready())
     kb.add("up", filter=pages)(lambda event: c.scroll_lines(-1))

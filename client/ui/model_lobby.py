@@ -133,6 +133,15 @@ def _my_records(s: State, m: Msg, now: float) -> State:
     return attrs.evolve(s, my_deals=tuple(r for r in m.get("records") or () if isinstance(r, dict)))
 
 
+def _player_stats(s: State, m: Msg, now: float) -> State:
+    """A player's statistics (``player_stats``), for the players' page (client/ui/players.py)."""
+    return attrs.evolve(s, stats=tuple(p for p in m.get("players") or () if isinstance(p, dict)))
+
+
+def _leaderboard(s: State, m: Msg, now: float) -> State:
+    return attrs.evolve(s, board=m)
+
+
 def _variants(s: State, m: Msg, now: float) -> State:
     return attrs.evolve(s, variants=tuple(v for v in m.get("variants") or () if isinstance(v, dict)))
 
@@ -308,6 +317,8 @@ HANDLERS = {
     "variants": _variants,
     "records": _records,
     "_my_records": _my_records,
+    "player_stats": _player_stats,
+    "leaderboard": _leaderboard,
     "table_joined": _table_joined,
     "table_update": _table_update,
     "_left": _left,

@@ -121,6 +121,8 @@ class State:
     tables: tuple[Msg, ...] = ()
     recent: tuple[Msg, ...] = ()  # the server's last deals (record summaries), newest first
     my_deals: tuple[Msg, ...] | None = None  # the deals this session played; None: not asked yet
+    stats: tuple[Msg, ...] = ()  # player_stats: the players asked for, each with his variants
+    board: Msg | None = None  # the last leaderboard received (client/ui/players.py)
     variants: tuple[Msg, ...] = ()
     bots: tuple[str, ...] = ()
     table: Msg | None = None

@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from . import record_pages
 from .controller import Controller
 from .create_form import BASIC
+from .players import players_text
 from .rules_text import rules_text
 from .standings import standings
 from .texts import Texts
@@ -47,6 +48,7 @@ HELP_LOBBY = (
     ("c (с)", "help.create"),
     ("r (к)", "help.refresh"),
     ("p (з)", "help.deals"),
+    ("t (е)", "help.players"),
     ("PgUp PgDn", "help.scroll"),
     ("q (й)", "help.quit"),
 )
@@ -76,6 +78,8 @@ def dialog_text(c: Controller) -> StyleAndTextTuples:
         return _rules(c)
     if d.kind == "scores":
         return _scores(c)
+    if d.kind == "players":
+        return players_text(c)
     if d.kind == "create":
         return _create(c)
     if d.kind == "seats":

@@ -43,6 +43,8 @@ class Profile:
     records_rounds: int = 3  # records: rounds of (without, with) recording
     flood_rounds: int = 6  # flood: rounds of (without, with) the flood
     flood_s: float = 10.0  # flood: seconds of each block
+    players_deals: int = 2_000  # players: seeded deals per variant, sharp against three honest
+    players_board: int = 100_000  # players: deals in the database the leaderboard reads
     botreply_s: float = 30.0  # botreply: seconds of play
 
 
@@ -80,6 +82,8 @@ PROFILES = {
         records_rounds=1,
         flood_rounds=2,
         flood_s=5.0,
+        players_deals=300,
+        players_board=20_000,
         botreply_s=8.0,
     ),
     "smoke": Profile(
@@ -103,6 +107,8 @@ PROFILES = {
         records_rounds=1,
         flood_rounds=1,
         flood_s=0.5,
+        players_deals=6,
+        players_board=300,
         botreply_s=1.0,
     ),
 }
@@ -534,3 +540,22 @@ FLOOD_SAID = {
     "with, no budget": "with the flood, no byte budget",
 }
 FLOOD_QUIET_S = 0.02  # the reference table's pace: ~40 actions a second, far above people's
+
+
+def players(report, prof: Profile, args) -> None:
+    """Issue 24's figures: the ratings' sanity (sharp above honest, intervals apart, in every
+    variant), the writer's cost of counting and rating, the leaderboard over a large database."""
+    from . import players as pl
+
+    deals = args.rating_deals or prof.players_deals
+    report.say(
+        f"\n== players: ratings of one sharp against three honest bots, {deals} seeded deals per variant"
+        " (mu ± 2 sigma)"
+    )
+    sanity = pl.sanity(deals, say=report.say)
+    apart = sum(r["apart"] for r in sanity)
+    report.say(f"  sharp ranked above honest with intervals apart in {apart} of {len(sanity)} variants")
+    board_deals = args.board_deals or prof.players_board
+    report.say(f"\n== players: the leaderboard over {board_deals:,} deals")
+    board = pl.board(board_deals, say=report.say)
+    report.data["players"] = {"sanity": sanity, "board": board}
