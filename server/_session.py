@@ -76,6 +76,15 @@ class Session:
         self.dropped_at: float | None = None
         self.evicted = 0  # the seq of the newest event that fell out of the buffer (0: none)
 
+    @classmethod
+    def restored(cls, name: str, key: str, replay: int, now: float) -> Session:
+        """A seated player's session brought back from the journal of live tables (``_restore``),
+        dropped since ``now``: the server knows only its token's ``key`` until the player
+        resumes with the token (``token`` is "" until then)."""
+        session = cls(name, replay, "journal")
+        session.token, session.key, session.dropped_at = "", key, now
+        return session
+
     def __repr__(self) -> str:
         return f"<session {self.name!r} from {self.address}>"
 
