@@ -326,6 +326,12 @@ class Welcome(Reply):
         " keeps none",
         required=False,
     )
+    restarted: bool | None = wire(
+        Bool(),
+        "true: the session was resumed after the server restarted (its tables restored from its journal):"
+        " a snapshot follows; absent: no restart",
+        required=False,
+    )
 
 
 @reply("pong")

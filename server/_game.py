@@ -366,6 +366,7 @@ class Game:
                 "match_scores": list(self.match.scores),
                 "time_ms": self.referee.turn_ms_left() if self.referee is not None else None,
                 **self.fair,
+                "held": _wire.held_fields(deal, session.seat),
             }
             session.event(body)
             if session.seat is not None:

@@ -350,7 +350,7 @@ def _welcome(s: State, m: Msg, now: float) -> State:
         s = attrs.evolve(s, variant=str(table.get("variant") or s.variant))
     elif s.screen != "lobby":
         s = attrs.evolve(_switch_log(s, None), screen="lobby", table=None, seat=None, names=NO_NAMES)
-    return _log(s, "conn_resumed")
+    return _log(s, "server_restarted" if m.get("restarted") else "conn_resumed")
 
 
 def _fresh(s: State, m: Msg, now: float) -> State:
@@ -978,6 +978,13 @@ def _legal(s: State, m: Msg, now: float) -> State:
     return attrs.evolve(s, legal=legal)
 
 
+def _held_of(held: Any) -> Msg | None:
+    """``state.held`` as ``set_held`` gives it (None: no set held)."""
+    if not isinstance(held, dict):
+        return None
+    return {"cards": tuple(held.get("cards") or ()), "rank": held.get("rank"), "count": held.get("count")}
+
+
 def _state(s: State, m: Msg, now: float) -> State:
     """A full snapshot (after a join or resume mid-deal): engine View's fields plus table info."""
     if isinstance(m.get("table"), dict):
@@ -1018,7 +1025,7 @@ def _state(s: State, m: Msg, now: float) -> State:
         if _int(m.get("deal_no"), s.deal_no) != s.deal_no or s.fair is None
         else s.fair,
         match_scores=_ints(m.get("match_scores")) or s.match_scores,
-        held=None,
+        held=_held_of(m.get("held")),
         legal=None,
         recap_snapshot=s.recap_snapshot or s.recapping,
     )
