@@ -12,6 +12,8 @@ pile, discard, stock, hidden and set-aside cards make the deck, where the varian
 counts); both deals of the match end, each recorded once, and every record replays through the
 rules (tests/records_checks.py: the card invariant, the result, the commitment). And
 ``--fresh`` starts without the tables: the players' tokens are then unknown (``BAD_RESUME``).
+A full disk costs the journal and the records, never a game. The terminal client says that the
+server restarted, and a snapshot tells it which of its sets is held.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from typing import Any
 import pytest
 import trio
 from records_checks import check_database
-from test_records_faults import Served
+from test_records_faults import Served, mount_namespaces
 
 from neveryu import engine
 from neveryu.client.botclient import BotPlayer, Client, ConnectionClosed, ServerError
+from neveryu.client.ui import model
+from neveryu.client.ui.texts import Texts
 
 HOST = "127.0.0.1"
 DEALS = 2
@@ -227,3 +231,58 @@ async def test_fresh_starts_without_the_tables(tmp_path):
     assert (
         "journal: 1 tables of the last run are not restored (--fresh)" in (tmp_path / "fresh.log").read_text()
     )
+
+
+@pytest.mark.skipif(not mount_namespaces(), reason="a tmpfs of the test's own needs root and unshare -m")
+async def test_a_full_disk_costs_the_journal_never_a_game(tmp_path):
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    db = disk / "records.sqlite3"
+    args = ["--db", str(db), "--config", str(write_config(tmp_path))]
+    served = Served(args, log=tmp_path / "log", setup=f"mount -t tmpfs -o size=128k tmpfs {disk}")
+    try:
+        with trio.fail_after(120):
+            ann = await Client.connect(HOST, served.port, "ann", keep=True)
+            made = await ann.request(
+                "create_table", variant="verish", seats=3, bots=["sharp", "sharp"], deals=20
+            )
+            player = BotPlayer(ann, made["table"], made["seat"], "honest", rng=random.Random(5))
+            await player.play(1)
+        assert (player.deals, player.matches) == (20, 1)  # every deal played, the disk full or not
+    finally:
+        served.stop()
+    said = [line for line in (tmp_path / "log").read_text().splitlines() if "records are off" in line]
+    assert len(said) == 1, said
+    assert said[0].endswith(f"records are off: the disk holding {db} is full; games go on without them")
+
+
+def test_the_client_says_the_server_restarted():
+    welcome = {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "tok"}
+    state = model.reduce_all([welcome, {"t": "_connection", "status": "lost", "reason": "reset"}])
+    table = {"id": 1, "variant": "verish", "seats": [], "state": "playing"}
+    back = {**welcome, "resumed": True, "restarted": True, "table": table, "seat": 0}
+    state = model.reduce(state, back)
+    assert state.connection == "connected" and state.screen == "table"
+    assert Texts("en").log_line(state, state.log[-1]) == "The server restarted; resuming…"
+    assert Texts("ru").log_line(state, state.log[-1]) == "Сервер перезапустился; возвращаю за стол…"
+    again = model.reduce(state, {**back, "restarted": None})
+    assert Texts("en").log_line(again, again.log[-1]) == "The connection is back."
+
+
+def test_a_snapshot_says_which_set_of_yours_is_held():
+    snap = {
+        "t": "state", "seq": 9, "ts": 0, "variant": "hoyle", "seat": 1, "players": 3, "deck": "52",
+        "dealer": 0, "hand": ["QS", "QH", "6H"], "hand_counts": [17, 3, 17], "pile": 15, "discard": 0,
+        "stock": 0, "hidden": 0, "set_aside": 0, "ranks": ["Q"], "turn": 1, "set_no": 4,
+        "last": {"set_no": 4, "seat": 0, "rank": "K", "count": 2, "size": 2, "none": False},
+        "window_open": True, "out": [], "waiting": [], "over": False, "loser": None, "winner": None,
+        "legal": {"challenge": 4}, "deal_no": 1, "commitment": "0" * 64, "match_scores": [0, 0, 0],
+        "time_ms": None, "held": {"cards": ["QS", "QH"], "rank": "Q", "count": 2},
+    }  # fmt: skip
+    state = model.reduce(model.State(screen="table", seat=1), snap)
+    assert state.held == {"cards": ("QS", "QH"), "rank": "Q", "count": 2}
+    assert state.playable_hand == ("6H",)
+    returned = model.reduce(
+        state, {"t": "set_returned", "seq": 10, "ts": 0, "seat": 1, "cards": ["QS", "QH"]}
+    )
+    assert returned.held is None and sorted(returned.hand) == ["6H", "QH", "QS"]  # never twice
