@@ -164,7 +164,7 @@ async def test_a_read_only_database_is_said_at_start_up_and_games_go_on(tmp_path
 
 
 # The records alone: the journal of live tables writes pages to the write-ahead log many times a
-# second and fills 128 KiB before a deal ends (tests/test_journal_faults.py fills a disk with it).
+# second and fills 128 KiB before a deal ends (tests/test_journal_restart.py fills a disk with it on).
 RECORDS_ALONE = "journal = false\n"
 
 
