@@ -14,10 +14,11 @@ Every function takes an open connection (``_store.connect``) and raises ``sqlite
 from __future__ import annotations
 
 import json
+import operator
 import os
 import socket
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ import attrs
 
 from ._history import insert_deal
 from ._journal import Op
-from ._record import action_fields
+from ._record import ACTIONS
 from ._store import transaction
 
 ALIVE_MS = 10_000  # a running server's writer notes it is alive at least this often
@@ -81,9 +82,9 @@ def _over(host: str, pid: int, alive_ms: int, now_ms: int, here: str) -> bool:
 def begin_run(
     conn: sqlite3.Connection, run: str, server: str, now_ms: int, *, restore: bool, max_age_ms: int
 ) -> tuple[list[Journaled], int]:
-    """Note this run, and take over the live tables of ``server`` whose run is over: those
-    journaled within ``max_age_ms`` are returned (``restore``), the others deleted. Returns the
-    tables taken over and how many were deleted."""
+    """Note this run, and take over the live tables of ``server`` whose run is over: those whose
+    server was alive within ``max_age_ms`` are returned (``restore``), the others deleted.
+    Returns the tables taken over and how many were deleted."""
     here = machine()
     taken: list[Journaled] = []
     deleted = 0
@@ -94,44 +95,66 @@ def begin_run(
             (run, server, here, os.getpid(), now_ms, now_ms),
         )
         runs = {
-            r: _over(host, pid, alive, now_ms, here)
+            r: (_over(host, pid, alive, now_ms, here), alive)
             for r, host, pid, alive in conn.execute(
                 "SELECT run, host, pid, alive_ms FROM journal_runs WHERE server = ? AND run != ?",
                 (server, run),
             )
         }
         rows = conn.execute(
-            "SELECT id, run, table_no, opened_ms, updated_ms, settings, state, match, deal FROM live_tables"
-            " WHERE server = ? AND run != ? ORDER BY table_no, id",
+            "SELECT id, run, table_no, opened_ms, updated_ms, settings, state, match, deal, deal_no"
+            " FROM live_tables WHERE server = ? AND run != ? ORDER BY table_no, id",
             (server, run),
         ).fetchall()
-        for jid, owner, table_no, opened, updated, settings, state, match, deal in rows:
-            if not runs.get(owner, True):
+        claimed: dict[int, Journaled] = {}
+        current: dict[int, int | None] = {}  # each claimed table's deal
+        for jid, owner, table_no, opened, updated, settings, state, match, deal, deal_no in rows:
+            over, alive = runs.get(owner, (True, updated))
+            if not over:
                 continue  # its server runs
-            if not restore or now_ms - updated > max_age_ms:
-                _delete(conn, jid)
+            if not restore or now_ms - max(alive, updated) > max_age_ms:
+                conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
                 deleted += 1
                 continue
-            conn.execute("UPDATE live_tables SET run = ? WHERE id = ?", (run, jid))
-            actions = conn.execute(
-                "SELECT deal_no, n, ms, action FROM live_actions WHERE table_id = ? ORDER BY deal_no, n",
-                (jid,),
-            ).fetchall()
-            row = (jid, table_no, opened, updated, settings, state, match, deal, tuple(actions))
-            taken.append(Journaled(*row))
+            conn.execute("UPDATE live_tables SET run = ?, updated_ms = ? WHERE id = ?", (run, now_ms, jid))
+            claimed[jid] = Journaled(jid, table_no, opened, updated, settings, state, match, deal, ())
+            current[jid] = deal_no
+        actions: dict[int, list[tuple[int, int, int, str]]] = {jid: [] for jid in claimed}
+        if claimed:
+            for jid, deal_no, n, ms, action in conn.execute(
+                "SELECT table_id, deal_no, n, ms, action FROM live_actions ORDER BY rowid"
+            ):
+                if jid in actions and deal_no == current[jid]:
+                    actions[jid].append((deal_no, n, ms, action))
+        taken = [attrs.evolve(j, actions=tuple(actions[jid])) for jid, j in claimed.items()]
         conn.execute(
             "DELETE FROM journal_runs WHERE server = ? AND run != ? AND run NOT IN"
             " (SELECT run FROM live_tables)",
             (server, run),
         )
+        if deleted:
+            collect(conn)
     return taken, deleted
 
 
 def end_run(conn: sqlite3.Connection, run: str) -> None:
-    """This run ends: its row goes. Tables it still holds (none, after a shutdown: its tables
-    closed first) are then the next server's of its name to take over."""
+    """This run ends: its row goes (and the actions nobody needs). Tables it still holds (none,
+    after a shutdown: its tables closed first) are then the next server's of its name to take
+    over."""
     with transaction(conn):
         conn.execute("DELETE FROM journal_runs WHERE run = ?", (run,))
+        collect(conn)
+
+
+def collect(conn: sqlite3.Connection) -> int:
+    """Delete the actions of deals that ended and of tables that closed (inside a transaction);
+    returns how many. The writer does it every so often, not at each deal's end: one pass over
+    the actions instead of a search per deal (``live_actions`` has no index)."""
+    cursor = conn.execute(
+        "DELETE FROM live_actions WHERE NOT EXISTS (SELECT 1 FROM live_tables t"
+        " WHERE t.id = live_actions.table_id AND t.deal_no = live_actions.deal_no)"
+    )
+    return cursor.rowcount
 
 
 def alive(conn: sqlite3.Connection, run: str, now_ms: int) -> None:
@@ -144,42 +167,61 @@ def _json(value: Any) -> str:
 
 
 def _delete(conn: sqlite3.Connection, jid: int) -> None:
-    conn.execute("DELETE FROM live_actions WHERE table_id = ?", (jid,))
+    """Forget table ``jid`` (its actions go at the next ``collect``)."""
     conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
 
 
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_GETTERS: dict[type, tuple[str, Callable[[Any], Any]]] = {
+    cls: (t, operator.attrgetter(*names)) for t, (cls, names) in ACTIONS.items()
+}
+
+
+def packed(action: Any) -> list[Any]:
+    """``[t, values...]`` of an engine action, as ``_record.action_fields`` gives it (a
+    timeout's own action nested the same way), for JSON: the journal's form of an action."""
+    t, get = _GETTERS[type(action)]
+    values = get(action)
+    if type(values) is not tuple:
+        return [t, values]  # (one field)
+    if t == "timeout":
+        return [t, values[0], packed(values[1])]
+    return [t, *values]
+
+
+INSERT_ACTIONS = "INSERT INTO live_actions (table_id, deal_no, n, ms, action) VALUES (?, ?, ?, ?, ?)"
+
+
 def write(
-    conn: sqlite3.Connection, run: str, server: str, ops: Iterable[Op], now_ms: int, touched: set[int]
-) -> int:
-    """Write ``ops`` (inside the writer's transaction); the journal ids written go into
-    ``touched``. Returns how many deal records were written."""
-    records = 0
+    conn: sqlite3.Connection, run: str, server: str, ops: Iterable[Op], now_ms: int, rows: list[Any]
+) -> tuple[int, int]:
+    """Write ``ops`` (inside the writer's transaction). Actions are not inserted at once: their
+    rows go into ``rows``, which ``flush`` inserts in one statement (before any other entry, and
+    at the end of the batch). Returns how many deal records were written, and how many deals or
+    tables ended (whose actions ``collect`` deletes)."""
+    records = ended = 0
     for op in ops:
         kind = op[0]
         if kind == "actions":
-            _, jid, deal_no, first, actions = op
-            rows = []
-            for k, (ms, action) in enumerate(actions, first):
-                t, values = action_fields(action)
-                rows.append((jid, deal_no, k, ms, _json([t, *values])))
-            conn.executemany(
-                "INSERT OR REPLACE INTO live_actions (table_id, deal_no, n, ms, action)"
-                " VALUES (?, ?, ?, ?, ?)",
-                rows,
-            )
-        elif kind == "record":
+            _, jid, deal_no, n, actions = op
+            for ms, action in actions:
+                rows.append((jid, deal_no, n, ms, _encode(packed(action))))
+                n += 1
+            continue
+        if rows:
+            flush(conn, rows)
+        if kind == "record":
             insert_deal(conn, op[1])  # (a savepoint of the writer's transaction)
             records += 1
-            continue
         elif kind == "state":
             conn.execute("UPDATE live_tables SET state = ? WHERE id = ?", (_json(op[2]), op[1]))
         elif kind == "match":
             match = None if op[2] is None else _json(op[2])
             conn.execute("UPDATE live_tables SET match = ? WHERE id = ?", (match, op[1]))
-        elif kind == "deal":
-            deal = None if op[2] is None else _json(op[2])
-            conn.execute("UPDATE live_tables SET deal = ? WHERE id = ?", (deal, op[1]))
-            conn.execute("DELETE FROM live_actions WHERE table_id = ?", (op[1],))
+        elif kind == "deal":  # (the actions of the deal before go at the next ``collect``)
+            ended += 1
+            deal, deal_no = (None, None) if op[2] is None else (_json(op[2]), op[2]["deal_no"])
+            conn.execute("UPDATE live_tables SET deal = ?, deal_no = ? WHERE id = ?", (deal, deal_no, op[1]))
         elif kind == "open":
             _, jid, table_no, settings, state = op
             conn.execute(
@@ -189,17 +231,16 @@ def write(
             )
         elif kind == "close":
             _delete(conn, op[1])
-            touched.discard(op[1])
-            continue
+            ended += 1
         else:
             raise ValueError(f"not a journal entry: {kind!r}")
-        touched.add(op[1])
-    return records
+    return records, ended
 
 
-def touch(conn: sqlite3.Connection, touched: set[int], now_ms: int) -> None:
-    """The tables in ``touched`` were journaled at ``now_ms`` (their age: ``updated_ms``)."""
-    conn.executemany("UPDATE live_tables SET updated_ms = ? WHERE id = ?", [(now_ms, jid) for jid in touched])
+def flush(conn: sqlite3.Connection, rows: list[Any]) -> None:
+    """Insert the actions' rows ``write`` gathered."""
+    conn.executemany(INSERT_ACTIONS, rows)
+    rows.clear()
 
 
 def forget_tables(conn: sqlite3.Connection, jids: Iterable[int]) -> None:
@@ -210,9 +251,8 @@ def forget_tables(conn: sqlite3.Connection, jids: Iterable[int]) -> None:
 
 def forget_run(conn: sqlite3.Connection, run: str) -> None:
     """Delete every live table of ``run`` (its journal went off: what it holds is not whole)."""
-    mine = "SELECT id FROM live_tables WHERE run = ?"
-    conn.execute(f"DELETE FROM live_actions WHERE table_id IN ({mine})", (run,))
     conn.execute("DELETE FROM live_tables WHERE run = ?", (run,))
+    collect(conn)
 
 
 def table_ids(ops: Iterable[Op]) -> set[int]:

@@ -24,7 +24,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import trio
 
@@ -39,6 +39,7 @@ log = logging.getLogger("neveryu.server")
 T = TypeVar("T")
 QUEUE = 65_536  # batches of entries waiting for the writer; more are dropped
 BATCH_S = 0.05  # the writer commits at most this often
+COLLECT_S = 60.0  # the actions of ended deals are deleted at most this often
 RESTORE_MAX_AGE_MS = 2 * 3600 * 1000  # a table not journaled for this long is not restored
 
 
@@ -86,6 +87,8 @@ class Records:
         self._stopping = False
         self._broken: set[int] = set()  # journal ids whose entries could not be written
         self._forgot = False  # the journal went off: this run's tables were deleted
+        self._ended = 0  # deals and tables ended since the actions nobody needs were deleted
+        self._collected = time.monotonic()
         self._thread: threading.Thread | None = None
         self._reader: sqlite3.Connection | None = None
         self._read_limiter = trio.CapacityLimiter(1)
@@ -235,20 +238,26 @@ class Records:
 
     def _write_entries(self, conn: sqlite3.Connection, batch: list[list[Op]], now: int) -> None:
         journal = self.journal
-        touched: set[int] = set()
-        written = 0
+        rows: list[Any] = []  # the actions' rows, inserted together
+        written = ended = 0
         for entries in batch:
             if journal is None or journal.off:
                 entries = [op for op in entries if op[0] == "record"]
             elif self._broken:
                 entries = [op for op in entries if op[0] == "record" or op[1] not in self._broken]
-            written += store.write(conn, self.run, self.server, entries, now, touched)
+            records, gone = store.write(conn, self.run, self.server, entries, now, rows)
+            written, ended = written + records, ended + gone
+        if rows:
+            store.flush(conn, rows)
         if journal is not None:
             if journal.off and not self._forgot:  # what it holds of this run's tables is not whole
                 store.forget_run(conn, self.run)
                 self._forgot = True
-            store.touch(conn, touched, now)
             store.alive(conn, self.run, now)
+            self._ended += ended
+            if self._ended and time.monotonic() >= self._collected + COLLECT_S:
+                store.collect(conn)  # the actions of the deals that ended meanwhile
+                self._ended, self._collected = 0, time.monotonic()
         self.written += written
 
     def _lost(self, conn: sqlite3.Connection, entries: list[Op], exc: Exception) -> None:

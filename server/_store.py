@@ -37,9 +37,12 @@ Version 2 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The j
   ``settings``, ``state`` (seats: names, bot strengths, player ids, the SHA-256 of each seat's
   session token, never the token; ready, away; the host), ``match`` (the match so far, NULL
   between matches) and ``deal`` (the current deal's deck and fair-deal material, NULL between
-  deals), all JSON.
+  deals), all JSON, and ``deal_no`` (the current deal's number, NULL between deals).
 - ``live_actions``: the accepted actions of each live table's current deal, one row each
-  (``deal_no``, ``n`` from 0, ``ms`` from the deal's start, ``action`` JSON ``[t, values...]``).
+  (``deal_no``, ``n`` from 0, ``ms`` from the deal's start, ``action`` JSON ``[t, values...]``),
+  in the order they were written: a batch's rows go to the end of the table, a few pages,
+  whatever tables they are of; the rows of deals that ended and of tables that closed are
+  deleted every so often (``_journal_store.collect``), not one deal at a time.
 """
 
 from __future__ import annotations
@@ -127,17 +130,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             settings TEXT NOT NULL,
             state TEXT NOT NULL,
             match TEXT,
-            deal TEXT
+            deal TEXT,
+            deal_no INTEGER
         )""",
         "CREATE INDEX live_tables_server ON live_tables (server, run)",
         """CREATE TABLE live_actions (
-            table_id INTEGER NOT NULL REFERENCES live_tables (id) ON DELETE CASCADE,
+            table_id INTEGER NOT NULL,
             deal_no INTEGER NOT NULL,
             n INTEGER NOT NULL,
             ms INTEGER NOT NULL,
-            action TEXT NOT NULL,
-            PRIMARY KEY (table_id, deal_no, n)
-        ) WITHOUT ROWID""",
+            action TEXT NOT NULL
+        )""",
     ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION

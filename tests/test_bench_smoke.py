@@ -49,6 +49,9 @@ def test_bench_smoke_run_prints_every_section():
     assert records["history"]["deals"]["deals"] == 300 and len(records["history"]["seconds"]) == 4
     assert [len(records["overhead"]["steps"][m]) for m in ("off", "on")] == [1, 1]
     assert all(s["seated"] == 8 for m in ("off", "on") for s in records["overhead"]["steps"][m])
+    journal = data["journal"]
+    assert journal["held"]["tables"] == journal["restore"]["restored"] == journal["serve_start"]["restored"] == 2
+    assert all(s["seated"] == 8 for m in ("off", "on") for s in journal["overhead"]["steps"][m])
 
 
 def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monkeypatch):

@@ -3,7 +3,8 @@
 Runs, in order: engine (deals per second per variant), floor (bare trio server), neveryu (the
 same measurement through the real server), dealstart (what fair deal 2 costs a deal's start),
 capacity (N bot clients in another process), records (a record's size, ``neveryu history`` over
-100,000 deals, recording's CPU per action), and, when ``--soak`` is given, the soak. Prints a
+100,000 deals, recording's CPU per action), journal (restoring 100 live tables, the journal's CPU
+per action), and, when ``--soak`` is given, the soak. Prints a
 report as it goes (to stderr with ``--json``, which
 prints one JSON object on stdout; its key ``latency_ratio`` is neveryu p50 / floor p50).
 """
@@ -18,7 +19,7 @@ import time
 
 from . import procstat
 
-SECTIONS = ("engine", "floor", "neveryu", "dealstart", "capacity", "records", "soak")
+SECTIONS = ("engine", "floor", "neveryu", "dealstart", "capacity", "records", "journal", "soak")
 
 
 def build_parser() -> argparse.ArgumentParser:

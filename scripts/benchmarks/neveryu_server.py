@@ -6,8 +6,9 @@ address (``max_connections``, ``max_per_address``, ``max_tables``, ``max_tables_
 those of them the server has), no request rate limit (the
 ping/pong loop would hit it), untimed turns, no idle drop,
 a short pause between deals and matches that do not end (``deals``), so every client keeps
-playing, and no records (``--db PATH``: record every deal there, as ``neveryu serve`` does by
-default). Everything else is the server's default configuration.
+playing, and no records (``--db PATH``: record every deal there, and keep the journal of live
+tables, as ``neveryu serve`` does by default; ``--no-journal``: the records alone). Everything
+else is the server's default configuration.
 """
 
 from __future__ import annotations
@@ -23,7 +24,11 @@ from neveryu.server import Limits, ServerConfig, serve
 
 
 def bench_config(
-    clients: int, deal_pause_ms: int, limits: dict[str, int] | None = None, db: str | None = None
+    clients: int,
+    deal_pause_ms: int,
+    limits: dict[str, int] | None = None,
+    db: str | None = None,
+    journal: bool = True,
 ) -> ServerConfig:
     """The server's default configuration with the changes listed in the module docstring, then
     ``limits`` (experiments: ``--limit replay=64``)."""
@@ -42,6 +47,7 @@ def bench_config(
         host="127.0.0.1",
         port=0,
         db=db,
+        journal=journal,
         log_level="warning",
         table={"turn_ms": 0, "deal_pause_ms": deal_pause_ms, "deals": 1_000_000},
         limits={k: v for k, v in raised.items() if k in known},
@@ -68,10 +74,11 @@ if __name__ == "__main__":
     )
     p.add_argument("--profile", metavar="FILE", help="profile the server's CPU time with cProfile into FILE")
     p.add_argument("--db", metavar="PATH", default=None, help="record every deal in this SQLite file")
+    p.add_argument("--no-journal", action="store_true", help="with --db: keep no journal of live tables")
     args = p.parse_args()
     limits = {k: int(v) for k, v in (item.split("=", 1) for item in args.limit)}
     logging.basicConfig(level=logging.WARNING)
-    config = bench_config(args.clients, args.deal_pause_ms, limits, args.db)
+    config = bench_config(args.clients, args.deal_pause_ms, limits, args.db, journal=not args.no_journal)
     if args.profile:
         import cProfile
         import time
