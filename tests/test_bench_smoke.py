@@ -50,7 +50,8 @@ def test_bench_smoke_run_prints_every_section():
     assert [len(records["overhead"]["steps"][m]) for m in ("off", "on")] == [1, 1]
     assert all(s["seated"] == 8 for m in ("off", "on") for s in records["overhead"]["steps"][m])
     journal = data["journal"]
-    assert journal["held"]["tables"] == journal["restore"]["restored"] == journal["serve_start"]["restored"] == 2
+    restored = (journal["restore"]["restored"], journal["serve_start"]["restored"])
+    assert journal["held"]["tables"] == 2 and restored == (2, 2)
     assert all(s["seated"] == 8 for m in ("off", "on") for s in journal["overhead"]["steps"][m])
 
 
