@@ -12,7 +12,7 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     db = "/srv/neveryu/records.sqlite3"   # where records go (default: the user's data folder)
     record = true              # false: keep no records
     journal = true             # false: keep no journal of live tables (no restore after a restart)
-    journal_max_age_ms = 7200000   # a table journaled longer ago than this is not restored
+    journal_max_age_ms = 7200000   # the tables of a server gone longer than this are not restored
 
     [table]
     variant = "verish"
@@ -143,8 +143,8 @@ class ServerConfig:
     ``default_db_path()``); ``record`` False keeps none either way. ``journal``: keep a journal of
     the live tables in the same file, so that a server started again after a crash, a kill or a
     power cut restores them (docs/RECORDS.md, "The journal"); ``restore`` False (``--fresh``)
-    starts without them and forgets them; a table last journaled more than
-    ``journal_max_age_ms`` ago (default 2 hours) is not restored."""
+    starts without them and forgets them; the tables of a server gone for more than
+    ``journal_max_age_ms`` (default 2 hours) are not restored."""
 
     host: str = ""
     port: int = DEFAULT_PORT

@@ -48,7 +48,7 @@ class Records:
     (None: no records are kept), and (``journal``) the journal of its live tables in the same
     file. ``open()`` (blocking: it touches the disk) makes the file ready, takes over the
     journal of the last run of the same server (``journaled``: the tables to restore, if
-    ``restore``, and journaled within ``max_age_ms``) and starts the writer; ``keep(record)``
+    ``restore``, and its server alive within ``max_age_ms``) and starts the writer; ``keep(record)``
     and ``put(entries)`` hand it work and never wait; ``close()`` lets it write what is queued
     and stops it. ``on``: records are being kept; ``off``: why not (None while they are, or
     before ``open``)."""
@@ -119,7 +119,7 @@ class Records:
                 self._turn_off(describe(exc, self.path))
                 return
             if deleted:
-                age = f"journaled over {self._max_age_ms // 60_000} min ago"
+                age = f"their server was gone over {self._max_age_ms // 60_000} min"
                 why = "--fresh" if not self._restore else age
                 log.info("journal: %d tables of the last run are not restored (%s)", deleted, why)
         self.on, self.off = True, None

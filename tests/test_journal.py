@@ -293,7 +293,7 @@ async def test_fresh_or_old_tables_are_not_restored_and_are_forgotten(
     caplog.set_level(logging.INFO, logger="neveryu.server")
     again = open_records(db, restore=how != "fresh")
     assert again.journaled == []
-    why = "--fresh" if how == "fresh" else "journaled over 120 min ago"
+    why = "--fresh" if how == "fresh" else "their server was gone over 120 min"
     assert f"journal: 1 tables of the last run are not restored ({why})" in caplog.messages
     again.close()
     conn = sqlite3.connect(db)
@@ -374,3 +374,25 @@ def test_a_records_database_of_version_1_is_upgraded_and_keeps_its_deals(tmp_pat
     insert_deal(conn, record)
     assert deal_ids(conn) == [1]
     conn.close()
+
+
+async def test_the_actions_of_ended_deals_are_deleted_as_the_table_plays_on(
+    nursery, mock_clock, tmp_path, monkeypatch
+):
+    from neveryu.server import _recorder
+
+    monkeypatch.setattr(_recorder, "COLLECT_S", 0.0)  # at every batch (the server: every minute)
+    db = tmp_path / "records.sqlite3"
+    records = open_records(db)
+    played = await start(nursery, mock_clock, records, "cheat-free")
+    for _ in range(5_000):
+        if played.table.game.deal_no == 2 and played.actions >= 3:
+            break
+        await played.step()
+    assert played.table.game.deal_no == 2
+    assert records.flush()
+    conn = sqlite3.connect(db)
+    held = conn.execute("SELECT deal_no, count(*) FROM live_actions GROUP BY deal_no").fetchall()
+    conn.close()
+    assert held == [(2, played.actions)]
+    records.close()

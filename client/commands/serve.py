@@ -10,8 +10,8 @@ the config file); --no-record (``record = false``) keeps none. If the records ca
 without them. ``neveryu history`` lists them.
 
 The same file keeps a journal of the live tables (``journal = false``: none): started again
-after a crash, a kill or a power cut, the server restores every table it was running (journaled
-within the last 2 hours, ``journal_max_age_ms``) and its players resume their seats; --fresh
+after a crash, a kill or a power cut, the server restores every table it was running (unless it
+was gone for over 2 hours, ``journal_max_age_ms``) and its players resume their seats; --fresh
 starts without them. A server stopped with Ctrl-C or SIGTERM ends its tables."""
 
 from __future__ import annotations
