@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import msgpack
 
 from ._history import insert_deal
 from ._journal import Op
@@ -37,7 +38,8 @@ STALE_MS = 60_000  # a run not alive for this long is over (another machine, or 
 class Journaled:
     """A live table as the journal holds it (JSON text, decoded by ``_restore``): its journal
     ``id``, ``table_no``, times (Unix ms), ``settings``, ``state``, ``match`` and ``deal``
-    (None: none), and ``actions``: ``(deal_no, n, ms, action JSON)`` in order."""
+    (None: none), and ``actions``: ``(deal_no, n, ms, action)`` in order (``action``: msgpack
+    of ``packed``)."""
 
     id: int
     table_no: int
@@ -47,7 +49,7 @@ class Journaled:
     state: str
     match: str | None
     deal: str | None
-    actions: tuple[tuple[int, int, int, str], ...]
+    actions: tuple[tuple[int, int, int, bytes], ...]
 
 
 def machine() -> str:
@@ -119,7 +121,7 @@ def begin_run(
             conn.execute("UPDATE live_tables SET run = ?, updated_ms = ? WHERE id = ?", (run, now_ms, jid))
             claimed[jid] = Journaled(jid, table_no, opened, updated, settings, state, match, deal, ())
             current[jid] = deal_no
-        actions: dict[int, list[tuple[int, int, int, str]]] = {jid: [] for jid in claimed}
+        actions: dict[int, list[tuple[int, int, int, bytes]]] = {jid: [] for jid in claimed}
         if claimed:
             for jid, deal_no, n, ms, action in conn.execute(
                 "SELECT table_id, deal_no, n, ms, action FROM live_actions ORDER BY rowid"
@@ -171,7 +173,7 @@ def _delete(conn: sqlite3.Connection, jid: int) -> None:
     conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
 
 
-_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_pack = msgpack.Packer().pack  # (the writer thread's own)
 _GETTERS: dict[type, tuple[str, Callable[[Any], Any]]] = {
     cls: (t, operator.attrgetter(*names)) for t, (cls, names) in ACTIONS.items()
 }
@@ -179,7 +181,7 @@ _GETTERS: dict[type, tuple[str, Callable[[Any], Any]]] = {
 
 def packed(action: Any) -> list[Any]:
     """``[t, values...]`` of an engine action, as ``_record.action_fields`` gives it (a
-    timeout's own action nested the same way), for JSON: the journal's form of an action."""
+    timeout's own action nested the same way): the journal keeps it as msgpack."""
     t, get = _GETTERS[type(action)]
     values = get(action)
     if type(values) is not tuple:
@@ -205,7 +207,7 @@ def write(
         if kind == "actions":
             _, jid, deal_no, n, actions = op
             for ms, action in actions:
-                rows.append((jid, deal_no, n, ms, _encode(packed(action))))
+                rows.append((jid, deal_no, n, ms, _pack(packed(action))))
                 n += 1
             continue
         if rows:

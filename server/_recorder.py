@@ -38,7 +38,7 @@ log = logging.getLogger("neveryu.server")
 
 T = TypeVar("T")
 QUEUE = 65_536  # batches of entries waiting for the writer; more are dropped
-BATCH_S = 0.05  # the writer commits at most this often
+BATCH_S = 0.1  # the writer commits at most this often
 COLLECT_S = 60.0  # the actions of ended deals are deleted at most this often
 RESTORE_MAX_AGE_MS = 2 * 3600 * 1000  # a table not journaled for this long is not restored
 
@@ -70,6 +70,8 @@ class Records:
         self.off: str | None = None if path is not None else "records are turned off"
         self.written = 0
         self.dropped = 0
+        self.actions = 0  # actions the journal has written
+        self.cpu_s = 0.0  # the writer thread's CPU time (benchmarks)
         self.size = size
         self.batch_s = batch_s
         self.journal: Journal | None = None  # made by open() when asked for and records are on
@@ -185,6 +187,7 @@ class Records:
         alive_at = 0.0
         try:
             while True:
+                self.cpu_s = time.thread_time()
                 woke = self._wake.wait(store.ALIVE_MS / 1000)
                 if woke:
                     self._hurry.wait(self.batch_s)  # gather what else comes meanwhile
@@ -210,6 +213,7 @@ class Records:
             self._turn_off(describe(exc, self.path or "?"))
         finally:
             conn.close()
+            self.cpu_s = time.thread_time()
 
     def _commit(self, conn: sqlite3.Connection, batch: list[list[Op]]) -> None:
         """Write ``batch`` in one transaction. When that fails (a bug in one entry, a disk too
@@ -248,6 +252,7 @@ class Records:
             records, gone = store.write(conn, self.run, self.server, entries, now, rows)
             written, ended = written + records, ended + gone
         if rows:
+            self.actions += len(rows)
             store.flush(conn, rows)
         if journal is not None:
             if journal.off and not self._forgot:  # what it holds of this run's tables is not whole

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import msgpack
 import trio
 
 from neveryu import engine
@@ -241,19 +242,19 @@ def _shuffle(deal: dict[str, Any], dealt: engine.Deal, kind: str) -> Shuffle | N
 
 
 def _replay(game: Game, deal: engine.Deal, opening: list[engine.Event], rows: list[Any]) -> None:
-    """Apply the journaled actions ``rows`` (``(deal_no, n, ms, action JSON)``) to ``deal``, as
+    """Apply the journaled actions ``rows`` (``(deal_no, n, ms, action)``, msgpack) to ``deal``, as
     the referee did; every seat's bot learns its copy of each event."""
     referee = game.referee
     assert referee is not None
     _feed(game, opening)
     ms = 0
-    for k, (_deal_no, n, ms, text) in enumerate(rows):
+    for k, (_deal_no, n, ms, data) in enumerate(rows):
         if n != k:
             raise RestoreError(f"action {k} is missing from the journal")
         try:
-            packed = json.loads(text)
+            packed = msgpack.unpackb(data)
             action = action_from_fields(packed[0], packed[1:])
-        except (ValueError, TypeError, IndexError, RecordError) as exc:
+        except (ValueError, TypeError, IndexError, KeyError, RecordError, msgpack.UnpackException) as exc:
             raise RestoreError(f"action {k} cannot be read: {exc}") from None
         try:
             events = deal.apply(action)

@@ -39,7 +39,8 @@ Version 2 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The j
   between matches) and ``deal`` (the current deal's deck and fair-deal material, NULL between
   deals), all JSON, and ``deal_no`` (the current deal's number, NULL between deals).
 - ``live_actions``: the accepted actions of each live table's current deal, one row each
-  (``deal_no``, ``n`` from 0, ``ms`` from the deal's start, ``action`` JSON ``[t, values...]``),
+  (``deal_no``, ``n`` from 0, ``ms`` from the deal's start, ``action``: msgpack, the array
+  ``[t, values...]`` of ``deals.actions``),
   in the order they were written: a batch's rows go to the end of the table, a few pages,
   whatever tables they are of; the rows of deals that ended and of tables that closed are
   deleted every so often (``_journal_store.collect``), not one deal at a time.
@@ -139,7 +140,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             deal_no INTEGER NOT NULL,
             n INTEGER NOT NULL,
             ms INTEGER NOT NULL,
-            action TEXT NOT NULL
+            action BLOB NOT NULL
         )""",
     ),
 )

@@ -17,6 +17,7 @@ import random
 import sqlite3
 from typing import Any
 
+import msgpack
 import pytest
 import trio
 import trio.testing
@@ -230,9 +231,8 @@ async def test_a_journal_that_does_not_replay_costs_that_table_only(nursery, moc
     conn = sqlite3.connect(db)
     jid = conn.execute("SELECT id FROM live_tables WHERE table_no = 2").fetchone()[0]
     # A set its player never held: the rules refuse it, as they would a journal of other rules.
-    conn.execute(
-        "UPDATE live_actions SET action = ? WHERE table_id = ? AND n = 1", ('["lay",0,["XX"],"A",null]', jid)
-    )
+    lay = msgpack.packb(["lay", 0, ["XX"], "A", None])
+    conn.execute("UPDATE live_actions SET action = ? WHERE table_id = ? AND n = 1", (lay, jid))
     conn.commit()
     conn.close()
 

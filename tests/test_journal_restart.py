@@ -2,7 +2,7 @@
 127.0.0.1, killed with SIGKILL at seeded moments of a match (a bounded number of times) and
 started again on the same database; its players' clients, finding their connection gone,
 resume with their kept tokens, to the same seat, and play the match to its end. (The moments
-come once the table is in the journal: a table younger than one batch of the writer, 50 ms,
+come once the table is in the journal: a table younger than one batch of the writer, 100 ms,
 dies with the server.)
 
 Checked for every variant (seeded tables) and for a table of fair deal 2 (no fixed seed: the

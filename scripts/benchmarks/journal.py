@@ -11,7 +11,8 @@ journaling costs a running one per action.
 - ``serve_start(db)``: ``neveryu serve`` started on ``db``, timed to the line saying it listens
   (Python's start and imports included), beside the same on an empty file.
 - ``overhead``: the capacity section's step at N clients with the records on, without and with
-  the journal, rounds alternating which goes first; the server's CPU per action compared.
+  the journal, rounds alternating which goes first; the server's CPU per action compared, and
+  the records' writer thread's own CPU per action it journaled (the server's ``--stats``).
 - ``note_cost``/``write_cost``: the journal's two parts measured alone: a table's notes per
   action (``Journal.played``), and the writer's (real actions encoded and committed in batches
   of the size a 50 ms batch holds at 1,000 clients).
@@ -19,6 +20,7 @@ journaling costs a running one per action.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
@@ -157,21 +159,30 @@ def overhead(clients: int, seconds: float, rounds: int, warmup: float, say=print
     for k in range(rounds):
         for mode in ("off", "on") if k % 2 == 0 else ("on", "off"):
             path = f"/tmp/neveryu-bench-journal-{os.getpid()}-{k}.sqlite3"
-            args = ["--db", path] + (["--no-journal"] if mode == "off" else [])
+            args = ["--db", path, "--stats", path + ".json"] + (["--no-journal"] if mode == "off" else [])
             r = capacity.step(clients, seconds, warmup=warmup, server_args=args)
+            with open(path + ".json") as f:
+                r["writer"] = json.load(f)
+            os.remove(path + ".json")
             _remove(path)
             steps[mode].append(r)
+            w = r["writer"]
             say(
                 f"  journal {mode:>3}: {r['actions_per_s']:>7.1f} actions/s,"
                 f" server CPU {r['server_cpu']:.0%} = {r['server_cpu_us_per_action']} µs/action,"
-                f" p99 {r['p99_ms']} ms"
+                f" p99 {r['p99_ms']} ms; the writer thread: {w['cpu_s']:.2f} s of CPU,"
+                f" {w['actions']:,} actions journaled, {w['written']} deals recorded"
             )
     per = {m: statistics.median(r["server_cpu_us_per_action"] for r in steps[m]) for m in steps}
+    on = steps["on"]
+    spent, journaled = sum(r["writer"]["cpu_s"] for r in on), sum(r["writer"]["actions"] for r in on)
+    writer = round(spent / journaled * 1e6, 2) if journaled else None
     return {
         "clients": clients,
         "rounds": rounds,
         "steps": steps,
         "cpu_us_per_action": per,
+        "writer_us_per_action": writer,  # the writer thread's CPU per action it journaled
         "overhead": round(per["on"] / per["off"] - 1, 4) if per["off"] else None,
     }
 
