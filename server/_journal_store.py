@@ -13,6 +13,7 @@ Every function takes an open connection (``_store.connect``) and raises ``sqlite
 
 from __future__ import annotations
 
+import functools
 import json
 import operator
 import os
@@ -191,9 +192,6 @@ def packed(action: Any) -> list[Any]:
     return [t, *values]
 
 
-INSERT_ACTIONS = "INSERT INTO live_actions (table_id, deal_no, n, ms, action) VALUES (?, ?, ?, ?, ?)"
-
-
 def write(
     conn: sqlite3.Connection, run: str, server: str, ops: Iterable[Op], now_ms: int, rows: list[Any]
 ) -> tuple[int, int]:
@@ -239,9 +237,23 @@ def write(
     return records, ended
 
 
+FLUSH_ROWS = 100  # rows an INSERT statement carries at most (5 variables each)
+
+
+@functools.cache
+def _insert(rows: int) -> str:
+    return "INSERT INTO live_actions (table_id, deal_no, n, ms, action) VALUES " + ",".join(
+        ["(?, ?, ?, ?, ?)"] * rows
+    )
+
+
 def flush(conn: sqlite3.Connection, rows: list[Any]) -> None:
-    """Insert the actions' rows ``write`` gathered."""
-    conn.executemany(INSERT_ACTIONS, rows)
+    """Insert the actions' rows ``write`` gathered, ``FLUSH_ROWS`` a statement: one step of
+    SQLite for many rows (the writer thread takes Python's lock back once per statement, not
+    once per row, while the server's own thread wants it too)."""
+    for start in range(0, len(rows), FLUSH_ROWS):
+        chunk = rows[start : start + FLUSH_ROWS]
+        conn.execute(_insert(len(chunk)), [value for row in chunk for value in row])
     rows.clear()
 
 

@@ -196,10 +196,11 @@ class Records:
                 batch = []
                 while self._items:
                     batch.append(self._items.popleft())
-                due = self.journal is not None and time.monotonic() - alive_at >= store.ALIVE_MS / 1000
+                due = self.journal is not None and time.monotonic() - alive_at >= store.ALIVE_MS / 2000
                 if (batch or due) and self.on:
-                    self._commit(conn, batch)
-                    alive_at = time.monotonic()
+                    self._commit(conn, batch, due)
+                    if due:
+                        alive_at = time.monotonic()
                 elif batch:
                     self.dropped += sum(1 for entries in batch for op in entries if op[0] == "record")
                 with self._done_changed:
@@ -215,22 +216,22 @@ class Records:
             conn.close()
             self.cpu_s = time.thread_time()
 
-    def _commit(self, conn: sqlite3.Connection, batch: list[list[Op]]) -> None:
+    def _commit(self, conn: sqlite3.Connection, batch: list[list[Op]], alive: bool) -> None:
         """Write ``batch`` in one transaction. When that fails (a bug in one entry, a disk too
         full for the whole batch), it is written again one entry at a time, each in a
         transaction of its own: an entry that raises costs its record and its tables' journal,
-        not the rest; the database failing turns records off."""
+        not the rest; the database failing turns records off. ``alive``: note the run alive."""
         now = wall_ms()
         try:
             with transaction(conn):
-                self._write_entries(conn, batch, now)
+                self._write_entries(conn, batch, now, alive)
             return
         except Exception:
             pass
         for k, entries in enumerate(batch):
             try:
                 with transaction(conn):
-                    self._write_entries(conn, [entries], now)
+                    self._write_entries(conn, [entries], now, alive and k == 0)
             except sqlite3.Error as exc:
                 if not isinstance(exc, sqlite3.IntegrityError):
                     self.dropped += sum(1 for e in batch[k:] for op in e if op[0] == "record")
@@ -240,7 +241,7 @@ class Records:
             except Exception as exc:  # a bug in one entry
                 self._lost(conn, entries, exc)
 
-    def _write_entries(self, conn: sqlite3.Connection, batch: list[list[Op]], now: int) -> None:
+    def _write_entries(self, conn: sqlite3.Connection, batch: list[list[Op]], now: int, alive: bool) -> None:
         journal = self.journal
         rows: list[Any] = []  # the actions' rows, inserted together
         written = ended = 0
@@ -258,7 +259,8 @@ class Records:
             if journal.off and not self._forgot:  # what it holds of this run's tables is not whole
                 store.forget_run(conn, self.run)
                 self._forgot = True
-            store.alive(conn, self.run, now)
+            if alive:
+                store.alive(conn, self.run, now)
             self._ended += ended
             if self._ended and time.monotonic() >= self._collected + COLLECT_S:
                 store.collect(conn)  # the actions of the deals that ended meanwhile
