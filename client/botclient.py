@@ -88,8 +88,10 @@ class Client:
         password: str | None = None,
         resume: tuple[str, int] | None = None,
         keep: bool = False,
+        player_key: str | None = None,
     ) -> Client:
-        """Open a TCP connection and say ``hello`` (``resume``: (token, last_seq)). Raises
+        """Open a TCP connection and say ``hello`` (``resume``: (token, last_seq); ``player_key``:
+        who the player is, docs/PLAYERS.md; None: a guest). Raises
         ``ServerError`` when the server refuses (``SERVER_FULL``, ``BAD_RESUME``, ...), OSError
         when it cannot be reached."""
         stream = await trio.open_tcp_stream(host, port)
@@ -102,6 +104,8 @@ class Client:
             }
             if password is not None:
                 fields["password"] = password
+            if player_key is not None:
+                fields["player_key"] = player_key
             if resume is not None:
                 fields["resume"] = {"token": resume[0], "last_seq": resume[1]}
                 client.last_seq = resume[1]
@@ -309,6 +313,8 @@ class BotPlayer:
         self.fair: list[str] = []  # each deal's fair-deal verdict (client/fairdeal.py, STATUSES)
         self._acted_after = 0  # the seq of the last event sent before the server took our action
         self._contributed: set[str] = set()  # seed hashes answered (a replayed one is not again)
+        # v1.1 servers end every batch of the deal with the seat's legal (docs/PROTOCOL.md §6)
+        self.batch_ends = (client.welcome.get("minor") or 0) >= 1
 
     async def play(self, matches: int | None = 1) -> None:
         """Play until ``matches`` matches have ended (None: until the connection closes)."""
@@ -333,11 +339,14 @@ class BotPlayer:
                 await self._contribute(msg)
             elif t == "table_closed":
                 return
-            # The server sends ``legal`` last in every batch that changes what the seat may do;
-            # other events (a table_update after a resume, chat) may still follow it. A legal
-            # sent before the server took our last action is stale: a newer one follows.
+            # The server ends every batch of the deal with ``legal`` (v1.1): the seat acts only
+            # on a legal after which no event of the deal came (``in_batch``), and only once it
+            # has read what is already here (it may be newer); events that are not the deal's
+            # (a table_update, chat) may follow it. A legal sent before the server took our
+            # last action is stale: a newer one follows.
             to_answer = to_answer or (t in ("legal", "state") and msg["seq"] > self._acted_after)
-            if to_answer and not await self.client.pending():
+            in_batch = self.batch_ends and self.tracker.state.in_batch
+            if to_answer and not in_batch and not await self.client.pending():
                 to_answer = False
                 await self._move()
 

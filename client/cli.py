@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "history": "list the recorded deals: date, variant, players, result",
     "replay": "replay a recorded deal in the terminal client (or --check every record)",
     "export": "write a recorded deal as JSON (the hand-history format of docs/RECORDS.md)",
+    "stats": "players' statistics and ratings from the records; --top: the leaderboards",
     "simulate": "play many seeded bots-only deals and print figures",
     "scenario": "run scenario files (docs/SCENARIOS.md) and show any mismatch",
     "protocol-info": "print the protocol's JSON Schema and version",

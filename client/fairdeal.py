@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -92,6 +92,40 @@ class Disclosure:
     hand: tuple[str, ...] | None = None
     mine: str | None = None
     mine_status: str | None = None
+
+
+def record_disclosure(doc: Mapping[str, Any]) -> Disclosure:
+    """The disclosure a deal's record holds: a record in the hand-history format of
+    docs/RECORDS.md (whole or a seat's view; ``get_record`` and ``neveryu export`` give it), or
+    the same fields of one in the records' database (``variant``, ``options``, ``seats`` (one per
+    seat), ``dealer``, ``deck``, ``deal_no``, ``seeded``, ``fair``: ``commitment`` and ``salt``,
+    with fair deal 2 also ``fair``, ``seed_hash``, ``contributions``, ``seed``). It is checked as
+    a spectator's would be (``checked``): a record does not say which contribution was whose
+    own. Raises ValueError for a record without these fields, or of a deal that cannot be dealt."""
+    try:
+        fair = dict(doc["fair"])
+        players = len(doc["seats"])
+        variant, options = str(doc["variant"]), dict(doc.get("options") or {})
+        kind = engine.variant(variant, **options).deck_for(players)
+        contributions = fair.get("contributions")
+        return Disclosure(
+            deal_no=doc.get("deal_no"),
+            variant=variant,
+            options=options,
+            players=players,
+            dealer=doc["dealer"],
+            kind=kind,
+            commitment=fair.get("commitment"),
+            salt=fair.get("salt"),
+            deck=tuple(str(c) for c in doc["deck"]),
+            fair=fair.get("fair"),
+            seed_hash=fair.get("seed_hash"),
+            seed=fair.get("seed"),
+            contributions=None if contributions is None else tuple(contributions),
+            seeded=bool(doc.get("seeded")),
+        )
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"not a deal's record: {exc!r}") from None
 
 
 @attrs.frozen

@@ -64,6 +64,7 @@ from ._fairdeal import (
     shuffled,
     uniform_below,
 )
+from ._league import Leaderboard, LeaderboardRequest, PlayerStats, PlayerStatsRequest
 from ._limits import (
     DEFAULT_PORT,
     HEADER_SIZE,
@@ -77,11 +78,13 @@ from ._limits import (
     MAX_ID,
     MAX_NAME_LEN,
     MAX_SERVER_FRAME,
+    PROTOCOL_MINOR,
     PROTOCOL_VERSION,
 )
 from ._message import (
     EVENTS,
     GAME_REQUESTS,
+    OUT_OF_RANGE,
     REPLIES,
     REQUESTS,
     Event,
@@ -146,6 +149,8 @@ __all__ = [
     "MAX_ID",
     "MAX_NAME_LEN",
     "MAX_SERVER_FRAME",
+    "OUT_OF_RANGE",
+    "PROTOCOL_MINOR",
     "PROTOCOL_VERSION",
     "REPLIES",
     "REQUESTS",
@@ -174,6 +179,8 @@ __all__ = [
     "Hello",
     "JoinTable",
     "Lay",
+    "Leaderboard",
+    "LeaderboardRequest",
     "Leave",
     "LegalEvent",
     "ListRecords",
@@ -190,6 +197,8 @@ __all__ = [
     "PlayerJoined",
     "PlayerLeft",
     "PlayerOut",
+    "PlayerStats",
+    "PlayerStatsRequest",
     "Pong",
     "ProtocolError",
     "QuadsDeclined",

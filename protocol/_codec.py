@@ -35,6 +35,7 @@ def wire_problem(
     if not isinstance(value, dict):
         return f"a message is a map, not {_kind(value)}"
     objects = 1
+    containers = (dict, *arrays)
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -56,10 +57,11 @@ def wire_problem(
             if isinstance(child, int):
                 if not _INT_MIN <= child < _INT_END:
                     return "an int outside int64 and uint64"
-            elif isinstance(child, (dict, *arrays)):
+            elif isinstance(child, containers):
                 if depth == max_depth:
                     return f"arrays and maps nested more than {max_depth} levels deep"
-                stack.append((child, depth + 1))
+                if child:  # an empty one holds nothing more to look at
+                    stack.append((child, depth + 1))
             else:
                 return f"{_kind(child)} is not a wire type (nil, bool, int, str, array, map)"
     return None

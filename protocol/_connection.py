@@ -59,6 +59,17 @@ class Connection:
         """Bytes received and not yet taken as messages."""
         return len(self._buffer)
 
+    def whole_frame(self) -> int | None:
+        """The length N of the next frame when all of it is buffered and N is within this
+        role's limit (it will be decoded by the next ``next_request``/``next_message``), else
+        None. Lets a caller pace the frames it decodes (the server's byte budget)."""
+        if self._error is not None or len(self._buffer) < HEADER_SIZE:
+            return None
+        size = int.from_bytes(self._buffer[:HEADER_SIZE], "big")
+        if not 0 < size <= self.max_in or len(self._buffer) < HEADER_SIZE + size:
+            return None
+        return size
+
     def receive_data(self, data: bytes) -> None:
         """Take bytes read from the peer (any amount, any split)."""
         if self._error is None:

@@ -13,12 +13,12 @@ ERRORS: dict[str, tuple[bool, str]] = {
         "inside the frame, invalid UTF-8, a float, bin or ext value, a key that is not a "
         "string, nesting deeper than the limit",
     ),
-    "FRAME_TOO_LARGE": (True, "the length header is above the limit (65,536 from a client)"),
+    "FRAME_TOO_LARGE": (True, "the length header is above the limit (16,384 from a client)"),
     "BAD_MESSAGE": (
         True,
         "a well-formed map that is not a valid message: no string t, no uint32 id, "
         "a field missing or of the wrong type, or out of its documented range (except "
-        "in a game request: ILLEGAL_ACTION)",
+        "in a game request: ILLEGAL_ACTION; and a chat text's length: BAD_OPTION)",
     ),
     "UNKNOWN_TYPE": (False, "a well-formed request whose t the server does not know"),
     # session
@@ -35,7 +35,8 @@ ERRORS: dict[str, tuple[bool, str]] = {
     "RATE_LIMITED": (
         False,
         "the server cannot take the request now: the client sends more requests per "
-        "second than the server allows; nothing changed, try again later",
+        "second than the server allows, or sent a wrong table password less than a second "
+        "ago; nothing changed, try again later",
     ),
     "BAD_STATE": (
         False,
@@ -56,7 +57,9 @@ ERRORS: dict[str, tuple[bool, str]] = {
     "BAD_OPTION": (
         False,
         "create_table with an unknown variant, option, or a value the variant does not "
-        "allow; chat longer than this server's welcome.limits.max_chat",
+        "allow; seat_bot or seat_free naming a seat it cannot change; chat empty or longer "
+        "than this server's welcome.limits.max_chat; player_stats or leaderboard of an unknown "
+        "variant",
     ),
     "NOT_ALL_READY": (False, "start while a human seat is not ready, or while a seat is empty"),
     "ALREADY_PLAYING": (False, "start, or a change of seats, while the table is playing"),
@@ -93,8 +96,11 @@ ERRORS: dict[str, tuple[bool, str]] = {
     ),
     "RECORDS_OFF": (
         False,
-        "list_records or get_record on a server that keeps no records (turned off, or its database failed)",
+        "list_records, get_record, player_stats or leaderboard on a server that keeps no records "
+        "(turned off, or its database failed)",
     ),
+    # players
+    "NO_SUCH_PLAYER": (False, "player_stats names a player id the server does not know"),
 }
 
 

@@ -9,14 +9,22 @@ from __future__ import annotations
 PROTOCOL_VERSION = 1
 """The protocol version this package speaks (``hello.proto`` is a [min, max] range of these)."""
 
+PROTOCOL_MINOR = 1
+"""The minor version within ``PROTOCOL_VERSION``: what was added since 1.0 (docs/PROTOCOL.md,
+"Versioning" and the changelog). A server says it in ``welcome.minor``; absent means 1.0."""
+
 DEFAULT_PORT = 7420
 """The TCP port a server listens on unless told otherwise."""
 
 HEADER_SIZE = 4
 """Every frame starts with a 4-byte big-endian unsigned length N of the msgpack map that follows."""
 
-MAX_CLIENT_FRAME = 65_536
-"""Largest N of a frame a client sends (bytes)."""
+MAX_CLIENT_FRAME = 16_384
+"""Largest N of a frame a client sends (bytes). v1.0 allowed 65,536; no request comes near
+either: the largest a real client sends is a ``chat`` of 500 characters (about 1 KiB in
+Cyrillic, 2 KiB in 4-byte characters) or a ``create_table`` with every option (under 1.5 KiB),
+and the largest any request's types allow, every string at its longest in 4-byte characters,
+is a ``create_table`` of about 10 KiB (tests/test_protocol_framing.py measures both)."""
 
 MAX_SERVER_FRAME = 1_048_576
 """Largest N of a frame a server sends (bytes)."""

@@ -47,6 +47,12 @@ SEAT_SUMMARY = Ref(
             "away": Field(
                 Bool(), doc="the player dropped or ran out of time: a bot plays for him until he is back"
             ),
+            "tag": Field(
+                Str(4, 4),
+                required=False,
+                doc="the player's tag (docs/PLAYERS.md): tells apart players of the same name; absent: a"
+                " bot, a guest, or an empty seat",
+            ),
         },
         title="seat summary",
     ),

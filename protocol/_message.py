@@ -178,6 +178,12 @@ def event(t: str) -> Callable[[type[E]], type[E]]:
 GAME_REQUESTS = frozenset({"lay", "challenge", "believe", "declare_none", "discard_quads", "decline_quads"})
 """The requests that act in a deal (docs/PROTOCOL.md, Game requests)."""
 
+OUT_OF_RANGE: dict[str, str] = {**dict.fromkeys(GAME_REQUESTS, "ILLEGAL_ACTION"), "chat": "BAD_OPTION"}
+"""The requests whose values, of the right types but out of their range, are refused with a
+non-fatal error (this code) instead of the fatal ``BAD_MESSAGE``: a game request naming an
+impossible action; a chat that is empty or too long (docs/PROTOCOL.md, section 7: "which layer
+answers what")."""
+
 
 def parse_request(d: dict[str, Any]) -> Request:
     """The request object for a decoded client message ``d`` (a dict with ``t`` and ``id``):
@@ -188,7 +194,8 @@ def parse_request(d: dict[str, Any]) -> Request:
     ``re`` = the id when it is a uint32. A game request (``GAME_REQUESTS``) whose fields all
     have the right kind but a value out of range (``set_no`` 0, a card ``"10H"``, nine cards,
     ``count`` 0, no ranks) is refused with the non-fatal ``ILLEGAL_ACTION``: it names an
-    impossible action, it does not break the protocol.
+    impossible action, it does not break the protocol; likewise a ``chat`` whose text is empty
+    or longer than 500 characters gets the non-fatal ``BAD_OPTION`` (``OUT_OF_RANGE``).
     """
     cls, re = _request_class(d)
     try:
@@ -214,11 +221,12 @@ def _request_class(d: dict[str, Any]) -> tuple[type[Request], int | None]:
 def _as_answered(
     exc: RemoteProtocolError, cls: type[Message], d: dict[str, Any], re: int | None
 ) -> RemoteProtocolError:
-    """``exc`` as the client is told it: with ``re``; a well-typed game request whose values
-    are out of range is the non-fatal ``ILLEGAL_ACTION`` (see ``parse_request``)."""
+    """``exc`` as the client is told it: with ``re``; a well-typed request of ``OUT_OF_RANGE``
+    whose values are out of range gets that non-fatal code instead (see ``parse_request``)."""
     exc.re = re
-    if cls.t in GAME_REQUESTS and re is not None and _well_typed(cls, d):
-        return RemoteProtocolError("ILLEGAL_ACTION", exc.msg, False, re=re)
+    code = OUT_OF_RANGE.get(cls.t)
+    if code is not None and re is not None and _well_typed(cls, d):
+        return RemoteProtocolError(code, exc.msg, False, re=re)
     return exc
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._league import PLAYER_KEY
 from ._limits import MAX_CHAT_LEN
 from ._maps import HEX64, NAME, PASSWORD, TABLE
 from ._message import MAX_SET, MAX_TABLES, Reply, Request, message, reply, request, wire
@@ -52,6 +53,12 @@ class Hello(Request):
             }
         ),
         "come back to a session after a dropped connection",
+        required=False,
+    )
+    player_key: str | None = wire(
+        PLAYER_KEY,
+        "the player's key, made once and kept secret by the client: the server keeps only its hash and"
+        " gives the player a stable id (docs/PLAYERS.md); absent: a guest",
         required=False,
     )
 
@@ -289,6 +296,12 @@ class Welcome(Reply):
     """The answer to hello: the session is open."""
 
     proto: int = wire(Int(1, 65535), "the protocol version chosen")
+    minor: int | None = wire(
+        Int(0, 65535),
+        "the server's minor version within proto: 1 for 1.1 (every legal-changing batch ends with a"
+        " legal, ...: docs/PROTOCOL.md, the changelog); absent: 1.0",
+        required=False,
+    )
     server: dict[str, Any] = wire(
         Map({"name": Field(Str(64)), "version": Field(Str(64))}), "the server's name and program version"
     )
@@ -324,6 +337,15 @@ class Welcome(Reply):
         Bool(),
         "true: the server keeps records of ended deals (list_records, get_record); false or absent: it"
         " keeps none",
+        required=False,
+    )
+    player: dict[str, Any] | None = wire(
+        Map(
+            {
+                "tag": Field(Nullable(Str(4, 4)), doc="your tag (from hello.player_key); nil: a guest"),
+            }
+        ),
+        "who you are among the players (docs/PLAYERS.md): absent from servers without players",
         required=False,
     )
     restarted: bool | None = wire(

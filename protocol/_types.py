@@ -265,7 +265,7 @@ class MapOf(Type):
             "type": "object",
             "additionalProperties": self.values.schema(),
             "maxProperties": self.max_items,
-            "propertyNames": {"maxLength": self.max_key},
+            "propertyNames": {"type": "string", "maxLength": self.max_key},
         }
 
     def to_wire(self, value: Any) -> Any:

@@ -6,9 +6,6 @@ cd "$root"
 python="${PYTHON:-python3}"
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
-    # (The filter hides setuptools' notice, printed for every editable install through a meta path
-# finder, that folders named like the package may shadow it: no folder here is named neveryu.)
-PYTHONWARNINGS="ignore:Editable installation" \
     .venv/bin/python -m pip install --quiet --upgrade pip
 fi
 # (The filter hides setuptools' notice, printed for every editable install through a meta path

@@ -114,6 +114,13 @@ class Client:
             self.early.append(msg)
 
 
+# A batch holding one of these ends with our legal (PROTOCOL.md §6, v1.1).
+_DEAL = """deal_started turn set_laid none_declared set_held set_returned window_closed challenge_void
+challenged believed set_revealed pile_taken pile_discarded quads_discarded quads_declined
+quads_window_opened quads_window_closed stock_drawn timed_out player_out deal_ended"""
+DEAL_EVENTS = frozenset(_DEAL.split())
+
+
 class Player:
     """What the client knows of the deal: its seat, its hand, the last claim, its legal actions."""
 
@@ -129,6 +136,7 @@ class Player:
         self.mine: dict = {}  # deal_no -> the contribution we sent (fair deal 2)
         self.turn: int | None = None  # the seat to act
         self.held = False  # our set was laid early and waits for the challenge window
+        self.in_batch = False  # an event of the deal came after the last legal (§6: batch end)
 
     def name(self, seat: int | None) -> str:
         return "you" if seat == self.seat else self.names[seat] if seat is not None else "?"
@@ -136,6 +144,7 @@ class Player:
     def observe(self, ev: dict) -> str | None:
         """Update from an event; return a line to print, if it is worth one."""
         t, me = ev["t"], ev.get("seat") == self.seat
+        self.in_batch = t in DEAL_EVENTS or (self.in_batch and t not in ("legal", "state"))
         if t == "deal_started":
             self.hand = collections.Counter(ev["hand"] or [])
             self.decks = 2 if ev["deck"].startswith("2x") else 1
@@ -255,7 +264,8 @@ def play(args: argparse.Namespace, deadline: float) -> int:
     welcome = client.call(
         "hello", proto=[1, 1], client={"name": "example_client.py", "version": "1"}, name=args.name
     )
-    print(f"connected to {welcome['server']['name']} (protocol {welcome['proto']})")
+    print(f"connected to {welcome['server']['name']} (protocol {welcome['proto']}.{welcome.get('minor', 0)})")
+    batch_ends = welcome.get("minor", 0) >= 1  # 1.0 sent legal only when it changed
     variants = {v["name"]: v for v in client.call("variants")["variants"]}
     if args.variant not in variants:
         print(f"no variant {args.variant!r}; the server offers {', '.join(variants)}", file=sys.stderr)
@@ -305,7 +315,8 @@ def play(args: argparse.Namespace, deadline: float) -> int:
                 plain = False
             if msg["t"] == "deal_ended":
                 return report(me, msg)
-        if waiting_for is None and me.legal and (msg["t"] in ("legal", "state") or plain):
+        complete = not (batch_ends and me.in_batch)  # no event of the deal after the legal
+        if waiting_for is None and me.legal and complete and (msg["t"] in ("legal", "state") or plain):
             action = me.choose(plain)  # act on the latest legal held (PROTOCOL.md §11)
             if action and repr(action) not in tried:
                 tried.add(repr(action))

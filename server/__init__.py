@@ -43,8 +43,16 @@ migrations; ``_history``: its rows) through one writer thread (``_recorder.Recor
 table notes a deal while it is played (``_recording``) from its referee's accepted actions.
 ``_replay`` plays a record again through the engine; ``_views`` gives it as the hand-history
 JSON (whole, or as one seat saw it) and as the messages each seat was sent;
-``_record_requests`` serves ``list_records`` and ``get_record``. The commands that read records
-(``history``, ``replay``, ``export``) use the names below::
+``_record_requests`` serves ``list_records`` and ``get_record``.
+
+Players (docs/PLAYERS.md): ``_players`` (a stable id from the client's player key, bots one per
+strength, guests), ``_stats`` (what a seat did, from a replay), ``_ratings`` (OpenSkill
+Plackett–Luce), ``_derive`` (statistics and ratings made from the records, deal by deal, in the
+writer's transaction; ``rebuild``), ``_league`` (statistics and leaderboards read),
+``_player_requests`` (``player_stats``, ``leaderboard``).
+
+The commands that read records (``history``, ``replay``, ``export``, ``stats``) use the names
+below::
 
     from neveryu.server import check_record, connect_records, list_deals, load_deal, record_json
 
@@ -59,7 +67,10 @@ import os
 import sqlite3
 
 from ._config import Limits, ServerConfig, TableDefaults, config_from_mapping, default_db_path, load_config
+from ._derive import Rebuilt, catch_up, pending, rebuild
 from ._history import Summary, deal_ids, list_deals, load_deal
+from ._league import PlayerStats, Standing, VariantStats, leaderboard, player_stats
+from ._players import Player, person_key, player_by_id, player_by_key, players_named
 from ._record import DealRecord, RecordError, seat_label
 from ._recorder import Records
 from ._replay import ReplayError, Step
@@ -73,35 +84,52 @@ from ._views import dumps as record_text
 from ._views import record_from_json, record_json, seat_messages, table_summary
 
 
-def connect_records(path: str | os.PathLike[str]) -> sqlite3.Connection:
-    """A read connection to the records at ``path``, which must exist (an older schema is
-    upgraded). Raises StoreError."""
-    return _connect(path, write=False)
+def connect_records(path: str | os.PathLike[str], *, write: bool = False) -> sqlite3.Connection:
+    """A connection to the records at ``path``, which must exist (an older schema is upgraded);
+    ``write``: one that may write (the players' statistics and ratings: ``catch_up``,
+    ``rebuild``). Raises StoreError."""
+    if write and not os.path.isfile(path):
+        raise StoreError(f"there is no records database at {path}")
+    return _connect(path, write=write)
 
 
 __all__ = [
     "SERVER_VERSION",
     "DealRecord",
     "Limits",
+    "Player",
+    "PlayerStats",
+    "Rebuilt",
     "RecordError",
     "Records",
     "ReplayError",
     "RunningServer",
     "Server",
     "ServerConfig",
+    "Standing",
     "Step",
     "StoreError",
     "Summary",
     "TableDefaults",
+    "VariantStats",
+    "catch_up",
     "check_record",
     "config_from_mapping",
     "connect_records",
     "deal_ids",
     "default_db_path",
     "describe_action",
+    "leaderboard",
     "list_deals",
     "load_config",
     "load_deal",
+    "pending",
+    "person_key",
+    "player_by_id",
+    "player_by_key",
+    "player_stats",
+    "players_named",
+    "rebuild",
     "record_from_json",
     "record_json",
     "record_text",

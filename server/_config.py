@@ -41,6 +41,10 @@ import platformdirs
 from neveryu import protocol
 from neveryu.protocol import DEFAULT_PORT
 
+FRAME_BYTES = 256
+"""What a frame costs a connection's byte budget (``Limits.byte_rate``) besides its length: the
+work every frame makes, however small (reading it, a reply)."""
+
 
 def _ms(_inst: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
@@ -60,14 +64,16 @@ class TableDefaults:
     RULES.md, "Timing rules" (`anyone` variants). ``quads_window_ms``: how long the next set waits
     after a person takes the pile while he may discard quads (RULES.md, `verish`; 0: no window).
     ``bot_delay_ms``: how long a bot (or an away player's bot) waits before it acts, so people can
-    follow. ``deal_pause_ms``: the pause between the deals of a match. ``contribute_ms``: how long
-    the server waits, before each deal of a table without a fixed seed, for the players'
-    contributions to its shuffle (fair deal 2, docs/PROTOCOL.md section 9; it deals as soon as
-    every connected player's has come, so only a client that does not contribute makes a deal
-    start this much later). ``deals``: deals per match. ``grace_ms``: how long a dropped player's
-    seat waits before a bot plays it. ``close_ms``: how long a table lives after its last human
-    left. ``reveal_after_deal``: the players may fetch each ended deal's whole record, every
-    hand, not only what they saw (docs/RECORDS.md).
+    follow; it chooses halfway and acts at the end, and the bot that makes a timed-out player's
+    move chooses half as long before his deadline, so the time of a bot's move says nothing of
+    the move (issue 27). ``deal_pause_ms``: the pause between the deals of a match.
+    ``contribute_ms``: how long the server waits, before each deal of a table without a fixed
+    seed, for the players' contributions to its shuffle (fair deal 2, docs/PROTOCOL.md section
+    9; it deals as soon as every connected player's has come, so only a client that does not
+    contribute makes a deal start this much later). ``deals``: deals per match. ``grace_ms``:
+    how long a dropped player's seat waits before a bot plays it. ``close_ms``: how long a table
+    lives after its last human left. ``reveal_after_deal``: the players may fetch each ended
+    deal's whole record, every hand, not only what they saw (docs/RECORDS.md).
     """
 
     variant: str = "verish"
@@ -104,13 +110,19 @@ class Limits:
       while half of it is used.
     - ``replay``: events kept per session for a resume (older ones: a ``state`` snapshot).
     - ``rate``, ``burst``: requests per second one connection may send on average, and at once;
-      more get ``RATE_LIMITED``. A ``WRONG_TABLE_PASSWORD`` uses up a second's worth.
+      more get ``RATE_LIMITED``. A ``WRONG_TABLE_PASSWORD`` empties the bucket and owes a second
+      of refill: every request of the connection gets ``RATE_LIMITED`` for the next second.
+    - ``byte_rate``, ``byte_burst``: bytes of frames one connection may have decoded per second on
+      average, and at once, each frame counting as its length plus ``FRAME_BYTES`` (256). No
+      error: the server decodes the connection's next frame only once the budget has room for
+      it, so a client that sends more waits (TCP pushes back), and no frame, however it is made,
+      costs the server more than its share (docs/PROTOCOL.md, section 8).
     - ``max_connections`` (in total), ``max_per_address``: more get fatal ``SERVER_FULL``.
     - ``max_tables``: more ``create_table`` get ``BAD_STATE``.
     - ``max_tables_per_address``: tables made from one IP address and still open; more
       ``create_table`` from there get ``BAD_STATE`` (one client cannot take every table).
-    - ``max_chat``: characters of a chat line (at most the protocol's 500); longer:
-      ``BAD_OPTION`` (over 500: fatal ``BAD_MESSAGE``, the protocol's own limit).
+    - ``max_chat``: characters of a chat line (at most the protocol's 500); longer (or empty):
+      ``BAD_OPTION``, not fatal, as the protocol's own limit is.
     - ``shutdown_ms``: how long a shutdown waits for ``bye`` to reach the clients.
     """
 
@@ -128,6 +140,10 @@ class Limits:
     )
     rate: int = attrs.field(default=50, validator=_positive)
     burst: int = attrs.field(default=200, validator=_positive)
+    byte_rate: int = attrs.field(default=32_768, validator=_positive)
+    byte_burst: int = attrs.field(
+        default=65_536, validator=[_positive, attrs.validators.ge(protocol.MAX_CLIENT_FRAME + FRAME_BYTES)]
+    )
     shutdown_ms: int = attrs.field(default=2_000, validator=_ms)
     max_connections: int = attrs.field(default=256, validator=_positive)
     max_per_address: int = attrs.field(default=32, validator=_positive)

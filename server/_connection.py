@@ -3,8 +3,9 @@
 The reader feeds the bytes it reads to a sans-IO ``protocol.Connection`` and hands each request
 to the server, which handles it at once (its table's part too) and answers through the
 session's outbox. Every wait on the peer has a deadline: the handshake, idle time, a frame once
-begun (``_deadline``). A client that sends too much is refused (``RATE_LIMITED``), and one
-whose own replies pile up unread is not read until they drain (backpressure).
+begun (``_deadline``). A client that sends too many requests is refused (``RATE_LIMITED``); its
+frames are decoded no faster than its byte budget allows (``_pace``: it waits, with no error);
+and one whose own replies pile up unread is not read until they drain (backpressure).
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ import trio
 
 from neveryu import protocol
 
-from ._config import Limits
-from ._outbox import Outbox
+from ._config import FRAME_BYTES, Limits
+from ._outbox import Outbox, flush_due
 from ._session import Session
 
 log = logging.getLogger("neveryu.server")
@@ -74,6 +75,8 @@ class ClientConnection:
         self._opened = now
         self._tokens = float(limits.burst)
         self._refill = now
+        self._bytes = float(limits.byte_burst)  # the byte budget (``_pace``)
+        self._bytes_refill = now
         self._last_frame = now  # when the last whole frame arrived (idle counts these)
         self._frame_started: float | None = None  # when the frame now arriving began
         self._timer = trio.CancelScope()  # the reader's deadline (``_read``)
@@ -221,6 +224,9 @@ class ClientConnection:
                 self._timer.deadline = math.inf  # no read is waited for meanwhile
                 await self.outbox.wait_drained()
                 now = trio.current_time()
+            size = self.wire.whole_frame()
+            if size is not None:
+                now = await self._pace(size, now)
             try:
                 request = self.wire.next_request()
             except protocol.RemoteProtocolError as exc:
@@ -246,6 +252,7 @@ class ClientConnection:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, request.t)
                 self._reply_error(request.id, "INTERNAL_ERROR", "the server failed to handle this request")
+            flush_due()  # the request's batch ends: its answer and events go out
 
     def _reply_error(self, rid: int | None, code: str, msg: str) -> None:
         self.note_error(code, msg)
@@ -255,6 +262,24 @@ class ClientConnection:
         """A whole frame arrived: a sign of life; the next one's clock starts with its bytes."""
         self._last_frame = now
         self._frame_started = now if self.wire.buffered else None
+
+    async def _pace(self, size: int, now: float) -> float:
+        """The byte budget: a token bucket of ``byte_rate`` bytes per second, ``byte_burst`` at
+        most, from which each frame takes its ``size`` plus ``FRAME_BYTES`` before it is decoded.
+        When it holds too little, wait until it holds enough (reading nothing meanwhile, so TCP
+        pushes back on the client; the wait is not counted against the client's deadlines).
+        Returns trio's clock after the wait (``now`` when there was none)."""
+        limits, cost = self.limits, size + FRAME_BYTES
+        refilled = self._bytes + (now - self._bytes_refill) * limits.byte_rate
+        self._bytes = min(float(limits.byte_burst), refilled)
+        self._bytes_refill = now
+        if self._bytes < cost:
+            self._timer.deadline = math.inf  # the server's own wait: no deadline of the client's runs
+            await trio.sleep((cost - self._bytes) / limits.byte_rate)
+            now = trio.current_time()
+            self._bytes, self._bytes_refill = float(cost), now
+        self._bytes -= cost
+        return now
 
     def _take_token(self, now: float) -> bool:
         """A token bucket: ``rate`` requests per second on average, ``burst`` at once."""

@@ -101,6 +101,7 @@ class Game:
         self.shuffle: Shuffle | None = None  # fair deal 2: the next deal's, then the one played
         self.fair: dict[str, Any] = {}  # the fair-deal fields of the deal played (deal_started)
         self.sent_legal: dict[int, engine.Legal] = {}  # what each seat was last told it may do
+        self.told: set[int] = set()  # the seats sent an event of the deal since their last legal
         self.match_uid = secrets.token_hex(8)  # the match in the records
         self.recording: Recording | None = None  # the deal's notes for its record
 
@@ -183,7 +184,7 @@ class Game:
         self.deal, self.deal_no, self.sent_legal = deal, deal_no, {}
         for seat in self.seats:
             seat.bot = new_bot(seat.strength or default_strength(), seat.index, deal.rules, len(self.seats))
-            seat.unseen, seat.asked = [], None
+            seat.unseen, seat.asked, seat.timed = [], None, None
         self.referee = Referee(
             deal,
             self.settings,
@@ -199,7 +200,7 @@ class Game:
             self.referee.stop()
 
     def _deal_over(self, deal: engine.Deal) -> None:
-        self.sent_legal = {}
+        self.sent_legal, self.told = {}, set()
         for seat in self.seats:
             self.timers.cancel(f"bot:{seat.index}")
             if seat.session is not None:
@@ -231,13 +232,35 @@ class Game:
         session.ok(req)
         self.publish(events)
 
+    def _time_bot(self, seat: Seat, legal: engine.Legal) -> None:
+        """``seat``'s bot may do ``legal`` from now: it chooses half ``bot_delay_ms`` from now and
+        acts at the end of it (``fire_bot``)."""
+        delay, now = self.settings.bot_delay_ms, self.timers.clock()
+        seat.timed, seat.chosen, seat.due = legal, False, now + delay / 1000
+        self.timers.start_at(f"bot:{seat.index}", now + delay // 2 / 1000)
+
+    def _bot_again(self, seat: Seat, legal: engine.Legal) -> bool:
+        """Whether ``seat``'s bot, which may do ``legal`` now, is timed afresh: asked again when
+        the deal changed since it last chose; its delay starts again when what it may do changed
+        while it waited."""
+        if self.timers.running(f"bot:{seat.index}"):
+            return seat.timed != legal
+        return seat.asked != self.deal.actions if self.deal is not None else False
+
     def fire_bot(self, index: int) -> None:
-        """The ``bot:<seat>`` deadline: the bot playing that seat acts."""
+        """The ``bot:<seat>`` deadline, twice (``_time_bot``): the bot playing that seat chooses,
+        then acts at the time fixed before it chose (issue 27): how long choosing took, which
+        may differ between a true set and a bluff, shows in no event's time."""
         deal, referee, seat = self.deal, self.referee, self.seats[index]
         if deal is None or referee is None or deal.over or not seat.by_bot or seat.bot is None:
             return
-        seat.asked = before = deal.actions
-        action = seat.bot_sees().choose(deal.view(index), self.table.rng)
+        if not seat.chosen:
+            seat.asked, seat.chosen = deal.actions, True
+            seat.choice = seat.bot_sees().choose(deal.view(index), self.table.rng)
+            self.timers.start_at(f"bot:{index}", seat.due)
+            return
+        action, seat.choice, seat.chosen = seat.choice, None, False
+        before = deal.actions
         try:
             if action is not None:
                 self.publish(referee.act(action))
@@ -298,6 +321,7 @@ class Game:
             seat = self.seats[receiver]
             if seat.session is not None:
                 seat.session.event(body)
+                self.told.add(receiver)
             if seat.bot is not None and type(seen) in seat.bot.observes:
                 seat.unseen.append(seen)
 
@@ -329,10 +353,16 @@ class Game:
         if deal is None or referee is None or deal.over:
             return
         session.event(_wire.event_message(deal.turn_event()) | {"time_ms": referee.turn_ms_left()})
+        if session.seat is not None:  # the batch's end (``after_events``): what the seat may do now
+            legal = deal.legal_actions(session.seat)
+            self.sent_legal[session.seat] = legal
+            session.event(_wire.legal_message(legal))
 
     def after_events(self) -> None:
-        """After every change: each seat gets its new ``legal``, bots get asked, and an ended
-        deal leads to the next one (or ends the match)."""
+        """After every change: each seat gets its ``legal`` (the end of the batch,
+        docs/PROTOCOL.md section 6: sent when what the seat may do changed, and always after an
+        event of the deal reached it), bots get asked, and an ended deal leads to the next one
+        (or ends the match)."""
         deal = self.deal
         if deal is None:
             return
@@ -340,16 +370,17 @@ class Game:
             self._deal_over(deal)
             return
         held = deal.held.seat if deal.held is not None else None  # its set is laid early: it waits
+        told, self.told = self.told, set()
         for seat in self.seats:
             legal = deal.legal_actions(seat.index)
-            if seat.session is not None and self.sent_legal.get(seat.index) != legal:
+            if seat.session is not None and (seat.index in told or self.sent_legal.get(seat.index) != legal):
                 self.sent_legal[seat.index] = legal
                 seat.session.event(_wire.legal_message(legal))
             key = f"bot:{seat.index}"
-            if not seat.by_bot:
+            if not seat.by_bot or not legal:
                 self.timers.cancel(key)
-            elif legal and held != seat.index and seat.asked != deal.actions and not self.timers.running(key):
-                self.timers.start(key, self.settings.bot_delay_ms)
+            elif held != seat.index and self._bot_again(seat, legal):
+                self._time_bot(seat, legal)
 
     def send_state(self, session: Session) -> None:
         """A full snapshot of what ``session`` may know of the deal (join, resume); while the
@@ -369,8 +400,9 @@ class Game:
                 "held": _wire.held_fields(deal, session.seat),
             }
             session.event(body)
-            if session.seat is not None:
+            if session.seat is not None:  # a state is complete by itself: it holds the legal
                 self.sent_legal[session.seat] = view.legal
+                self.told.discard(session.seat)
         deadline = self.timers.deadline("contributions")
         if shuffle is not None and deadline is not None and not shuffle.dealt:
             left_ms = max(0, round((deadline - self.timers.clock()) * 1000))

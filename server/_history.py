@@ -35,58 +35,63 @@ def _json(value: Any) -> str:
 def insert_deal(conn: sqlite3.Connection, record: DealRecord) -> int:
     """Write ``record`` (and its match, the first time) in one transaction; returns its id."""
     with transaction(conn):
-        row = conn.execute("SELECT id FROM matches WHERE uid = ?", (record.match,)).fetchone()
-        if row is not None:
-            match_id = row[0]
-        else:
-            match_id = conn.execute(
-                "INSERT INTO matches (uid, server, table_no, started_ms, variant, options, rules, timing,"
-                " deals, seeded, reveal_after_deal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.match,
-                    record.server,
-                    record.table,
-                    record.started_ms,
-                    record.variant,
-                    _json(record.options),
-                    _json(rules_json(record.rules)),
-                    _json(record.timing),
-                    record.deals,
-                    int(record.seeded),
-                    int(record.reveal_after_deal),
-                ),
-            ).lastrowid
-        r = record.result
-        deal_id = conn.execute(
-            "INSERT INTO deals (match_id, deal_no, started_ms, ended_ms, variant, players, dealer, draws,"
-            " deck, fair, actions, loser, winner, out_order, scores, hand_counts, match_scores)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        return write_deal(conn, record)
+
+
+def write_deal(conn: sqlite3.Connection, record: DealRecord) -> int:
+    """``insert_deal`` inside the caller's transaction."""
+    row = conn.execute("SELECT id FROM matches WHERE uid = ?", (record.match,)).fetchone()
+    if row is not None:
+        match_id = row[0]
+    else:
+        match_id = conn.execute(
+            "INSERT INTO matches (uid, server, table_no, started_ms, variant, options, rules, timing,"
+            " deals, seeded, reveal_after_deal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                match_id,
-                record.deal_no,
+                record.match,
+                record.server,
+                record.table,
                 record.started_ms,
-                record.ended_ms,
                 record.variant,
-                record.players,
-                record.dealer,
-                None if record.draws is None else _json(record.draws),
-                ",".join(record.deck),
-                _json(record.fair),
-                encode_actions(record.actions),
-                r.loser,
-                r.winner,
-                _json(r.out),
-                _json(r.scores),
-                _json(r.hand_counts),
-                _json(record.match_scores),
+                _json(record.options),
+                _json(rules_json(record.rules)),
+                _json(record.timing),
+                record.deals,
+                int(record.seeded),
+                int(record.reveal_after_deal),
             ),
         ).lastrowid
-        assert deal_id is not None
-        conn.executemany(
-            "INSERT INTO deal_seats (deal_id, seat, name, bot, player_id, session_hash, place, score)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(deal_id, s.seat, s.name, s.bot, s.player, s.session, s.place, s.score) for s in record.seats],
-        )
+    r = record.result
+    deal_id = conn.execute(
+        "INSERT INTO deals (match_id, deal_no, started_ms, ended_ms, variant, players, dealer, draws,"
+        " deck, fair, actions, loser, winner, out_order, scores, hand_counts, match_scores)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            match_id,
+            record.deal_no,
+            record.started_ms,
+            record.ended_ms,
+            record.variant,
+            record.players,
+            record.dealer,
+            None if record.draws is None else _json(record.draws),
+            ",".join(record.deck),
+            _json(record.fair),
+            encode_actions(record.actions),
+            r.loser,
+            r.winner,
+            _json(r.out),
+            _json(r.scores),
+            _json(r.hand_counts),
+            _json(record.match_scores),
+        ),
+    ).lastrowid
+    assert deal_id is not None
+    conn.executemany(
+        "INSERT INTO deal_seats (deal_id, seat, name, bot, player_id, session_hash, place, score)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(deal_id, s.seat, s.name, s.bot, s.player, s.session, s.place, s.score) for s in record.seats],
+    )
     return deal_id
 
 
@@ -224,12 +229,13 @@ def list_deals(
     player: str | None = None,
     variant: str | None = None,
     session: str | None = None,
+    player_id: int | None = None,
     before: int | None = None,
     limit: int = DEFAULT_LIMIT,
 ) -> list[Summary]:
     """The deals, newest first: at most ``limit``, with an id below ``before``, of ``variant``,
-    where a seat's name is ``player`` or a seat was held by the session whose ``token_key`` is
-    ``session``."""
+    where a seat's name is ``player``, and where a seat was held by the session whose
+    ``token_key`` is ``session`` or by the player ``player_id`` (either, when both are given)."""
     where: list[str] = []
     args: list[int | str] = []
     if before is not None:
@@ -238,10 +244,14 @@ def list_deals(
     if variant is not None:
         where.append("d.variant = ?")
         args.append(variant)
-    for column, value in (("name", player), ("session_hash", session)):
-        if value is not None:
-            where.append(f"d.id IN (SELECT deal_id FROM deal_seats WHERE {column} = ?)")
-            args.append(value)
+    if player is not None:
+        where.append("d.id IN (SELECT deal_id FROM deal_seats WHERE name = ?)")
+        args.append(player)
+    mine = [(c, v) for c, v in (("session_hash", session), ("player_id", player_id)) if v is not None]
+    if mine:
+        held = (f"d.id IN (SELECT deal_id FROM deal_seats WHERE {c} = ?)" for c, _ in mine)
+        where.append("(" + " OR ".join(held) + ")")
+        args.extend(v for _, v in mine)
     rows = conn.execute(
         "SELECT d.id, d.started_ms, d.ended_ms, d.variant, m.table_no, m.server, d.deal_no, m.deals,"
         " d.loser, d.winner, d.out_order, d.scores FROM deals d JOIN matches m ON m.id = d.match_id"

@@ -172,14 +172,15 @@ class Journal:
 
 def table_state(table: Table) -> tuple[Any, ...]:
     """``(host seat, deals played, seats)``, each seat ``(name, bot strength, session key,
-    player id, ready, away)``."""
+    player, ready, away)`` (``player``: the ``players.key`` of the person whose session holds
+    the seat, None for a guest: ``Session.player``)."""
     host = table.host.seat if table.host is not None else None
     seats = tuple(
         (
             s.name,
             s.strength,
             s.session.key if s.session is not None else None,
-            None,  # the player's id: players get stable ids in a later version (issue 24)
+            s.session.player if s.session is not None else None,
             s.ready,
             s.away,
         )

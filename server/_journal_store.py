@@ -26,7 +26,7 @@ from typing import Any
 import attrs
 import msgpack
 
-from ._history import insert_deal
+from ._derive import keep_deal
 from ._journal import Op
 from ._record import ACTIONS
 from ._store import transaction
@@ -211,7 +211,7 @@ def write(
         if rows:
             flush(conn, rows)
         if kind == "record":
-            insert_deal(conn, op[1])  # (a savepoint of the writer's transaction)
+            keep_deal(conn, op[1])  # its players, statistics, ratings (a savepoint of the batch's)
             records += 1
         elif kind == "state":
             conn.execute("UPDATE live_tables SET state = ? WHERE id = ?", (_json(op[2]), op[1]))

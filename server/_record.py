@@ -47,10 +47,12 @@ class RecordError(ValueError):
 @attrs.frozen(kw_only=True)
 class SeatRecord:
     """One seat of a recorded deal: ``name`` (None: nobody sat there), ``bot`` (a bot seat's
-    strength, else None), ``player`` (a stable player id; None until players get one),
-    ``session`` (SHA-256 hex of the session token that held the seat when the deal began; never
-    exported), ``place`` (1 for the first out, None if not out) and ``score`` (this deal's score
-    change)."""
+    strength, else None), ``player`` (the stable id of its player, docs/PLAYERS.md; None until
+    the records' writer gives it, or when nobody held the seat), ``session`` (SHA-256 hex of the
+    session token that held the seat when the deal began; never exported), ``place`` (1 for the
+    first out, None if not out), ``score`` (this deal's score change) and ``key`` (the
+    ``players.key`` of the person who held the seat, ``_players.person_key``; only on its way
+    to the writer: never stored as such, never exported)."""
 
     seat: int
     name: str | None
@@ -59,6 +61,7 @@ class SeatRecord:
     session: str | None = None
     place: int | None = None
     score: int = 0
+    key: str | None = None
 
 
 @attrs.frozen(kw_only=True)

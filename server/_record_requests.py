@@ -5,8 +5,8 @@ Each is read in a worker thread (``Records.read``), never on the server's own th
 answered before the connection's next request is looked at (the connection waits for it: its
 requests stay answered in order), while every other connection and table goes on.
 
-A player may fetch the deals he played: those at which his session held a seat when the deal
-began (players get stable ids in a later version). He gets the deal as his seat saw it (its own
+A player may fetch the deals he played: those at which his session, or his player (the same
+player key, docs/PLAYERS.md), held a seat when the deal began. He gets the deal as his seat saw it (its own
 sets, every revealed set, the disclosed deck: ``_views``), or whole where the table's
 ``reveal_after_deal`` allowed. The lists hold only what every player at the table saw: names,
 variant, result.
@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from neveryu import protocol
 
 from ._history import DEFAULT_LIMIT, Summary, list_deals, load_deal
-from ._record import RecordError
+from ._players import player_by_key
+from ._record import RecordError, SeatRecord
 from ._recorder import Records
 from ._replay import ReplayError, check
 from ._session import Session
@@ -55,27 +56,31 @@ class RecordRequests:
     async def _list(self, records: Records, session: Session, req: protocol.ListRecords) -> None:
         key = session.key
 
-        def query(conn: sqlite3.Connection) -> list[Summary]:
-            return list_deals(
+        def query(conn: sqlite3.Connection) -> tuple[list[Summary], int | None]:
+            me = _player_id(conn, session)
+            found = list_deals(
                 conn,
                 session=key if req.mine else None,
+                player_id=me if req.mine else None,
                 before=req.before,
                 limit=req.limit or DEFAULT_LIMIT,
             )
+            return found, me
 
         try:
-            found = await records.read(query)
+            found, me = await records.read(query)
         except StoreError as exc:
             session.error(req, "RECORDS_OFF", str(exc))
             return
-        session.reply(req, {"t": "records", "records": [summary_message(s, key) for s in found]})
+        session.reply(req, {"t": "records", "records": [summary_message(s, key, me) for s in found]})
 
     async def _get(self, records: Records, session: Session, req: protocol.GetRecord) -> None:
         key = session.key
 
         def query(conn: sqlite3.Connection) -> dict[str, Any] | str:
             record = load_deal(conn, req.deal)
-            seat = next((s.seat for s in record.seats if s.session == key), None) if record else None
+            me = _player_id(conn, session)
+            seat = _seat_of(record.seats, key, me) if record else None
             if record is None or seat is None:
                 return f"you played no deal {req.deal} here"
             return record_json(record, check(record), None if record.reveal_after_deal else seat)
@@ -95,9 +100,21 @@ class RecordRequests:
             session.reply(req, {"t": "record", "record": doc})
 
 
-def summary_message(s: Summary, key: str) -> dict[str, Any]:
-    """A deal's ``record_summary`` for the session whose ``token_key`` is ``key``: public
-    fields only (no session's hash)."""
+def _player_id(conn: sqlite3.Connection, session: Session) -> int | None:
+    """The id of ``session``'s player (the person of its player key), if he has one yet."""
+    player = player_by_key(conn, session.player) if session.player is not None else None
+    return player.id if player is not None else None
+
+
+def _seat_of(seats: Sequence[SeatRecord], key: str, player: int | None) -> int | None:
+    """The seat held by the session whose ``token_key`` is ``key``, or by the player ``player``."""
+    mine = (s.seat for s in seats if s.session == key or (player is not None and s.player == player))
+    return next(mine, None)
+
+
+def summary_message(s: Summary, key: str, player: int | None = None) -> dict[str, Any]:
+    """A deal's ``record_summary`` for the session whose ``token_key`` is ``key`` (of the player
+    ``player``): public fields only (no session's hash)."""
     return {
         "id": s.id,
         "ended_ms": s.ended_ms,
@@ -109,5 +126,5 @@ def summary_message(s: Summary, key: str) -> dict[str, Any]:
         "loser": s.loser,
         "winner": s.winner,
         "out": list(s.out),
-        "seat": next((x.seat for x in s.seats if x.session == key), None),
+        "seat": _seat_of(s.seats, key, player),
     }

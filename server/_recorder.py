@@ -5,13 +5,17 @@ table changes, its journal's entries (``_journal``), go into one queue (``put``,
 blocks), and one writer thread commits what came in at most every ``BATCH_S``, everything of a
 batch in one transaction (SQLite wants one writer per database; this is it). So at 1,000 clients
 a commit carries the actions of a hundred tables, and a killed server loses at most the entries
-of the last ``BATCH_S`` and of the batch being written. When the queue holds ``size`` batches
-the disk is too slow: the journal turns off and records are dropped (lost, never a game).
+of the last ``BATCH_S`` and of the batch being written. A deal's record is written with its
+players and their statistics and ratings (``_derive.keep_deal``); first of all, the writer
+derives the deals that are not derived yet (``_derive.catch_up``). When the queue holds
+``size`` batches the disk is too slow: the journal turns off and records are dropped (lost,
+never a game).
 
 A broken database (a newer schema, a file that is no database or is damaged, read-only, a full
 disk) turns records off, and the journal with them: the server says so once in its log, with the
-reason (``off``), and goes on serving games. Reads (``list_records``, ``get_record``) run in a
-worker thread on a connection of their own (WAL: they never wait for the writer), one at a time.
+reason (``off``), and goes on serving games. Reads (``list_records``, ``get_record``, the
+players' statistics and leaderboards) run in a worker thread on a connection of their own (WAL:
+they never wait for the writer), one at a time.
 """
 
 from __future__ import annotations
@@ -24,15 +28,19 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
 from . import _journal_store as store
+from ._derive import catch_up
 from ._journal import Journal, Op
 from ._record import DealRecord
 from ._recording import wall_ms
 from ._store import StoreError, connect, describe, transaction
+
+if TYPE_CHECKING:
+    from ._config import ServerConfig
 
 log = logging.getLogger("neveryu.server")
 
@@ -95,6 +103,17 @@ class Records:
         self._reader: sqlite3.Connection | None = None
         self._read_limiter = trio.CapacityLimiter(1)
         self._lock = threading.Lock()
+
+    @classmethod
+    def of(cls, config: ServerConfig) -> Records:
+        """The records (and journal) of a server with ``config``."""
+        return cls(
+            config.records_path,
+            server=config.name,
+            journal=config.journal,
+            restore=config.restore,
+            max_age_ms=config.journal_max_age_ms,
+        )
 
     def __repr__(self) -> str:
         return f"<records {self.path!r} {'on' if self.on else 'off: ' + str(self.off)}>"
@@ -186,6 +205,12 @@ class Records:
         the run noted alive at least every ``ALIVE_MS``; until ``close``."""
         alive_at = 0.0
         try:
+            try:
+                catch_up(conn)  # the deals not derived yet (_derive)
+            except sqlite3.Error:
+                raise
+            except Exception:  # a bug: the players' figures wait for the next program
+                log.exception("records: the deals not derived yet could not be derived")
             while True:
                 self.cpu_s = time.thread_time()
                 woke = self._wake.wait(store.ALIVE_MS / 1000)

@@ -48,7 +48,12 @@ class Recording:
         self.settings = settings
         self.match = match
         self.deal_no = deal_no
-        self.seats = [(s.name, s.strength, s.session.key if s.session is not None else None) for s in seats]
+        self.seats = [
+            (s.name, s.strength, s.session.key, s.session.player)
+            if s.session is not None
+            else (s.name, s.strength, None, None)
+            for s in seats
+        ]
         self.rules = deal.rules
         self.dealer = deal.dealer
         self.deck = tuple(deal.deck_order or ())
@@ -78,7 +83,7 @@ class Recording:
         self = cls.__new__(cls)
         self.server, self.table, self.settings = server, table, settings
         self.match, self.deal_no = match, deal_no
-        self.seats = [(n, b, k) for n, b, k in notes["seats"]]
+        self.seats = [(n, b, k, p) for n, b, k, p in notes["seats"]]
         if len(self.seats) != deal.players:
             raise ValueError(f"{len(self.seats)} seats noted for a deal of {deal.players}")
         self.rules, self.dealer, self.deck = deal.rules, deal.dealer, tuple(deal.deck_order or ())
@@ -105,8 +110,9 @@ class Recording:
                 session=key,
                 place=result.out.index(i) + 1 if i in result.out else None,
                 score=result.scores[i],
+                key=player if bot is None else None,
             )
-            for i, (name, bot, key) in enumerate(self.seats)
+            for i, (name, bot, key, player) in enumerate(self.seats)
         )
         return DealRecord(
             match=self.match,

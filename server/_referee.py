@@ -24,6 +24,11 @@ callable):
   one that plays it while it is away) chooses for it, else a random turn action is made
   (``engine.timeout_for``), and the engine applies ``Timeout(seat, action)``: what is done for
   a player who ran out of time cannot be predicted from his hand. The table marks him away.
+- ``think``: the bot chooses that move ahead of the ``turn`` deadline (half ``bot_delay_ms``
+  before it, at most half the turn time), so that the move comes exactly when the time runs out
+  whatever it is: how long choosing took, which may differ between a true set and a bluff,
+  shows in no event's time (issue 27). When what the seat may do has changed since, the bot
+  chooses again at the deadline.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from ._timers import Timers
 log = logging.getLogger("neveryu.server")
 
 
-KEYS = frozenset({"window", "tie", "quads", "turn"})
+KEYS = frozenset({"window", "tie", "quads", "turn", "think"})
 """The referee's deadlines (keys of the ``Timers`` it is given)."""
 
 
@@ -74,6 +79,8 @@ class Referee:
         self.tie: list[int] = []  # the seats of the challenge group collecting, first one first
         self.tie_set: int | None = None  # the set they challenge
         self._window_set: int | None = None  # the set whose challenge window is timed
+        # (seat, what it may do, its bot's choice) made by ``think`` for the running turn time
+        self.thought: tuple[int, engine.Legal, engine.Action | None] | None = None
         self.started = timers.clock()
         # Every action the deal accepted, with its time in ms from the deal's start: the deal's
         # record (``_record``) replays them exactly.
@@ -211,13 +218,20 @@ class Referee:
             self.tie, self.tie_set = [], None
         if deal.held is not None and deal.held.seat == deal.turn:
             self.timers.cancel("turn")  # the seat has acted; its set waits for the window
+            self.timers.cancel("think")
         return events
 
     def _time_turn(self) -> None:
         self.timers.cancel("turn")
+        self.timers.cancel("think")
+        self.thought = None
         deal = self.deal
         if not deal.over and self.turn_time_ms(deal.turn) is not None:
-            self.timers.start("turn", self.settings.turn_ms)
+            turn_ms = self.settings.turn_ms
+            self.timers.start("turn", turn_ms)
+            ahead = min(turn_ms, self.settings.bot_delay_ms) // 2
+            if ahead:
+                self.timers.start("think", turn_ms - ahead)
 
     # -- challenges -----------------------------------------------------------------------------
 
@@ -278,10 +292,22 @@ class Referee:
             return []
         return self._apply(engine.CloseQuadsWindow(seat))
 
+    def _fire_think(self) -> list[engine.Event]:
+        deal = self.deal
+        if deal.held is None and self.tie_set is None:
+            seat = deal.turn
+            self.thought = (seat, deal.legal_actions(seat), self.choose(seat))
+        return []
+
     def _fire_turn(self) -> list[engine.Event]:
         deal = self.deal
         if deal.held is not None or self.tie_set is not None:
             return []  # the seat's set waits for its window; or a challenge is settled first
         seat = deal.turn
         log.info("seat %d's time ran out", seat)
-        return self._apply(engine.timeout_for(deal, seat, self.choose(seat), self.rng))
+        thought, self.thought = self.thought, None
+        if thought is not None and thought[:2] == (seat, deal.legal_actions(seat)):
+            choice = thought[2]
+        else:
+            choice = self.choose(seat)
+        return self._apply(engine.timeout_for(deal, seat, choice, self.rng))

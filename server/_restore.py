@@ -82,9 +82,10 @@ def restore_tables(
     start: Callable[[Callable[[], Any]], None],
 ) -> None:
     """Restore every table ``records`` took over from the journal (``Records.journaled``) into
-    ``tables`` (by its number, or the next free one), its players' sessions into ``restored``,
-    and ``start(table.run)`` each. A table whose journal does not replay is dropped, with one
-    log line naming it."""
+    ``tables`` (by its number, or the next free one), its players' sessions into ``restored``
+    (``replay``: the events each keeps), ``on_close(table)`` when one closes, and
+    ``start(table.run)`` each. A table whose journal does not replay is dropped, with one log
+    line naming it."""
     journal, journaled = records.journal, records.journaled
     records.journaled = []
     if journal is None:
@@ -183,10 +184,10 @@ def _seat(table: Table, state: list[Any], replay: int) -> list[Session]:
         raise RestoreError(f"{len(seats)} seats journaled for a table of {len(table.seats)}")
     now = trio.current_time()
     sessions = []
-    for seat, (name, strength, key, _player, ready, away) in zip(table.seats, seats):
+    for seat, (name, strength, key, player, ready, away) in zip(table.seats, seats):
         seat.name, seat.strength, seat.ready, seat.away = name, strength, bool(ready), bool(away)
         if key is not None:
-            session = Session.restored(str(name or "?"), str(key), replay, now)
+            session = Session.restored(str(name or "?"), str(key), player, replay, now)
             session.table, session.seat = table, seat.index
             seat.session = session
             sessions.append(session)

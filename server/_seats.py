@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._players import tag_of
+
 if TYPE_CHECKING:
-    from neveryu.engine import Event
+    from neveryu.engine import Action, Event, Legal
 
     from ._bots import Bot
     from ._session import Session
@@ -27,6 +29,12 @@ class Seat:
         self.bot: Bot | None = None
         self.unseen: list[Event] = []  # the seat's events its bot has not learnt yet (``bot_sees``)
         self.asked: int | None = None  # the deal's action count when the bot last chose
+        # While the bot's deadline runs (``Game.fire_bot``): what it may do (``timed``), whether
+        # it has chosen and what (None: nothing), and when it acts (``due``, trio's clock).
+        self.timed: Legal | None = None
+        self.chosen = False
+        self.choice: Action | None = None
+        self.due = 0.0
 
     def bot_sees(self) -> Bot:
         """The seat's bot, told every event of the seat it has not learnt yet. A bot learns its
@@ -49,11 +57,15 @@ class Seat:
         return self.strength is not None or self.away or self.session is None
 
     def summary(self) -> dict[str, Any]:
-        """The seat as the ``table`` summary shows it (docs/PROTOCOL.md, seat summary)."""
-        return {
+        """The seat as the ``table`` summary shows it (docs/PROTOCOL.md, seat summary); a
+        person who sent a player key has his ``tag`` (docs/PLAYERS.md)."""
+        out = {
             "seat": self.index,
             "name": self.name,
             "bot": self.strength,
             "ready": self.ready,
             "away": self.away,
         }
+        if self.session is not None and self.session.player is not None:
+            out["tag"] = tag_of(self.session.player)
+        return out

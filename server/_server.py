@@ -25,6 +25,8 @@ from ._bots import default_strength, strengths
 from ._config import ServerConfig, TableDefaults
 from ._connection import ClientConnection
 from ._password import password_ok
+from ._player_requests import PlayerRequests
+from ._players import person_key, tag_of
 from ._record_requests import RecordRequests
 from ._recorder import Records
 from ._restore import Restored, restore_tables
@@ -102,14 +104,9 @@ class Server:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.records = Records(
-            config.records_path,
-            server=config.name,
-            journal=config.journal,
-            restore=config.restore,
-            max_age_ms=config.journal_max_age_ms,
-        )
+        self.records = Records.of(config)
         self.record_requests = RecordRequests(self.records)
+        self.player_requests = PlayerRequests(self.records)
         self.tables: dict[int, Table] = {}
         self.sessions: dict[str, Session] = {}
         self.restored = Restored()  # the seats' sessions restored from the journal, until resumed
@@ -137,7 +134,10 @@ class Server:
         try:
             async with trio.open_nursery() as outer:
                 await outer.start(self._hold_tasks)
-                self._restore()
+                assert self._nursery is not None  # the journal's tables, back (``_restore``):
+                replay, start = cfg.limits.replay, self._nursery.start_soon
+                restore_tables(self.records, self.tables, self.restored, replay, self._table_closed, start)
+                self._table_ids = itertools.count(max(self.tables, default=0) + 1)  # (new ones after)
                 listeners = await outer.start(self._listen, accepting)
                 self.port = listeners[0].socket.getsockname()[1]
                 log.info("%s listening on %s port %d", cfg.name, cfg.host or "every interface", self.port)
@@ -155,15 +155,6 @@ class Server:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(self.records.close)
             log.info("%s stopped", cfg.name)
-
-    def _restore(self) -> None:
-        """The tables of the journal, back (``_restore``); new tables are numbered after them."""
-        assert self._nursery is not None
-        start = self._nursery.start_soon
-        restore_tables(
-            self.records, self.tables, self.restored, self.config.limits.replay, self._table_closed, start
-        )
-        self._table_ids = itertools.count(max(self.tables, default=0) + 1)
 
     async def _hold_tasks(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
         """The nursery of every connection's and table's task. Shielded: cancelling ``run``
@@ -296,6 +287,8 @@ class Server:
             return None
         if isinstance(req, (protocol.ListRecords, protocol.GetRecord)):
             return self.record_requests.handle(session, req)
+        if isinstance(req, (protocol.PlayerStatsRequest, protocol.LeaderboardRequest)):
+            return self.player_requests.handle(session, req)
         if isinstance(req, protocol.Ping):
             session.reply(req, {"t": "pong"})
         elif isinstance(req, protocol.ListTables):
@@ -346,7 +339,8 @@ class Server:
                 protocol.error("BAD_MESSAGE", "hello.name: a name needs a letter, digit or sign", re=req.id)
             )
             return
-        session = Session(name, cfg.limits.replay, conn.address)
+        player = person_key(req.player_key) if req.player_key is not None else None
+        session = Session(name, cfg.limits.replay, conn.address, player)
         self.sessions[session.token] = session
         session.attach(conn)
         conn.session = session
@@ -382,6 +376,7 @@ class Server:
         return {
             "t": "welcome",
             "proto": protocol.PROTOCOL_VERSION,
+            "minor": protocol.PROTOCOL_MINOR,
             "server": {"name": self.config.name, "version": SERVER_VERSION},
             "session": session.token,
             "resumed": resumed,
@@ -397,6 +392,7 @@ class Server:
             "bots": list(strengths()),
             "default_bot": default_strength(),
             "records": self.records.on,
+            "player": {"tag": tag_of(session.player) if session.player is not None else None},
             **({"restarted": True} if restarted else {}),
         }
 

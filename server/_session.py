@@ -59,13 +59,16 @@ def wall_ms() -> int:
 
 
 class Session:
-    """One player's session. ``key``: the token's ``token_key``. ``table``/``seat``: where it
-    sits (``seat`` None at a table: a spectator). ``replay``: how many events to keep for a
-    resume. ``dropped_at``: when its connection went (trio's clock), None while connected."""
+    """One player's session. ``key``: the token's ``token_key``. ``player``: the
+    ``players.key`` of the person whose player key came in ``hello`` (``_players.person_key``;
+    None: a guest). ``table``/``seat``: where it sits (``seat`` None at a table: a spectator).
+    ``replay``: how many events to keep for a resume. ``dropped_at``: when its connection went
+    (trio's clock), None while connected."""
 
-    def __init__(self, name: str, replay: int, address: str = "?") -> None:
+    def __init__(self, name: str, replay: int, address: str = "?", player: str | None = None) -> None:
         self.token = secrets.token_urlsafe(24)
         self.key = token_key(self.token)
+        self.player = player
         self.name = name
         self.address = address
         self.seq = 0
@@ -77,11 +80,11 @@ class Session:
         self.evicted = 0  # the seq of the newest event that fell out of the buffer (0: none)
 
     @classmethod
-    def restored(cls, name: str, key: str, replay: int, now: float) -> Session:
+    def restored(cls, name: str, key: str, player: str | None, replay: int, now: float) -> Session:
         """A seated player's session brought back from the journal of live tables (``_restore``),
-        dropped since ``now``: the server knows only its token's ``key`` until the player
-        resumes with the token (``token`` is "" until then)."""
-        session = cls(name, replay, "journal")
+        dropped since ``now``: the server knows only its token's ``key`` (and ``player``) until
+        the player resumes with the token (``token`` is "" until then)."""
+        session = cls(name, replay, "journal", player)
         session.token, session.key, session.dropped_at = "", key, now
         return session
 

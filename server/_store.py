@@ -22,18 +22,35 @@ Tables (version 1; docs/RECORDS.md, "The database"):
   (``loser``, ``winner``, ``out_order``, ``scores``, ``hand_counts``) and the match's scores
   after it.
 - ``deal_seats``: one row per seat of a deal: ``name``, ``bot`` (a bot seat's strength),
-  ``player_id`` (NULL: players get stable ids in a later version; the column is there for
-  them), ``session_hash`` (SHA-256 of the session token that held the seat when the deal
-  began: who may fetch the seat's view over the network), ``place`` (1 for the first out),
-  ``score`` (this deal's score change).
+  ``player_id`` (the seat's player, ``players``, from version 2; NULL: nobody held it),
+  ``session_hash`` (SHA-256 of the session token that held the seat when the deal began: who
+  may fetch the seat's view over the network), ``place`` (1 for the first out), ``score``
+  (this deal's score change).
 
-Version 2 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The journal"):
+Version 2 adds the players (docs/PLAYERS.md; ``_players``, ``_derive``):
+
+- ``players``: one row per player: ``key`` (``p:`` and the SHA-256 of his player key, in hex;
+  ``bot:`` and a strength; ``guest:`` and a session's hash), ``kind`` (``person``, ``bot``,
+  ``guest``), ``name`` (the latest), ``tag`` (a person's: four hex digits of his key's hash),
+  ``first_ms``/``last_ms`` (the first and last deal's end).
+- ``seat_stats`` and ``ratings``: made from the records alone (``_derive``), deal by deal in
+  the order of their ids, up to the ``meta`` key ``derived_through`` (the last deal done); a
+  rebuild makes them again from nothing and gives the same values. ``seat_stats``: one row per
+  seat of a deal: its player and variant, its result (place, lost, won, score), its play (NULL
+  where the record does not replay), its player's rating after the deal (``mu``, ``sigma``).
+  ``ratings``: each player's rating per variant now, with the deals it counts.
+
+Upgrading a version 1 file makes a player of each bot strength and a guest of each session that
+held a seat, and fills ``deal_seats.player_id`` with them; the statistics and ratings of those
+deals are made by the next program that writes the file (the server, ``neveryu stats``).
+
+Version 3 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The journal"):
 
 - ``journal_runs``: one row per running server (``run``: random, made at its start) that keeps
   a journal: its ``server`` name, the machine (``host``) and process (``pid``) it runs as, and
-  ``alive_ms`` (Unix ms), bumped by its writer at least every ``_journal.ALIVE_MS``.
+  ``alive_ms`` (Unix ms), bumped by its writer at least every ``_journal_store.ALIVE_MS``.
 - ``live_tables``: one row per live table: ``id`` (random, made by the server), the ``run`` that
-  holds it, ``server``, ``table_no``, ``opened_ms`` and ``updated_ms`` (its last journal entry),
+  holds it, ``server``, ``table_no``, ``opened_ms`` and ``updated_ms`` (opened, or taken over),
   ``settings``, ``state`` (seats: names, bot strengths, player ids, the SHA-256 of each seat's
   session token, never the token; ready, away; the host), ``match`` (the match so far, NULL
   between matches) and ``deal`` (the current deal's deck and fair-deal material, NULL between
@@ -55,7 +72,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_MS = 5_000  # how long a statement waits for another connection's lock
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -112,7 +129,73 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX deal_seats_session ON deal_seats (session_hash, deal_id)"
         " WHERE session_hash IS NOT NULL",
     ),
-    (  # 1 -> 2: the journal of live tables (issue 25)
+    (  # 1 -> 2: players, their statistics and ratings (docs/PLAYERS.md)
+        """CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            name TEXT NOT NULL,
+            tag TEXT,
+            first_ms INTEGER NOT NULL,
+            last_ms INTEGER NOT NULL
+        )""",
+        "CREATE INDEX players_name ON players (name COLLATE NOCASE)",
+        "CREATE INDEX deal_seats_player ON deal_seats (player_id, deal_id) WHERE player_id IS NOT NULL",
+        """CREATE TABLE seat_stats (
+            deal_id INTEGER NOT NULL REFERENCES deals (id),
+            seat INTEGER NOT NULL,
+            player_id INTEGER REFERENCES players (id),
+            variant TEXT NOT NULL,
+            place INTEGER,
+            lost INTEGER NOT NULL,
+            won INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            sets INTEGER,
+            bluffs INTEGER,
+            bluffs_caught INTEGER,
+            challenges INTEGER,
+            challenges_right INTEGER,
+            believes INTEGER,
+            believes_right INTEGER,
+            cards_taken INTEGER,
+            actions INTEGER,
+            action_ms INTEGER,
+            timeouts INTEGER,
+            mu REAL,
+            sigma REAL,
+            PRIMARY KEY (deal_id, seat)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX seat_stats_player ON seat_stats (player_id, variant) WHERE player_id IS NOT NULL",
+        """CREATE TABLE ratings (
+            variant TEXT NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES players (id),
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            deals INTEGER NOT NULL,
+            last_deal INTEGER NOT NULL,
+            PRIMARY KEY (variant, player_id)
+        ) WITHOUT ROWID""",
+        # The deals recorded before: a bot seat is its strength's player, a person's seat the
+        # guest of the session that held it (players had no keys yet).
+        """INSERT INTO players (key, kind, name, tag, first_ms, last_ms)
+            SELECT 'bot:' || s.bot, 'bot', s.bot, NULL, min(d.ended_ms), max(d.ended_ms)
+            FROM deal_seats s JOIN deals d ON d.id = s.deal_id
+            WHERE s.bot IS NOT NULL GROUP BY s.bot ORDER BY min(d.id), s.bot""",
+        """INSERT INTO players (key, kind, name, tag, first_ms, last_ms)
+            SELECT 'guest:' || s.session_hash, 'guest',
+                (SELECT coalesce(l.name, '?') FROM deal_seats l WHERE l.session_hash = s.session_hash
+                 ORDER BY l.deal_id DESC LIMIT 1),
+                NULL, min(d.ended_ms), max(d.ended_ms)
+            FROM deal_seats s JOIN deals d ON d.id = s.deal_id
+            WHERE s.bot IS NULL AND s.session_hash IS NOT NULL
+            GROUP BY s.session_hash ORDER BY min(d.id), s.session_hash""",
+        """UPDATE deal_seats SET player_id = (
+                SELECT p.id FROM players p WHERE p.key = CASE
+                    WHEN deal_seats.bot IS NOT NULL THEN 'bot:' || deal_seats.bot
+                    ELSE 'guest:' || deal_seats.session_hash END)
+            WHERE bot IS NOT NULL OR session_hash IS NOT NULL""",
+    ),
+    (  # 2 -> 3: the journal of live tables (issue 25)
         """CREATE TABLE journal_runs (
             run TEXT PRIMARY KEY,
             server TEXT NOT NULL,

@@ -26,9 +26,10 @@ import trio
 
 from neveryu import engine, protocol
 
-from ._bots import default_strength, strengths
+from . import _host
 from ._game import GAME_ACTIONS, Game, Keeper
 from ._journal import Journal
+from ._outbox import flush_due
 from ._password import password_ok
 from ._referee import KEYS as REFEREE_KEYS
 from ._seats import Seat
@@ -123,7 +124,7 @@ class Table:
         server forgets the session (``Table.remove``)."""
         if session.table is self and session.seat is not None and self.seats[session.seat].session is session:
             self.timers.start(f"grace:{session.seat}", self.settings.grace_ms)
-        self._check_empty()
+        self.check_empty()
 
     def attached(self, session: Session, snapshot: bool) -> None:
         """``session`` resumed on a new connection. ``snapshot``: what it missed is no longer
@@ -138,7 +139,7 @@ class Table:
                 self.game.send_state(session)
         elif self.game is not None:
             self.game.send_turn(session)  # the replay told the turn's time as it was announced
-        self._check_empty()
+        self.check_empty()
 
     def remove(self, session: Session, why: str) -> None:
         """Take ``session`` off this table (``why``: left, dropped): a spectator goes; a seat is
@@ -163,7 +164,7 @@ class Table:
             self.game.after_events()
         if not self.spectators and all(s.session is None for s in self.seats):
             self.close("its players left")  # nobody can come back to it: it closes at once
-        self._check_empty()
+        self.check_empty()
 
     def close(self, reason: str) -> None:
         """Close the table: everyone at it gets ``table_closed`` and is back in the lobby."""
@@ -189,7 +190,7 @@ class Table:
         """The table task: fire deadlines as they fall due, until the table closes (a bug in
         one table closes that table, never the server)."""
         task_status.started()
-        self._check_empty()
+        self.check_empty()
         try:
             with self._task:
                 await self.timers.run(self._fire)
@@ -210,6 +211,7 @@ class Table:
                 getattr(self, "_fire_" + name)(int(arg) if arg else None)
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
+        flush_due()  # the deadline's batch ends: what it sent goes out
 
     def _fire_close(self, _arg: None) -> None:
         self.close("its players left")
@@ -236,6 +238,9 @@ class Table:
             return
         log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index, seat.name)
         seat.away = True
+        if not self._people_here():  # the last grace ended and nobody is back: as if they left
+            self.close("its players left")
+            return
         self.table_update()
         self.game.after_events()
 
@@ -279,11 +284,18 @@ class Table:
         self.refresh_summary()
         self.broadcast({"t": "table_update", "table": self.summary})
 
-    def _check_empty(self) -> None:
-        """Start the closing deadline when no person is connected; cancel it when one is."""
-        if any(s.session is not None and s.session.connected for s in self.seats) or any(
+    def _people_here(self) -> bool:
+        """A person is connected at the table, or a dropped player's seat still waits for him."""
+        return self._connected() or any(self.timers.running(f"grace:{s.index}") for s in self.seats)
+
+    def _connected(self) -> bool:
+        return any(s.session is not None and s.session.connected for s in self.seats) or any(
             p.connected for p in self.spectators
-        ):
+        )
+
+    def check_empty(self) -> None:
+        """Start the closing deadline when no person is connected; cancel it when one is."""
+        if self._connected():
             self.timers.cancel("close")
         elif not self.timers.running("close"):
             self.timers.start("close", self.settings.close_ms)
@@ -321,7 +333,7 @@ class Table:
         if self.game is not None:
             self.game.send_state(session)
             self.game.after_events()
-        self._check_empty()
+        self.check_empty()
 
     def _on_spectate(self, session: Session, req: protocol.Spectate) -> None:
         self._check_password(req.password)
@@ -334,7 +346,7 @@ class Table:
         self.table_update()
         if self.game is not None:
             self.game.send_state(session)
-        self._check_empty()
+        self.check_empty()
 
     def _check_password(self, given: str | None) -> None:
         if not password_ok(given, self.settings.password):
@@ -385,67 +397,13 @@ class Table:
         session.ok(req)
         self.broadcast({"t": "chat", "seat": session.seat, "name": session.name, "text": text})
 
-    # -- the host's requests (docs/PROTOCOL.md, "Lobby requests") ------------------------------------
-
-    def _host_seat(self, session: Session, index: int) -> Seat:
-        """The seat the host's request names; raises ``TableError`` for anyone else's request,
-        a seat that does not exist, or the host's own seat."""
-        if session.table is not self or session is not self.host:
-            raise TableError("NOT_HOST", "only the table's host changes its seats")
-        if not 0 <= index < len(self.seats) or index == session.seat:
-            raise TableError("BAD_OPTION", f"seat {index} cannot be changed")
-        return self.seats[index]
+    # -- the host's requests (docs/PROTOCOL.md, "Lobby requests"; ``_host``) -----------------------
 
     def _on_seat_bot(self, session: Session, req: protocol.SeatBot) -> None:
-        seat = self._host_seat(session, req.seat)
-        strength = req.strength or default_strength()
-        if strength not in strengths():
-            raise TableError("BAD_OPTION", f"no bot strength {strength!r}")
-        player = seat.session
-        if not seat.human:
-            raise TableError("SEAT_TAKEN", f"a bot plays seat {seat.index}")
-        if player is not None and (not self.playing or (player.connected and not seat.away)):
-            raise TableError("SEAT_TAKEN", f"{player.name} holds seat {seat.index}")
-        session.ok(req)
-        if player is not None:
-            self._remove_player(seat, player, session)
-        seat.strength, seat.name, seat.ready, seat.away = strength, f"bot {seat.index + 1}", True, False
-        self._seat_changed(seat, session, "bot", player, strength)
+        _host.seat_bot(self, session, req)
 
     def _on_seat_free(self, session: Session, req: protocol.SeatFree) -> None:
-        seat = self._host_seat(session, req.seat)
-        if self.playing:
-            raise TableError("ALREADY_PLAYING", "seats change between matches")
-        player = seat.session
-        if seat.human and player is None:
-            raise TableError("BAD_OPTION", f"seat {seat.index} is free already")
-        session.ok(req)
-        if player is not None:
-            self._remove_player(seat, player, session)
-            self._seat_changed(seat, session, "removed", player, None)
-        else:
-            seat.strength, seat.name, seat.ready = None, None, False
-            self._seat_changed(seat, session, "bot_removed", None, None)
-
-    def _remove_player(self, seat: Seat, player: Session, host: Session) -> None:
-        """The host takes ``seat`` from ``player``: he is told, and is back in the lobby."""
-        log.info("table %d: %s removes %s from seat %d", self.id, host.name, player.name, seat.index)
-        left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
-        player.event({**left, "by": host.seat})
-        self.timers.cancel(f"grace:{seat.index}")
-        seat.session, seat.name, seat.ready = None, None, False
-        player.table, player.seat = None, None
-
-    def _seat_changed(
-        self, seat: Seat, host: Session, action: str, player: Session | None, strength: str | None
-    ) -> None:
-        name = player.name if player is not None else None
-        change = {"seat": seat.index, "by": host.seat, "action": action, "name": name, "strength": strength}
-        self.broadcast({"t": "seat_changed", **change})
-        self.table_update()
-        if self.game is not None:
-            self.game.after_events()
-        self._check_empty()
+        _host.seat_free(self, session, req)
 
     # -- people come and go --------------------------------------------------------------------------
 

@@ -26,7 +26,12 @@ class Timers:
 
     def start(self, key: str, delay_ms: int) -> float:
         """(Re)start ``key`` to fire ``delay_ms`` from now; returns its deadline."""
-        at = self._at[key] = self.clock() + delay_ms / 1000
+        return self.start_at(key, self.clock() + delay_ms / 1000)
+
+    def start_at(self, key: str, at: float) -> float:
+        """(Re)start ``key`` to fire at ``at`` (seconds of the clock; a time past fires at once);
+        returns it."""
+        self._at[key] = at
         if self._sleep is not None and at < self._sleep.deadline:
             self._sleep.deadline = at
         return at

@@ -5,8 +5,9 @@ client's replay feeds them to its model).
 Hidden information stays hidden here as it does at the table: a seat's view (``record_json(...,
 view=seat)``) holds the deck (disclosed at the deal's end anyway), every set a challenge or
 believe revealed, and the seat's own sets, and not the cards of a set nobody revealed, nor the
-ranks of another seat's face-down quads. The messages of a seat are the engine's projection of
-each event (``_wire.copies``), exactly what the table sends.
+ranks of another seat's face-down quads. A hidden set keeps its claim: ``count`` is what the seat
+was told, also where counts are true and a whole record leaves it null. The messages of a seat
+are the engine's projection of each event (``_wire.copies``), exactly what the table sends.
 """
 
 from __future__ import annotations
@@ -40,13 +41,15 @@ VERSION = 1
 def record_json(record: DealRecord, steps: Sequence[Step], view: int | None = None) -> dict[str, Any]:
     """``record`` in the format of docs/RECORDS.md (docs/record.schema.json); ``steps``: its
     replay (``_replay.replay``). ``view`` None: whole; a seat: as that seat saw it."""
-    hidden = _hidden_actions(record, steps, view) if view is not None else set()
+    hidden, laid = _hidden_actions(record, steps, view) if view is not None else (set(), set())
     actions = []
     for i, (ms, action) in enumerate(record.actions):
         a = action_json(ms, action)
         if i in hidden:
             inner = a.get("action", a)
             if inner["t"] == "lay":
+                if inner["count"] is None and i in laid:  # the claim the seat saw (set_laid.count)
+                    inner["count"] = len(inner["cards"])
                 inner["cards"] = None
             elif inner["t"] == "discard_quads":
                 inner["count"] = len(inner["ranks"])
@@ -120,10 +123,11 @@ def _line(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
-def _hidden_actions(record: DealRecord, steps: Sequence[Step], view: int) -> set[int]:
+def _hidden_actions(record: DealRecord, steps: Sequence[Step], view: int) -> tuple[set[int], set[int]]:
     """The indexes (into ``record.actions``) of the actions whose cards ``view`` may not see:
     another seat's sets that no challenge or believe revealed (held and returned ones too), and
-    another seat's quads discarded face down."""
+    another seat's quads discarded face down; and the indexes of the lays that became sets on
+    the pile (whose claim every seat was told), returned ones not among them."""
     revealed = {e.set_no for step in steps for e in step.events if isinstance(e, engine.SetRevealed)}
     set_of: dict[int, int] = {}  # action index -> the set it became
     held: dict[int, int] = {}  # seat -> the index of its set laid early, waiting for the window
@@ -148,7 +152,7 @@ def _hidden_actions(record: DealRecord, steps: Sequence[Step], view: int) -> set
         unrevealed = isinstance(made, engine.LaySet) and set_of.get(i) not in revealed
         if unrevealed or (isinstance(made, engine.DiscardQuads) and not shown_quads):
             hidden.add(i)
-    return hidden
+    return hidden, set(set_of)
 
 
 def _made(action: engine.Action | None) -> engine.Action | None:

@@ -5,42 +5,24 @@ from __future__ import annotations
 
 import random
 
-import attrs
+import msgpack
 
 from neveryu import engine
+from neveryu.server import _wire
 
 
-def _plain(value):
-    if attrs.has(type(value)):
-        return {a.name: _plain(getattr(value, a.name)) for a in attrs.fields(type(value))}
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    return value
+def _as_received(body: dict) -> dict:
+    """``body`` as a client decodes it (tuples become arrays, then lists)."""
+    return msgpack.unpackb(msgpack.packb(body))
 
 
 def event_message(event, extra=None) -> dict:
-    body = _plain(event)
-    if isinstance(event, engine.DealStarted):
-        hands = body.pop("hands")
-        body["hand"] = next((h for h in hands if h is not None), None)
-    return {"t": event.type, **body, **(extra or {})}
+    """The wire body the server sends for a projected engine event (server/_wire.py)."""
+    return {**_as_received(_wire.event_message(event)), **(extra or {})}
 
 
 def legal_message(legal) -> dict:
-    lay = None
-    if legal.lay is not None:
-        lay = {"min": legal.lay.min, "max": legal.lay.max, "ranks": list(legal.lay.ranks)}
-        if legal.lay.count_min is not None:
-            lay["count_min"], lay["count_max"] = legal.lay.count_min, legal.lay.count_max
-    return {
-        "t": "legal",
-        "lay": lay,
-        "challenge": legal.challenge,
-        "believe": legal.believe,
-        "declare_none": legal.declare_none,
-        "discard_quads": list(legal.discard_quads),
-        "decline_quads": legal.decline_quads,
-    }
+    return _as_received(_wire.legal_message(legal))
 
 
 def table_summary(players: int, seat: int, variant: str) -> dict:

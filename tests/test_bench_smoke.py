@@ -41,6 +41,8 @@ def test_bench_smoke_run_prints_every_section():
         "fair": True,
         "silent": True,
     }
+    reply = data["botreply"]
+    assert set(reply["reply"]) == set(reply["slow_bluff"]["reply"]) == {"honest", "sharp", "away", "timeout"}
     step = data["capacity"]["steps"][0]
     assert step["seated"] == step["clients"] == 8
     assert step["dropped"] == 0
@@ -49,6 +51,13 @@ def test_bench_smoke_run_prints_every_section():
     assert records["history"]["deals"]["deals"] == 300 and len(records["history"]["seconds"]) == 4
     assert [len(records["overhead"]["steps"][m]) for m in ("off", "on")] == [1, 1]
     assert all(s["seated"] == 8 for m in ("off", "on") for s in records["overhead"]["steps"][m])
+    players = data["players"]
+    assert [r["variant"] for r in players["sanity"]] == [r["variant"] for r in data["engine"]]
+    assert all(r["deals"] == 6 and r["sharp"]["rank"] in (1, 2) for r in players["sanity"])
+    assert players["board"]["deals"]["deals"] == 300 and len(players["board"]["query_ms"]) == 4
+    flood = data["flood"]
+    assert all(flood[cond]["n"] > 0 for cond in ("without", "with", "with, no budget"))
+    assert flood["flood"]["frames_decoded_per_s"] > 0 and flood["flood"]["closed"] == 0
     journal = data["journal"]
     restored = (journal["restore"]["restored"], journal["serve_start"]["restored"])
     assert journal["held"]["tables"] == 2 and restored == (2, 2)

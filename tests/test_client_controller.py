@@ -196,6 +196,25 @@ def test_host_controls_wait_for_the_server_to_offer_them():
     assert notice(c) == "Seats are emptied only between matches." and len(sent) == 1
 
 
+def test_the_host_may_ask_for_a_present_looking_seat_and_the_server_decides():
+    """The summary does not say whose client dropped (its grace runs before he is ``away``): the
+    client asks, and a player who is here keeps his seat, said in words (a tmux run of #22)."""
+    msgs = deal_messages()
+    msgs[1]["table"]["host"] = 0
+    msgs[1]["table"]["seats"] = [SEATS[0], dict(SEATS[1], name="Bob", bot=None), SEATS[2]]
+    c, sent, _, _ = make(msgs)
+    c.open_seats()
+    c.dialog_move(1)
+    c.seat_bot()
+    assert sent == [{"t": "seat_bot", "seat": 1, "strength": "sharp"}]
+    c.receive({"t": "error", "re": 9, "code": "SEAT_TAKEN", "msg": "Bob holds seat 1", "fatal": False})
+    assert notice(c) == (
+        "Bob is at the table: a bot takes only the seat of a player whose client has dropped, or who is away."
+    )
+    c.receive({"t": "error", "re": 10, "code": "SEAT_TAKEN", "msg": "Bob holds seat 1", "fatal": False})
+    assert notice(c) == "Refused: Bob holds seat 1"  # no question of the dialog's open any more
+
+
 def test_q_quits_at_once_when_the_server_is_gone_and_says_how_to_come_back():
     quit: list[int] = []
     c, sent, _, _ = make(deal_messages())

@@ -257,3 +257,41 @@ def test_a_resume_says_when_the_replayed_events_are_all_in(server):
     assert received[welcome]["resumed"] is True and welcome < replayed
     # every event before the marker that the server replayed comes after what was seen
     assert all(m["seq"] > seen for m in received[welcome + 1 : replayed] if "seq" in m)
+
+
+def test_a_resume_on_ones_own_turn_counts_down_the_time_left_not_the_whole_turn(server):
+    """The server tells the turn again after its replay, with the time left now (#22): the model
+    takes that time, and not the replayed turn's, which was counted when it was first sent."""
+    states: list[model.State] = [model.State()]
+
+    def deliver(msg):
+        states[0] = model.reduce(states[0], msg, time.monotonic())
+
+    async def main():
+        net = Net("127.0.0.1", server.port, hello_fields("Ann", None), deliver)
+        net.start()
+        try:
+            net.send(
+                {
+                    "t": "create_table",
+                    "variant": "verish",
+                    "seats": 3,
+                    "bots": ["honest"] * 2,
+                    "turn_ms": 60_000,
+                }
+            )
+            await _until(lambda: states[0].table is not None)
+            net.send({"t": "ready", "ready": True})
+            net.send({"t": "start"})
+            await _until(lambda: states[0].legal is not None and states[0].my_turn)
+            started = states[0].turn_deadline
+            net.drop()
+            await _until(lambda: states[0].recap is not None)  # the replay is in
+            return started, states[0].turn_deadline
+        finally:
+            await net.aclose()
+
+    started, resumed = asyncio.run(main())
+    assert started is not None and resumed is not None
+    assert resumed <= started + 0.05  # the time left now, not a whole new turn
+    assert states[0].my_turn and not states[0].recapping

@@ -3,7 +3,8 @@
 `neveryu play --seed S` (a server in the same process, bots in the other seats) for a whole deal,
 the smallest size allowed (64×20) and 80×24 in English and Russian, a terminal that shows only
 ASCII (LC_ALL=C), a resume after the client was killed with SIGKILL (a server started with
-`neveryu serve --host 127.0.0.1 --port 0`), and the CPU an idle client uses.
+`neveryu serve --host 127.0.0.1 --port 0`), the host giving a killed player's seat to a bot,
+and the CPU an idle client uses.
 
 tmux runs on a private server socket (``tmux -L``) with a fixed size and is killed in
 ``finally``; kept sessions go to a folder of the test's own (NEVERYU_STATE_DIR); every wait
@@ -332,6 +333,52 @@ def test_a_client_killed_with_sigkill_comes_back_to_its_seat(tmp_path):
         )
     finally:
         tmux.kill()
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=10)
+
+
+def test_the_host_gives_a_killed_players_seat_to_a_bot_and_he_comes_back_to_the_lobby(tmp_path):
+    """Issue 22 item 2 end to end: Ann makes a table of three (Bob, a bot), Bob's client is
+    killed with SIGKILL mid-deal; before his grace runs out Ann gives his seat to a bot (the
+    summary cannot say his client dropped: the server decides); Bob starts the client again and
+    lands in the lobby, told why."""
+    server, port = start_server(tmp_path)
+    (tmp_path / "ann").mkdir()
+    (tmp_path / "bob").mkdir()
+    ann, bob = Tmux(80, 24), Tmux(64, 20)
+    try:
+        ann.start(join(tmp_path / "ann", port, "--name Ann --lang en"))
+        ann.wait_for(lambda s: "No tables yet" in s, what="Ann's lobby")
+        ann.keys("c")
+        ann.wait_for(lambda s: "New table" in s, what="the form")
+        # three seats (one bot), untimed
+        ann.keys("Down", "Left", "Down", "Down", "Down", "Left", "Left", "Left", "Left", "Enter")
+        ann.wait_for(lambda s: "You sit at table 1" in s, what="Ann's table")
+        bob.start(join(tmp_path / "bob", port, "--name Bob --lang en"))
+        bob.wait_for(lambda s: "verish" in s and "waiting" in s, what="Bob's lobby")
+        bob.keys("Enter")
+        bob.wait_for(lambda s: "You sit at table 1, seat 2" in s, what="Bob's seat")
+        ann.keys("s")
+        bob.keys("s")
+        bob.wait_for(lambda s: "s starts the match" in s, what="everyone ready")
+        bob.keys("s")
+        bob.wait_for(lambda s: re.search(CARD, hand_line(s)), what="Bob's hand")
+        os.kill(client_pid(bob), signal.SIGKILL)
+        ann.keys("m")
+        ann.wait_for(lambda s: "Seats" in s and "2. Bob" in s, what="the seats dialog")
+        ann.keys("Down", "b")
+        ann.wait_for(lambda s: "Bot 2" in s, what="a bot in Bob's seat")
+        ann.keys("Escape")
+        screen = ann.wait_for(lambda s: "gave seat 2 to a bot" in s, what="the log")
+        assert "Ann (you) gave seat 2 to a bot (hard)." in log_lines(screen)
+        bob.run("respawn-pane", "-k", join(tmp_path / "bob", port, "--name Bob --lang en"))
+        screen = bob.wait_for(lambda s: "Server " in s and "While you were away" in s, what="Bob's lobby")
+        text = " ".join(screen.split())
+        assert "the table's host gave your seat to someone else, and you are in the lobby." in text
+        assert "Your hand" not in screen and "Watching" not in screen
+    finally:
+        ann.kill()
+        bob.kill()
         server.send_signal(signal.SIGINT)
         server.wait(timeout=10)
 

@@ -10,6 +10,8 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("engine", "protocol", "server", "client")
 
@@ -29,17 +31,40 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
     assert set(config["tool"]["setuptools"]["packages"]) == _package_folders()
 
 
-def test_the_wheel_has_one_top_level_package(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from this checkout (no build isolation: the test extras hold setuptools)."""
+    out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(ROOT)],
         check=True,
         capture_output=True,
         timeout=300,
     )
-    (wheel,) = tmp_path.glob("neveryu-*.whl")
+    (built,) = out.glob("neveryu-*.whl")
+    return built
+
+
+def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert tops == {"neveryu"}
     assert "neveryu/protocol/schema.json" in names
     assert {f"neveryu/{top}/__init__.py" for top in FOLDERS} <= set(names)
     assert not any(name.startswith(("neveryu/tests/", "neveryu/scripts/")) for name in names)
+
+
+def test_neveryu_help_works_from_an_isolated_install(wheel: Path, tmp_path: Path) -> None:
+    """As ``pipx install`` does it: a fresh venv with the wheel and its dependencies only, run
+    from a folder that holds none of the sources."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, str(wheel)], check=True, capture_output=True, timeout=600)
+    done = subprocess.run(
+        [str(venv / "bin" / "neveryu"), "--help"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage: neveryu" in done.stdout
+    for command in ("play", "serve", "join"):
+        assert command in done.stdout

@@ -12,7 +12,7 @@ def test_protocol_info_prints_version_and_schema(capsys):
     assert main(["protocol-info"]) == 0
     out = capsys.readouterr().out
     head, _, rest = out.partition("\n\n")
-    assert head.splitlines()[0] == "neveryu protocol v1"
+    assert head.splitlines()[0] == "neveryu protocol v1.1"
     assert json.loads(rest) == protocol.build_schema()
 
 

@@ -48,6 +48,7 @@ SAMPLES: dict[tuple[str, str], dict] = {
         "name": "ann",
         "password": "pw",
         "resume": {"token": "abc", "last_seq": 12},
+        "player_key": "x4Kd9_pQ-2mZ8tLr0aVbNcYeFgHiJkLmNoPqRsTuVwX",
     },
     ("request", "ping"): {"id": 2},
     ("request", "schema"): {"id": 3},
@@ -83,6 +84,8 @@ SAMPLES: dict[tuple[str, str], dict] = {
     ("request", "contribute"): {"id": 21, "deal_no": 2, "contribution": "5e" * 32},
     ("request", "list_records"): {"id": 22, "mine": True, "before": 40, "limit": 10},
     ("request", "get_record"): {"id": 23, "deal": 39},
+    ("request", "player_stats"): {"id": 24, "name": "ann#3f2a", "variant": "verish"},
+    ("request", "leaderboard"): {"id": 25, "variant": "verish", "limit": 10, "offset": 10},
     ("reply", "ok"): {"re": 1},
     ("reply", "error"): {"re": None, "code": "BAD_FRAME", "msg": "no", "fatal": True},
     ("reply", "welcome"): {
@@ -94,9 +97,11 @@ SAMPLES: dict[tuple[str, str], dict] = {
         "table": None,
         "seat": None,
         "heartbeat_ms": 10000,
-        "limits": {"max_client_frame": 65536, "max_server_frame": 1048576, "max_chat": 500, "idle_ms": 45000},
+        "limits": {"max_client_frame": 16384, "max_server_frame": 1048576, "max_chat": 500, "idle_ms": 45000},
         "bots": ["random", "honest", "sharp"],
         "default_bot": "sharp",
+        "records": True,
+        "player": {"tag": "3f2a"},
     },
     ("reply", "pong"): {"re": 2},
     ("reply", "schema"): {"re": 3, "schema": {"title": "x", "$defs": {"a": {"type": "integer"}}}},
@@ -135,6 +140,55 @@ SAMPLES: dict[tuple[str, str], dict] = {
         ],
     },
     ("reply", "record"): {"re": 20, "record": {"format": "neveryu-record", "version": 1, "view": 0}},
+    ("reply", "player_stats"): {
+        "re": 24,
+        "players": [
+            {
+                "player": {"id": 7, "name": "ann", "tag": "3f2a", "kind": "person"},
+                "variants": [
+                    {
+                        "variant": "verish",
+                        "deals": 3,
+                        "seats": 3,
+                        "lost": 1,
+                        "won": 0,
+                        "places": [1, 0, 1],
+                        "score": 1,
+                        "sets": 40,
+                        "bluffs": 17,
+                        "bluffs_caught": 6,
+                        "challenges": 12,
+                        "challenges_right": 8,
+                        "believes": 0,
+                        "believes_right": 0,
+                        "cards_taken": 66,
+                        "actions": 52,
+                        "action_ms": 104_000,
+                        "timeouts": 1,
+                        "rating": {
+                            "mu": 2710,
+                            "sigma": 640,
+                            "low": 1430,
+                            "high": 3990,
+                            "deals": 3,
+                            "rank": 2,
+                        },
+                    }
+                ],
+            }
+        ],
+    },
+    ("reply", "leaderboard"): {
+        "re": 25,
+        "variant": "verish",
+        "total": 12,
+        "players": [
+            {
+                "player": {"id": 2, "name": "sharp", "tag": None, "kind": "bot"},
+                "rating": {"mu": 3812, "sigma": 141, "low": 3530, "high": 4094, "deals": 412, "rank": 11},
+            }
+        ],
+    },
     ("event", "heartbeat"): {**EV},
     ("event", "bye"): {**EV, "reason": "shutdown"},
     ("event", "table_update"): {**EV, "table": TABLE},
@@ -214,8 +268,7 @@ BAD_REQUESTS = [
     ("card_not_str", {"t": "lay", "id": 1, "cards": [12]}),
     ("cards_not_array", {"t": "lay", "id": 1, "cards": "QS"}),
     ("bool_count", {"t": "lay", "id": 1, "cards": ["QS"], "count": True}),
-    ("empty_chat", {"t": "chat", "id": 1, "text": ""}),
-    ("long_chat", {"t": "chat", "id": 1, "text": "x" * 501}),
+    ("chat_not_a_string", {"t": "chat", "id": 1, "text": 5}),
     (
         "hello_proto_one_int",
         {"t": "hello", "id": 1, "proto": 1, "client": {"name": "x", "version": ""}, "name": "a"},
@@ -283,6 +336,26 @@ def test_impossible_game_requests_are_illegal_not_fatal(name, msg):
     assert exc.value.msg.startswith(msg["t"] + ".")  # names the field at fault
 
 
+# A chat whose text is a string of the wrong length: refused (non-fatal BAD_OPTION), as a chat
+# over the server's own max_chat is (docs/PROTOCOL.md, section 8).
+OUT_OF_RANGE_CHATS = [
+    ("empty_chat", {"t": "chat", "id": 1, "text": ""}),
+    ("long_chat", {"t": "chat", "id": 1, "text": "x" * 501}),
+    ("long_cyrillic_chat", {"t": "chat", "id": 1, "text": "ж" * 501}),
+]
+
+
+@pytest.mark.parametrize(("name", "msg"), OUT_OF_RANGE_CHATS, ids=[b[0] for b in OUT_OF_RANGE_CHATS])
+def test_a_chat_of_the_wrong_length_is_bad_option_not_fatal(name, msg):
+    with pytest.raises(ProtocolError) as exc:
+        parse_request(msg)
+    assert (exc.value.code, exc.value.fatal, exc.value.re) == ("BAD_OPTION", False, 1)
+
+
+def test_a_chat_of_500_characters_is_a_chat():
+    assert parse_request({"t": "chat", "id": 1, "text": "ж" * 500}).text == "ж" * 500
+
+
 def test_impossible_game_request_keeps_the_connection():
     server = protocol.Connection("server")
     for msg in (
@@ -341,6 +414,7 @@ def test_legal_and_state_fields_are_the_engine_fields():
         "fair",
         "seed_hash",
         "contributions",
+        "held",
     }
 
 

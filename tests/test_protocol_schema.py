@@ -54,6 +54,96 @@ def test_schema_is_a_valid_json_schema():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
 
 
+# What a validator's strict mode refuses (ajv's ``strict: true``: strictSchema, strictTypes,
+# strictTuples, strictRequired), checked on every subschema: a tool used as its authors intend
+# takes the schema as it is (issue 19, item 12).
+KEYWORDS = {
+    # core, applicator, unevaluated, validation, meta-data, format-annotation, content (2020-12)
+    *("$schema", "$id", "$ref", "$defs", "$comment", "$anchor", "$dynamicRef", "$dynamicAnchor"),
+    *("$vocabulary", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"),
+    *("prefixItems", "items", "contains", "properties", "patternProperties", "additionalProperties"),
+    *("propertyNames", "unevaluatedItems", "unevaluatedProperties", "type", "enum", "const"),
+    *("multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength"),
+    *("minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains"),
+    *("maxProperties", "minProperties", "required", "dependentRequired", "title", "description"),
+    *("default", "deprecated", "readOnly", "writeOnly", "examples", "format", "contentEncoding"),
+    *("contentMediaType", "contentSchema"),
+}
+TYPED = {
+    "object": {"properties", "required", "additionalProperties", "propertyNames", "maxProperties"}
+    | {"minProperties", "patternProperties", "dependentRequired", "dependentSchemas"},
+    "array": {"items", "prefixItems", "minItems", "maxItems", "contains", "uniqueItems"},
+    "string": {"minLength", "maxLength", "pattern", "format"},
+    "integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+}
+SUBSCHEMA_MAPS = ("properties", "$defs", "patternProperties", "dependentSchemas")
+SUBSCHEMA_LISTS = ("anyOf", "allOf", "oneOf", "prefixItems")
+SUBSCHEMAS = ("items", "not", "additionalProperties", "propertyNames", "if", "then", "else", "contains")
+
+
+def strict_problems(schema: object, where: str = "#") -> list[str]:
+    """What a strict validator says of ``schema`` and every subschema in it."""
+    if isinstance(schema, bool):
+        return []
+    assert isinstance(schema, dict), where
+    problems = [f"{where}: unknown keyword {k}" for k in schema if k not in KEYWORDS]
+    ty = schema.get("type")
+    if isinstance(ty, list):
+        problems.append(f"{where}: a union type {ty}")
+    for kind, keywords in TYPED.items():
+        for k in keywords & set(schema):
+            if ty != kind and not (kind == "integer" and ty == "number"):
+                problems.append(f"{where}: {k} without type {kind}")
+    for name in schema.get("required", ()):
+        if name not in schema.get("properties", {}):
+            problems.append(f"{where}: required {name} is not in properties")
+    if "prefixItems" in schema:
+        n = len(schema["prefixItems"])
+        if schema.get("minItems") != n or not (schema.get("maxItems") == n or schema.get("items") is False):
+            problems.append(f"{where}: prefixItems without minItems and maxItems of its length")
+    for k in SUBSCHEMA_MAPS:
+        if k in schema:
+            for name, sub in schema[k].items():
+                problems += strict_problems(sub, f"{where}/{k}/{name}")
+    for k in SUBSCHEMA_LISTS:
+        for i, sub in enumerate(schema.get(k, ())):
+            problems += strict_problems(sub, f"{where}/{k}/{i}")
+    for k in SUBSCHEMAS:
+        if k in schema:
+            problems += strict_problems(schema[k], f"{where}/{k}")
+    return problems
+
+
+def test_schema_passes_a_strict_validator():
+    assert strict_problems(SCHEMA) == []
+
+
+@pytest.mark.parametrize(
+    ("bad", "problem"),
+    [
+        ({"x-reply": "ok"}, "#: unknown keyword x-reply"),
+        ({"required": ["id"], "anyOf": [{"type": "object"}]}, "#: required without type object"),
+        ({"type": "object", "required": ["id"]}, "#: required id is not in properties"),
+        (
+            {"type": "object", "propertyNames": {"maxLength": 3}},
+            "#/propertyNames: maxLength without type string",
+        ),
+        ({"type": ["integer", "null"]}, "#: a union type ['integer', 'null']"),
+    ],
+)
+def test_the_strict_check_finds_what_strict_validators_refuse(bad, problem):
+    assert problem in strict_problems(bad)
+
+
+def test_the_protocol_data_in_the_schema():
+    data = SCHEMA["$defs"]["protocol"]["const"]
+    assert jsonschema.Draft202012Validator({"$ref": "#/$defs/protocol", "$defs": SCHEMA["$defs"]}).is_valid(
+        data
+    )
+    assert data["limits"] == {"max_client_frame": 16_384, "max_server_frame": 1_048_576}
+    assert data["replies"]["hello"] == "welcome" and data["replies"]["lay"] == "ok"
+
+
 def test_schema_reply_fits_a_frame():
     reply = protocol.SchemaReply(re=1, schema=load_schema()).to_wire()
     frame = encode_frame(reply)
@@ -70,8 +160,10 @@ def test_schema_lists_every_message_and_error():
         ("event", protocol.EVENTS),
     ):
         assert {k.split(".", 1)[1] for k in defs if k.startswith(kind + ".")} == set(registry)
-    assert set(SCHEMA["x-errors"]) == set(protocol.ERRORS)
-    assert SCHEMA["x-protocol-version"] == protocol.PROTOCOL_VERSION
+    data = SCHEMA["$defs"]["protocol"]["const"]
+    assert data["errors"] == {code: {"fatal": f, "when": w} for code, (f, w) in protocol.ERRORS.items()}
+    assert (data["version"], data["minor"]) == (protocol.PROTOCOL_VERSION, protocol.PROTOCOL_MINOR)
+    assert data["replies"] == {t: cls.REPLY for t, cls in protocol.REQUESTS.items()}
 
 
 @pytest.mark.parametrize(("kind", "t"), list(SAMPLES), ids=[f"{k}.{t}" for k, t in SAMPLES])
@@ -166,9 +258,9 @@ def test_schema_accepts_exactly_what_parse_request_accepts(msg):
 
 
 def test_schema_and_classes_agree_on_the_hand_picked_bad_requests():
-    from test_protocol_messages import BAD_REQUESTS
+    from test_protocol_messages import BAD_REQUESTS, IMPOSSIBLE_GAME_REQUESTS, OUT_OF_RANGE_CHATS
 
-    for _name, msg in BAD_REQUESTS:
+    for _name, msg in BAD_REQUESTS + IMPOSSIBLE_GAME_REQUESTS + OUT_OF_RANGE_CHATS:
         assert not validator_for("request", msg["t"]).is_valid(msg), msg
 
 

@@ -47,7 +47,8 @@ async def test_handshake_lobby_replies_are_valid_protocol():
                 "default": "chips_per_player",
                 "choices": ["chips_per_player", "chips_per_card"],
             }
-            assert (await c.request("schema"))["schema"]["x-protocol-version"] == protocol.PROTOCOL_VERSION
+            schema = (await c.request("schema"))["schema"]
+            assert schema["$defs"]["protocol"]["const"]["version"] == protocol.PROTOCOL_VERSION
             assert (await c.request("list_tables"))["tables"] == []
             joined = await c.request(
                 "create_table",

@@ -82,6 +82,35 @@ async def test_a_client_receives_what_send_all_would_deliver(seed):
     assert bytes(received) == await plain_delivery(frames, buffer)
 
 
+class CountingSocket(socket.socket):
+    """A socket that keeps the size of every ``send`` (the outbox's direct writes)."""
+
+    sends: list[int]
+
+    def send(self, data, *args) -> int:  # type: ignore[override]
+        self.sends.append(len(data))
+        return super().send(data, *args)
+
+
+async def test_what_a_batch_sends_a_client_goes_out_in_one_send():
+    stream, sock, client = pair()
+    counting = CountingSocket(fileno=sock.detach())
+    counting.sends = []
+    box = outbox(stream, counting)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(box.run)
+            for batch in range(3):  # a batch: frames sent without a checkpoint between them
+                for k in range(4):
+                    box.send(bytes([batch * 4 + k]) * 10)
+                await trio.testing.wait_all_tasks_blocked()
+            data = await read_exactly(client, 120)
+            box.end()
+    counting.detach()
+    assert data == b"".join(bytes([k]) * 10 for k in range(12))
+    assert counting.sends == [40, 40, 40]
+
+
 async def test_frames_sent_during_a_write_go_out_together_after_it():
     stream, sock, client = pair(4096)
     box = outbox(stream, sock)

@@ -63,6 +63,19 @@ def load(conn: sqlite3.Connection, deal: int, path: str) -> tuple[DealRecord, li
         raise Failed(f"deal {deal} does not replay: {exc}") from None
 
 
+def load_seen(args: argparse.Namespace) -> tuple[DealRecord, list[Step]]:
+    """Deal ``args.deal`` of the database of ``args`` and its replay, checking ``args.seat``
+    (None, or one of the deal's seats). Raises Failed."""
+    conn = open_db(args)
+    try:
+        record, steps = load(conn, args.deal, db_path(args))
+    finally:
+        conn.close()
+    if args.seat is not None and not 0 <= args.seat < record.players:
+        raise Failed(f"deal {args.deal} has seats 0 to {record.players - 1}, not {args.seat}")
+    return record, steps
+
+
 def fail(command: str, exc: Failed) -> int:
     print(f"neveryu {command}: {exc}", file=sys.stderr)
     return 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ._records import Failed, add_db_argument, db_path, fail, load, open_db
+from ._records import Failed, add_db_argument, fail, load_seen
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,13 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from neveryu.server import record_json, record_text
 
     try:
-        conn = open_db(args)
-        try:
-            record, steps = load(conn, args.deal, db_path(args))
-        finally:
-            conn.close()
-        if args.seat is not None and not 0 <= args.seat < record.players:
-            raise Failed(f"deal {args.deal} has seats 0 to {record.players - 1}, not {args.seat}")
+        record, steps = load_seen(args)
     except Failed as exc:
         return fail("export", exc)
     text = record_text(record_json(record, steps, args.seat))

@@ -3,9 +3,10 @@
 Without HOST, browse the local network (DNS-SD) and pick a server from a list. The session is
 kept on disk (the user's state folder, readable by the user only): if the client stops, the
 same command brings you back to your seat. Keys: arrows and h/l move across the hand, Space
-selects, Enter lays, n «Не верю», y «Верю», d discards quads, 0 declares none, s ready/start,
-/ chat, Tab scores, r rules, ? help, q leaves, Ctrl-C quits (your seat is kept). Texts in
-Russian or English (from the locale, or --lang); ASCII where the terminal cannot show ♠♥♦♣.
+selects, Enter lays, n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares
+none, s ready/start, / chat, Tab scores, r rules, p your deals on this server, ? help, q
+leaves, Ctrl-C quits (your seat is kept). Texts in Russian or English (from the locale, or
+--lang); ASCII where the terminal cannot show ♠♥♦♣.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from neveryu.client.address import parse_address, show_address
+    from neveryu.client.player_key import player_key
     from neveryu.client.ui.app import run_client
     from neveryu.client.ui.texts import Texts
 
@@ -63,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     address = show_address(host, port)
     problems: list[str] = []
     slot = _slot(address, name, args.fresh, problems)
+    key = player_key(problem=problems.append)
     command = f"neveryu join {address}" + (f" --name {args.name}" if args.name else "")
     try:
         return run_client(
@@ -76,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
             notes=display.notes + tuple(problems),
             color_depth=display.color_depth,
             come_back=command,
+            player_key=key,
         )
     except KeyboardInterrupt:
         print(f"neveryu join: stopped. To come back: {command}", file=sys.stderr)

@@ -8,8 +8,8 @@ replay ID`` shows one again, every hand. A game cut short (the terminal closed, 
 killed) is not lost: the next ``neveryu play`` on the same records brings the table back and
 sits you at it again (--fresh starts a new one instead).
 Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
-n «Не верю», y «Верю», d discards quads, 0 declares none, Tab scores, r rules, / chat, ? help,
-q leaves.
+n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares none, Tab scores, r
+rules, / chat, p your deals (after the match: each one replayed), ? help, q leaves.
 """
 
 from __future__ import annotations
@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     _quiet_logging(args.log)
 
+    from neveryu.client.player_key import player_key
     from neveryu.client.ui.app import run_client
     from neveryu.client.ui.net import Net
     from neveryu.client.ui.texts import Texts
@@ -161,6 +162,9 @@ def run(args: argparse.Namespace) -> int:
         if records.on or not config.record
         else (*display.notes, f"Records are off: {records.off}.")
     )
+    problems: list[str] = []
+    key = player_key(problem=problems.append)
+    notes = (*notes, *problems)
     name = player_name(args.name)
     slot = _slot(config, name, args.fresh) if records.journal is not None else None
     try:
@@ -174,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
             prefs=prefs_of(args),
             notes=notes,
             color_depth=display.color_depth,
+            player_key=key,
             slot=slot,
         )
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     schema = protocol.load_schema()
     if not args.schema:
-        print(f"neveryu protocol v{protocol.PROTOCOL_VERSION}")
+        print(f"neveryu protocol v{protocol.PROTOCOL_VERSION}.{protocol.PROTOCOL_MINOR}")
         print(f"default port: {protocol.DEFAULT_PORT}")
         print(
             f"frames: 4-byte big-endian length + one msgpack map; at most {protocol.MAX_CLIENT_FRAME} bytes "

@@ -15,7 +15,7 @@ import argparse
 import sqlite3
 import sys
 
-from ._records import Failed, add_db_argument, db_path, fail, load, open_db
+from ._records import Failed, add_db_argument, db_path, fail, load, load_seen, open_db
 from ._ui import display_of, need_terminal
 
 
@@ -45,31 +45,17 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from neveryu.server import seat_messages, table_summary
-
     try:
-        conn = open_db(args)
-        try:
-            record, steps = load(conn, args.deal, db_path(args))
-        finally:
-            conn.close()
-        if args.seat is not None and not 0 <= args.seat < record.players:
-            raise Failed(f"deal {args.deal} has seats 0 to {record.players - 1}, not {args.seat}")
+        record, steps = load_seen(args)
     except Failed as exc:
         return fail("replay", exc)
     if need_terminal("replay"):
         return 2
-    from neveryu.client.ui.replay import Deal, run_replay
+    from neveryu.client.ui.app import run_replay
+    from neveryu.client.ui.replay_deal import deal_of
     from neveryu.client.ui.texts import Texts
 
-    views = {seat: seat_messages(record, steps, seat) for seat in (None, *range(record.players))}
-    deal = Deal(
-        id=record.id or args.deal,
-        table=table_summary(record),
-        views=views,
-        times=tuple(s.ms for s in steps),
-        server=record.server,
-    )
+    deal = deal_of(record, steps)
     display = display_of(args)
     return run_replay(
         deal,

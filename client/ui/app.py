@@ -30,6 +30,8 @@ from .controller import Controller
 from .keys import build_key_bindings
 from .layout import STYLE, Screen
 from .net import RESUMABLE_BYES, Net
+from .replay import Replay, ReplayController, replay_keys
+from .replay_deal import Deal
 from .texts import Texts
 
 CLIENT_NAME = "neveryu-tui"
@@ -86,15 +88,45 @@ def build_app(
             app.output.bell()
             app.output.flush()
 
+    def open_replay(deal: Any, seat: int | None) -> None:
+        app.create_background_task(show_replay(app, controller, deal, seat))
+
     # Esc alone closes a dialog at once; Alt+key (Esc and a key together) is still told apart.
     app.ttimeoutlen = 0.05
     app.timeoutlen = 0.1
     controller.on_quit = quit_app
     controller.invalidate = app.invalidate
     controller.on_attention = attention
+    controller.on_open_replay = open_replay
     app.after_render += after_render
     app.screen = screen  # type: ignore[attr-defined]
     return app
+
+
+async def show_replay(app: Application[None], controller: Controller, deal: Any, seat: int | None) -> None:
+    """A recorded deal (client/ui/replay.py) over the client's screen: ``app`` steps aside
+    (prompt-toolkit's ``in_terminal``: its input detached, its drawing paused) while the replay runs
+    on the same input and output; ``q`` ends the replay and the client's screen comes back.
+    Messages keep reaching ``controller`` meanwhile (the connection, the lobby, the table)."""
+    from prompt_toolkit.application import in_terminal
+
+    if not app.is_running:
+        return
+    viewer = ReplayController(controller.t, Replay(deal), seat, prefs=controller.prefs)
+    controller.viewing = viewer
+    try:
+        async with in_terminal():
+            nested = build_app(
+                viewer,
+                input=app.input,
+                output=app.output,
+                color_depth=app.color_depth,
+                keys=replay_keys(viewer),
+            )
+            await nested.run_async()
+    finally:
+        controller.viewing = None
+        app.invalidate()
 
 
 def window_title(c: Controller) -> str:
@@ -107,7 +139,7 @@ def window_title(c: Controller) -> str:
     return f"neveryu {t.glyph('dot')} " + t("head.table", table=(s.table or {}).get("id"))
 
 
-def hello_fields(name: str, password: str | None) -> Msg:
+def hello_fields(name: str, password: str | None, player_key: str | None = None) -> Msg:
     from neveryu import protocol
 
     fields: Msg = {
@@ -117,6 +149,8 @@ def hello_fields(name: str, password: str | None) -> Msg:
     }
     if password:
         fields["password"] = password
+    if player_key:  # client/player_key.py
+        fields["player_key"] = player_key
     return fields
 
 
@@ -206,6 +240,7 @@ def run_client(
     notes: tuple[str, ...] = (),
     color_depth: ColorDepth | None = None,
     come_back: str = "",
+    player_key: str | None = None,
 ) -> int:
     """Run the terminal client against ``host``:``port`` until the player quits. Returns 0, or 1
     when the connection could never be made (the reason is printed after the screen closes).
@@ -215,7 +250,8 @@ def run_client(
     fresh ``welcome`` asks for the tables and variants (the lobby). ``slot``: where the session
     is kept (None: nowhere); a kept session is resumed at once. ``notes``: sentences to show
     first (what the terminal lacks). ``come_back``: the command that brings the player back,
-    printed when he leaves his seat behind."""
+    printed when he leaves his seat behind. ``player_key``: sent in ``hello``
+    (client/player_key.py; None: the player is a guest)."""
     failure: list[str] = []
     said: list[str] = []
 
@@ -257,7 +293,7 @@ def run_client(
         net = Net(
             host,
             port,
-            hello_fields(name, password),
+            hello_fields(name, password, player_key),
             deliver,
             session=kept.token if kept is not None else None,
             last_seq=kept.replay_from if kept is not None else 0,
@@ -292,4 +328,26 @@ def run_client(
         return 1
     for line in said:
         print(line)
+    return 0
+
+
+def run_replay(
+    deal: Deal,
+    texts: Texts,
+    *,
+    seat: int | None = None,
+    color_depth: ColorDepth | None = None,
+    notes: tuple[str, ...] = (),
+) -> int:
+    """Show ``deal`` (client/ui/replay.py) full-screen from ``seat``'s view (None: every hand)
+    until the player quits (q): ``neveryu replay ID``. Returns 0."""
+
+    async def main() -> None:
+        controller = ReplayController(texts, Replay(deal), seat)
+        app = build_app(controller, color_depth=color_depth, keys=replay_keys(controller))
+        if notes:
+            controller.say(" ".join(texts(n) for n in notes), "message", seconds=15.0)
+        await app.run_async()
+
+    asyncio.run(main())
     return 0

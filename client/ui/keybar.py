@@ -47,6 +47,9 @@ def entries(c: Controller) -> list[Key]:
                 Key("v", t("keys.watch")),
             ]
         out += [Key("c", t("keys.create")), Key("r", t("keys.refresh"), 0)]
+        if c.records:
+            out.append(Key("p", t("keys.deals"), 0))
+            out.append(Key("t", t("keys.players"), 0))
         out += [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
         return out
     if s.screen != "table" or s.connection != "connected":
@@ -72,6 +75,9 @@ def entries(c: Controller) -> list[Key]:
         out.append(Key("0", t("keys.declare", rank=t.rank_plural(legal["declare_none"])), 2))
     if legal.get("discard_quads"):
         out.append(Key("d", t("keys.quads"), 2))
+    window = s.quads_window or {}
+    if legal.get("decline_quads") and (legal.get("discard_quads") or window.get("seat") == s.seat):
+        out.append(Key("k", t("keys.decline"), 2))  # RULES.md, verish: go on without discarding
     ready = c.ready_action()
     if ready:
         out.append(Key("s", t("keys." + ready), 2))
@@ -82,6 +88,8 @@ def entries(c: Controller) -> list[Key]:
     out.append(Key("r", t("keys.rules"), 0))
     if c.is_host():
         out.append(Key("m", t("keys.seats"), 1))
+    if c.records and not s.playing and (s.table or {}).get("state") != "playing":
+        out.append(Key("p", t("keys.deals"), 0))
     out.append(Key("?", t("keys.help"), 2))
     out.append(Key("q", t("keys.quit") if c.leave_quits else t("keys.leave"), 2))
     return out
@@ -114,7 +122,19 @@ def dialog_entries(c: Controller) -> list[Key]:
             Key("Enter", t("keys.dialog.create"), 2),
             Key("Esc", t("keys.dialog.cancel"), 2),
         ]
-    if kind in ("help", "rules", "scores"):
+    if kind == "deals":
+        return [
+            Key(ud, t("keys.dialog.choose"), 2),
+            Key("Enter", t("keys.dialog.open"), 2),
+            Key("Esc", t("keys.dialog.close"), 2),
+        ]
+    if kind == "players":
+        return [
+            Key(lr, t("keys.dialog.variant"), 1),
+            Key("PgUp PgDn", t("keys.dialog.scroll"), 0),
+            Key("Esc", t("keys.dialog.close"), 2),
+        ]
+    if kind in ("help", "rules", "scores", "record"):
         out = [Key("PgUp PgDn", t("keys.dialog.scroll"), 1), Key("Esc", t("keys.dialog.close"), 2)]
         if kind == "scores" and c.ready_action():
             out.insert(0, Key("s", t("keys." + str(c.ready_action())), 2))

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
+from . import players
 from .controller import Controller
 
 # key -> the same key on a Russian ЙЦУКЕН layout
@@ -36,6 +37,8 @@ RU_TWIN = {
     "m": "ь",
     "b": "и",
     "x": "ч",
+    "p": "з",
+    "t": "е",
 }
 
 
@@ -70,6 +73,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("n",), playing, c.challenge)
     add(("y",), playing, c.believe)
     add(("d",), playing, c.discard_quads)
+    add(("k",), playing, c.decline_quads)
     add(("0",), playing, c.declare_none)
     add(("s",), playing, c.ready)
     add(("/", "."), playing, c.open_chat)
@@ -84,11 +88,17 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("v",), in_lobby, lambda: c.join(spectate=True))
     add(("c",), in_lobby, c.open_create)
     add(("r",), in_lobby, c.refresh)
+    add(("t",), in_lobby, lambda: players.open_players(c))  # the players' page (client/ui/players.py)
+
+    # -- the player's own deals (client/ui/controller_records.py) ----------------------------------
+    add(("p",), Condition(lambda: c.dialog is None and c.replay is None), c.open_deals)
 
     # -- everywhere without a dialog ------------------------------------------------------------
     add(("?", ","), no_dialog, c.open_help)
     add(("q",), no_dialog, c.quit_key)
-    scrollable = Condition(lambda: c.dialog is None or c.dialog.kind in ("help", "rules", "scores"))
+    scrollable = Condition(
+        lambda: c.dialog is None or c.dialog.kind in ("help", "rules", "scores", "record", "deals", "players")
+    )
     add(("pageup",), scrollable, lambda: c.scroll("up"))
     add(("pagedown",), scrollable, lambda: c.scroll("down"))
     add(("home",), scrollable & ~replaying, lambda: c.scroll("home"))
@@ -106,13 +116,17 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     def _(event: KeyPressEvent) -> None:
         """Alt+key arrives as Esc and the key: it does nothing (no game action on Alt)."""
 
-    pages = dialog_is("help", "rules", "scores")
+    pages = dialog_is("help", "rules", "scores", "record", "players")
     for key in ("enter", "q", "й"):
         kb.add(key, filter=pages)(lambda event: c.close_dialog())
     kb.add("?", filter=dialog_is("help"))(lambda event: c.close_dialog())
     for key in ("r", "к"):
         kb.add(key, filter=dialog_is("rules"))(lambda event: c.close_dialog())
     kb.add("tab", filter=dialog_is("scores"))(lambda event: c.close_dialog())
+    for key in ("t", "е"):
+        kb.add(key, filter=dialog_is("players"))(lambda event: c.close_dialog())
+    kb.add("left", filter=dialog_is("players"))(lambda event: players.switch_variant(c, -1))
+    kb.add("right", filter=dialog_is("players"))(lambda event: players.switch_variant(c, 1))
     for key in ("s", "ы"):
         kb.add(key, filter=dialog_is("scores"))(lambda event: c.ready())
     kb.add("up", filter=pages)(lambda event: c.scroll_lines(-1))
@@ -155,6 +169,12 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     @kb.add("<any>", filter=dialog_is("create"))
     def _(event: KeyPressEvent) -> None:
         c.form.type(event.data)
+
+    kb.add("up", filter=dialog_is("deals"))(lambda event: c.deals_move(-1))
+    kb.add("down", filter=dialog_is("deals"))(lambda event: c.deals_move(1))
+    kb.add("enter", filter=dialog_is("deals"))(lambda event: c.open_deal())
+    for key in ("q", "й"):
+        kb.add(key, filter=dialog_is("deals"))(lambda event: c.close_dialog())
 
     kb.add("up", filter=dialog_is("seats"))(lambda event: c.dialog_move(-1))
     kb.add("down", filter=dialog_is("seats"))(lambda event: c.dialog_move(1))

@@ -28,11 +28,15 @@ def moment(s: State) -> Why | None:
     if s.seat_info().get("away"):
         return ("why.away", {})
     if s.held:
-        return ("why.held", {"rank": s.held.get("rank"), "count": s.held.get("count")})
+        key = "why.held_quads" if s.quads_window is not None else "why.held"
+        return (key, {"rank": s.held.get("rank"), "count": s.held.get("count")})
     rules = s.rules
     legal = s.legal or {}
     last = s.last or {}
     layer = last.get("seat")
+    quads = _quads_after_taking(s, legal)
+    if quads is not None:
+        return quads
     if not s.my_turn:
         if legal.get("challenge") is not None:  # RULES.md, timing rules: anyone may challenge
             return ("why.anyone", {"seat": layer})
@@ -40,10 +44,8 @@ def moment(s: State) -> Why | None:
             return ("why.barred", {"set_no": s.barred})
         return None
     lay = legal.get("lay")
-    if legal.get("discard_quads") and rules is not None:
-        if rules.quads == "after_taking":  # RULES.md, verish: quads after taking, shown
-            return ("why.quads_taken", {"ranks": tuple(legal["discard_quads"])})
-        return ("why.quads_turn", {"ranks": tuple(legal["discard_quads"])})
+    if legal.get("discard_quads") and rules is not None and rules.quads == "on_turn":
+        return ("why.quads_turn", {"ranks": tuple(legal["discard_quads"])})  # RULES.md, veryu
     if lay is None and (legal.get("challenge") is not None or legal.get("believe") is not None):
         if rules is not None and rules.last_cards == "final_call" and s.seat in s.waiting:
             return ("why.final_call", {"seat": layer})  # RULES.md, veryu: last cards, final call
@@ -72,3 +74,21 @@ def moment(s: State) -> Why | None:
     if len(ranks) > 1 and not last:
         return ("why.lead", {})
     return None
+
+
+def _quads_after_taking(s: State, legal: dict[str, Any]) -> Why | None:
+    """RULES.md, ``verish``: quads after taking. The taker may discard his quads (or go on)
+    until the next set is laid, and while his quads window is open the next set waits. Everyone
+    else is told only that the window is open: it opens after every take by a person, whatever
+    he holds, so the sentence says nothing of his hand."""
+    window = s.quads_window
+    if window is not None and window.get("seat") != s.seat:
+        key = "why.quads_wait_next" if s.my_turn and legal.get("lay") else "why.quads_wait"
+        return (key, {"seat": window.get("seat")})
+    ranks = tuple(legal.get("discard_quads") or ())
+    rules = s.rules
+    if rules is None or rules.quads != "after_taking" or not (ranks or legal.get("decline_quads")):
+        return None
+    if window is not None:
+        return ("why.quads_window" if ranks else "why.quads_window_none", {"ranks": ranks})
+    return ("why.quads_taken", {"ranks": ranks}) if ranks else None

@@ -14,6 +14,8 @@ thread. It adds local notes (client/ui/model.py lists them):
 - ``BAD_RESUME`` (the server no longer knows the session) is delivered as ``{"t": "_fresh"}``
   and a new session starts at once;
 - the reply to our own ``leave`` is delivered as ``{"t": "_left"}``;
+- the ``records`` that answer ``list_records`` with ``mine`` (the player's own deals) are
+  delivered as ``{"t": "_my_records", "records": [...]}``, apart from the lobby's list;
 - ``bye`` ``shutdown`` or ``replaced``, or a fatal error, end it for good; ``bye`` ``idle``,
   ``too_slow`` or ``frame_timeout`` are a lost connection (the session resumes);
 - fair deal 2: every ``seed_committed`` is answered at once with a fresh ``contribute``
@@ -283,7 +285,9 @@ class Net:
 
     async def _write(self, stream: trio.SocketStream, conn: protocol.Connection, request: Msg) -> int:
         rid = next(self._ids)
-        self._pending[rid] = str(request["t"])
+        # A list of one's own deals is told apart from the lobby's list of the server's last deals.
+        mine = request["t"] == "list_records" and request.get("mine")
+        self._pending[rid] = "list_records_mine" if mine else str(request["t"])
         frame = conn.send({**request, "id": rid})
         async with self._lock:
             await stream.send_all(frame)
@@ -387,6 +391,9 @@ class Net:
                 return f"the server dropped the connection ({msg.get('reason')})"
             return None
         if t == "ok":
+            return False
+        if t == "records" and asked == "list_records_mine":
+            self.deliver({**msg, "t": "_my_records"})
             return False
         self.deliver(msg)
         return False

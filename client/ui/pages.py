@@ -11,8 +11,10 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from . import record_pages
 from .controller import Controller
 from .create_form import BASIC
+from .players import players_text
 from .rules_text import rules_text
 from .standings import standings
 from .texts import Texts
@@ -25,6 +27,8 @@ HELP_TABLE = (
     ("n (т)", "help.challenge"),
     ("y (н)", "help.believe"),
     ("d (в)", "help.quads"),
+    ("k (л)", "help.decline"),
+    ("p (з)", "help.deals"),
     ("0", "help.none"),
     ("s (ы)", "help.ready"),
     ("/", "help.chat"),
@@ -43,6 +47,8 @@ HELP_LOBBY = (
     ("v (м)", "help.watch"),
     ("c (с)", "help.create"),
     ("r (к)", "help.refresh"),
+    ("p (з)", "help.deals"),
+    ("t (е)", "help.players"),
     ("PgUp PgDn", "help.scroll"),
     ("q (й)", "help.quit"),
 )
@@ -72,10 +78,16 @@ def dialog_text(c: Controller) -> StyleAndTextTuples:
         return _rules(c)
     if d.kind == "scores":
         return _scores(c)
+    if d.kind == "players":
+        return players_text(c)
     if d.kind == "create":
         return _create(c)
     if d.kind == "seats":
         return _seats(c)
+    if d.kind == "deals":
+        return record_pages.deals_text(t, c.state.my_deals, d.index)
+    if d.kind == "record":
+        return record_pages.record_text(t, d.data["doc"], d.data.get("note"))
     if d.kind == "quit":
         key = ("ask.quit_play" if c.leave_quits else "ask.quit") if c.playing() else "ask.quit_app"
         return [("", t(key))]

@@ -1,45 +1,35 @@
 """A recorded deal replayed in the terminal client: the table's screen, stepped through by keys.
 
-``Deal`` holds what the records give (``neveryu replay`` makes it from the server's replay of a
-record): for each view (``None``: every hand; a seat: as it saw the deal) and each step (the
-deal being dealt, then one step per recorded action) the protocol messages that view was sent,
-the server's own projection of each event. ``Replay`` folds them through the client's own
-reducer (``model.reduce``) once, into the state after every step of every view, so stepping back
-is as cheap as stepping forward. ``ReplayController`` is the table's controller whose keys move
+``Deal`` (client/ui/replay_deal.py) holds what the records give (``neveryu replay`` makes it
+from the server's replay of a record, the client from a whole record fetched over the network):
+for each view (``None``: every hand; a seat: as it saw the deal) and each step (the deal being
+dealt, then one step per recorded action) the protocol messages that view was sent, the
+server's own projection of each event. ``Replay`` folds them through the client's own reducer
+(``model.reduce``) once, into the state after every step of every view, so stepping back is as
+cheap as stepping forward. ``ReplayController`` is the table's controller whose keys move
 through the deal instead of playing it (client/ui/keys.py, "the replay"); the screen is the
-table's (client/ui/layout.py), which shows every hand in the hand's place in the every-hand view.
+table's (client/ui/layout.py), which shows every hand in the hand's place in the every-hand
+view. client/ui/app.py runs it full-screen (``run_replay``), or over the client's screen.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
-from prompt_toolkit.output import ColorDepth
 
 from . import model
 from .controller import Controller
+from .replay_deal import Deal
 from .texts import Texts
 
+__all__ = ["Deal", "Position", "Replay", "ReplayController", "replay_keys"]
+
 Msg = dict[str, Any]
-
-
-@attrs.frozen(kw_only=True)
-class Deal:
-    """A recorded deal for the replay: its ``id`` in the records, the ``table`` summary it was
-    played at, ``views`` (view -> step -> the messages sent), ``times`` (each step's ms from the
-    deal's start) and the ``server``'s name."""
-
-    id: int
-    table: Msg
-    views: Mapping[int | None, Sequence[Sequence[Msg]]]
-    times: tuple[int, ...]
-    server: str = ""
 
 
 class Replay:
@@ -203,26 +193,3 @@ def replay_keys(c: ReplayController) -> KeyBindings:
             move()
 
     return kb
-
-
-def run_replay(
-    deal: Deal,
-    texts: Texts,
-    *,
-    seat: int | None = None,
-    color_depth: ColorDepth | None = None,
-    notes: tuple[str, ...] = (),
-) -> int:
-    """Show ``deal`` full-screen from ``seat``'s view (None: every hand) until the player quits
-    (q); returns 0."""
-    from .app import build_app
-
-    async def main() -> None:
-        controller = ReplayController(texts, Replay(deal), seat)
-        app = build_app(controller, color_depth=color_depth, keys=replay_keys(controller))
-        if notes:
-            controller.say(" ".join(texts(n) for n in notes), "message", seconds=15.0)
-        await app.run_async()
-
-    asyncio.run(main())
-    return 0

@@ -21,9 +21,18 @@ from .texts import Texts
 
 def time_left(state: State, now: float) -> int | None:
     """Whole seconds left of the turn (rounded up), or None when untimed."""
-    if state.turn_deadline is None:
+    return seconds_left(state.turn_deadline, now)
+
+
+def seconds_left(deadline: float | None, now: float) -> int | None:
+    """Whole seconds from ``now`` to ``deadline`` (rounded up, at least 0), or None."""
+    if deadline is None:
         return None
-    return max(0, math.ceil(state.turn_deadline - now))
+    return max(0, math.ceil(deadline - now))
+
+
+def _clock(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def table_waiting(s: State) -> tuple[str, dict[str, Any]]:
@@ -50,6 +59,9 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
         return [("class:warn", t(key) if key in t.table else t("status.conn.closed"))]
     if s.seat is None:
         out.append(("class:dim", t("status.watching") + " "))
+    window = s.quads_window if s.playing else None
+    if window is not None and window.get("seat") == s.seat and s.seat is not None:
+        return out + _my_quads_window(s, t, now, window)
     if s.playing and s.turn is not None:
         if s.my_turn:
             out.append(("class:myturn", t.glyph("turn") + " " + t("turn.you")))
@@ -69,9 +81,14 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
             out.append(
                 (
                     "class:warn" if left <= 10 else "class:time",
-                    t("time_left", time=f"{left // 60}:{left % 60:02d}"),
+                    t("time_left", time=_clock(left)),
                 )
             )
+        if window is not None:  # someone else's quads window: neutral, whatever he holds
+            left = seconds_left(window.get("deadline"), now)
+            text = t("status.quads.other", name=t.seat_name(s, window.get("seat")))
+            out.append(("", " " + t.glyph("dot") + " "))
+            out.append(("class:turn", text + ("" if left is None else " " + _clock(left))))
         return out
     if s.playing:
         out.append(("", t("status.dealing")))
@@ -97,6 +114,19 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
             out.append(("class:turn", t("status.match_over")))
         return out
     out.append(("class:turn", waiting_text(t, s)))
+    return out
+
+
+def _my_quads_window(s: State, t: Texts, now: float, window: dict[str, Any]) -> StyleAndTextTuples:
+    """The taker's own quads window (RULES.md, ``verish``): the countdown, then whose turn waits."""
+    out: StyleAndTextTuples = [("class:myturn", t.glyph("turn") + " " + t("status.quads.you"))]
+    left = seconds_left(window.get("deadline"), now)
+    if left is not None:
+        out.append(("", " " + t.glyph("dot") + " "))
+        out.append(("class:warn", t("time_left", time=_clock(left))))
+    if s.turn is not None:
+        out.append(("", " " + t.glyph("dot") + " "))
+        out.append(("class:turn", t("turn", name=t.seat_name(s, s.turn))))
     return out
 
 

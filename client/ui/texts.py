@@ -364,8 +364,8 @@ class Texts:
             return self("log.set_laid", name=name, claim=claim)
         if key == "none_declared":
             return self("log.none_declared", name=name, rank=self.rank_plural(a.get("rank")))
-        if key == "set_held":
-            return self("log.set_held", claim=self.claim(a.get("count"), a.get("rank")))
+        if key in ("set_held", "set_held_quads"):
+            return self("log." + key, claim=self.claim(a.get("count"), a.get("rank")))
         if key == "set_returned":
             return self("log.set_returned", cards=self.cards(a.get("cards")))
         if key == "set_revealed":
@@ -462,6 +462,8 @@ class Texts:
         """The "while you were away" line (``model.recap_args``)."""
         if a.get("snapshot"):
             return self("recap.title") + " " + self("recap.snapshot")
+        if a.get("removed"):
+            return self("recap.title") + " " + self("recap.removed") + "."
         parts = []
         for deal_no, loser, winner in a.get("deals") or ():
             who = self("recap.lost", name=self.seat_name(names, loser)) if loser is not None else ""

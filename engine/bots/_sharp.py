@@ -11,17 +11,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
-from typing import ClassVar
 
-from .. import _events as ev
 from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads, LaySet
-from .._cards import Card, deck_ranks, decks_in
 from .._records import builder
 from .._rules import Rules
 from .._view import View
-from ._base import Bot
-from ._memory import DISCARD, PILE, CardMemory, hand
+from ._odds import at_least, claim_ratios, tails_for
+from ._sharp_memory import SharpMemory
 
 LEAD = 1.5
 """What leading a new round is worth, in cards (it lays the truth with its best rank)."""
@@ -40,67 +36,10 @@ NOISE = 0.25
 """Up to this much (in cards) is added at random to the value of each set considered, so that its
 play cannot be read (and two sharp bots cannot fall into a fixed cycle)."""
 
-TRUTH_PRIOR = [[4.0, 6.0], [3.0, 0.1], [2.0, 0.03], [1.0, 0.01]]
-"""Before any set of a seat is revealed: how often it claims 1, 2, 3, 4+ cards when the claim is
-true, and when it is a bluff (relative weights): bluffs are mostly small."""
-
-
-def at_least(pool: int, good: int, drawn: int, need: int) -> float:
-    """P(at least ``need`` of ``drawn`` cards taken at random from ``pool`` cards, ``good`` of
-    which count, count): the hypergeometric tail, read from a cached row (``_tails``)."""
-    if need <= 0:
-        return 1.0
-    if need < _TAIL_LENGTH:
-        return _tails(pool, good, drawn)[need]
-    return _tail_row(pool, good, drawn, need + 1)[need]
-
-
-_TAIL_LENGTH = 9
-"""Cached rows hold needs 0..8: a claim is of at most 8 cards (RULES.md, ``set_size``)."""
-
-
-@cache
-def _tails(pool: int, good: int, drawn: int) -> tuple[float, ...]:
-    """``_tail_row`` for needs 0..8, cached: the arguments are small card counts."""
-    return _tail_row(pool, good, drawn, _TAIL_LENGTH)
-
-
-def _tail_row(pool: int, good: int, drawn: int, length: int) -> tuple[float, ...]:
-    """``at_least(pool, good, drawn, need)`` for need = 0 .. length - 1: 1 - P(fewer than
-    ``need``), the cards missed summed once for all needs as exact integers (so each value is
-    the float a sum for that one need would give)."""
-    drawn = min(drawn, pool)
-    good = min(good, pool)
-    total = math.comb(pool, drawn)
-    row = [1.0]
-    miss = 0
-    for need in range(1, length):
-        if need > good or need > drawn:
-            row.extend([0.0] * (length - need))
-            break
-        x = need - 1
-        miss += math.comb(good, x) * math.comb(pool - good, drawn - x)
-        row.append(max(0.0, 1.0 - miss / total))
-    return tuple(row)
-
-
-def _claim_ratios(sizes: list[list[float]]) -> list[float]:
-    """For each claimed count (1, 2, 3, 4+): how much likelier a seat with these revealed sets
-    (``SharpBot.truth``) claims it when true than when bluffing."""
-    a, b, c, d = sizes
-    true_sets = a[0] + b[0] + c[0] + d[0]  # the order of sum(): the same float
-    false_sets = a[1] + b[1] + c[1] + d[1]
-    return [(t / true_sets) / (f / false_sets) for t, f in sizes]
-
-
 _lay_set = builder(LaySet)  # LaySet by keyword, built fast (engine/_records.py)
 
-_FLAT_PRIOR = [[1.0, 1.0]] * 4
-_FLAT_RATIOS = _claim_ratios(_FLAT_PRIOR)
-_PRIOR_RATIOS = _claim_ratios(TRUTH_PRIOR)
 
-
-class SharpBot(Bot):
+class SharpBot(SharpMemory):
     """The strongest bot (module docstring).
 
     Choosing: ``p_true`` is 0 for a claim its memory proves false (more of the rank claimed
@@ -113,192 +52,16 @@ class SharpBot(Bot):
     order of ranks is fixed, will not have to claim soon).
     A set that would end an opponent's deal is challenged unless surely true.
 
-    Memory (written only by ``observe``): ``memory`` (``CardMemory``: where the seen cards may be),
-    ``sizes`` (each seat's hand size, counted from claims where the variant hides it),
-    ``truth[seat][n - 1]`` (revealed sets of ``n`` claimed cards, 4 for 4 or more: [true, false],
-    from ``TRUTH_PRIOR``), ``calls[seat][k]`` / ``chances[seat][k]`` (how often the seat called
-    when it could: k = 0 on a set, k = 1 on a set that emptied its layer's hand)."""
+    Memory: ``SharpMemory`` (engine/bots/_sharp_memory.py); odds: engine/bots/_odds.py."""
 
     strength = "sharp"
-    handlers: ClassVar[dict[type, str]] = {
-        ev.DealStarted: "_on_deal_started",
-        ev.SetLaid: "_on_laid",
-        ev.NoneDeclared: "_on_none_declared",
-        ev.SetRevealed: "_on_revealed",
-        ev.PileTaken: "_on_taken",
-        ev.PileDiscarded: "_on_discarded",
-        ev.QuadsDiscarded: "_on_quads",
-        ev.Challenged: "_on_challenged",
-        ev.Believed: "_on_believed",
-        ev.Turn: "_on_turn",
-        ev.StockDrawn: "_on_drawn",
-        ev.PlayerOut: "_on_out",
-    }
 
     def __init__(self, seat: int, rules: Rules, players: int) -> None:
         super().__init__(seat, rules, players)
-        self._anyone = rules.challengers == "anyone"
         self._first_wins = rules.result == "first_wins"
         self._sequence = rules.leader_after_reveal == "sequence"
         self._lead_after_call = LEAD if rules.leader_after_reveal == "by_outcome" else 0.0
         self._covered = rules.last_cards == "covered_or_survived"
-        self._reset(players, 4, [0] * players)
-
-    def _reset(self, players: int, copies: int, sizes: list[int]) -> None:
-        self.memory = CardMemory(copies)
-        self.sizes = sizes
-        self.pile_size = 0
-        self.shown: tuple[Card, ...] = ()
-        lo, hi = self.rules.set_size
-        prior, ratios = (_FLAT_PRIOR, _FLAT_RATIOS) if lo == hi else (TRUTH_PRIOR, _PRIOR_RATIOS)
-        # a seat's row is copied from the prior when a set of it is first revealed
-        self.truth = [prior] * players
-        self._ratios: list[list[float] | None] = [ratios] * players  # _claim_ratios(truth[seat])
-        self.calls = [[1, 1] for _ in range(players)]
-        self.chances = [[6, 4] for _ in range(players)]
-        self.last_cards = 0  # 1 while the last set emptied its layer's hand
-        self.free_turn = self.free_claim = False  # the seat to act / the last set's claimant
-        # might claim any rank
-        self.out: set[int] = set()
-        self._watching: list[list[list[int]]] | None = None  # _watch_rows(), until out changes
-        self.deck_size = 0
-
-    # -- memory ---------------------------------------------------------------------------
-
-    def _on_deal_started(self, e: ev.DealStarted) -> None:
-        super()._on_deal_started(e)
-        n = len(e.hands)
-        self.deck_size = len(self.ranks) * self.copies
-        dealt = self.deck_size - e.hidden - e.set_aside - e.stock
-        sizes = list(e.hand_counts) if e.hand_counts else [dealt // n] * n
-        mine = e.hands[self.seat]
-        if mine is not None:
-            sizes[self.seat] = len(mine)
-        self._reset(n, self.copies, sizes)
-        self.deck_size = len(self.ranks) * self.copies
-
-    def _join(self, view: View) -> None:
-        """Start a memory from ``view`` alone: a bot that takes a seat in the middle of a deal
-        (an away player's stand-in) has not seen ``DealStarted``."""
-        self.ranks = deck_ranks(view.deck)
-        self.copies = 4 * decks_in(view.deck)
-        self._reset(
-            view.players, self.copies, list(view.hand_counts or [len(view.hand or ())] * view.players)
-        )
-        self.deck_size = len(self.ranks) * self.copies
-
-    def _on_laid(self, e: ev.SetLaid) -> None:
-        seat = e.seat
-        count = e.count
-        self.pile_sets.append((seat, e.rank, count))
-        mine = seat == self.seat
-        if mine and e.cards:
-            self._remember_mine(e.cards)
-        size = e.size if e.size is not None else count
-        sizes = self.sizes
-        sizes[seat] -= size
-        self.pile_size += size
-        self.last_cards = last = 1 if sizes[seat] <= 0 else 0
-        self.free_claim = self.free_turn
-        if not mine and self.memory.groups:
-            self.memory.laid(seat)
-        if self._anyone:  # every other seat still in may challenge it
-            watching = self._watching
-            if watching is None:
-                watching = self._watch_rows()
-            for row in watching[seat]:
-                row[last] += 1
-
-    def _on_turn(self, e: ev.Turn) -> None:
-        self.free_turn = len(e.ranks) > 1
-        if e.set_no is not None and not self._anyone:
-            self.chances[e.seat][self.last_cards] += 1
-
-    def _on_challenged(self, e: ev.Challenged) -> None:
-        calls = self.calls
-        last = self.last_cards
-        calls[e.seat][last] += 1
-        for s in e.tied:
-            calls[s][last] += 1
-
-    def _on_believed(self, e: ev.Believed) -> None:
-        self.calls[e.seat][self.last_cards] += 1
-
-    def _on_revealed(self, e: ev.SetRevealed) -> None:
-        seat = e.seat
-        other = seat != self.seat
-        if other:
-            truth = self.truth[seat]
-            if truth is TRUTH_PRIOR or truth is _FLAT_PRIOR:
-                truth = self.truth[seat] = [list(p) for p in truth]
-            count = e.count
-            truth[(count if count < 4 else 4) - 1][0 if e.claim_true else 1] += 1
-            self._ratios[seat] = None
-            memory = self.memory
-            if memory.groups:
-                memory.revealed(seat, e.cards)
-                if (4 << seat | PILE) in memory.groups and sum(
-                    1 for s, _, _ in self.pile_sets if s == seat
-                ) == 1:
-                    memory.unpile(seat)
-        if e.count == 0:  # a declared none: the cards shown stay in the declarer's hand
-            if other:
-                self.memory.add(hand(seat), e.cards)
-            self.shown = ()
-        else:
-            self.shown = e.cards if other else ()
-
-    def _on_taken(self, e: ev.PileTaken) -> None:
-        seat = e.seat
-        memory = self.memory
-        taker = 4 << seat  # hand(seat)
-        if memory.groups:
-            memory.pile_went(taker)
-            if seat == self.seat:
-                memory.forget(seat)
-        if seat != self.seat:
-            if self.shown:
-                memory.add(taker, self.shown)
-            if self.my_pile:
-                memory.add(taker, self.my_pile)
-        self.sizes[seat] += e.count if e.count is not None else self.pile_size
-        self.pile_size = 0
-        self.shown = ()
-        self.my_pile = []  # Bot._on_pile_emptied, inline: the hot path
-        self.my_pile_ranks = {}
-        self.pile_sets = []
-
-    def _on_discarded(self, e: ev.PileDiscarded) -> None:
-        self.memory.pile_went(DISCARD)
-        self.memory.discard(self.shown)
-        self.memory.discard(self.my_pile)
-        self.pile_size = 0
-        self.shown = ()
-        self._on_pile_emptied(e)
-
-    def _on_quads(self, e: ev.QuadsDiscarded) -> None:
-        self.sizes[e.seat] -= 4 * e.count
-        if e.ranks is not None and (e.shown or e.seat == self.seat):
-            if e.seat == self.seat:
-                self.memory.discard(e.ranks * 4)
-            else:
-                self.memory.quads_shown(e.seat, e.ranks)
-
-    def _on_drawn(self, e: ev.StockDrawn) -> None:
-        self.sizes[e.seat] += e.count
-
-    def _on_out(self, e: ev.PlayerOut) -> None:
-        self.out.add(e.seat)
-        self._watching = None
-
-    def _watch_rows(self) -> list[list[list[int]]]:
-        """For each seat, the ``chances`` rows of the other seats still in (kept in
-        ``_watching`` until a seat goes out)."""
-        out = self.out
-        chances = self.chances
-        seats = range(len(chances))
-        self._watching = [[chances[s] for s in seats if s != layer and s not in out] for layer in seats]
-        return self._watching
 
     # -- estimates ------------------------------------------------------------------------
 
@@ -367,7 +130,7 @@ class SharpBot(Bot):
         # bluffs, from the sets of it revealed so far (and TRUTH_PRIOR).
         ratios = self._ratios[p]
         if ratios is None:
-            ratios = self._ratios[p] = _claim_ratios(self.truth[p])
+            ratios = self._ratios[p] = claim_ratios(self.truth[p])
         ratio = ratios[(count if count < 4 else 4) - 1]
         if have < 0.005:
             have = 0.005
@@ -511,7 +274,7 @@ class SharpBot(Bot):
                             unseen_rank = 0
                         tails = []
                         for size in watchers:
-                            tails.append(_tails(unseen, unseen_rank, size))
+                            tails.append(tails_for(unseen, unseen_rank, size))
                     need = copies - claim + 1
                     if need < 0:
                         need = 0  # at_least(..., need <= 0) is 1

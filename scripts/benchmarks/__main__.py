@@ -2,11 +2,14 @@
 
 Runs, in order: engine (deals per second per variant), floor (bare trio server), neveryu (the
 same measurement through the real server), dealstart (what fair deal 2 costs a deal's start),
-capacity (N bot clients in another process), records (a record's size, ``neveryu history`` over
-100,000 deals, recording's CPU per action), journal (restoring 100 live tables, the journal's CPU
-per action), and, when ``--soak`` is given, the soak. Prints a
-report as it goes (to stderr with ``--json``, which
-prints one JSON object on stdout; its key ``latency_ratio`` is neveryu p50 / floor p50).
+botreply (bots' reply time, true sets against bluffs), capacity (N bot clients in another
+process), records (a record's size, ``neveryu history`` over 100,000 deals, recording's CPU per
+action), players (the ratings of sharp against honest bots in every variant, the leaderboard
+over 100,000 deals), journal (restoring 100 live tables, the journal's CPU per action), flood
+(the reference table's action latency without and with 8 connections flooding the costliest
+frames), and, when ``--soak`` is given, the soak. Prints a report as it goes (to stderr with
+``--json``, which prints one JSON object on stdout; its key ``latency_ratio`` is neveryu p50 /
+floor p50).
 """
 
 from __future__ import annotations
@@ -19,7 +22,19 @@ import time
 
 from . import procstat
 
-SECTIONS = ("engine", "floor", "neveryu", "dealstart", "capacity", "records", "journal", "soak")
+SECTIONS = (
+    "engine",
+    "floor",
+    "neveryu",
+    "dealstart",
+    "botreply",
+    "capacity",
+    "records",
+    "players",
+    "journal",
+    "flood",
+    "soak",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
         " (default: the servers on one CPU, the measuring clients on another)",
     )
     p.add_argument("--max-clients", type=int, default=None, help="capacity: the largest N to try")
+    p.add_argument(
+        "--rating-deals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="players: seeded deals per variant (2,000)",
+    )
+    p.add_argument(
+        "--board-deals",
+        type=int,
+        default=None,
+        metavar="N",
+        help="players: deals the leaderboard reads (100,000)",
+    )
     p.add_argument(
         "--server-limit",
         action="append",

@@ -3,10 +3,12 @@
 Run as ``python -m scripts.benchmarks.neveryu_server [--clients N]``: serves on 127.0.0.1 and a
 free port (printed as ``PORT n``), with the connection limits raised for ``N`` clients from one
 address (``max_connections``, ``max_per_address``, ``max_tables``, ``max_tables_per_address``:
-those of them the server has), no request rate limit (the
-ping/pong loop would hit it), untimed turns, no idle drop,
-a short pause between deals and matches that do not end (``deals``), so every client keeps
-playing, and no records (``--db PATH``: record every deal there, and keep the journal of live
+those of them the server has), no request rate limit and no byte budget (the ping/pong loop
+would hit them), untimed turns, no idle drop, a short pause between deals and matches that do
+not end (``deals``), so every client keeps playing, no quads window (``quads_window_ms`` 0:
+RULES.md `verish` holds the next set for it after a person's take, a wait of the rules that an
+action's latency would otherwise include; the load generator's clients are persons to the
+server), and no records (``--db PATH``: record every deal there, and keep the journal of live
 tables, as ``neveryu serve`` does by default; ``--no-journal``: the records alone). Everything
 else is the server's default configuration. ``--stats FILE``: when it stops, it writes there
 what its records' writer did (``Records``: ``written``, ``actions``, and ``cpu_s``, its thread's
@@ -44,6 +46,8 @@ def bench_config(
         "idle_ms": 3_600_000,
         "rate": 1_000_000,
         "burst": 1_000_000,
+        "byte_rate": 1_000_000_000,
+        "byte_burst": 1_000_000_000,
     }
     known = {a.name for a in attrs.fields(Limits)}
     config = ServerConfig().evolve(
@@ -52,7 +56,7 @@ def bench_config(
         db=db,
         journal=journal,
         log_level="warning",
-        table={"turn_ms": 0, "deal_pause_ms": deal_pause_ms, "deals": 1_000_000},
+        table={"turn_ms": 0, "quads_window_ms": 0, "deal_pause_ms": deal_pause_ms, "deals": 1_000_000},
         limits={k: v for k, v in raised.items() if k in known},
     )
     return config.evolve(limits=dict(limits)) if limits else config

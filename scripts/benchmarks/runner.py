@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterator
 
 import attrs
@@ -17,7 +18,7 @@ from . import engine_speed
 from . import floor as floor_server
 from .procstat import cpu_seconds
 from .stats import summary_us
-from .subproc import Helper
+from .subproc import ROOT, Helper
 
 
 @attrs.frozen
@@ -40,6 +41,11 @@ class Profile:
     records_history: int = 100_000  # records: deals in the database neveryu history reads
     records_clients: int = 1_000  # records: clients of the recording overhead's steps
     records_rounds: int = 3  # records: rounds of (without, with) recording
+    flood_rounds: int = 6  # flood: rounds of (without, with) the flood
+    flood_s: float = 10.0  # flood: seconds of each block
+    players_deals: int = 2_000  # players: seeded deals per variant, sharp against three honest
+    players_board: int = 100_000  # players: deals in the database the leaderboard reads
+    botreply_s: float = 30.0  # botreply: seconds of play
     journal_tables: int = 100  # journal: live tables restored (the load generator's, 4 clients each)
     journal_play_s: float = 10.0  # journal: how long they play before the server is killed
     journal_clients: int = 1_000  # journal: clients of the journal overhead's steps
@@ -80,6 +86,11 @@ PROFILES = {
         records_history=20_000,
         records_clients=1_000,
         records_rounds=1,
+        flood_rounds=2,
+        flood_s=5.0,
+        players_deals=300,
+        players_board=20_000,
+        botreply_s=8.0,
         journal_play_s=5.0,
         journal_rounds=1,
     ),
@@ -102,6 +113,11 @@ PROFILES = {
         records_history=300,
         records_clients=8,
         records_rounds=1,
+        flood_rounds=1,
+        flood_s=0.5,
+        players_deals=6,
+        players_board=300,
+        botreply_s=1.0,
         journal_tables=2,
         journal_play_s=1.0,
         journal_clients=8,
@@ -308,6 +324,38 @@ def dealstart(report, prof: Profile, args) -> None:
     report.data["dealstart"] = out
 
 
+def botreply(report, prof: Profile, args) -> None:
+    """Bots' reply time by the truth of their sets (``botreply``, issue 27 item 4)."""
+    from . import botreply as br
+
+    report.say(
+        f"\n== bot reply: `turn` → that seat's `set_laid`, beyond the table's delay ({br.BOT_DELAY_MS} ms;"
+        f" a timeout: the {br.TURN_MS} ms turn), true sets vs bluffs ({br.TABLES} tables of verish,"
+        f" {prof.botreply_s} s a run)"
+    )
+    out = br.run(prof.botreply_s)
+    out["slow_bluff"] = br.run(prof.botreply_s, br.SLOW_BLUFF_MS / 1000)
+    for part, said in (
+        (out["reply"], "reply"),
+        (out["choose"], "the cause: how long a bot's `choose` takes that picks a set, by strength"),
+        (
+            out["slow_bluff"]["reply"],
+            f"reply, every bluff made {br.SLOW_BLUFF_MS} ms slower to choose ({br.SLOW_TABLES} tables)",
+        ),
+    ):
+        report.say(f"  {said}")
+        for kind, row in part.items():
+            t, b = row["true"], row["bluff"]
+            lo, hi = row["p50_diff_ci95_us"]
+            report.say(
+                f"    {kind:<8} true p50 {t['p50_us']:>8} µs p90 {t['p90_us']:>8} µs ({t['n']:>5})"
+                f" | bluff p50 {b['p50_us']:>8} µs p90 {b['p90_us']:>8} µs ({b['n']:>5})"
+                f" | bluff − true: p50 {row['p50_diff_us']:>+7} µs (95 %: {lo:+.0f}..{hi:+.0f}),"
+                f" p90 {row['p90_diff_us']:>+7} µs"
+            )
+    report.data["botreply"] = out
+
+
 def capacity(report, prof: Profile, args) -> None:
     from . import capacity as cap
 
@@ -400,6 +448,131 @@ def records(report, prof: Profile, args) -> None:
         "overhead": cost,
         "writer": alone,
     }
+
+
+def flood(report, prof: Profile, args) -> None:
+    """Issue 19's figure: the reference table's action latency (the neveryu section's `verish`
+    table of 4 clients, paced at about 40 actions a second) without and with ``FLOOD_CONNECTIONS``
+    connections flooding the costliest frames the server accepts (``flood.py``), in rounds
+    alternating which goes first; the server runs with its default byte budget and the flood in
+    a process of its own, pinned with the measuring clients."""
+    import json
+    import subprocess
+    import sys
+
+    import attrs
+
+    from neveryu.server import Limits
+
+    from . import flood as fl
+    from . import latency as nev
+
+    defaults = Limits()
+    budget = [f"byte_rate={defaults.byte_rate}", f"byte_burst={defaults.byte_burst}"]
+    server_args = [*args.server_args, *(a for b in budget for a in ("--limit", b))]
+    report.say(
+        f"\n== flood: the reference table's action latency without and with {FLOOD_CONNECTIONS} connections"
+        f" flooding the costliest frames ({fl.KINDS[0]}: {len(fl.flood_frame(fl.KINDS[0]))} bytes each);"
+        f" {prof.flood_rounds} rounds of {prof.flood_s} s blocks, the server's default byte budget"
+        f" ({', '.join(budget)})"
+    )
+    conds = ("without", "with", "with, no budget")
+    pooled: dict[str, list[float]] = {cond: [] for cond in conds}
+    cpu = dict.fromkeys(conds, 0.0)
+    wall = dict.fromkeys(conds, 0.0)
+    floods: list[dict] = []
+
+    def block(nv: Helper, cpus: dict | None, cond: str, seed: int) -> None:
+        proc = None
+        if cond != "without":
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "scripts.benchmarks.flood", str(nv.port)]
+                + ["--connections", str(FLOOD_CONNECTIONS), "--kind", fl.KINDS[0]],
+                cwd=ROOT,
+                env=Helper.env(),
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            if cpus is not None:
+                os.sched_setaffinity(proc.pid, {cpus["clients"]})
+            assert proc.stdout.readline().strip() == "READY"
+            trio.run(trio.sleep, min(1.0, prof.flood_s))  # at full strength: the budgets ran dry
+        c0, t0 = cpu_seconds(nv.pid), time.monotonic()
+        r = trio.run(nev.latency, nv.port, 1_000_000, prof.flood_s, FLOOD_QUIET_S, seed)
+        cpu[cond] += cpu_seconds(nv.pid) - c0
+        wall[cond] += time.monotonic() - t0
+        pooled[cond].extend(r["samples"])
+        if proc is not None:
+            proc.terminate()
+            out, _ = proc.communicate(timeout=30)
+            if cond == "with":
+                seconds = prof.flood_s + min(1.0, prof.flood_s)
+                floods.append({**json.loads(out.strip().splitlines()[-1]), "seconds": seconds})
+
+    server = ("scripts.benchmarks.neveryu_server", "--clients", "64")
+    with Helper(*server, *server_args) as nv, pinned([nv.pid], not args.no_pin) as cpus:
+        for i in range(prof.flood_rounds):
+            for cond in conds[:2] if i % 2 == 0 else conds[1::-1]:
+                block(nv, cpus, cond, 1 + i)
+    # For comparison, once: the same flood against a server without the byte budget (v1.0).
+    with Helper(*server, *args.server_args) as nv, pinned([nv.pid], not args.no_pin) as cpus:
+        block(nv, cpus, conds[2], 1)
+    result = {cond: summary_us(pooled[cond]) for cond in pooled}
+    for cond in pooled:
+        result[cond]["server_cpu"] = round(cpu[cond] / wall[cond], 3) if wall[cond] else None
+    answered = sum(f.get("pong", 0) + f.get("RATE_LIMITED", 0) for f in floods)
+    flood_s = sum(f["seconds"] for f in floods)
+    result["flood"] = {
+        "connections": FLOOD_CONNECTIONS,
+        "kind": fl.KINDS[0],
+        "frame_bytes": floods[0]["frame_bytes"] if floods else None,
+        "frames_decoded_per_s": round(answered / flood_s, 1) if flood_s else None,
+        "closed": sum(f.get("closed", 0) for f in floods),
+        "runs": floods,
+    }
+    ratio = result["with"]["p99_us"] / result["without"]["p99_us"] if result["without"]["p99_us"] else None
+    result["p99_ratio"] = round(ratio, 2) if ratio else None
+    result["budget"] = attrs.asdict(defaults, filter=lambda a, v: a.name.startswith("byte_"))
+    for cond in conds:
+        lat = result[cond]
+        report.say(
+            f"  {FLOOD_SAID[cond]:<32} p50 {lat['p50_us']:>8} µs, p99 {lat['p99_us']:>8} µs"
+            f" ({lat['n']} samples), server CPU {lat['server_cpu']:.0%}"
+        )
+    report.say(
+        f"  p99 with / without: {result['p99_ratio']} (target ≤ 2); the flood's frames decoded:"
+        f" {result['flood']['frames_decoded_per_s']}/s in all,"
+        f" connections closed: {result['flood']['closed']}"
+    )
+    report.data["flood"] = result
+
+
+FLOOD_CONNECTIONS = 8
+FLOOD_SAID = {
+    "without": "without the flood",
+    "with": "with the flood",
+    "with, no budget": "with the flood, no byte budget",
+}
+FLOOD_QUIET_S = 0.02  # the reference table's pace: ~40 actions a second, far above people's
+
+
+def players(report, prof: Profile, args) -> None:
+    """Issue 24's figures: the ratings' sanity (sharp above honest, intervals apart, in every
+    variant), the writer's cost of counting and rating, the leaderboard over a large database."""
+    from . import players as pl
+
+    deals = args.rating_deals or prof.players_deals
+    report.say(
+        f"\n== players: ratings of one sharp against three honest bots, {deals} seeded deals per variant"
+        " (mu ± 2 sigma)"
+    )
+    sanity = pl.sanity(deals, say=report.say)
+    apart = sum(r["apart"] for r in sanity)
+    report.say(f"  sharp ranked above honest with intervals apart in {apart} of {len(sanity)} variants")
+    board_deals = args.board_deals or prof.players_board
+    report.say(f"\n== players: the leaderboard over {board_deals:,} deals")
+    board = pl.board(board_deals, say=report.say)
+    report.data["players"] = {"sanity": sanity, "board": board}
 
 
 def journal(report, prof: Profile, args) -> None:

@@ -1,0 +1,107 @@
+"""The table's host's requests (docs/PROTOCOL.md, "Lobby requests": ``seat_bot``, ``seat_free``):
+the player who made the table gives an absent player's seat to a bot, adds or removes bot seats
+between matches, and removes a player between matches; everyone is told who did it
+(``seat_changed``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+from neveryu import protocol
+
+from ._bots import default_strength, strengths
+from ._game import Game
+from ._seats import Seat
+from ._session import Place, Session
+from ._settings import TableError
+from ._timers import Timers
+
+log = logging.getLogger("neveryu.server")
+
+
+class Table(Place, Protocol):
+    """What the host's requests need of their table (``_table.Table``)."""
+
+    seats: list[Seat]
+    host: Session | None
+    timers: Timers
+    game: Game | None
+
+    @property
+    def playing(self) -> bool: ...
+
+    def broadcast(self, body: dict[str, Any]) -> None: ...
+
+    def table_update(self) -> None: ...
+
+    def check_empty(self) -> None: ...
+
+
+def _host_seat(table: Table, session: Session, index: int) -> Seat:
+    """The seat the host's request names; raises ``TableError`` for anyone else's request,
+    a seat that does not exist, or the host's own seat."""
+    if session.table is not table or session is not table.host:
+        raise TableError("NOT_HOST", "only the table's host changes its seats")
+    if not 0 <= index < len(table.seats) or index == session.seat:
+        raise TableError("BAD_OPTION", f"seat {index} cannot be changed")
+    return table.seats[index]
+
+
+def seat_bot(table: Table, session: Session, req: protocol.SeatBot) -> None:
+    """The host gives a seat to a bot: a free seat, a bot seat of another strength, or during a
+    match an absent or away player's (he is back in the lobby). Raises ``TableError``."""
+    seat = _host_seat(table, session, req.seat)
+    strength = req.strength or default_strength()
+    if strength not in strengths():
+        raise TableError("BAD_OPTION", f"no bot strength {strength!r}")
+    player = seat.session
+    if not seat.human:
+        raise TableError("SEAT_TAKEN", f"a bot plays seat {seat.index}")
+    if player is not None and (not table.playing or (player.connected and not seat.away)):
+        raise TableError("SEAT_TAKEN", f"{player.name} holds seat {seat.index}")
+    session.ok(req)
+    if player is not None:
+        _remove_player(table, seat, player, session)
+    seat.strength, seat.name, seat.ready, seat.away = strength, f"bot {seat.index + 1}", True, False
+    _seat_changed(table, seat, session, "bot", player, strength)
+
+
+def seat_free(table: Table, session: Session, req: protocol.SeatFree) -> None:
+    """Between matches, the host frees a seat: removes its player or its bot. Raises
+    ``TableError``."""
+    seat = _host_seat(table, session, req.seat)
+    if table.playing:
+        raise TableError("ALREADY_PLAYING", "seats change between matches")
+    player = seat.session
+    if seat.human and player is None:
+        raise TableError("BAD_OPTION", f"seat {seat.index} is free already")
+    session.ok(req)
+    if player is not None:
+        _remove_player(table, seat, player, session)
+        _seat_changed(table, seat, session, "removed", player, None)
+    else:
+        seat.strength, seat.name, seat.ready = None, None, False
+        _seat_changed(table, seat, session, "bot_removed", None, None)
+
+
+def _remove_player(table: Table, seat: Seat, player: Session, host: Session) -> None:
+    """The host takes ``seat`` from ``player``: he is told, and is back in the lobby."""
+    log.info("table %d: %s removes %s from seat %d", table.id, host.name, player.name, seat.index)
+    left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
+    player.event({**left, "by": host.seat})
+    table.timers.cancel(f"grace:{seat.index}")
+    seat.session, seat.name, seat.ready = None, None, False
+    player.table, player.seat = None, None
+
+
+def _seat_changed(
+    table: Table, seat: Seat, host: Session, action: str, player: Session | None, strength: str | None
+) -> None:
+    name = player.name if player is not None else None
+    change = {"seat": seat.index, "by": host.seat, "action": action, "name": name, "strength": strength}
+    table.broadcast({"t": "seat_changed", **change})
+    table.table_update()
+    if table.game is not None:
+        table.game.after_events()
+    table.check_empty()
