@@ -5,7 +5,8 @@ table changes, its journal's entries (``_journal``), go into one queue (``put``,
 blocks), and one writer thread commits what came in at most every ``BATCH_S``, everything of a
 batch in one transaction (SQLite wants one writer per database; this is it). So at 1,000 clients
 a commit carries the actions of a hundred tables, and a killed server loses at most the entries
-of the last ``BATCH_S`` and of the batch being written. A deal's record is written with its
+of the last ``BATCH_S`` and of the batch being written; a deal's end is written at once (at most
+the record being written is lost, as before the journal). A deal's record is written with its
 players and their statistics and ratings (``_derive.keep_deal``); first of all, the writer
 derives the deals that are not derived yet (``_derive.catch_up``). When the queue holds
 ``size`` batches the disk is too slow: the journal turns off and records are dropped (lost,
@@ -93,7 +94,7 @@ class Records:
         self._done = 0  # batches the writer has written or dropped
         self._done_changed = threading.Condition()
         self._wake = threading.Event()  # something is queued
-        self._hurry = threading.Event()  # write it now: a flush, or the end
+        self._hurry = threading.Event()  # write it now: a deal's record, a flush, or the end
         self._stopping = False
         self._broken: set[int] = set()  # journal ids whose entries could not be written
         self._forgot = False  # the journal went off: this run's tables were deleted
@@ -196,6 +197,8 @@ class Records:
             return False
         self._items.append(entries)
         self._queued += 1
+        if entries[-1][0] != "actions" and any(op[0] == "record" for op in entries):
+            self._hurry.set()  # a deal ended: its record is written now, not in up to BATCH_S
         if not self._wake.is_set():
             self._wake.set()
         return True
@@ -217,6 +220,8 @@ class Records:
                 if woke:
                     self._hurry.wait(self.batch_s)  # gather what else comes meanwhile
                     self._wake.clear()
+                    if not self._stopping:
+                        self._hurry.clear()
                 stopping = self._stopping
                 batch = []
                 while self._items:
@@ -310,12 +315,8 @@ class Records:
         target = self._queued
         self._hurry.set()
         self._wake.set()
-        try:
-            with self._done_changed:
-                return self._done_changed.wait_for(lambda: self._done >= target, timeout)
-        finally:
-            if not self._stopping:
-                self._hurry.clear()
+        with self._done_changed:
+            return self._done_changed.wait_for(lambda: self._done >= target, timeout)
 
     # -- reading -------------------------------------------------------------------------------
 
