@@ -25,17 +25,21 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
+
+from neveryu import engine
 
 from ._password import Digest
 
 if TYPE_CHECKING:
-    from ._game import Game
     from ._record import DealRecord
+    from ._recording import Recording
+    from ._referee import Referee
+    from ._seats import Seat
     from ._settings import TableSettings
-    from ._table import Table
+    from ._shuffle import Shuffle
 
 Op = tuple[Any, ...]
 """One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``_journal_store``)."""
@@ -43,6 +47,33 @@ Op = tuple[Any, ...]
 Put = Callable[[list[Op]], bool]
 """Hands entries to the writer, to be committed together; never waits. False: not taken (the
 journal or the records are off, or the writer is too far behind)."""
+
+
+class Table(Protocol):
+    """What the journal reads of a table (``_table.Table``)."""
+
+    id: int
+    settings: TableSettings
+    seats: list[Seat]
+    host: Any  # its Session, or None
+    deals_played: int
+    game: Any  # its Game, or None
+
+
+class Game(Protocol):
+    """What the journal reads of a table's match (``_game.Game``)."""
+
+    table: Any  # its Table
+    match: engine.Match
+    match_uid: str
+    deal_no: int
+    deal: engine.Deal | None
+    referee: Referee | None
+    shuffle: Shuffle | None
+    recording: Recording | None
+    salt: str
+    commitment: str
+    fair: dict[str, Any]
 
 
 class _Notes:
