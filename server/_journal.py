@@ -44,9 +44,10 @@ if TYPE_CHECKING:
 Op = tuple[Any, ...]
 """One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``_journal_store``)."""
 
-Put = Callable[[list[Op]], bool]
-"""Hands entries to the writer, to be committed together; never waits. False: not taken (the
-journal or the records are off, or the writer is too far behind)."""
+Put = Callable[..., bool]
+"""``put(entries, now=False)`` hands entries to the writer, to be committed together (``now``:
+at once, not with the next batch); never waits. False: not taken (the journal or the records
+are off, or the writer is too far behind)."""
 
 
 class Table(Protocol):
@@ -105,8 +106,8 @@ class Journal:
     def __repr__(self) -> str:
         return f"<journal of {len(self._notes)} tables{' (off)' if self.off else ''}>"
 
-    def _take(self, ops: list[Op]) -> None:
-        if not self.off and not self.put(ops):
+    def _take(self, ops: list[Op], now: bool = False) -> None:
+        if not self.off and not self.put(ops, now):
             self.off = True
             self._notes.clear()
 
@@ -177,19 +178,24 @@ class Journal:
                 self.keep(record)
             return
         applied = referee.applied
+        done = notes.n
+        if not deal.over:  # (after nearly every action: kept short)
+            if len(applied) > done:
+                notes.n = len(applied)
+                if not self.put([("actions", notes.id, notes.deal_no, done, tuple(applied[done:]))]):
+                    self.off = True
+                    self._notes.clear()
+            return
         ops: list[Op] = []
-        if len(applied) > notes.n:
-            ops.append(("actions", notes.id, notes.deal_no, notes.n, tuple(applied[notes.n :])))
-            notes.n = len(applied)
-        if deal.over:
-            if record is not None:
-                ops.append(("record", record))
-            ops += [("match", notes.id, match_state(game)), ("deal", notes.id, None)]
-            notes.n = 0
-        if ops:
-            self._take(ops)
-            if self.off and record is not None:
-                self.keep(record)
+        if len(applied) > done:
+            ops.append(("actions", notes.id, notes.deal_no, done, tuple(applied[done:])))
+        if record is not None:
+            ops.append(("record", record))
+        ops += [("match", notes.id, match_state(game)), ("deal", notes.id, None)]
+        notes.n = 0
+        self._take(ops, now=True)  # (a deal's end: written at once)
+        if self.off and record is not None:
+            self.keep(record)
 
     def closed(self, table: Table) -> None:
         """The table closed: the journal forgets it."""

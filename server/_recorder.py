@@ -179,13 +179,14 @@ class Records:
     def keep(self, record: DealRecord) -> None:
         """Queue ``record`` for the writer; never waits. Dropped (and counted) when records are
         off or the queue is full."""
-        if not self.put([("record", record)]):
+        if not self.put([("record", record)], now=True):
             self.dropped += 1
 
-    def put(self, entries: list[Op]) -> bool:
-        """Queue ``entries`` (a deal's record, journal entries), to be committed together;
-        never waits. False when records are off or the queue is full (then the journal is off:
-        a table whose entries were lost cannot be restored as it was)."""
+    def put(self, entries: list[Op], now: bool = False) -> bool:
+        """Queue ``entries`` (a deal's record, journal entries), to be committed together
+        (``now``: at once, not with the next batch: a deal's end); never waits. False when
+        records are off or the queue is full (then the journal is off: a table whose entries
+        were lost cannot be restored as it was)."""
         if not self.on:
             return False
         if len(self._items) >= self.size:
@@ -197,8 +198,8 @@ class Records:
             return False
         self._items.append(entries)
         self._queued += 1
-        if entries[-1][0] != "actions" and any(op[0] == "record" for op in entries):
-            self._hurry.set()  # a deal ended: its record is written now, not in up to BATCH_S
+        if now:
+            self._hurry.set()
         if not self._wake.is_set():
             self._wake.set()
         return True
