@@ -618,7 +618,7 @@ def journal(report, prof: Profile, args) -> None:
     report.say(
         f"  median server CPU: {per['off']} µs/action without, {per['on']} µs/action with:"
         f" the journal costs {overhead} (side by side on a busy machine: read with the next lines);"
-        f" its writer thread spent {cost['writer_us_per_action']} µs of CPU per action it journaled"
+        f" its writer thread spent {cost['writer_us_per_action']} µs of CPU more per action journaled"
     )
     notes = jr.note_cost(prof.journal_actions)
     writer = jr.write_cost(prof.journal_actions)
