@@ -102,8 +102,8 @@ class Limits:
       closed (bytes of an unfinished frame are no sign of life).
     - ``frame_ms``: a frame, once its first byte arrived, must be complete within this, else
       ``bye`` "frame_timeout" (a client dribbling bytes cannot hold a connection: slowloris).
-    - ``send_ms``: each write (the frames queued at that moment, at most 64) must be done within
-      this, else the connection is closed.
+    - ``send_ms``: each write (the frames queued at that moment) must be done within this, else
+      the connection is closed.
     - ``outbox``: frames queued for one connection; a full queue means the client stopped
       reading: what is queued is dropped, ``bye`` "too_slow" goes out and the connection closes
       (its session keeps its seat and its events for a resume). A client's own requests wait

@@ -116,7 +116,8 @@ class Outbox:
         self.heartbeat_s = heartbeat_s
         self.on_idle = on_idle
         self.on_full = on_full
-        self._queue: collections.deque[bytes] = collections.deque()
+        self._queue: collections.deque[bytes] = collections.deque()  # whole frames
+        self._rest = b""  # the rest of a frame begun (a write the socket took in part): first out
         self._writing = False  # the writer is in a send_all: nothing may be written before it ends
         self._flush_due = False  # the flusher will write the queue
         self._last: bytes | None = None  # the last message, once one is queued
@@ -153,7 +154,7 @@ class Outbox:
         """Write the queue with one non-blocking ``send`` (the flusher calls it); what the socket
         does not take is left to the writer."""
         self._flush_due = False
-        if self._writing or self._closing or not self._queue:
+        if self._writing or self._closing or self._rest or not self._queue:
             return  # the writer has it
         data = b"".join(self._queue)
         self._queue.clear()
@@ -167,7 +168,7 @@ class Outbox:
         if sent:
             self.last_written_at = trio.current_time()
         if sent < len(data):
-            self._queue.append(data[sent:])  # (the rest of a frame begun goes out first)
+            self._rest = data[sent:]
             self._wake.set()
 
     def send_last(self, frame: bytes | None) -> None:
@@ -224,8 +225,10 @@ class Outbox:
                 self.last_written_at = now  # (the next one is due heartbeat_ms from now)
 
     def _take(self, closing: bool) -> bytes:
-        """Everything queued, taken off the queue, and (``closing``) the last message."""
-        data = b"".join(self._queue)
+        """Everything queued (the rest of a frame begun first), taken off the queue, and
+        (``closing``) the last message."""
+        data = self._rest + b"".join(self._queue)
+        self._rest = b""
         self._queue.clear()
         self._drained.set()
         if closing and self._last is not None:

@@ -13,7 +13,7 @@ import pytest
 import trio
 import trio.testing
 
-from neveryu.server._outbox import Outbox
+from neveryu.server._outbox import Outbox, flush_due
 
 
 def pair(buffer: int | None = None) -> tuple[trio.SocketStream, socket.socket, trio.SocketStream]:
@@ -109,6 +109,26 @@ async def test_what_a_batch_sends_a_client_goes_out_in_one_send():
     counting.detach()
     assert data == b"".join(bytes([k]) * 10 for k in range(12))
     assert counting.sends == [40, 40, 40]
+
+
+async def test_an_overflow_after_a_frame_begun_keeps_that_frame_whole_and_says_bye():
+    """The socket takes part of a batch; more frames than ``limit`` follow before the writer
+    runs: the queued frames are dropped, but the frame begun is finished before the bye."""
+    stream, sock, client = pair(4096)
+    bye = b"\x00\x00\x00\x03bye"
+    box = outbox(stream, sock, limit=4)
+    box.on_full = lambda: bye
+    big = (200_000).to_bytes(4, "big") + b"x" * 200_000  # a frame of 200,000 bytes
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(box.run)
+            box.send(big)
+            flush_due()  # the socket takes a part of it
+            for k in range(5):  # the same batch: the queue overflows
+                box.send(bytes([k]) * 10)
+            data = await read_exactly(client, len(big) + len(bye))
+    sock.detach()
+    assert data == big + bye
 
 
 async def test_frames_sent_during_a_write_go_out_together_after_it():
