@@ -31,7 +31,9 @@ from ._types import (
     UINT32,
     Array,
     Bool,
+    Field,
     Int,
+    Map,
     Nullable,
     Str,
     Tuple,
@@ -446,4 +448,9 @@ class State(Event):
     seed_hash: str | None = wire(HEX64, "fair deal 2: SHA-256 of the server's seed", required=False)
     contributions: tuple[str | None, ...] | None = wire(
         CONTRIBUTIONS, "fair deal 2: each seat's contribution in seat order; nil: none", required=False
+    )
+    held: dict[str, Any] | None = wire(
+        Nullable(Map({"cards": Field(Array(CARD, MAX_SET)), "rank": Field(RANK), "count": Field(COUNT)})),
+        "the receiver's own set laid early and still held, as set_held told it; nil or absent: none",
+        required=False,
     )

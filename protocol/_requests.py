@@ -348,6 +348,12 @@ class Welcome(Reply):
         "who you are among the players (docs/PLAYERS.md): absent from servers without players",
         required=False,
     )
+    restarted: bool | None = wire(
+        Bool(),
+        "true: the session was resumed after the server restarted (its tables restored from its journal):"
+        " a snapshot follows; absent: no restart",
+        required=False,
+    )
 
 
 @reply("pong")

@@ -11,6 +11,8 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     log_level = "info"
     db = "/srv/neveryu/records.sqlite3"   # where records go (default: the user's data folder)
     record = true              # false: keep no records
+    journal = true             # false: keep no journal of live tables (no restore after a restart)
+    journal_max_age_ms = 7200000   # the tables of a server gone longer than this are not restored
 
     [table]
     variant = "verish"
@@ -154,7 +156,11 @@ class ServerConfig:
     fixed seed for every table that does not give its own (tests, ``neveryu play``); None seeds
     each deal from ``secrets``. ``db``: the SQLite file that keeps the records of ended deals
     (docs/RECORDS.md); None keeps none (``neveryu serve`` and ``neveryu play`` default it to
-    ``default_db_path()``); ``record`` False keeps none either way."""
+    ``default_db_path()``); ``record`` False keeps none either way. ``journal``: keep a journal of
+    the live tables in the same file, so that a server started again after a crash, a kill or a
+    power cut restores them (docs/RECORDS.md, "The journal"); ``restore`` False (``--fresh``)
+    starts without them and forgets them; the tables of a server gone for more than
+    ``journal_max_age_ms`` (default 2 hours) are not restored."""
 
     host: str = ""
     port: int = DEFAULT_PORT
@@ -164,6 +170,9 @@ class ServerConfig:
     seed: int | None = None
     db: str | None = None
     record: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    journal: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    restore: bool = attrs.field(default=True, validator=attrs.validators.instance_of(bool))
+    journal_max_age_ms: int = attrs.field(default=7_200_000, validator=_ms)
     table: TableDefaults = attrs.field(factory=TableDefaults)
     limits: Limits = attrs.field(factory=Limits)
 

@@ -20,6 +20,7 @@ from neveryu import engine, protocol
 
 from . import _wire
 from ._bots import default_strength, new_bot
+from ._journal import Journal
 from ._outbox import flush_due
 from ._record import DealRecord
 from ._recording import Recording
@@ -70,6 +71,7 @@ class Place(Protocol):
     seed: int | None
     summary: dict[str, Any]
     records: Keeper | None
+    journal: Journal | None
 
     def broadcast(self, body: dict[str, Any]) -> None: ...
 
@@ -113,6 +115,8 @@ class Game:
         self.table.broadcast(
             {"t": "match_started", "table": self.table.summary, "deals": self.settings.deals}
         )
+        if self.table.journal is not None:
+            self.table.journal.match_started(self)
         self.next_deal()
 
     def next_deal(self) -> None:
@@ -157,17 +161,28 @@ class Game:
 
     def deal_cards(self) -> None:
         """Deal the deck of the pending shuffle (``next_deal``), with a new referee and new bots."""
-        shuffle, rng = self.shuffle, self.table.rng
+        shuffle = self.shuffle
         if shuffle is None or shuffle.dealt:
             return
         self.timers.cancel("contributions")
         deal, opening = self.match.start(order=shuffle.deck())
-        self.deal = deal
-        self.deal_no = shuffle.deal_no
         self.salt = _wire.new_salt()
         self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
         self.fair = shuffle.started_fields()
-        self.sent_legal = {}
+        self.seat_deal(deal, shuffle.deal_no)
+        self._note_deal(deal, opening)
+        if self.table.journal is not None:
+            self.table.journal.dealt(self)
+        log.info("table %d: deal %d begins (dealer %d)", self.table.id, self.deal_no, deal.dealer)
+        self.table.refresh_summary()
+        assert self.referee is not None
+        self.publish(self.referee.begin(opening))
+
+    def seat_deal(self, deal: engine.Deal, deal_no: int) -> None:
+        """``deal`` (number ``deal_no``) is the one played: a new bot for every seat, a new
+        referee (also for a deal restored from the journal, ``_restore``)."""
+        rng = self.table.rng
+        self.deal, self.deal_no, self.sent_legal = deal, deal_no, {}
         for seat in self.seats:
             seat.bot = new_bot(seat.strength or default_strength(), seat.index, deal.rules, len(self.seats))
             seat.unseen, seat.asked, seat.timed = [], None, None
@@ -179,10 +194,6 @@ class Game:
             choose=lambda i: self.seats[i].bot_sees().choose(deal.view(i), rng),
             rng=rng,
         )
-        self._note_deal(deal, opening)
-        log.info("table %d: deal %d begins (dealer %d)", self.table.id, self.deal_no, deal.dealer)
-        self.table.refresh_summary()
-        self.publish(self.referee.begin(opening))
 
     def stop(self) -> None:
         """No deadline of the game fires any more (the table closes)."""
@@ -283,9 +294,14 @@ class Game:
         deal = self.deal
         if not events or deal is None:
             return
+        record = None
         if deal.over and any(type(e) is engine.DealEnded for e in events):
             self.match.finish(deal)
-            self._keep_record(events)
+            record = self._record(events)
+        if self.table.journal is not None:  # this batch's actions (and the deal's record)
+            self.table.journal.played(self, record)
+        elif record is not None and self.table.records is not None:
+            self.table.records.keep(record)
         for event in events:
             self._send(event)
             if type(event) is engine.TimedOut:
@@ -383,6 +399,7 @@ class Game:
                 "match_scores": list(self.match.scores),
                 "time_ms": self.referee.turn_ms_left() if self.referee is not None else None,
                 **self.fair,
+                "held": _wire.held_fields(deal, session.seat),
             }
             session.event(body)
             if session.seat is not None:  # a state is complete by itself: it holds the legal
@@ -418,15 +435,16 @@ class Game:
             },
         )
 
-    def _keep_record(self, events: list[engine.Event]) -> None:
-        """The deal ended: its record goes to the records' writer. A failure here costs the
-        record, never the game."""
-        records, recording, referee = self.table.records, self.recording, self.referee
+    def _record(self, events: list[engine.Event]) -> DealRecord | None:
+        """The deal ended: its record, for the records' writer (None when records are off). A
+        failure here costs the record, never the game."""
+        recording, referee = self.recording, self.referee
         self.recording = None
-        if records is None or recording is None or referee is None:
-            return
+        if recording is None or referee is None:
+            return None
         try:
             ended = next(e for e in events if isinstance(e, engine.DealEnded))
-            records.keep(recording.record(referee.applied, ended, self.match.scores))
+            return recording.record(referee.applied, ended, self.match.scores)
         except Exception:
             log.exception("table %d: deal %d could not be recorded", self.table.id, self.deal_no)
+            return None

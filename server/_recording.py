@@ -62,6 +62,37 @@ class Recording:
         self.draws = drawn.draws if isinstance(drawn, engine.DealerDrawn) else None
         self.started_ms = wall_ms()
 
+    def notes(self) -> dict[str, Any]:
+        """What the journal keeps of these notes (``restored`` brings them back)."""
+        return {"seats": self.seats, "draws": self.draws, "started_ms": self.started_ms, "fair": self.fair}
+
+    @classmethod
+    def restored(
+        cls,
+        notes: dict[str, Any],
+        *,
+        server: str,
+        table: int,
+        settings: TableSettings,
+        match: str,
+        deal_no: int,
+        deal: engine.Deal,
+    ) -> Recording:
+        """The notes of a deal restored from the journal of live tables (``notes()``'s values,
+        as JSON gave them back). Raises ValueError or TypeError for notes of the wrong shape."""
+        self = cls.__new__(cls)
+        self.server, self.table, self.settings = server, table, settings
+        self.match, self.deal_no = match, deal_no
+        self.seats = [(n, b, k, p) for n, b, k, p in notes["seats"]]
+        if len(self.seats) != deal.players:
+            raise ValueError(f"{len(self.seats)} seats noted for a deal of {deal.players}")
+        self.rules, self.dealer, self.deck = deal.rules, deal.dealer, tuple(deal.deck_order or ())
+        self.fair = dict(notes["fair"])
+        draws = notes["draws"]
+        self.draws = None if draws is None else tuple(tuple((int(s), str(c)) for s, c in d) for d in draws)
+        self.started_ms = int(notes["started_ms"])
+        return self
+
     def record(
         self,
         applied: Sequence[tuple[int, engine.Action]],

@@ -151,6 +151,24 @@ class Referee:
         """The seat to act came back from away: its turn time starts afresh."""
         self._time_turn()
 
+    def resume(self) -> None:
+        """The deal was restored from the journal (``_restore``): its deadlines start afresh,
+        each with its whole time (docs/PROTOCOL.md, "Across a server restart"): the challenge
+        window of the last set, the quads window, the turn. A challenge group that was
+        collecting is not in the journal (it was no action yet): the set may be challenged
+        again."""
+        deal = self.deal
+        if deal.over:
+            return
+        if deal.quads_window is not None:
+            self.timers.start("quads", self.settings.quads_window_ms)
+        if deal.window_open and deal.last is not None:
+            self._window_set = deal.last.set_no
+            self.timers.start("window", self.settings.challenge_window_ms)
+        self._time_turn()
+        if deal.held is not None and deal.held.seat == deal.turn:
+            self.timers.cancel("turn")
+
     def stop(self) -> None:
         """The deal is over (or the table closes): no deadline of it fires any more."""
         self.timers.clear(KEYS.__contains__)

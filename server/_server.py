@@ -29,6 +29,7 @@ from ._player_requests import PlayerRequests
 from ._players import person_key, tag_of
 from ._record_requests import RecordRequests
 from ._recorder import Records
+from ._restore import Restored, restore_tables
 from ._session import Session
 from ._settings import TableError, TableSettings
 from ._table import Table
@@ -103,11 +104,12 @@ class Server:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.records = Records(config.records_path, server=config.name)
+        self.records = Records.of(config)
         self.record_requests = RecordRequests(self.records)
         self.player_requests = PlayerRequests(self.records)
         self.tables: dict[int, Table] = {}
         self.sessions: dict[str, Session] = {}
+        self.restored = Restored()  # the seats' sessions restored from the journal, until resumed
         self.connections: set[ClientConnection] = set()
         self.per_address: collections.Counter[str] = collections.Counter()
         self.table_address: dict[int, str] = {}  # table id -> the address of who made it
@@ -132,6 +134,10 @@ class Server:
         try:
             async with trio.open_nursery() as outer:
                 await outer.start(self._hold_tasks)
+                assert self._nursery is not None  # the journal's tables, back (``_restore``):
+                replay, start = cfg.limits.replay, self._nursery.start_soon
+                restore_tables(self.records, self.tables, self.restored, replay, self._table_closed, start)
+                self._table_ids = itertools.count(max(self.tables, default=0) + 1)  # (new ones after)
                 listeners = await outer.start(self._listen, accepting)
                 self.port = listeners[0].socket.getsockname()[1]
                 log.info("%s listening on %s port %d", cfg.name, cfg.host or "every interface", self.port)
@@ -200,6 +206,7 @@ class Server:
                 if session.table is not None:
                     session.table.remove(session, "dropped")
                 del self.sessions[token]
+            self.restored.forget_gone()
 
     # -- one connection -----------------------------------------------------------------------
 
@@ -343,6 +350,9 @@ class Server:
 
     def _resume(self, conn: ClientConnection, req: protocol.Hello, token: str, last_seq: int) -> None:
         session = self.sessions.get(token)
+        restarted = session is None and (session := self.restored.reclaim(token, last_seq)) is not None
+        if session is not None and restarted:
+            self.sessions[token] = session
         if session is None:
             conn.fatal(protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req.id))
             return
@@ -350,17 +360,17 @@ class Server:
         conn.session = session
         if isinstance(old, ClientConnection):
             old.bye("replaced")
-        log.info("%s resumes (last seq %d of %d)", conn, last_seq, session.seq)
-        missed = session.missed(last_seq)
+        log.info("%s resumes (last seq %d of %d%s)", conn, last_seq, session.seq, restarted * ", restarted")
+        missed = None if restarted else session.missed(last_seq)
         if missed is not None and len(missed) > self.config.limits.outbox // 2:
             missed = None  # a replay that would fill the outbox: a snapshot instead
-        session.reply(req, self._welcome(session, resumed=True))
+        session.reply(req, self._welcome(session, resumed=True, restarted=restarted))
         for frame in missed or ():
             conn.send(frame)
         if session.table is not None:  # the snapshot (or the seat back from away)
             session.table.attached(session, snapshot=missed is None)
 
-    def _welcome(self, session: Session, resumed: bool) -> dict[str, Any]:
+    def _welcome(self, session: Session, resumed: bool, restarted: bool = False) -> dict[str, Any]:
         limits = self.config.limits
         table = session.table
         return {
@@ -383,6 +393,7 @@ class Server:
             "default_bot": default_strength(),
             "records": self.records.on,
             "player": {"tag": tag_of(session.player) if session.player is not None else None},
+            **({"restarted": True} if restarted else {}),
         }
 
     def _create_table(self, session: Session, req: protocol.CreateTable) -> None:
@@ -405,6 +416,9 @@ class Server:
             session.error(req, exc.code, exc.msg)
             return
         table = Table(next(self._table_ids), settings, on_close=self._table_closed, records=self.records)
+        if self.records.journal is not None:
+            table.journal = self.records.journal
+            table.journal.opened(table)
         self.tables[table.id] = table
         self.table_address[table.id] = session.address
         assert self._nursery is not None
@@ -417,7 +431,7 @@ class Server:
             settings.seats,
             list(settings.bots),
         )
-        table.handle(session, protocol.JoinTable(id=req.id, table=table.id, password=settings.password))
+        table.handle(session, protocol.JoinTable(id=req.id, table=table.id, password=req.password or None))
 
     def _table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)

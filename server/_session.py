@@ -79,6 +79,15 @@ class Session:
         self.dropped_at: float | None = None
         self.evicted = 0  # the seq of the newest event that fell out of the buffer (0: none)
 
+    @classmethod
+    def restored(cls, name: str, key: str, player: str | None, replay: int, now: float) -> Session:
+        """A seated player's session brought back from the journal of live tables (``_restore``),
+        dropped since ``now``: the server knows only its token's ``key`` (and ``player``) until
+        the player resumes with the token (``token`` is "" until then)."""
+        session = cls(name, replay, "journal", player)
+        session.token, session.key, session.dropped_at = "", key, now
+        return session
+
     def __repr__(self) -> str:
         return f"<session {self.name!r} from {self.address}>"
 

@@ -10,6 +10,7 @@ import attrs
 from neveryu import engine, protocol
 
 from ._bots import default_strength, new_bot
+from ._password import Digest
 
 if TYPE_CHECKING:
     from ._config import TableDefaults
@@ -56,7 +57,7 @@ class TableSettings:
     deals: int = 5
     grace_ms: int = 30_000
     close_ms: int = 60_000
-    password: str | None = None
+    password: str | Digest | None = None  # a Digest: a table restored from the journal
     seed: int | None = None
     seed_from: str | None = None  # who chose ``seed``: "table" (its create_table) or "server"
     max_chat: int = 500

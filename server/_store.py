@@ -43,6 +43,24 @@ Version 2 adds the players (docs/PLAYERS.md; ``_players``, ``_derive``):
 Upgrading a version 1 file makes a player of each bot strength and a guest of each session that
 held a seat, and fills ``deal_seats.player_id`` with them; the statistics and ratings of those
 deals are made by the next program that writes the file (the server, ``neveryu stats``).
+
+Version 3 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The journal"):
+
+- ``journal_runs``: one row per running server (``run``: random, made at its start) that keeps
+  a journal: its ``server`` name, the machine (``host``) and process (``pid``) it runs as, and
+  ``alive_ms`` (Unix ms), bumped by its writer at least every ``_journal_store.ALIVE_MS``.
+- ``live_tables``: one row per live table: ``id`` (random, made by the server), the ``run`` that
+  holds it, ``server``, ``table_no``, ``opened_ms`` and ``updated_ms`` (opened, or taken over),
+  ``settings``, ``state`` (seats: names, bot strengths, player ids, the SHA-256 of each seat's
+  session token, never the token; ready, away; the host), ``match`` (the match so far, NULL
+  between matches) and ``deal`` (the current deal's deck and fair-deal material, NULL between
+  deals), all JSON, and ``deal_no`` (the current deal's number, NULL between deals).
+- ``live_actions``: the accepted actions of each live table's current deal, one row each
+  (``deal_no``, ``n`` from 0, ``ms`` from the deal's start, ``action``: msgpack, the array
+  ``[t, values...]`` of ``deals.actions``),
+  in the order they were written: a batch's rows go to the end of the table, a few pages,
+  whatever tables they are of; the rows of deals that ended and of tables that closed are
+  deleted every so often (``_journal_store.collect``), not one deal at a time.
 """
 
 from __future__ import annotations
@@ -54,7 +72,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_MS = 5_000  # how long a statement waits for another connection's lock
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -177,6 +195,37 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                     ELSE 'guest:' || deal_seats.session_hash END)
             WHERE bot IS NOT NULL OR session_hash IS NOT NULL""",
     ),
+    (  # 2 -> 3: the journal of live tables (issue 25)
+        """CREATE TABLE journal_runs (
+            run TEXT PRIMARY KEY,
+            server TEXT NOT NULL,
+            host TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            started_ms INTEGER NOT NULL,
+            alive_ms INTEGER NOT NULL
+        ) WITHOUT ROWID""",
+        """CREATE TABLE live_tables (
+            id INTEGER PRIMARY KEY,
+            run TEXT NOT NULL,
+            server TEXT NOT NULL,
+            table_no INTEGER NOT NULL,
+            opened_ms INTEGER NOT NULL,
+            updated_ms INTEGER NOT NULL,
+            settings TEXT NOT NULL,
+            state TEXT NOT NULL,
+            match TEXT,
+            deal TEXT,
+            deal_no INTEGER
+        )""",
+        "CREATE INDEX live_tables_server ON live_tables (server, run)",
+        """CREATE TABLE live_actions (
+            table_id INTEGER NOT NULL,
+            deal_no INTEGER NOT NULL,
+            n INTEGER NOT NULL,
+            ms INTEGER NOT NULL,
+            action BLOB NOT NULL
+        )""",
+    ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -243,6 +292,8 @@ def connect(path: str | os.PathLike[str], *, write: bool, threads: bool = False)
             conn.execute("PRAGMA synchronous = NORMAL")
         if version < SCHEMA_VERSION:
             _migrate(conn, version)
+            if write:  # the new schema's pages into the file: the log starts small again
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         if write:  # the proof that it takes writes
             with transaction(conn):
                 now = str(time.time_ns() // 1_000_000)
@@ -268,7 +319,22 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
 
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` when the block raises."""
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, or ``ROLLBACK`` when the block raises. Inside a
+    transaction already (the records' writer commits a batch in one), a savepoint instead: the
+    block's writes are undone alone when it raises, and committed with the outer transaction."""
+    if conn.in_transaction:
+        conn.execute("SAVEPOINT nested")
+        try:
+            yield conn
+        except BaseException:
+            try:
+                conn.execute("ROLLBACK TO nested")
+                conn.execute("RELEASE nested")
+            except sqlite3.Error:
+                pass  # the first error is the one that matters
+            raise
+        conn.execute("RELEASE nested")
+        return
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn

@@ -28,6 +28,7 @@ from neveryu import engine, protocol
 
 from . import _host
 from ._game import GAME_ACTIONS, Game, Keeper
+from ._journal import Journal
 from ._outbox import flush_due
 from ._password import password_ok
 from ._referee import KEYS as REFEREE_KEYS
@@ -43,7 +44,8 @@ log = logging.getLogger("neveryu.server")
 class Table:
     """A table. Create it, start ``run`` in a nursery (its deadlines), and ``handle``
     requests. ``on_close(table)`` is called once when it closes (its people all left, or the
-    server is shutting down); ``records``: where its ended deals' records go."""
+    server is shutting down); ``records``: where its ended deals' records go; ``journal``: the
+    journal of live tables that notes it (``_journal``; the server opens it there)."""
 
     def __init__(
         self,
@@ -74,6 +76,7 @@ class Table:
         self._task = trio.CancelScope()  # the table task's (``run``)
         self._on_close = on_close
         self.records = records  # where ended deals' records go (None: nowhere)
+        self.journal: Journal | None = None
         self.refresh_summary()
 
     def __repr__(self) -> str:
@@ -176,6 +179,8 @@ class Table:
             session.event({"t": "table_closed", "table": self.id, "reason": reason})
             session.table, session.seat = None, None
         self._task.cancel()  # the table task ends
+        if self.journal is not None:
+            self.journal.closed(self)
         if self._on_close is not None:
             self._on_close(self)
 
@@ -271,6 +276,8 @@ class Table:
             "host": self.host.seat if self.host is not None else None,
             "reveal_after_deal": s.reveal_after_deal,
         }
+        if self.journal is not None:
+            self.journal.changed(self)
 
     def table_update(self) -> None:
         """``table_update`` to everyone at the table."""

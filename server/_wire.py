@@ -92,6 +92,19 @@ def view_fields(view: engine.View) -> dict[str, Any]:
     return body
 
 
+def held_fields(deal: engine.Deal, seat: int | None) -> dict[str, Any] | None:
+    """``seat``'s set laid early and still held, as its ``set_held`` told it (``state.held``);
+    None when that seat holds none."""
+    held = deal.held
+    if held is None or seat is None or held.seat != seat:
+        return None
+    rank = getattr(held, "rank", None) or deal.claim_ranks()[0]
+    if isinstance(held, engine.LaySet):
+        count = held.count if held.count is not None else len(held.cards)
+        return {"cards": list(held.cards), "rank": rank, "count": count}
+    return {"cards": [], "rank": rank, "count": 0}
+
+
 # -- the fair deal (DESIGN.md, "Fair deal") ---------------------------------------------------
 
 

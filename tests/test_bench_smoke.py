@@ -58,6 +58,10 @@ def test_bench_smoke_run_prints_every_section():
     flood = data["flood"]
     assert all(flood[cond]["n"] > 0 for cond in ("without", "with", "with, no budget"))
     assert flood["flood"]["frames_decoded_per_s"] > 0 and flood["flood"]["closed"] == 0
+    journal = data["journal"]
+    restored = (journal["restore"]["restored"], journal["serve_start"]["restored"])
+    assert journal["held"]["tables"] == 2 and restored == (2, 2)
+    assert all(s["seated"] == 8 for m in ("off", "on") for s in journal["overhead"]["steps"][m])
 
 
 def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monkeypatch):

@@ -414,6 +414,7 @@ def test_legal_and_state_fields_are_the_engine_fields():
         "fair",
         "seed_hash",
         "contributions",
+        "held",
     }
 
 

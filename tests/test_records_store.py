@@ -29,11 +29,15 @@ def test_a_new_database_is_made_in_wal_mode_at_the_current_schema(tmp_path):
     path = tmp_path / "sub" / "records.sqlite3"
     conn = connect(path, write=True)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert tables == {"meta", "matches", "deals", "deal_seats", "players", "seat_stats", "ratings"}
+    assert tables == {"meta", "matches", "deals", "deal_seats", "players", "seat_stats", "ratings"} | {
+        "journal_runs",
+        "live_tables",
+        "live_actions",
+    }
     conn.close()
-    assert connect(path, write=True).execute("PRAGMA user_version").fetchone()[0] == 2  # opens again
+    assert connect(path, write=True).execute("PRAGMA user_version").fetchone()[0] == 3  # opens again
 
 
 def test_a_database_from_a_newer_neveryu_is_refused(tmp_path):
@@ -45,7 +49,7 @@ def test_a_database_from_a_newer_neveryu_is_refused(tmp_path):
         with pytest.raises(StoreError) as caught:
             connect(path, write=write)
         assert str(caught.value) == (
-            f"{path} was written by a newer neveryu (records schema 7; this one knows up to 2)"
+            f"{path} was written by a newer neveryu (records schema 7; this one knows up to {SCHEMA_VERSION})"
         )
 
 

@@ -4,7 +4,9 @@ other seats, and the full-screen client on it, straight at the table.
 Turns are untimed unless --turn says otherwise: read the help (?) and the rules (r) at your own
 pace. Bots come in three levels: easy (random), normal (honest) and hard (sharp, the default).
 Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them and ``neveryu
-replay ID`` shows one again, every hand.
+replay ID`` shows one again, every hand. A game cut short (the terminal closed, the process
+killed) is not lost: the next ``neveryu play`` on the same records brings the table back and
+sits you at it again (--fresh starts a new one instead).
 Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
 n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares none, Tab scores, r
 rules, / chat, p your deals (after the match: each one replayed), ? help, q leaves.
@@ -163,11 +165,13 @@ def run(args: argparse.Namespace) -> int:
     problems: list[str] = []
     key = player_key(problem=problems.append)
     notes = (*notes, *problems)
+    name = player_name(args.name)
+    slot = _slot(config, name, args.fresh) if records.journal is not None else None
     try:
         code = run_client(
             "127.0.0.1",
             running.port or 0,  # (start_in_thread returns once it listens: the port is known)
-            name=player_name(args.name),
+            name=name,
             texts=Texts(display.lang, ascii=display.ascii),
             script=script,
             leave_quits=True,
@@ -175,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
             notes=notes,
             color_depth=display.color_depth,
             player_key=key,
+            slot=slot,
         )
     except KeyboardInterrupt:
         code = 130
@@ -186,6 +191,18 @@ def run(args: argparse.Namespace) -> int:
             " neveryu replay ID shows one."
         )
     return code
+
+
+def _slot(config: Any, name: str, fresh: bool) -> Any:
+    """Where ``neveryu play`` keeps its session, per records file: a table the journal brought
+    back is resumed (None: nowhere); ``fresh``: resume nothing kept."""
+    from neveryu.client.session_store import open_slot
+
+    slot = open_slot(f"play {config.db}", name)
+    if slot is not None and fresh and slot.kept is not None:
+        slot.forget()
+        slot.kept = None
+    return slot
 
 
 def _quiet_logging(path: str | None) -> None:

@@ -7,7 +7,12 @@ Ctrl-C (SIGINT) or SIGTERM: every client gets ``bye``; a second signal exits at 
 Every deal that ends is recorded (docs/RECORDS.md) in your data folder, or --db PATH (``db`` in
 the config file); --no-record (``record = false``) keeps none. If the records cannot be kept
 (a newer or damaged database, a read-only file, a full disk) the server says why and goes on
-without them. ``neveryu history`` lists them."""
+without them. ``neveryu history`` lists them.
+
+The same file keeps a journal of the live tables (``journal = false``: none): started again
+after a crash, a kill or a power cut, the server restores every table it was running (unless it
+was gone for over 2 hours, ``journal_max_age_ms``) and its players resume their seats; --fresh
+starts without them. A server stopped with Ctrl-C or SIGTERM ends its tables."""
 
 from __future__ import annotations
 
@@ -51,15 +56,21 @@ def add_record_arguments(parser: argparse.ArgumentParser) -> None:
         help="where to record the deals (default: records.sqlite3 in your data folder)",
     )
     parser.add_argument("--no-record", action="store_true", help="keep no record of the deals")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="do not restore the tables a crashed or killed server left in the journal (they are forgotten)",
+    )
 
 
 def with_records(config: ServerConfig, args: argparse.Namespace) -> ServerConfig:
     """``config`` with the records' file of ``args`` (``--db``, else the config's, else the
-    default) and ``--no-record``."""
+    default), ``--no-record`` and ``--fresh``."""
     from neveryu.server import default_db_path
 
     db = args.db or config.db or str(default_db_path())
-    return config.evolve(db=db, record=config.record and not args.no_record)
+    restore = config.restore and not getattr(args, "fresh", False)
+    return config.evolve(db=db, record=config.record and not args.no_record, restore=restore)
 
 
 def build_config(args: argparse.Namespace) -> ServerConfig:

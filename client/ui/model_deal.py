@@ -406,13 +406,20 @@ def _state(s: State, m: Msg, now: float) -> State:
         if as_int(m.get("deal_no"), s.deal_no) != s.deal_no or s.fair is None
         else s.fair,
         match_scores=as_ints(m.get("match_scores")) or s.match_scores,
-        held=None,
+        held=_held_of(m.get("held")),
         legal=None,
         recap_snapshot=s.recap_snapshot or s.recapping,
     )
     if isinstance(legal, dict):
         s = _legal(s, legal, now)
     return s
+
+
+def _held_of(held: object) -> Msg | None:
+    """``state.held`` as ``set_held`` gives it (None: no set held)."""
+    if not isinstance(held, dict):
+        return None
+    return {"cards": tuple(held.get("cards") or ()), "rank": held.get("rank"), "count": held.get("count")}
 
 
 def _snapshot_quads_window(taker: object) -> Msg | None:

@@ -52,7 +52,7 @@ def _welcome(s: State, m: Msg, now: float) -> State:
         s = attrs.evolve(s, variant=str(table.get("variant") or s.variant))
     elif s.screen != "lobby":
         s = attrs.evolve(switch_log(s, None), screen="lobby", table=None, seat=None, names=NO_NAMES)
-    return add_log(s, "conn_resumed")
+    return add_log(s, "server_restarted" if m.get("restarted") else "conn_resumed")
 
 
 def _fresh(s: State, m: Msg, now: float) -> State:

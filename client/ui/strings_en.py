@@ -469,6 +469,7 @@ EN: dict[str, str] = {
     "log.conn_lost": "Connection lost ({reason}); resuming…",
     "log.conn_resuming": "Resuming…",
     "log.conn_resumed": "The connection is back.",
+    "log.server_restarted": "The server restarted; resuming…",
     "log.conn_closed": "Disconnected: {reason}",
     "log.fresh": "The server no longer knows your old session ({reason}); a new one starts.",
     "log.dealer_drawn": "Draw for the dealer: {draws}. {name} drew the lowest card and deals.",

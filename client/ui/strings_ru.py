@@ -449,6 +449,7 @@ RU: dict[str, str] = {
     "log.conn_lost": "Связь потеряна ({reason}); восстанавливаю…",
     "log.conn_resuming": "Восстанавливаю связь…",
     "log.conn_resumed": "Связь восстановлена.",
+    "log.server_restarted": "Сервер перезапустился; возвращаю за стол…",
     "log.conn_closed": "Отключено: {reason}",
     "log.fresh": "Сервер больше не знает вашу прежнюю сессию ({reason}); начинается новая.",
     "log.dealer_drawn": "Жребий на сдачу: {draws}. {name} вытянул младшую карту и сдаёт.",

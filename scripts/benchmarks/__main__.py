@@ -5,10 +5,11 @@ same measurement through the real server), dealstart (what fair deal 2 costs a d
 botreply (bots' reply time, true sets against bluffs), capacity (N bot clients in another
 process), records (a record's size, ``neveryu history`` over 100,000 deals, recording's CPU per
 action), players (the ratings of sharp against honest bots in every variant, the leaderboard
-over 100,000 deals), flood (the reference table's action latency without and with 8 connections
-flooding the costliest frames), and, when ``--soak`` is given, the soak. Prints a report as it
-goes (to stderr with ``--json``, which prints one JSON object on stdout; its key
-``latency_ratio`` is neveryu p50 / floor p50).
+over 100,000 deals), journal (restoring 100 live tables, the journal's CPU per action), flood
+(the reference table's action latency without and with 8 connections flooding the costliest
+frames), and, when ``--soak`` is given, the soak. Prints a report as it goes (to stderr with
+``--json``, which prints one JSON object on stdout; its key ``latency_ratio`` is neveryu p50 /
+floor p50).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ SECTIONS = (
     "capacity",
     "records",
     "players",
+    "journal",
     "flood",
     "soak",
 )

@@ -46,6 +46,12 @@ class Profile:
     players_deals: int = 2_000  # players: seeded deals per variant, sharp against three honest
     players_board: int = 100_000  # players: deals in the database the leaderboard reads
     botreply_s: float = 30.0  # botreply: seconds of play
+    journal_tables: int = 100  # journal: live tables restored (the load generator's, 4 clients each)
+    journal_play_s: float = 10.0  # journal: how long they play before the server is killed
+    journal_clients: int = 1_000  # journal: clients of the journal overhead's steps
+    journal_rounds: int = 3  # journal: rounds of (without, with) the journal
+    journal_actions: int = 50_000  # journal: real actions noted and written, for its cost alone
+    journal_starts: int = 3  # journal: neveryu serve started this many times, with and without tables
 
 
 PROFILES = {
@@ -85,6 +91,8 @@ PROFILES = {
         players_deals=300,
         players_board=20_000,
         botreply_s=8.0,
+        journal_play_s=5.0,
+        journal_rounds=1,
     ),
     "smoke": Profile(
         0.1,
@@ -110,6 +118,12 @@ PROFILES = {
         players_deals=6,
         players_board=300,
         botreply_s=1.0,
+        journal_tables=2,
+        journal_play_s=1.0,
+        journal_clients=8,
+        journal_rounds=1,
+        journal_actions=2_000,
+        journal_starts=1,
     ),
 }
 
@@ -559,3 +573,67 @@ def players(report, prof: Profile, args) -> None:
     report.say(f"\n== players: the leaderboard over {board_deals:,} deals")
     board = pl.board(board_deals, say=report.say)
     report.data["players"] = {"sanity": sanity, "board": board}
+
+
+def journal(report, prof: Profile, args) -> None:
+    """Issue 25's figures: restoring live tables at a server's start, and what the journal costs
+    the server per action (the capacity step without and with it, records on in both)."""
+    import tempfile
+
+    from . import journal as jr
+
+    report.say(
+        f"\n== journal: restoring {prof.journal_tables} live tables (the load generator's, 4 clients each,"
+        f" {prof.journal_play_s} s of play, then SIGKILL)"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        db = f"{folder}/records.sqlite3"
+        held = jr.live_tables(db, prof.journal_tables, prof.journal_play_s, prof.warmup_s)
+        report.say(
+            f"  the journal holds {held['tables']} tables ({held['in_a_deal']} in a deal),"
+            f" {held['actions']:,} actions of their deals ({os.path.getsize(db) / 2**20:.1f} MiB file)"
+        )
+        restored = jr.restore(db)
+        report.say(
+            f"  restored {restored['restored']} tables, {restored['players']} players to come back,"
+            f" {restored['actions_replayed']:,} actions replayed: {restored['total_s']} s"
+            f" (reading the journal {restored['read_s']} s, rebuilding the tables {restored['rebuild_s']} s,"
+            f" CPU {restored['read_cpu_s'] + restored['rebuild_cpu_s']:.3f} s)"
+        )
+        start = jr.serve_start(db, prof.journal_starts)
+        report.say(
+            f"  neveryu serve to its listening line: {start['with_s']} s restoring"
+            f" {start['restored']} tables,"
+            f" {start['empty_s']} s on an empty file (median of {prof.journal_starts};"
+            " Python's start and imports included)"
+        )
+    report.say(
+        "\n== journal: server CPU per action without and with the journal (records on),"
+        f" {prof.journal_clients} clients ({prof.journal_rounds} rounds, alternating which goes first;"
+        f" {prof.capacity_s} s each)"
+    )
+    cost = jr.overhead(prof.journal_clients, prof.capacity_s, prof.journal_rounds, prof.warmup_s, report.say)
+    per = cost["cpu_us_per_action"]
+    overhead = "n/a" if cost["overhead"] is None else f"{cost['overhead']:+.1%}"
+    report.say(
+        f"  median server CPU: {per['off']} µs/action without, {per['on']} µs/action with:"
+        f" the journal costs {overhead} (side by side on a busy machine: read with the next lines);"
+        f" its writer thread spent {cost['writer_us_per_action']} µs of CPU more per action journaled"
+    )
+    notes = jr.note_cost(prof.journal_actions)
+    writer = jr.write_cost(prof.journal_actions)
+    alone = notes["cpu_us_per_action"] + writer["cpu_us_per_action"]
+    share = f"{alone / per['off']:.1%}" if per["off"] else "n/a"
+    report.say(
+        f"  alone: a table's notes {notes['cpu_us_per_action']} µs per action, the writer"
+        f" {writer['cpu_us_per_action']} µs per action ({writer['per_batch']} actions a transaction):"
+        f" {alone:.2f} µs, {share} of the server's CPU per action"
+    )
+    report.data["journal"] = {
+        "held": held,
+        "restore": restored,
+        "serve_start": start,
+        "overhead": cost,
+        "notes": notes,
+        "writer": writer,
+    }

@@ -1,0 +1,268 @@
+"""The journal of live tables (issue 25): what a table notes as it changes, so that a server
+started again on the same database brings the table back (``_restore``).
+
+The journal lives in the records' database (``_store``, version 2: ``live_tables``,
+``live_actions``) and is written by the records' one writer thread (``_recorder``): a table
+hands it a list of entries (``put``), which never waits, and the writer commits whatever
+tables handed it meanwhile in one transaction (``_journal_store.write``). What a table notes:
+
+- ``opened``: its settings (a table password only as a ``_password.Digest``) and seats;
+- ``changed``: its seats (names, bot strengths, player ids, the SHA-256 of each seated
+  session's token, never the token; ready, away), the host's seat, and a match that ended;
+- ``match_started``; ``dealt``: the deal's number, dealer, deck as dealt, fair-deal material
+  (salt, commitment, the server's seed and the contributions) and its record's notes;
+- ``played``: every action the referee accepted since the last note, and, when the deal has
+  ended, its record (``DealRecord``), the match's scores and next dealer, all in one entry: the
+  writer commits an entry whole or not at all, so a deal is never both recorded and still
+  journaled as being played;
+- ``closed``: the table is gone (its rows are deleted).
+
+A killed server loses at most the entries the writer had not committed yet: those of the last
+``_recorder.BATCH_S`` and the batch being written.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+import attrs
+
+from neveryu import engine
+
+from ._password import Digest
+
+if TYPE_CHECKING:
+    from ._record import DealRecord
+    from ._recording import Recording
+    from ._referee import Referee
+    from ._seats import Seat
+    from ._settings import TableSettings
+    from ._shuffle import Shuffle
+
+Op = tuple[Any, ...]
+"""One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``_journal_store``)."""
+
+Put = Callable[..., bool]
+"""``put(entries, now=False)`` hands entries to the writer, to be committed together (``now``:
+at once, not with the next batch); never waits. False: not taken (the journal or the records
+are off, or the writer is too far behind)."""
+
+
+class Table(Protocol):
+    """What the journal reads of a table (``_table.Table``)."""
+
+    id: int
+    settings: TableSettings
+    seats: list[Seat]
+    host: Any  # its Session, or None
+    deals_played: int
+    game: Any  # its Game, or None
+
+
+class Game(Protocol):
+    """What the journal reads of a table's match (``_game.Game``)."""
+
+    table: Any  # its Table
+    match: engine.Match
+    match_uid: str
+    deal_no: int
+    deal: engine.Deal | None
+    referee: Referee | None
+    shuffle: Shuffle | None
+    recording: Recording | None
+    salt: str
+    commitment: str
+    fair: dict[str, Any]
+
+
+class _Notes:
+    """What the journal holds of one table: its ``id`` in the journal, the ``state`` last noted,
+    the deal whose actions it holds (``deal_no``) and how many (``n``), the match (``match``:
+    its uid, None between matches)."""
+
+    __slots__ = ("deal_no", "id", "match", "n", "state")
+
+    def __init__(self, jid: int, state: tuple[Any, ...]) -> None:
+        self.id = jid
+        self.state = state
+        self.deal_no = 0
+        self.n = 0
+        self.match: str | None = None
+
+
+class Journal:
+    """The journal of a server's live tables; ``put`` hands entries to the writer. ``off``: no
+    table is noted any more (the writer fell too far behind, or the database failed); a deal's
+    record then goes to the records alone (``keep``)."""
+
+    def __init__(self, put: Put, keep: Callable[[DealRecord], None]) -> None:
+        self.put = put
+        self.keep = keep
+        self.off = False
+        self._notes: dict[int, _Notes] = {}  # by table id
+
+    def __repr__(self) -> str:
+        return f"<journal of {len(self._notes)} tables{' (off)' if self.off else ''}>"
+
+    def _take(self, ops: list[Op], now: bool = False) -> None:
+        if not self.off and not self.put(ops, now):
+            self.off = True
+            self._notes.clear()
+
+    def journaled(self, table: Table) -> int | None:
+        """The journal's id of ``table`` (None: not journaled)."""
+        notes = self._notes.get(table.id)
+        return notes.id if notes is not None else None
+
+    # -- what tables note --------------------------------------------------------------------------
+
+    def opened(self, table: Table) -> None:
+        """A new table: its settings and seats."""
+        if self.off:
+            return
+        notes = self._notes[table.id] = _Notes(secrets.randbits(62) + 1, table_state(table))
+        self._take([("open", notes.id, table.id, settings_json(table.settings), notes.state)])
+
+    def adopt(self, table: Table, jid: int, match: str | None, deal_no: int, n: int) -> None:
+        """``table`` was restored from the journal's rows ``jid``: its notes go on there (``n``
+        actions of deal ``deal_no`` are held)."""
+        notes = self._notes[table.id] = _Notes(jid, table_state(table))
+        notes.match, notes.deal_no, notes.n = match, deal_no, n
+        self._take([("state", jid, notes.state)])
+
+    def drop(self, jid: int) -> None:
+        """Forget the journal's rows ``jid`` (a table that could not be restored)."""
+        self._take([("close", jid)])
+
+    def changed(self, table: Table) -> None:
+        """The table's summary changed: its seats, if they did, and the end of its match."""
+        notes = self._notes.get(table.id)
+        if notes is None:
+            return
+        ops: list[Op] = []
+        state = table_state(table)
+        if state != notes.state:
+            notes.state = state
+            ops.append(("state", notes.id, state))
+        if notes.match is not None and table.game is None:  # the match ended
+            notes.match, notes.n = None, 0
+            ops += [("match", notes.id, None), ("deal", notes.id, None)]
+        if ops:
+            self._take(ops)
+
+    def match_started(self, game: Game) -> None:
+        notes = self._notes.get(game.table.id)
+        if notes is None:
+            return
+        notes.match, notes.n = game.match_uid, 0
+        self._take([("match", notes.id, match_state(game)), ("deal", notes.id, None)])
+
+    def dealt(self, game: Game) -> None:
+        """A deal was dealt (before its opening events are published)."""
+        notes = self._notes.get(game.table.id)
+        if notes is None:
+            return
+        notes.deal_no, notes.n = game.deal_no, 0
+        self._take([("deal", notes.id, deal_state(game))])
+
+    def played(self, game: Game, record: DealRecord | None) -> None:
+        """After every batch of the game's events: the actions the referee accepted since the
+        last note; when the deal ended (``record``: its record, None when records are off),
+        the record and the match so far, in the same entry."""
+        notes = self._notes.get(game.table.id)
+        referee, deal = game.referee, game.deal
+        if notes is None or referee is None or deal is None:
+            if record is not None:
+                self.keep(record)
+            return
+        applied = referee.applied
+        done = notes.n
+        if not deal.over:  # (after nearly every action: kept short)
+            if len(applied) > done:
+                notes.n = len(applied)
+                if not self.put([("actions", notes.id, notes.deal_no, done, tuple(applied[done:]))]):
+                    self.off = True
+                    self._notes.clear()
+            return
+        ops: list[Op] = []
+        if len(applied) > done:
+            ops.append(("actions", notes.id, notes.deal_no, done, tuple(applied[done:])))
+        if record is not None:
+            ops.append(("record", record))
+        ops += [("match", notes.id, match_state(game)), ("deal", notes.id, None)]
+        notes.n = 0
+        self._take(ops, now=True)  # (a deal's end: written at once)
+        if self.off and record is not None:
+            self.keep(record)
+
+    def closed(self, table: Table) -> None:
+        """The table closed: the journal forgets it."""
+        notes = self._notes.pop(table.id, None)
+        if notes is not None:
+            self._take([("close", notes.id)])
+
+
+# -- what is noted, as plain values (the writer encodes them) ------------------------------------
+
+
+def table_state(table: Table) -> tuple[Any, ...]:
+    """``(host seat, deals played, seats)``, each seat ``(name, bot strength, session key,
+    player, ready, away)`` (``player``: the ``players.key`` of the person whose session holds
+    the seat, None for a guest: ``Session.player``)."""
+    host = table.host.seat if table.host is not None else None
+    seats = tuple(
+        (
+            s.name,
+            s.strength,
+            s.session.key if s.session is not None else None,
+            s.session.player if s.session is not None else None,
+            s.ready,
+            s.away,
+        )
+        for s in table.seats
+    )
+    return (host, table.deals_played, seats)
+
+
+def settings_json(settings: TableSettings) -> dict[str, Any]:
+    """The table's settings as JSON values; a password only as its ``Digest``."""
+    values = attrs.asdict(settings, recurse=False)
+    password = values["password"]
+    if isinstance(password, str):
+        password = Digest.of(password)
+    values["password"] = attrs.asdict(password) if password is not None else None
+    values["bots"] = list(settings.bots)
+    values["options"] = dict(settings.options)
+    return values
+
+
+def match_state(game: Game) -> dict[str, Any]:
+    """The match so far: its uid, deals dealt and ended, scores, the next deal's dealer (None:
+    not chosen yet)."""
+    match = game.match
+    return {
+        "uid": game.match_uid,
+        "deal_no": game.deal_no,
+        "deals_played": match.deals_played,
+        "scores": tuple(match.scores),
+        "dealer": match.dealer if match.deals_played else None,
+    }
+
+
+def deal_state(game: Game) -> dict[str, Any]:
+    """The deal being played: its number, dealer, deck as dealt, fair-deal material, and its
+    record's notes (None when records are off)."""
+    deal, shuffle, recording = game.deal, game.shuffle, game.recording
+    assert deal is not None
+    return {
+        "deal_no": game.deal_no,
+        "dealer": deal.dealer,
+        "deck": tuple(deal.deck_order or ()),
+        "salt": game.salt,
+        "commitment": game.commitment,
+        "fair": dict(game.fair),
+        "seed": shuffle.seed.hex() if shuffle is not None else None,
+        "record": recording.notes() if recording is not None else None,
+    }

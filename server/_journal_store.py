@@ -1,0 +1,274 @@
+"""The journal's rows (``_store`` version 2: ``journal_runs``, ``live_tables``, ``live_actions``),
+written by the records' writer thread (``_recorder``) and read once, when a server starts.
+
+Every running server that keeps a journal has a row in ``journal_runs`` (its ``run``: random),
+which its writer keeps alive (``alive``, at least every ``ALIVE_MS``). A starting server takes
+over the live tables of its own name (``server``) whose run is over (``begin_run``): the row is
+gone (the run ended), the process is gone (same machine and boot, no such pid), or it has not
+been alive for ``STALE_MS`` (another machine, or a reused pid). So two servers of the same name
+on one database (two ``neveryu play``) never take each other's tables while both run.
+
+Every function takes an open connection (``_store.connect``) and raises ``sqlite3.Error``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import operator
+import os
+import socket
+import sqlite3
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import attrs
+import msgpack
+
+from ._derive import keep_deal
+from ._journal import Op
+from ._record import ACTIONS
+from ._store import transaction
+
+ALIVE_MS = 10_000  # a running server's writer notes it is alive at least this often
+STALE_MS = 60_000  # a run not alive for this long is over (another machine, or a reused pid)
+
+
+@attrs.frozen
+class Journaled:
+    """A live table as the journal holds it (JSON text, decoded by ``_restore``): its journal
+    ``id``, ``table_no``, times (Unix ms), ``settings``, ``state``, ``match`` and ``deal``
+    (None: none), and ``actions``: ``(deal_no, n, ms, action)`` in order (``action``: msgpack
+    of ``packed``)."""
+
+    id: int
+    table_no: int
+    opened_ms: int
+    updated_ms: int
+    settings: str
+    state: str
+    match: str | None
+    deal: str | None
+    actions: tuple[tuple[int, int, int, bytes], ...]
+
+
+def machine() -> str:
+    """This machine as ``journal_runs.host``: its name and, where Linux tells it, its boot id
+    (a pid noted before a reboot says nothing after it)."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        boot = ""
+    return f"{socket.gethostname()} {boot}".strip()
+
+
+def _over(host: str, pid: int, alive_ms: int, now_ms: int, here: str) -> bool:
+    """Whether the run noted as ``host``, ``pid``, ``alive_ms`` has ended."""
+    if now_ms - alive_ms > STALE_MS:
+        return True
+    name, _, boot = host.partition(" ")
+    here_name, _, here_boot = here.partition(" ")
+    if name != here_name:
+        return False  # another machine's: alive until it goes stale
+    if boot and here_boot and boot != here_boot:
+        return True  # this machine has rebooted since
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: alive
+        return False
+    return False
+
+
+def begin_run(
+    conn: sqlite3.Connection, run: str, server: str, now_ms: int, *, restore: bool, max_age_ms: int
+) -> tuple[list[Journaled], int]:
+    """Note this run, and take over the live tables of ``server`` whose run is over: those whose
+    server was alive within ``max_age_ms`` are returned (``restore``), the others deleted.
+    Returns the tables taken over and how many were deleted."""
+    here = machine()
+    taken: list[Journaled] = []
+    deleted = 0
+    with transaction(conn):
+        conn.execute(
+            "INSERT INTO journal_runs (run, server, host, pid, started_ms, alive_ms)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (run, server, here, os.getpid(), now_ms, now_ms),
+        )
+        runs = {
+            r: (_over(host, pid, alive, now_ms, here), alive)
+            for r, host, pid, alive in conn.execute(
+                "SELECT run, host, pid, alive_ms FROM journal_runs WHERE server = ? AND run != ?",
+                (server, run),
+            )
+        }
+        rows = conn.execute(
+            "SELECT id, run, table_no, opened_ms, updated_ms, settings, state, match, deal, deal_no"
+            " FROM live_tables WHERE server = ? AND run != ? ORDER BY table_no, id",
+            (server, run),
+        ).fetchall()
+        claimed: dict[int, Journaled] = {}
+        current: dict[int, int | None] = {}  # each claimed table's deal
+        for jid, owner, table_no, opened, updated, settings, state, match, deal, deal_no in rows:
+            over, alive = runs.get(owner, (True, updated))
+            if not over:
+                continue  # its server runs
+            if not restore or now_ms - max(alive, updated) > max_age_ms:
+                conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
+                deleted += 1
+                continue
+            conn.execute("UPDATE live_tables SET run = ?, updated_ms = ? WHERE id = ?", (run, now_ms, jid))
+            claimed[jid] = Journaled(jid, table_no, opened, updated, settings, state, match, deal, ())
+            current[jid] = deal_no
+        actions: dict[int, list[tuple[int, int, int, bytes]]] = {jid: [] for jid in claimed}
+        if claimed:
+            for jid, deal_no, n, ms, action in conn.execute(
+                "SELECT table_id, deal_no, n, ms, action FROM live_actions ORDER BY rowid"
+            ):
+                if jid in actions and deal_no == current[jid]:
+                    actions[jid].append((deal_no, n, ms, action))
+        taken = [attrs.evolve(j, actions=tuple(actions[jid])) for jid, j in claimed.items()]
+        conn.execute(
+            "DELETE FROM journal_runs WHERE server = ? AND run != ? AND run NOT IN"
+            " (SELECT run FROM live_tables)",
+            (server, run),
+        )
+        if deleted:
+            collect(conn)
+    return taken, deleted
+
+
+def end_run(conn: sqlite3.Connection, run: str) -> None:
+    """This run ends: its row goes (and the actions nobody needs). Tables it still holds (none,
+    after a shutdown: its tables closed first) are then the next server's of its name to take
+    over."""
+    with transaction(conn):
+        conn.execute("DELETE FROM journal_runs WHERE run = ?", (run,))
+        collect(conn)
+
+
+def collect(conn: sqlite3.Connection) -> int:
+    """Delete the actions of deals that ended and of tables that closed (inside a transaction);
+    returns how many. The writer does it every so often, not at each deal's end: one pass over
+    the actions instead of a search per deal (``live_actions`` has no index)."""
+    cursor = conn.execute(
+        "DELETE FROM live_actions WHERE NOT EXISTS (SELECT 1 FROM live_tables t"
+        " WHERE t.id = live_actions.table_id AND t.deal_no = live_actions.deal_no)"
+    )
+    return cursor.rowcount
+
+
+def alive(conn: sqlite3.Connection, run: str, now_ms: int) -> None:
+    """This run is alive (inside the writer's transaction)."""
+    conn.execute("UPDATE journal_runs SET alive_ms = ? WHERE run = ?", (now_ms, run))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _delete(conn: sqlite3.Connection, jid: int) -> None:
+    """Forget table ``jid`` (its actions go at the next ``collect``)."""
+    conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
+
+
+_pack = msgpack.Packer().pack  # (the writer thread's own)
+_GETTERS: dict[type, tuple[str, Callable[[Any], Any]]] = {
+    cls: (t, operator.attrgetter(*names)) for t, (cls, names) in ACTIONS.items()
+}
+
+
+def packed(action: Any) -> list[Any]:
+    """``[t, values...]`` of an engine action, as ``_record.action_fields`` gives it (a
+    timeout's own action nested the same way): the journal keeps it as msgpack."""
+    t, get = _GETTERS[type(action)]
+    values = get(action)
+    if type(values) is not tuple:
+        return [t, values]  # (one field)
+    if t == "timeout":
+        return [t, values[0], packed(values[1])]
+    return [t, *values]
+
+
+def write(
+    conn: sqlite3.Connection, run: str, server: str, ops: Iterable[Op], now_ms: int, rows: list[Any]
+) -> tuple[int, int]:
+    """Write ``ops`` (inside the writer's transaction). Actions are not inserted at once: their
+    rows go into ``rows``, which ``flush`` inserts in one statement (before any other entry, and
+    at the end of the batch). Returns how many deal records were written, and how many deals or
+    tables ended (whose actions ``collect`` deletes)."""
+    records = ended = 0
+    for op in ops:
+        kind = op[0]
+        if kind == "actions":
+            _, jid, deal_no, n, actions = op
+            for ms, action in actions:
+                rows.append((jid, deal_no, n, ms, _pack(packed(action))))
+                n += 1
+            continue
+        if rows:
+            flush(conn, rows)
+        if kind == "record":
+            keep_deal(conn, op[1])  # its players, statistics, ratings (a savepoint of the batch's)
+            records += 1
+        elif kind == "state":
+            conn.execute("UPDATE live_tables SET state = ? WHERE id = ?", (_json(op[2]), op[1]))
+        elif kind == "match":
+            match = None if op[2] is None else _json(op[2])
+            conn.execute("UPDATE live_tables SET match = ? WHERE id = ?", (match, op[1]))
+        elif kind == "deal":  # (the actions of the deal before go at the next ``collect``)
+            ended += 1
+            deal, deal_no = (None, None) if op[2] is None else (_json(op[2]), op[2]["deal_no"])
+            conn.execute("UPDATE live_tables SET deal = ?, deal_no = ? WHERE id = ?", (deal, deal_no, op[1]))
+        elif kind == "open":
+            _, jid, table_no, settings, state = op
+            conn.execute(
+                "INSERT INTO live_tables (id, run, server, table_no, opened_ms, updated_ms, settings, state)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (jid, run, server, table_no, now_ms, now_ms, _json(settings), _json(state)),
+            )
+        elif kind == "close":
+            _delete(conn, op[1])
+            ended += 1
+        else:
+            raise ValueError(f"not a journal entry: {kind!r}")
+    return records, ended
+
+
+FLUSH_ROWS = 100  # rows an INSERT statement carries at most (5 variables each)
+
+
+@functools.cache
+def _insert(rows: int) -> str:
+    return "INSERT INTO live_actions (table_id, deal_no, n, ms, action) VALUES " + ",".join(
+        ["(?, ?, ?, ?, ?)"] * rows
+    )
+
+
+def flush(conn: sqlite3.Connection, rows: list[Any]) -> None:
+    """Insert the actions' rows ``write`` gathered, ``FLUSH_ROWS`` a statement: one step of
+    SQLite for many rows (the writer thread takes Python's lock back once per statement, not
+    once per row, while the server's own thread wants it too)."""
+    for start in range(0, len(rows), FLUSH_ROWS):
+        chunk = rows[start : start + FLUSH_ROWS]
+        conn.execute(_insert(len(chunk)), [value for row in chunk for value in row])
+    rows.clear()
+
+
+def forget_tables(conn: sqlite3.Connection, jids: Iterable[int]) -> None:
+    """Delete the journal's rows of ``jids`` (a table whose entries could not be written)."""
+    for jid in jids:
+        _delete(conn, jid)
+
+
+def forget_run(conn: sqlite3.Connection, run: str) -> None:
+    """Delete every live table of ``run`` (its journal went off: what it holds is not whole)."""
+    conn.execute("DELETE FROM live_tables WHERE run = ?", (run,))
+    collect(conn)
+
+
+def table_ids(ops: Iterable[Op]) -> set[int]:
+    """The journal ids ``ops`` write to."""
+    return {op[1] for op in ops if op[0] != "record"}
