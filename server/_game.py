@@ -361,10 +361,9 @@ class Game:
             session.event(_wire.legal_message(legal))
 
     def after_events(self) -> None:
-        """After every change: each seat gets its ``legal`` (the end of the batch,
-        docs/PROTOCOL.md section 6: sent when what the seat may do changed, and always after an
-        event of the deal reached it), bots get asked, and an ended deal leads to the next one
-        (or ends the match)."""
+        """After every change: each seat gets its ``legal`` (the end of the batch, PROTOCOL.md
+        §6: when what it may do changed, and after an event of the deal reached it), bots get
+        asked, and an ended deal leads to the next one (or ends the match)."""
         deal = self.deal
         if deal is None:
             return
@@ -383,6 +382,7 @@ class Game:
                 self.timers.cancel(key)
             elif held != seat.index and self._bot_again(seat, legal):
                 self._time_bot(seat, legal)
+            seat.catch_up()  # (after its legal: what the seat's player waits for comes first)
 
     def send_state(self, session: Session) -> None:
         """A full snapshot of what ``session`` may know of the deal (join, resume); while the

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from ._session import Session
 
 
+UNSEEN_KEPT = 16  # events a bot that does not play is told at once, at the most
+
+
 class Seat:
     """One seat. A bot seat has a ``strength`` (its bot's); a player's seat has none, and a
     ``session`` while somebody holds it (None: free). ``away``: a bot plays a player's seat
@@ -35,6 +38,12 @@ class Seat:
         self.chosen = False
         self.choice: Action | None = None
         self.due = 0.0
+
+    def catch_up(self) -> None:
+        """Tell the bot what it has not learnt once that is more than ``UNSEEN_KEPT`` events:
+        they are many objects for the garbage collector, seat after seat."""
+        if len(self.unseen) > UNSEEN_KEPT:
+            self.bot_sees()
 
     def bot_sees(self) -> Bot:
         """The seat's bot, told every event of the seat it has not learnt yet. A bot learns its
