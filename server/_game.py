@@ -21,7 +21,6 @@ from neveryu import engine, protocol
 from . import _wire
 from ._bots import default_strength, new_bot
 from ._journal import Journal
-from ._outbox import flush_due
 from ._record import DealRecord
 from ._recording import Recording
 from ._referee import Referee
@@ -307,7 +306,6 @@ class Game:
             if type(event) is engine.TimedOut:
                 self.seats[event.seat].away = True
                 self.table.table_update()
-        flush_due()  # the events go out now; what follows them (turn, legal, bots) after
         self.after_events()
 
     def _send(self, event: engine.Event) -> None:
