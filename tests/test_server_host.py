@@ -11,22 +11,12 @@ import msgpack
 import pytest
 import trio
 import trio.testing
+from test_server_timing import ListLink
 
 from neveryu import protocol
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
 from neveryu.server._table import Table
-
-
-class ListLink:
-    def __init__(self) -> None:
-        self.msgs: list[dict[str, Any]] = []
-
-    def send(self, frame: bytes) -> None:
-        self.msgs.append(msgpack.unpackb(frame[4:]))
-
-    def note_error(self, code: str, msg: str) -> None:
-        pass
 
 
 class Room:

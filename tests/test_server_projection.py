@@ -5,31 +5,16 @@ see, against the protocol's message classes and the fair-deal disclosure."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgpack
 import pytest
 import trio
 import trio.testing
 from server_checks import check_frames
+from test_server_timing import ListLink
 
 from neveryu import engine, protocol
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
 from neveryu.server._table import Table
-
-
-class ListLink:
-    """A session's connection that keeps what it was sent, decoded."""
-
-    def __init__(self) -> None:
-        self.msgs: list[dict[str, Any]] = []
-
-    def send(self, frame: bytes) -> None:
-        self.msgs.append(msgpack.unpackb(frame[4:]))
-
-    def note_error(self, code: str, msg: str) -> None:
-        pass
 
 
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))

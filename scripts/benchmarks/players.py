@@ -20,8 +20,6 @@ from __future__ import annotations
 import os
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 
@@ -234,15 +232,6 @@ def board(total: int, seed: int = 1, say=print) -> dict:
         outside = {}
         runs = 3 if total >= 10_000 else 1
         for label, args in commands.items():
-            times = []
-            for _ in range(runs):
-                t0 = time.perf_counter()
-                subprocess.run(
-                    [sys.executable, "-m", "neveryu.client.cli", "stats", "--db", path, *args],
-                    check=True,
-                    stdout=subprocess.DEVNULL,
-                )
-                times.append(time.perf_counter() - t0)
-            outside[label] = round(statistics.median(times), 3)
+            outside[label] = rec.command_seconds("stats", path, args, runs)
             say(f"  {label}: {outside[label]} s (a new process, median of {runs})")
     return {"deals": filled, "count_s": round(counted, 1), "query_ms": inside, "command_s": outside}

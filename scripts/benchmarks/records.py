@@ -206,19 +206,22 @@ def history(path: str, runs: int = 5) -> dict:
             "--player", "vera", "--variant", "lozh", "--limit", "100", "--json"
         ],
     }  # fmt: skip
-    out = {}
-    for label, args in queries.items():
-        times = []
-        for _ in range(runs):
-            t0 = time.perf_counter()
-            subprocess.run(
-                [sys.executable, "-m", "neveryu.client.cli", "history", "--db", path, *args],
-                check=True,
-                stdout=subprocess.DEVNULL,
-            )
-            times.append(time.perf_counter() - t0)
-        out[label] = round(statistics.median(times), 3)
-    return out
+    return {label: command_seconds("history", path, args, runs) for label, args in queries.items()}
+
+
+def command_seconds(command: str, path: str, args: list[str], runs: int) -> float:
+    """The median wall time, in s, of ``neveryu COMMAND --db PATH ARGS`` run as a user runs it
+    (a new process each time), over ``runs`` runs."""
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "neveryu.client.cli", command, "--db", path, *args],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        times.append(time.perf_counter() - t0)
+    return round(statistics.median(times), 3)
 
 
 def overhead(clients: int, seconds: float, rounds: int, warmup: float, say=print) -> dict:
