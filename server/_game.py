@@ -13,48 +13,25 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from neveryu import engine, protocol
 
 from . import _wire
-from ._bots import default_strength, new_bot
+from ._bots import Bot, default_strength, new_bot
 from ._journal import Journal
 from ._record import DealRecord
-from ._recording import Recording
+from ._recording import Keeper, Recording
 from ._referee import Referee
+from ._replay import seat_events
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings
 from ._shuffle import Shuffle
 from ._timers import Timers
+from ._wire import ActionOf
 
 log = logging.getLogger("neveryu.server")
-
-ActionOf = Callable[[Any, int], engine.Action]
-"""How a game request becomes the engine action of a seat: ``action_of(request, seat)``."""
-
-GAME_ACTIONS: dict[type[protocol.Request], ActionOf] = {
-    protocol.Lay: lambda r, seat: engine.LaySet(seat, r.cards, r.rank, r.count),
-    protocol.DeclareNoneRequest: lambda r, seat: engine.DeclareNone(seat),
-    protocol.DiscardQuadsRequest: lambda r, seat: engine.DiscardQuads(seat, r.ranks),
-    protocol.DeclineQuadsRequest: lambda r, seat: engine.DeclineQuads(seat),
-    protocol.BelieveRequest: lambda r, seat: engine.Believe(seat, r.set_no),
-    protocol.ChallengeRequest: lambda r, seat: engine.Challenge(seat, r.set_no),
-}
-"""The engine action of each game request (docs/PROTOCOL.md, "Game requests"), for a seat."""
-
-
-class Keeper(Protocol):
-    """Where ended deals' records go (``_recorder.Records``): ``keep`` never waits."""
-
-    server: str
-
-    @property
-    def on(self) -> bool: ...
-
-    def keep(self, record: DealRecord) -> None: ...
 
 
 class Place(Protocol):
@@ -94,6 +71,7 @@ class Game:
             table.rules, len(self.seats), random.Random(seed if seed is not None else secrets.randbits(128))
         )
         self.deal: engine.Deal | None = None
+        self.opening: list[engine.Event] = []  # the deal's opening events (``Match.start``)
         self.referee: Referee | None = None
         self.deal_no = 0
         self.salt = ""
@@ -168,7 +146,7 @@ class Game:
         self.salt = _wire.new_salt()
         self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
         self.fair = shuffle.started_fields()
-        self.seat_deal(deal, shuffle.deal_no)
+        self.seat_deal(deal, shuffle.deal_no, opening)
         self._note_deal(deal, opening)
         if self.table.journal is not None:
             self.table.journal.dealt(self)
@@ -177,22 +155,36 @@ class Game:
         assert self.referee is not None
         self.publish(self.referee.begin(opening))
 
-    def seat_deal(self, deal: engine.Deal, deal_no: int) -> None:
-        """``deal`` (number ``deal_no``) is the one played: a new bot for every seat, a new
-        referee (also for a deal restored from the journal, ``_restore``)."""
+    def seat_deal(self, deal: engine.Deal, deal_no: int, opening: list[engine.Event]) -> None:
+        """``deal`` (number ``deal_no``, begun with the ``opening`` events) is the one played:
+        a new referee (also for a deal restored from the journal, ``_restore``), and no bot yet
+        (``bot_for`` makes each when it is first needed)."""
         rng = self.table.rng
-        self.deal, self.deal_no, self.sent_legal = deal, deal_no, {}
+        self.deal, self.deal_no, self.opening, self.sent_legal = deal, deal_no, opening, {}
         for seat in self.seats:
-            seat.bot = new_bot(seat.strength or default_strength(), seat.index, deal.rules, len(self.seats))
-            seat.unseen, seat.asked, seat.timed = [], None, None
+            seat.bot, seat.unseen, seat.asked, seat.timed = None, [], None, None
         self.referee = Referee(
             deal,
             self.settings,
             timers=self.timers,
             by_bot=lambda i: self.seats[i].by_bot,
-            choose=lambda i: self.seats[i].bot_sees().choose(deal.view(i), rng),
+            choose=lambda i: self.bot_for(self.seats[i]).choose(deal.view(i), rng),
             rng=rng,
         )
+
+    def bot_for(self, seat: Seat) -> Bot:
+        """The bot that plays ``seat`` (a bot seat, or an away player's), told every event of the
+        deal its seat was sent. It is made when first needed, and learns what came before by
+        playing the deal again from its opening (``_replay.seat_events``); then ``_send`` keeps it
+        current. Most seats are a person's, whose bot is never needed: nothing is kept for it."""
+        if seat.bot is None:
+            strength, players = seat.strength or default_strength(), len(self.seats)
+            seat.bot = new_bot(strength, seat.index, self.table.rules, players)
+            deal, referee = self.deal, self.referee
+            assert deal is not None and referee is not None
+            events = seat_events(deal, self.opening, referee.applied, seat.index, self.table.rules)
+            seat.unseen = [e for e in events if type(e) in seat.bot.observes]
+        return seat.bot_sees()
 
     def stop(self) -> None:
         """No deadline of the game fires any more (the table closes)."""
@@ -205,13 +197,8 @@ class Game:
             self.timers.cancel(f"bot:{seat.index}")
             if seat.session is not None:
                 seat.session.event(_wire.legal_message(engine.NO_ACTION))
-        log.info(
-            "table %d: deal %d ends (loser %s, winner %s)",
-            self.table.id,
-            self.deal_no,
-            deal.loser,
-            deal.winner,
-        )
+        table, loser, winner = self.table.id, deal.loser, deal.winner
+        log.info("table %d: deal %d ends (loser %s, winner %s)", table, self.deal_no, loser, winner)
         if self.match.deals_played < self.settings.deals:
             self.timers.start("next_deal", self.settings.deal_pause_ms)
             return
@@ -252,11 +239,11 @@ class Game:
         then acts at the time fixed before it chose (issue 27): how long choosing took, which
         may differ between a true set and a bluff, shows in no event's time."""
         deal, referee, seat = self.deal, self.referee, self.seats[index]
-        if deal is None or referee is None or deal.over or not seat.by_bot or seat.bot is None:
+        if deal is None or referee is None or deal.over or not seat.by_bot:
             return
         if not seat.chosen:
             seat.asked, seat.chosen = deal.actions, True
-            seat.choice = seat.bot_sees().choose(deal.view(index), self.table.rng)
+            seat.choice = self.bot_for(seat).choose(deal.view(index), self.table.rng)
             self.timers.start_at(f"bot:{index}", seat.due)
             return
         action, seat.choice, seat.chosen = seat.choice, None, False
@@ -310,12 +297,18 @@ class Game:
 
     def _send(self, event: engine.Event) -> None:
         """Every receiver's copy of ``event`` (``_wire.copies``), with the table's own fields;
-        each bot's is kept for when it is to play."""
-        extra = self._extra(event)
+        each bot's is kept for when it is to play. Receivers whose copies are equal share one
+        body (most events are public, and the copies of a set hide the same cards)."""
+        extra, spectators = self._extra(event), self.table.spectators
+        bodies: dict[engine.Event, dict[str, Any]] = {}
         for receiver, seen in _wire.copies(event, len(self.seats), self.table.rules.hand_counts_public):
-            body = _wire.event_message(seen) | extra
+            if receiver is None and not spectators:
+                continue
+            body = bodies.get(seen)
+            if body is None:
+                body = bodies[seen] = _wire.event_message(seen) | extra
             if receiver is None:
-                for spectator in self.table.spectators:
+                for spectator in spectators:
                     spectator.event(body)
                 continue
             seat = self.seats[receiver]
@@ -380,7 +373,6 @@ class Game:
                 self.timers.cancel(key)
             elif held != seat.index and self._bot_again(seat, legal):
                 self._time_bot(seat, legal)
-            seat.catch_up()  # (after its legal: what the seat's player waits for comes first)
 
     def send_state(self, session: Session) -> None:
         """A full snapshot of what ``session`` may know of the deal (join, resume); while the

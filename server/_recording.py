@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from neveryu import engine
 
@@ -20,6 +20,17 @@ from ._record import DealRecord, Result, SeatRecord
 if TYPE_CHECKING:
     from ._seats import Seat
     from ._settings import TableSettings
+
+
+class Keeper(Protocol):
+    """Where ended deals' records go (``_recorder.Records``): ``keep`` never waits."""
+
+    server: str
+
+    @property
+    def on(self) -> bool: ...
+
+    def keep(self, record: DealRecord) -> None: ...
 
 
 def wall_ms() -> int:

@@ -3,13 +3,16 @@ move by move through its board; Pokémon Showdown's input log).
 
 ``replay(record)`` deals the recorded deck from the recorded dealer (``engine.deal_cards``, as
 ``engine.Deal.new`` does) and applies every recorded action; ``check(record)`` also demands the
-recorded result and the fair deal's commitment. Both raise ``ReplayError``, whose message says
-which action failed and why, for a record that does not replay.
+recorded result and the fair deal's commitment; ``seat_events`` gives one seat's events of a deal
+being played, for the bot that takes it over. ``replay`` and ``check`` raise ``ReplayError``,
+whose message says which action failed and why, for a record that does not replay.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Sequence
 
 import attrs
 
@@ -101,6 +104,26 @@ def check(record: DealRecord) -> list[Step]:
     if fair and _wire.commitment(str(salt), record.deck) != commitment:
         raise ReplayError("the deck does not match the fair deal's commitment")
     return steps
+
+
+def seat_events(
+    deal: engine.Deal,
+    opening: Sequence[engine.Event],
+    applied: Sequence[tuple[int, engine.Action]],
+    seat: int,
+    rules: engine.Rules,
+) -> list[engine.Event]:
+    """Every event of ``deal`` so far as ``seat`` was sent it (``engine.project``): its
+    ``opening`` events, then those of each action the referee accepted (``applied``), the deal
+    played again from its deck (the engine is deterministic: these are the events that were
+    sent). What a bot that takes the seat over must learn (``Game.bot_for``)."""
+    assert deal.deck_order is not None
+    again = engine.Deal.new(rules, deal.players, deal.dealer, random.Random(), order=deal.deck_order)
+    events = list(opening)
+    for _ms, action in applied:
+        events += again.apply(action)
+    counts = rules.hand_counts_public
+    return [seen for e in events if (seen := engine.project(e, seat, counts)) is not None]
 
 
 def describe(action: engine.Action) -> str:

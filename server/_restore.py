@@ -216,8 +216,8 @@ def _match(table: Table, match: dict[str, Any], deal: dict[str, Any] | None, act
     if _wire.commitment(game.salt, deck) != game.commitment:
         raise RestoreError("the deck does not match the deal's commitment")
     game.shuffle = _shuffle(deal, dealt, table.rules.deck_for(dealt.players))
-    game.seat_deal(dealt, int(deal["deal_no"]))
-    _replay(game, dealt, opening, [a for a in actions if a[0] == game.deal_no])
+    game.seat_deal(dealt, int(deal["deal_no"]), opening)
+    _replay(game, dealt, [a for a in actions if a[0] == game.deal_no])
     records = table.records
     if deal["record"] is not None and records is not None and records.on:
         game.recording = Recording.restored(
@@ -242,12 +242,11 @@ def _shuffle(deal: dict[str, Any], dealt: engine.Deal, kind: str) -> Shuffle | N
     return shuffle
 
 
-def _replay(game: Game, deal: engine.Deal, opening: list[engine.Event], rows: list[Any]) -> None:
+def _replay(game: Game, deal: engine.Deal, rows: list[Any]) -> None:
     """Apply the journaled actions ``rows`` (``(deal_no, n, ms, action)``, msgpack) to ``deal``, as
-    the referee did; every seat's bot learns its copy of each event."""
+    the referee did (a bot, made when first needed, learns the deal from them: ``Game.bot_for``)."""
     referee = game.referee
     assert referee is not None
-    _feed(game, opening)
     ms = 0
     for k, (_deal_no, n, ms, data) in enumerate(rows):
         if n != k:
@@ -258,25 +257,12 @@ def _replay(game: Game, deal: engine.Deal, opening: list[engine.Event], rows: li
         except (ValueError, TypeError, IndexError, KeyError, RecordError, msgpack.UnpackException) as exc:
             raise RestoreError(f"action {k} cannot be read: {exc}") from None
         try:
-            events = deal.apply(action)
+            deal.apply(action)
         except engine.RuleViolation as exc:
             raise RestoreError(f"action {k} ({describe(action)}) is refused: {exc.reason}") from None
         referee.applied.append((int(ms), action))
-        _feed(game, events)
     if deal.over:
         raise RestoreError(f"the deal has ended after its {len(rows)} actions")
     deal.check_invariant()
     referee.started = referee.timers.clock() - int(ms) / 1000  # its times go on from the last action
     referee.resume()
-
-
-def _feed(game: Game, events: list[engine.Event]) -> None:
-    """What ``Game._send`` gives each seat's bot of ``events``: its seat's copy of each."""
-    seats, rules = game.seats, game.table.rules
-    for event in events:
-        for receiver, seen in _wire.copies(event, len(seats), rules.hand_counts_public):
-            if receiver is None:
-                continue
-            seat = seats[receiver]
-            if seat.bot is not None and type(seen) in seat.bot.observes:
-                seat.unseen.append(seen)

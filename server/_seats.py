@@ -13,14 +13,12 @@ if TYPE_CHECKING:
     from ._session import Session
 
 
-UNSEEN_KEPT = 16  # events a bot that does not play is told at once, at the most
-
-
 class Seat:
     """One seat. A bot seat has a ``strength`` (its bot's); a player's seat has none, and a
     ``session`` while somebody holds it (None: free). ``away``: a bot plays a player's seat
     until he is back. ``bot``: the bot that plays the seat now, or would (made afresh for every
-    deal: a bot seat's, and the one that takes over an away player's seat)."""
+    deal when first needed, ``Game.bot_for``: a bot seat's, and the one that takes over an away
+    player's seat; None until then)."""
 
     def __init__(self, index: int, strength: str | None = None) -> None:
         self.index = index
@@ -39,16 +37,9 @@ class Seat:
         self.choice: Action | None = None
         self.due = 0.0
 
-    def catch_up(self) -> None:
-        """Tell the bot what it has not learnt once that is more than ``UNSEEN_KEPT`` events:
-        they are many objects for the garbage collector, seat after seat."""
-        if len(self.unseen) > UNSEEN_KEPT:
-            self.bot_sees()
-
     def bot_sees(self) -> Bot:
-        """The seat's bot, told every event of the seat it has not learnt yet. A bot learns its
-        seat's events only when it is to play: most of the time a person plays the seat, and
-        the bot that would take over never has to learn anything."""
+        """The seat's bot, told every event of the seat it has not learnt yet (it learns them
+        when it is to play; ``Game.bot_for`` makes it)."""
         assert self.bot is not None
         for event in self.unseen:
             self.bot.observe(event)

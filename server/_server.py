@@ -21,6 +21,7 @@ import trio
 
 from neveryu import engine, protocol
 
+from . import _collector
 from ._bots import default_strength, strengths
 from ._config import ServerConfig, TableDefaults
 from ._connection import ClientConnection
@@ -131,6 +132,7 @@ class Server:
         cfg = self.config
         accepting = trio.CancelScope()
         await trio.to_thread.run_sync(self.records.open)
+        _collector.settle()
         try:
             async with trio.open_nursery() as outer:
                 await outer.start(self._hold_tasks)

@@ -27,16 +27,18 @@ import trio
 from neveryu import engine, protocol
 
 from . import _host
-from ._game import GAME_ACTIONS, Game, Keeper
+from ._game import Game
 from ._journal import Journal
 from ._outbox import flush_due
 from ._password import password_ok
+from ._recording import Keeper
 from ._referee import KEYS as REFEREE_KEYS
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings, table_seed
 from ._text import shown
 from ._timers import Timers
+from ._wire import GAME_ACTIONS
 
 log = logging.getLogger("neveryu.server")
 

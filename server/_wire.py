@@ -11,12 +11,25 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
 
-from neveryu import engine
+from neveryu import engine, protocol
+
+ActionOf = Callable[[Any, int], engine.Action]
+"""How a game request becomes the engine action of a seat: ``action_of(request, seat)``."""
+
+GAME_ACTIONS: dict[type[protocol.Request], ActionOf] = {
+    protocol.Lay: lambda r, seat: engine.LaySet(seat, r.cards, r.rank, r.count),
+    protocol.DeclareNoneRequest: lambda r, seat: engine.DeclareNone(seat),
+    protocol.DiscardQuadsRequest: lambda r, seat: engine.DiscardQuads(seat, r.ranks),
+    protocol.DeclineQuadsRequest: lambda r, seat: engine.DeclineQuads(seat),
+    protocol.BelieveRequest: lambda r, seat: engine.Believe(seat, r.set_no),
+    protocol.ChallengeRequest: lambda r, seat: engine.Challenge(seat, r.set_no),
+}
+"""The engine action of each game request (docs/PROTOCOL.md, "Game requests"), for a seat."""
 
 
 def copies(

@@ -60,11 +60,14 @@ async def _sample(conns: list[FrameStream], mode: str, ids: itertools.count) -> 
         done[k] = await _until_first_turn(conns[k], mode == "fair", ids)
 
     async with trio.open_nursery() as nursery:
-        for k in range(len(conns)):
+        for k in range(1, len(conns)):
             nursery.start_soon(watch, k)
-        await trio.sleep(0)  # the watchers wait on their sockets before the start goes out
+        await trio.sleep(0)  # the others wait on their sockets before the start goes out
         t0 = time.perf_counter()
+        # The first client sends the start and then reads in this task: its contribution, an
+        # answer to what the start causes, is never sent while the start still is.
         await conns[0].send({"t": "start", "id": next(ids)})
+        await watch(0)
     took = max(done) - t0
     for c in conns:
         await c.send({"t": "leave", "id": next(ids)})
