@@ -182,13 +182,13 @@ class Journal:
         if not deal.over:  # (after nearly every action: kept short)
             if len(applied) > done:
                 notes.n = len(applied)
-                if not self.put([("actions", notes.id, notes.deal_no, done, tuple(applied[done:]))]):
+                if not self.put([("actions", notes.id, notes.deal_no, done, applied.rows(done))]):
                     self.off = True
                     self._notes.clear()
             return
         ops: list[Op] = []
         if len(applied) > done:
-            ops.append(("actions", notes.id, notes.deal_no, done, tuple(applied[done:])))
+            ops.append(("actions", notes.id, notes.deal_no, done, applied.rows(done)))
         if record is not None:
             ops.append(("record", record))
         ops += [("match", notes.id, match_state(game)), ("deal", notes.id, None)]

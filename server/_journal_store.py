@@ -15,20 +15,17 @@ from __future__ import annotations
 
 import functools
 import json
-import operator
 import os
 import socket
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import attrs
-import msgpack
 
 from ._derive import keep_deal
 from ._journal import Op
-from ._record import ACTIONS
 from ._store import transaction
 
 ALIVE_MS = 10_000  # a running server's writer notes it is alive at least this often
@@ -174,24 +171,6 @@ def _delete(conn: sqlite3.Connection, jid: int) -> None:
     conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
 
 
-_pack = msgpack.Packer().pack  # (the writer thread's own)
-_GETTERS: dict[type, tuple[str, Callable[[Any], Any]]] = {
-    cls: (t, operator.attrgetter(*names)) for t, (cls, names) in ACTIONS.items()
-}
-
-
-def packed(action: Any) -> list[Any]:
-    """``[t, values...]`` of an engine action, as ``_record.action_fields`` gives it (a
-    timeout's own action nested the same way): the journal keeps it as msgpack."""
-    t, get = _GETTERS[type(action)]
-    values = get(action)
-    if type(values) is not tuple:
-        return [t, values]  # (one field)
-    if t == "timeout":
-        return [t, values[0], packed(values[1])]
-    return [t, *values]
-
-
 def write(
     conn: sqlite3.Connection, run: str, server: str, ops: Iterable[Op], now_ms: int, rows: list[Any]
 ) -> tuple[int, int]:
@@ -204,8 +183,8 @@ def write(
         kind = op[0]
         if kind == "actions":
             _, jid, deal_no, n, actions = op
-            for ms, action in actions:
-                rows.append((jid, deal_no, n, ms, _pack(packed(action))))
+            for ms, data in actions:  # (packed by ``Applied``)
+                rows.append((jid, deal_no, n, ms, data))
                 n += 1
             continue
         if rows:

@@ -14,11 +14,13 @@ positionally (``[ms, t, field values...]``), then compressed (zlib), an eighth o
 from __future__ import annotations
 
 import json
+import operator
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import attrs
+import msgpack
 
 from neveryu import engine
 
@@ -215,7 +217,7 @@ def action_from_json(d: Any) -> tuple[int | None, engine.Action]:
     return (ms if isinstance(ms, int) else None), _build(d.get("t"), fields)
 
 
-def encode_actions(actions: Sequence[tuple[int, engine.Action]]) -> bytes:
+def encode_actions(actions: Iterable[tuple[int, engine.Action]]) -> bytes:
     """The database's form of ``actions``: compact JSON, ``[[ms, t, values...], ...]``, in UTF-8,
     compressed by zlib (RFC 1950)."""
     text = json.dumps([[ms, *_flat(a)] for ms, a in actions], separators=(",", ":"))
@@ -241,6 +243,63 @@ def decode_actions(packed: bytes) -> tuple[tuple[int, engine.Action], ...]:
             raise RecordError(f"not an action: {row!r}")
         out.append((row[0], action_from_fields(row[1], row[2:])))
     return tuple(out)
+
+
+class Applied:
+    """The actions a deal accepted, in order, each with its time in ms from the deal's start
+    (``Referee.applied``). Each is kept packed, as the journal writes it (``rows``): msgpack of
+    ``[t, values...]`` (``packed_action``). A deal's hundred or more action objects would be as
+    many more for the garbage collector to look at, at every table, again and again; reading
+    them (``[i]``, iterating: ``(ms, action)``) unpacks them, which a deal's end and a bot that
+    takes a seat over do once."""
+
+    def __init__(self) -> None:
+        self._ms: list[int] = []
+        self._packed: list[bytes] = []
+
+    def append(self, ms: int, action: engine.Action) -> None:
+        self._ms.append(ms)
+        self._packed.append(msgpack.packb(packed_action(action)))
+
+    def __len__(self) -> int:
+        return len(self._ms)
+
+    def __getitem__(self, i: int) -> tuple[int, engine.Action]:
+        return self._ms[i], unpacked_action(self._packed[i])
+
+    def __iter__(self) -> Iterator[tuple[int, engine.Action]]:
+        for ms, data in zip(self._ms, self._packed):
+            yield ms, unpacked_action(data)
+
+    def rows(self, start: int) -> tuple[tuple[int, bytes], ...]:
+        """``(ms, packed action)`` of the actions from number ``start`` on (the journal's)."""
+        return tuple(zip(self._ms[start:], self._packed[start:]))
+
+
+_GETTERS: dict[type, tuple[str, Callable[[Any], Any]]] = {
+    cls: (t, operator.attrgetter(*names)) for t, (cls, names) in ACTIONS.items()
+}
+
+
+def packed_action(action: engine.Action) -> list[Any]:
+    """``[t, values...]`` of an engine action, as ``action_fields`` gives it (a timeout's own
+    action nested the same way; tuples stay tuples: msgpack packs them as arrays)."""
+    t, get = _GETTERS[type(action)]
+    values = get(action)
+    if type(values) is not tuple:
+        return [t, values]  # (one field)
+    if t == "timeout":
+        return [t, values[0], packed_action(values[1])]
+    return [t, *values]
+
+
+def unpacked_action(data: bytes) -> engine.Action:
+    """The action ``msgpack.packb(packed_action(action))`` packed. Raises RecordError, or
+    msgpack's own errors for bytes that are not msgpack."""
+    packed = msgpack.unpackb(data)
+    if not isinstance(packed, list) or not packed:
+        raise RecordError(f"not an action: {packed!r}")
+    return action_from_fields(packed[0], packed[1:])
 
 
 # -- rules ----------------------------------------------------------------------------------------

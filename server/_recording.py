@@ -10,7 +10,7 @@ table already holds.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from neveryu import engine
@@ -106,7 +106,7 @@ class Recording:
 
     def record(
         self,
-        applied: Sequence[tuple[int, engine.Action]],
+        applied: Iterable[tuple[int, engine.Action]],
         ended: engine.DealEnded,
         match_scores: Sequence[int],
     ) -> DealRecord:

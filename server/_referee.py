@@ -40,6 +40,7 @@ from collections.abc import Callable
 
 from neveryu import engine
 
+from ._record import Applied
 from ._settings import TableError, TableSettings
 from ._timers import Timers
 
@@ -84,7 +85,7 @@ class Referee:
         self.started = timers.clock()
         # Every action the deal accepted, with its time in ms from the deal's start: the deal's
         # record (``_record``) replays them exactly.
-        self.applied: list[tuple[int, engine.Action]] = []
+        self.applied = Applied()
 
     # -- what the table asks ------------------------------------------------------------------
 
@@ -182,7 +183,7 @@ class Referee:
     def _applied_now(self, action: engine.Action) -> list[engine.Event]:
         """``deal.apply(action)``, and the action noted for the deal's record."""
         events = self.deal.apply(action)
-        self.applied.append((int((self.timers.clock() - self.started) * 1000), action))
+        self.applied.append(int((self.timers.clock() - self.started) * 1000), action)
         return events
 
     def _applied(self, events: list[engine.Event]) -> list[engine.Event]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import attrs
 
@@ -109,7 +109,7 @@ def check(record: DealRecord) -> list[Step]:
 def seat_events(
     deal: engine.Deal,
     opening: Sequence[engine.Event],
-    applied: Sequence[tuple[int, engine.Action]],
+    applied: Iterable[tuple[int, engine.Action]],
     seat: int,
     rules: engine.Rules,
 ) -> list[engine.Event]:

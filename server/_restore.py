@@ -31,7 +31,7 @@ from ._game import Game
 from ._journal import Journal
 from ._journal_store import Journaled
 from ._password import Digest
-from ._record import RecordError, action_from_fields
+from ._record import RecordError, unpacked_action
 from ._recording import Recording
 from ._replay import describe
 from ._session import Session, token_key
@@ -63,6 +63,7 @@ class Restored:
         session.token = token
         session.seq = max(session.seq, last_seq)
         session.buffer.clear()
+        session.buffer_seqs.clear()
         session.evicted = session.seq
         return session
 
@@ -252,15 +253,14 @@ def _replay(game: Game, deal: engine.Deal, rows: list[Any]) -> None:
         if n != k:
             raise RestoreError(f"action {k} is missing from the journal")
         try:
-            packed = msgpack.unpackb(data)
-            action = action_from_fields(packed[0], packed[1:])
+            action = unpacked_action(data)
         except (ValueError, TypeError, IndexError, KeyError, RecordError, msgpack.UnpackException) as exc:
             raise RestoreError(f"action {k} cannot be read: {exc}") from None
         try:
             deal.apply(action)
         except engine.RuleViolation as exc:
             raise RestoreError(f"action {k} ({describe(action)}) is refused: {exc.reason}") from None
-        referee.applied.append((int(ms), action))
+        referee.applied.append(int(ms), action)
     if deal.over:
         raise RestoreError(f"the deal has ended after its {len(rows)} actions")
     deal.check_invariant()

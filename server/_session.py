@@ -72,7 +72,10 @@ class Session:
         self.name = name
         self.address = address
         self.seq = 0
-        self.buffer: collections.deque[tuple[int, bytes]] = collections.deque(maxlen=replay)
+        # The kept frames, oldest first, and their seqs: two deques, not a tuple per event (each
+        # would be one more object for the garbage collector to look at, 13 per action).
+        self.buffer: collections.deque[bytes] = collections.deque(maxlen=replay)
+        self.buffer_seqs: collections.deque[int] = collections.deque(maxlen=replay)
         self.link: Link | None = None
         self.table: Place | None = None
         self.seat: int | None = None
@@ -104,8 +107,9 @@ class Session:
         frame = self.frame_event(body)
         if keep:
             if len(self.buffer) == self.buffer.maxlen:
-                self.evicted = self.buffer[0][0]
-            self.buffer.append((self.seq, frame))
+                self.evicted = self.buffer_seqs[0]
+            self.buffer.append(frame)
+            self.buffer_seqs.append(self.seq)
         if self.link is not None:
             self.link.send(frame)
 
@@ -142,7 +146,7 @@ class Session:
         longer kept (the caller then sends a fresh ``state`` snapshot)."""
         if last_seq < self.evicted or last_seq > self.seq:
             return None
-        return [frame for seq, frame in self.buffer if seq > last_seq]
+        return [frame for seq, frame in zip(self.buffer_seqs, self.buffer) if seq > last_seq]
 
     def attach(self, link: Link) -> Link | None:
         """Make ``link`` this session's connection; returns the one it replaces (the caller

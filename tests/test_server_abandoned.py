@@ -93,7 +93,7 @@ async def test_a_table_whose_player_dropped_closes_when_his_grace_ends(autojump_
 
 def kept(server: Server) -> list[dict]:
     """The events the server kept for its sessions' resumes, decoded."""
-    return [msgpack.unpackb(f[4:]) for s in server.sessions.values() for _, f in s.buffer]
+    return [msgpack.unpackb(f[4:]) for s in server.sessions.values() for f in s.buffer]
 
 
 async def test_the_last_grace_to_end_closes_it_and_a_player_back_in_time_keeps_it(autojump_clock):

@@ -103,7 +103,7 @@ async def test_during_a_match_only_an_absent_players_seat_goes_to_a_bot(room, mo
     assert room.send(0, "seat_bot", seat=1)["t"] == "ok"  # absent: it need not wait for his grace
     assert room.seats()[1] == ("bot 2", "sharp") and bob.table is None
     assert link.msgs[-1]["t"] != "player_left"  # he was not connected to hear it ...
-    kept = [msgpack.unpackb(frame[4:]) for _, frame in bob.buffer]
+    kept = [msgpack.unpackb(frame[4:]) for frame in bob.buffer]
     assert [m["reason"] for m in kept if m["t"] == "player_left"] == ["removed"]  # ... it waits for him
 
 

@@ -38,7 +38,7 @@ def test_an_event_is_framed_with_the_next_seq_and_kept(seq):
     msg = decoded(frame)
     assert msg == {**body, "seq": seq + 1, "ts": msg["ts"]}
     assert frame == protocol.encode_frame(msg)
-    assert list(session.buffer) == [(seq + 1, frame)]
+    assert list(zip(session.buffer_seqs, session.buffer)) == [(seq + 1, frame)]
     assert session.missed(seq) == [frame]
 
 
