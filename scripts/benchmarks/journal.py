@@ -31,11 +31,13 @@ import sys
 import time
 from types import SimpleNamespace
 
+import msgpack
 import trio
 
 from neveryu.server import Records
 from neveryu.server import _journal_store as store
 from neveryu.server._journal import Journal
+from neveryu.server._record import Applied, packed_action
 from neveryu.server._restore import Restored, restore_tables
 from neveryu.server._store import connect, transaction
 
@@ -202,8 +204,8 @@ def _actions(count: int) -> list:
 
 
 def note_cost(actions: int = 50_000, tables: int = 250) -> dict:
-    """A table's own part, per action: ``Journal.played`` after each action (the new action
-    handed to the writer's queue, ``Records.put``), ``tables`` tables taking turns; CPU µs per
+    """A table's own part, per action: the action kept packed (``Applied.append``) and
+    ``Journal.played`` after it (the new action handed to the writer's queue, ``Records.put``), ``tables`` tables taking turns; CPU µs per
     action."""
     records = Records(None)  # the real queue (``Records.put``), no writer taking from it
     records.on = True
@@ -213,14 +215,14 @@ def note_cost(actions: int = 50_000, tables: int = 250) -> dict:
     for k in range(tables):
         table = SimpleNamespace(id=k, host=None, deals_played=0, seats=[], game=None)
         journal.adopt(table, k + 1, None, 1, 0)  # (a stand-in for a table: no seats)
-        referee = SimpleNamespace(applied=[])
+        referee = SimpleNamespace(applied=Applied())
         deal = SimpleNamespace(over=False)
         games.append(SimpleNamespace(table=table, referee=referee, deal=deal))
     queued = records._queued
     cpu = time.process_time()
-    for i, action in enumerate(played):
+    for i, (ms, action) in enumerate(played):
         game = games[i % tables]
-        game.referee.applied.append(action)
+        game.referee.applied.append(ms, action)  # (packed here: the table's part)
         journal.played(game, None)
         if i % 250 == 249:
             records._items.clear()  # (what the writer takes every 100 ms at 2,500 actions/s)
@@ -231,8 +233,9 @@ def note_cost(actions: int = 50_000, tables: int = 250) -> dict:
 
 def write_cost(actions: int = 50_000, per_batch: int = 120, tables: int = 250) -> dict:
     """The writer's part, per action: real actions of ``tables`` tables, ``per_batch`` to a
-    transaction (what 50 ms hold at 2,400 actions/s), encoded and committed as the writer does
-    (``_journal_store.write`` and ``flush``, then the run's ``alive_ms``)."""
+    transaction (what 50 ms hold at 2,400 actions/s), packed beforehand as the tables pack them
+    (``Applied``), then committed as the writer does (``_journal_store.write`` and ``flush``,
+    then the run's ``alive_ms``)."""
     path = f"/tmp/neveryu-bench-journal-write-{os.getpid()}.sqlite3"
     _remove(path)
     conn = connect(path, write=True, threads=True)
@@ -243,7 +246,7 @@ def write_cost(actions: int = 50_000, per_batch: int = 120, tables: int = 250) -
             for k in range(tables):
                 state = (None, 0, tuple(("p", None, "0" * 64, None, True, False) for _ in range(4)))
                 store.write(conn, run, "bench", [("open", k + 1, k + 1, {}, state)], 0, [])
-        played = _actions(actions)
+        played = [(ms, msgpack.packb(packed_action(a))) for ms, a in _actions(actions)]  # (``Applied``'s)
         counts = [0] * tables
         rng = random.Random(1)
         cpu = time.process_time()
