@@ -176,7 +176,10 @@ class Game:
         """The bot that plays ``seat`` (a bot seat, or an away player's), told every event of the
         deal its seat was sent. It is made when first needed, and learns what came before by
         playing the deal again from its opening (``_replay.seat_events``); then ``_send`` keeps it
-        current. Most seats are a person's, whose bot is never needed: nothing is kept for it."""
+        current. Most seats are a person's, whose bot is never needed: nothing is kept for it.
+        It is asked for between batches (a bot's deadline, the referee's ``choose`` before it
+        applies anything), when every accepted action's events have been sent: the replay is
+        then exactly what the seat was sent, and ``publish`` adds nothing twice."""
         if seat.bot is None:
             strength, players = seat.strength or default_strength(), len(self.seats)
             seat.bot = new_bot(strength, seat.index, self.table.rules, players)

@@ -205,8 +205,8 @@ def _actions(count: int) -> list:
 
 def note_cost(actions: int = 50_000, tables: int = 250) -> dict:
     """A table's own part, per action: the action kept packed (``Applied.append``) and
-    ``Journal.played`` after it (the new action handed to the writer's queue, ``Records.put``), ``tables`` tables taking turns; CPU µs per
-    action."""
+    ``Journal.played`` after it (the new action handed to the writer's queue, ``Records.put``),
+    ``tables`` tables taking turns; CPU µs per action."""
     records = Records(None)  # the real queue (``Records.put``), no writer taking from it
     records.on = True
     journal = Journal(records.put, records.keep)
