@@ -33,6 +33,8 @@ from ._wire import ActionOf
 
 log = logging.getLogger("neveryu.server")
 
+TURN_SETS = (engine.LaySet, engine.DeclareNone)  # what no seat may do while a challenge group collects
+
 
 class Place(Protocol):
     """What a game needs of its table."""
@@ -137,7 +139,7 @@ class Game:
             self.deal_cards()
 
     def deal_cards(self) -> None:
-        """Deal the deck of the pending shuffle (``next_deal``), with a new referee and new bots."""
+        """Deal the deck of the pending shuffle (``next_deal``), with a new referee (``seat_deal``)."""
         shuffle = self.shuffle
         if shuffle is None or shuffle.dealt:
             return
@@ -250,6 +252,11 @@ class Game:
             self.timers.start_at(f"bot:{index}", seat.due)
             return
         action, seat.choice, seat.chosen = seat.choice, None, False
+        if referee.tie_set is not None and (action is None or isinstance(action, TURN_SETS)):
+            # No set while a challenge group collects (CHALLENGE_PENDING): asked again after its delay.
+            if legal := deal.legal_actions(index):
+                self._time_bot(seat, legal)
+            return
         before = deal.actions
         try:
             if action is not None:

@@ -37,7 +37,7 @@ class Journaled:
     """A live table as the journal holds it (JSON text, decoded by ``_restore``): its journal
     ``id``, ``table_no``, times (Unix ms), ``settings``, ``state``, ``match`` and ``deal``
     (None: none), and ``actions``: ``(deal_no, n, ms, action)`` in order (``action``: msgpack
-    of ``packed``)."""
+    of ``_record.packed_action``)."""
 
     id: int
     table_no: int

@@ -128,7 +128,8 @@ class Server:
         """Listen on ``config.host``:``config.port`` and serve until cancelled or ``shutdown()``.
         Reports the bound port through ``task_status``. On the way out every table closes
         (``table_closed``) and every client gets ``bye`` ("shutdown"), waiting at most
-        ``limits.shutdown_ms`` for them to be written."""
+        ``limits.shutdown_ms`` for them to be written. The process's first server sets its garbage
+        collector for serving (``_collector.settle``: for the whole process, once)."""
         cfg = self.config
         accepting = trio.CancelScope()
         await trio.to_thread.run_sync(self.records.open)

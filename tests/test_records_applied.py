@@ -1,6 +1,6 @@
 """``Applied``, a deal's accepted actions kept packed (server/_record.py): what it gives back is
-exactly what was appended, in every variant and for every kind of action, and its journal rows
-are the same actions packed."""
+exactly what was appended, in seeded deals of every variant and for one action of every kind,
+and its journal rows are the same actions packed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from records_deals import played_deals
 
 from neveryu import engine
-from neveryu.server._record import KIND_OF, Applied, action_from_fields, unpacked_action
+from neveryu.server._record import ACTIONS, KIND_OF, Applied, action_from_fields, unpacked_action
 
 
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
@@ -30,6 +30,31 @@ def test_what_is_appended_comes_back_the_same(variant):
             packed = msgpack.unpackb(data)
             assert action_from_fields(packed[0], packed[1:]) == action == unpacked_action(data)
     assert "lay" in kinds and kinds & {"challenge", "challenges"}
+
+
+EVERY_KIND = [
+    engine.LaySet(0, ("QS", "QH"), "Q", None),
+    engine.LaySet(1, ("2C",), "K", 3),
+    engine.Challenge(2, 5),
+    engine.Believe(3, 5),
+    engine.DeclareNone(1),
+    engine.DiscardQuads(0, ("Q", "7")),
+    engine.DeclineQuads(2),
+    engine.Challenges((1, 3), 9),
+    engine.CloseWindow(4),
+    engine.OpenQuadsWindow(3),
+    engine.CloseQuadsWindow(3),
+    engine.Timeout(0, engine.Challenge(0, 2)),
+]
+
+
+def test_one_action_of_every_kind_comes_back_the_same():
+    assert {KIND_OF[type(a)] for a in EVERY_KIND} == set(ACTIONS)
+    applied = Applied()
+    for ms, action in enumerate(EVERY_KIND):
+        applied.append(ms * 10, action)
+    assert list(applied) == [(ms * 10, a) for ms, a in enumerate(EVERY_KIND)]
+    assert [unpacked_action(data) for _, data in applied.rows(0)] == EVERY_KIND
 
 
 def test_a_timeouts_own_action_is_packed_inside_it():

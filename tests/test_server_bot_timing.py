@@ -136,3 +136,25 @@ async def test_a_bots_delay_starts_afresh_when_what_it_may_do_changes(nursery, m
     assert sets_of(h, 1) == []
     await h.jump(0.002)
     assert len(sets_of(h, 1)) == 1 and applied(h) == bot.chosen[-1]
+
+
+async def test_a_bot_whose_turn_comes_while_a_challenge_group_collects_waits_for_it(
+    nursery, mock_clock, caplog
+):
+    h = await start_table(
+        nursery, mock_clock, variant="hoyle", seats=3, bots=("honest",), turn_ms=0, bot_delay_ms=100, seed=3
+    )
+    assert h.deal.turn == 0  # seed 3
+    assert (await h.lay_something(0))["t"] == "ok"
+    assert (await h.lay_something(1))["t"] == "ok"  # held until set 1's challenge window closes
+    await h.jump(1.0)  # it closes: set 2 is laid, and the bot (seat 2) is to play
+    assert h.deal.turn == 2 and h.deal.held is None
+    set_no = h.deal.last.set_no
+    assert (await h.send(0, "challenge", set_no=set_no))["t"] == "ok"  # the tie window (0.2 s) opens
+    before = h.deal.actions
+    await h.jump(0.1)  # the bot's delay ends inside it: no set may be laid before it is settled
+    assert h.deal.actions == before and not [r for r in caplog.records if r.levelname == "ERROR"]
+    await h.jump(0.2)  # settled; the bot is asked again and plays on
+    assert [e["set_no"] for e in h.events(0, "challenged")] == [set_no]
+    await h.jump(1.5)
+    assert h.deal.actions > before + 1 and not [r for r in caplog.records if r.levelname == "ERROR"]

@@ -36,7 +36,8 @@ async def play_some(h: Harness, people: int, rng: random.Random) -> None:
                 if isinstance(action, engine.LaySet):
                     await h.send(seat, "lay", cards=list(action.cards), rank=action.rank, count=action.count)
                 else:
-                    await h.send(seat, action.type, set_no=action.set_no)
+                    kind = "challenge" if isinstance(action, engine.Challenge) else "believe"
+                    await h.send(seat, kind, set_no=action.set_no)
             elif legal.challenge is not None and rng.random() < 0.2:
                 await h.send(seat, "challenge", set_no=legal.challenge)
         await h.jump(0.6)
