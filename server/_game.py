@@ -32,7 +32,6 @@ from ._timers import Timers
 from ._wire import ActionOf
 
 log = logging.getLogger("neveryu.server")
-
 TURN_SETS = (engine.LaySet, engine.DeclareNone)  # what no seat may do while a challenge group collects
 
 
@@ -253,9 +252,7 @@ class Game:
             return
         action, seat.choice, seat.chosen = seat.choice, None, False
         if referee.tie_set is not None and (action is None or isinstance(action, TURN_SETS)):
-            # No set while a challenge group collects (CHALLENGE_PENDING): asked again after its delay.
-            if legal := deal.legal_actions(index):
-                self._time_bot(seat, legal)
+            seat.asked = None  # no set while a challenge group collects: asked again at its end
             return
         before = deal.actions
         try:

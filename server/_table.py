@@ -207,8 +207,13 @@ class Table:
         name, _, arg = key.partition(":")
         try:
             if name in REFEREE_KEYS:
-                if self.game is not None and self.game.referee is not None:
-                    self.game.publish(self.game.referee.fired(name))
+                game = self.game
+                if game is not None and game.referee is not None:
+                    events = game.referee.fired(name)
+                    if events:
+                        game.publish(events)
+                    elif game.deal is not None and not game.deal.over:
+                        game.after_events()  # (a bot a settled group let play is asked, ``fire_bot``)
             else:
                 getattr(self, "_fire_" + name)(int(arg) if arg else None)
         except Exception:
