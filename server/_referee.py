@@ -83,8 +83,8 @@ class Referee:
         # (seat, what it may do, its bot's choice) made by ``think`` for the running turn time
         self.thought: tuple[int, engine.Legal, engine.Action | None] | None = None
         self.started = timers.clock()
-        # Every action the deal accepted, with its time in ms from the deal's start: the deal's
-        # record (``_record``) replays them exactly.
+        # Every action the deal accepted, with its time in ms from the deal's start, kept packed
+        # (``Applied``): the deal's record (``_record``) replays them exactly.
         self.applied = Applied()
 
     # -- what the table asks ------------------------------------------------------------------
