@@ -32,7 +32,7 @@ from ._timers import Timers
 from ._wire import ActionOf
 
 log = logging.getLogger("neveryu.server")
-TURN_SETS = (engine.LaySet, engine.DeclareNone)  # what no seat may do while a challenge group collects
+TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (RULES.md "Timing rules")
 
 
 class Place(Protocol):

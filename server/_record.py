@@ -220,13 +220,8 @@ def action_from_json(d: Any) -> tuple[int | None, engine.Action]:
 def encode_actions(actions: Iterable[tuple[int, engine.Action]]) -> bytes:
     """The database's form of ``actions``: compact JSON, ``[[ms, t, values...], ...]``, in UTF-8,
     compressed by zlib (RFC 1950)."""
-    text = json.dumps([[ms, *_flat(a)] for ms, a in actions], separators=(",", ":"))
+    text = json.dumps([[ms, *packed_action(a)] for ms, a in actions], separators=(",", ":"))
     return zlib.compress(text.encode(), 6)
-
-
-def _flat(action: engine.Action) -> list[Any]:
-    t, values = action_fields(action)
-    return [t, *values]
 
 
 def decode_actions(packed: bytes) -> tuple[tuple[int, engine.Action], ...]:
@@ -296,10 +291,7 @@ def packed_action(action: engine.Action) -> list[Any]:
 def unpacked_action(data: bytes) -> engine.Action:
     """The action ``msgpack.packb(packed_action(action))`` packed. Raises RecordError, or
     msgpack's own errors for bytes that are not msgpack."""
-    packed = msgpack.unpackb(data)
-    if not isinstance(packed, list) or not packed:
-        raise RecordError(f"not an action: {packed!r}")
-    return action_from_fields(packed[0], packed[1:])
+    return _action_of(msgpack.unpackb(data))
 
 
 # -- rules ----------------------------------------------------------------------------------------
