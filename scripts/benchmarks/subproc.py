@@ -16,8 +16,9 @@ class Helper:
     helper prints ``PORT <n>`` on its first line once it listens. Use as a context manager;
     leaving it terminates the process (SIGTERM, then SIGKILL after 5 s)."""
 
-    def __init__(self, module: str, *args: str, ready_timeout: float = 30.0) -> None:
+    def __init__(self, module: str, *args: str, ready_timeout: float = 30.0, first_path: str = "") -> None:
         self.cmd = [sys.executable, "-m", module, *args]
+        self.first_path = first_path  # before the project root on PYTHONPATH (compare: a tree)
         self.ready_timeout = ready_timeout
         self.proc: subprocess.Popen | None = None
         self.port: int | None = None
@@ -28,7 +29,10 @@ class Helper:
         return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
 
     def __enter__(self) -> Helper:
-        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=self.env(), stdout=subprocess.PIPE, text=True)
+        env = self.env()
+        if self.first_path:
+            env["PYTHONPATH"] = self.first_path + os.pathsep + env["PYTHONPATH"]
+        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
         deadline = time.monotonic() + self.ready_timeout
         line = self.proc.stdout.readline()  # the helper prints PORT first; it fails fast otherwise
         if not line.startswith("PORT ") or time.monotonic() > deadline:
