@@ -100,3 +100,20 @@ def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monk
     # above the target, the ladder goes on only while every N passed
     result = capacity.run([100, 1000, 1200], 1.0, say=lambda s: None, bisect=0)
     assert [r["clients"] for r in result["steps"]] == [100, 1000]
+
+
+def test_compare_runs_a_tree_side_by_side_with_the_floor():
+    """``compare`` (docs/BENCHMARKS.md) starts a server from the given tree and measures it with
+    the floor; one short round. No timing is asserted."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "scripts.benchmarks.compare", "--rounds", "1", "--samples", "5", str(ROOT)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    rows = [line.split()[0] for line in proc.stdout.splitlines() if " p50 " in line]
+    assert rows == ["floor", str(ROOT)]
