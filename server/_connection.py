@@ -21,7 +21,7 @@ import trio
 from neveryu import protocol
 
 from ._config import FRAME_BYTES, Limits
-from ._outbox import Outbox, flush_due
+from ._outbox import Outbox
 from ._session import Session
 
 log = logging.getLogger("neveryu.server")
@@ -252,7 +252,6 @@ class ClientConnection:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, request.t)
                 self._reply_error(request.id, "INTERNAL_ERROR", "the server failed to handle this request")
-            flush_due()  # the request's batch ends: its answer and events go out
 
     def _reply_error(self, rid: int | None, code: str, msg: str) -> None:
         self.note_error(code, msg)

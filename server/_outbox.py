@@ -1,23 +1,22 @@
 """What goes to one client, and how it gets there: the server's only way out.
 
 Whoever sends to a client (its session, its table, the lobby) calls ``Outbox.send(frame)``,
-which never waits: the frame is queued. When the outbox's writer is idle, the queue is written
-at the end of the batch, with one non-blocking ``send`` on the connection's socket: every frame a
-batch sends a client goes out in one system call. The batch ends where its work does:
-``flush_due()`` is called by a connection's reader after each request it handled and by a
-table's task after each deadline it fired; anything sent elsewhere is written when the sending
-task yields (the ``Flusher``'s own task). Whatever the socket does not take (the
-client reads slowly), and whatever is sent while a write is under way, the outbox's writer task
-(``run``) writes with the stream's ``send_all``, each write within ``send_ms``. The writer also
-sends a heartbeat when nothing was written for ``heartbeat_ms`` (``on_idle``).
+which never waits. A frame with nothing ahead of it is written at once, with one non-blocking
+``send`` on the connection's socket; whatever the socket does not take (the client reads
+slowly), and every frame sent while something is still ahead of it, is left to the outbox's
+writer task (``run``), which writes all that is waiting with the stream's ``send_all``, each
+write within ``send_ms``. The writer also sends a heartbeat when nothing was written for
+``heartbeat_ms`` (``on_idle``).
 
-Why not always ``send_all`` from the writer task: waking a task and going through ``send_all``
-for every receiver of every batch cost as many instructions as all the rest of an action's work
-together; why not a ``send`` per frame as it is sent: a batch sends a client several frames (a
-reply, the events, ``turn``, ``legal``), and the system calls were a third of the server's CPU
-under load (docs/BENCHMARKS.md, "The write path"). tests/test_server_outbox.py checks that what a
-client receives is exactly what the plain way (every frame through ``send_all``) delivers,
-whatever the socket takes at once.
+Why a ``send`` at once rather than a wake-up of the writer for every frame: waking a task and
+going through ``send_all`` cost as many instructions as all the rest of an action's work
+together. Why not batch a request's frames into one ``send`` at its end: the players then wait
+for the server's whole batch (the ``turn``, every seat's ``legal``, the bots) before the event
+that concerns them leaves; written at once, it leaves as soon as it is made, and the system
+calls it adds cost the capacity step little (docs/BENCHMARKS.md, "The write path"; both were
+measured side by side). tests/test_server_outbox.py checks that what a client receives is
+exactly what the plain way (every frame through ``send_all``) delivers, whatever the socket
+takes at once.
 
 A queue longer than ``limit`` frames means the client stopped reading: what is queued is thrown
 away (its session keeps its events for a resume), the last message ``on_full()`` gives (``bye``
@@ -34,57 +33,8 @@ import socket
 from collections.abc import Callable
 
 import trio
-from trio.lowlevel import RunVar
 
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
-
-
-class Flusher:
-    """The writer of batches: ``due(outbox)`` asks for ``outbox.flush()``; ``flush()`` does it
-    now, for every outbox asked since, and ``run`` (a task) once the calling task yields, for
-    what no ``flush()`` wrote. There is one per trio run (``flusher()``), in a system task: it
-    serves every outbox, of every server in the process."""
-
-    def __init__(self) -> None:
-        self._due: list[Outbox] = []
-        self._wake = trio.Event()
-
-    def due(self, outbox: Outbox) -> None:
-        if not self._due:
-            self._wake.set()
-        self._due.append(outbox)
-
-    def flush(self) -> None:
-        """Write what is due now."""
-        due, self._due = self._due, []
-        for outbox in due:
-            outbox.flush()
-
-    async def run(self) -> None:
-        """Until cancelled: flush what is due, each time something is."""
-        while True:
-            await self._wake.wait()
-            self._wake = trio.Event()
-            self.flush()
-
-
-_FLUSHER: RunVar[Flusher] = RunVar("neveryu_flusher")
-
-
-def flusher() -> Flusher:
-    """This trio run's ``Flusher``, started on first use."""
-    try:
-        return _FLUSHER.get()
-    except LookupError:
-        made = Flusher()
-        _FLUSHER.set(made)
-        trio.lowlevel.spawn_system_task(made.run, name="neveryu outbox flusher")
-        return made
-
-
-def flush_due() -> None:
-    """The end of a batch: write what it sent (``Flusher.flush``)."""
-    flusher().flush()
 
 
 class Outbox:
@@ -110,7 +60,6 @@ class Outbox:
     ) -> None:
         self.stream = stream
         self.sock = sock
-        self.flusher = flusher()
         self.limit = limit
         self.send_s = send_s
         self.heartbeat_s = heartbeat_s
@@ -119,7 +68,6 @@ class Outbox:
         self._queue: collections.deque[bytes] = collections.deque()  # whole frames
         self._rest = b""  # the rest of a frame begun (a write the socket took in part): first out
         self._writing = False  # the writer is in a send_all: nothing may be written before it ends
-        self._flush_due = False  # the flusher will write the queue
         self._last: bytes | None = None  # the last message, once one is queued
         self._closing = False  # a last message is queued (or the connection ends without one)
         self._wake = trio.Event()
@@ -135,40 +83,29 @@ class Outbox:
         return len(self._queue)
 
     def send(self, frame: bytes) -> None:
-        """Send ``frame`` to the client without waiting: queued, and written with what else the
-        batch sends (by the flusher when the writer is idle, else by the writer). Ignored once a
-        last message is queued."""
+        """Send ``frame`` to the client without waiting: written at once when nothing is ahead
+        of it (what the socket does not take is left to the writer), else queued behind what
+        is. Ignored once a last message is queued."""
         if self._closing:
             return
-        self._queue.append(frame)
-        if len(self._queue) > self.limit:
-            self._queue.clear()
-            self.send_last(self.on_full())
-        elif self._writing:
-            self._wake.set()
-        elif not self._flush_due:
-            self._flush_due = True
-            self.flusher.due(self)
-
-    def flush(self) -> None:
-        """Write the queue with one non-blocking ``send`` (the flusher calls it); what the socket
-        does not take is left to the writer."""
-        self._flush_due = False
-        if self._writing or self._closing or self._rest or not self._queue:
-            return  # the writer has it
-        data = b"".join(self._queue)
-        self._queue.clear()
-        self._drained.set()
+        if self._writing or self._rest or self._queue:
+            self._queue.append(frame)
+            if len(self._queue) > self.limit:
+                self._queue.clear()
+                self.send_last(self.on_full())
+            else:
+                self._wake.set()
+            return
         try:
-            sent = self.sock.send(data)
+            sent = self.sock.send(frame)
         except BlockingIOError:
             sent = 0
         except OSError:  # the peer is gone: the reader or the writer will find out
             sent = 0
         if sent:
             self.last_written_at = trio.current_time()
-        if sent < len(data):
-            self._rest = data[sent:]
+        if sent < len(frame):
+            self._rest = frame[sent:]
             self._wake.set()
 
     def send_last(self, frame: bytes | None) -> None:

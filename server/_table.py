@@ -29,7 +29,6 @@ from neveryu import engine, protocol
 from . import _host
 from ._game import Game
 from ._journal import Journal
-from ._outbox import flush_due
 from ._password import password_ok
 from ._recording import Keeper
 from ._referee import KEYS as REFEREE_KEYS
@@ -218,7 +217,6 @@ class Table:
                 getattr(self, "_fire_" + name)(int(arg) if arg else None)
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
-        flush_due()  # the deadline's batch ends: what it sent goes out
 
     def _fire_close(self, _arg: None) -> None:
         self.close("its players left")

@@ -1,8 +1,9 @@
 """The outbox (server/_outbox.py), the server's one way to a client: what a client receives is
 exactly what writing every frame with the stream's ``send_all`` would deliver, whether the
-socket takes a frame at once, part of it, or none; frames sent while a write is under way go
-out together after it; a write the client does not take within ``send_ms`` drops the
-connection; nothing written for ``heartbeat_ms`` brings a heartbeat."""
+socket takes a frame at once, part of it, or none; a frame with nothing ahead of it is written
+at once, in its own ``send``; frames sent while a write is under way go out together after it;
+a write the client does not take within ``send_ms`` drops the connection; nothing written for
+``heartbeat_ms`` brings a heartbeat."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 import trio
 import trio.testing
 
-from neveryu.server._outbox import Outbox, flush_due
+from neveryu.server._outbox import Outbox
 
 
 def pair(buffer: int | None = None) -> tuple[trio.SocketStream, socket.socket, trio.SocketStream]:
@@ -92,7 +93,7 @@ class CountingSocket(socket.socket):
         return super().send(data, *args)
 
 
-async def test_what_a_batch_sends_a_client_goes_out_in_one_send():
+async def test_a_frame_with_nothing_ahead_of_it_is_written_at_once():
     stream, sock, client = pair()
     counting = CountingSocket(fileno=sock.detach())
     counting.sends = []
@@ -100,19 +101,18 @@ async def test_what_a_batch_sends_a_client_goes_out_in_one_send():
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
-            for batch in range(3):  # a batch: frames sent without a checkpoint between them
-                for k in range(4):
-                    box.send(bytes([batch * 4 + k]) * 10)
-                await trio.testing.wait_all_tasks_blocked()
-            data = await read_exactly(client, 120)
+            for k in range(4):  # no checkpoint between them: each is written before send returns
+                box.send(bytes([k]) * 10)
+                assert counting.sends == [10] * (k + 1) and box.queued == 0
+            data = await read_exactly(client, 40)
             box.end()
     counting.detach()
-    assert data == b"".join(bytes([k]) * 10 for k in range(12))
-    assert counting.sends == [40, 40, 40]
+    assert data == b"".join(bytes([k]) * 10 for k in range(4))
+    assert counting.sends == [10] * 4
 
 
 async def test_an_overflow_after_a_frame_begun_keeps_that_frame_whole_and_says_bye():
-    """The socket takes part of a batch; more frames than ``limit`` follow before the writer
+    """The socket takes part of a frame; more frames than ``limit`` follow before the writer
     runs: the queued frames are dropped, but the frame begun is finished before the bye."""
     stream, sock, client = pair(4096)
     bye = b"\x00\x00\x00\x03bye"
@@ -122,9 +122,9 @@ async def test_an_overflow_after_a_frame_begun_keeps_that_frame_whole_and_says_b
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
-            box.send(big)
-            flush_due()  # the socket takes a part of it
-            for k in range(5):  # the same batch: the queue overflows
+            box.send(big)  # the socket takes a part of it at once
+            assert box.queued == 0
+            for k in range(5):  # behind the rest of it: the queue overflows
                 box.send(bytes([k]) * 10)
             data = await read_exactly(client, len(big) + len(bye))
     sock.detach()
