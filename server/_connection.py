@@ -21,7 +21,7 @@ import trio
 from neveryu import protocol
 
 from ._config import FRAME_BYTES, Limits
-from ._outbox import Outbox
+from ._outbox import Outbox, begin_batch, end_batch
 from ._session import Session
 
 log = logging.getLogger("neveryu.server")
@@ -244,6 +244,7 @@ class ClientConnection:
             if not self._take_token(now):
                 self._reply_error(request.id, "RATE_LIMITED", "too many requests; slow down")
                 continue
+            begin_batch()
             try:
                 pending = self.dispatch(self, request)
                 if pending is not None:
@@ -252,6 +253,7 @@ class ClientConnection:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, request.t)
                 self._reply_error(request.id, "INTERNAL_ERROR", "the server failed to handle this request")
+            end_batch()  # (what the request sent and is not written yet goes out)
 
     def _reply_error(self, rid: int | None, code: str, msg: str) -> None:
         self.note_error(code, msg)

@@ -1,22 +1,32 @@
 """What goes to one client, and how it gets there: the server's only way out.
 
 Whoever sends to a client (its session, its table, the lobby) calls ``Outbox.send(frame)``,
-which never waits. A frame with nothing ahead of it is written at once, with one non-blocking
-``send`` on the connection's socket; whatever the socket does not take (the client reads
-slowly), and every frame sent while something is still ahead of it, is left to the outbox's
-writer task (``run``), which writes all that is waiting with the stream's ``send_all``, each
+which never waits. The work the server does for one request, or for one deadline that fired, is
+a *batch*: ``begin_batch()`` and ``end_batch()`` enclose it (a connection's reader around each
+request, a table's task around each deadline). When is a frame written?
+
+- While a batch that found the server idle is under way (trio had nothing else to run, and was
+  about to wait for I/O: ``Flusher.before_io_wait``), at once: one non-blocking ``send`` of that
+  frame on the connection's socket. The players see an event as soon as it is made, not after
+  the rest of the batch (the ``turn``, every seat's ``legal``, the bots).
+- Otherwise, at the end of the batch: every frame the batch sent a client, in one ``send``. A
+  busy server makes a system call per client per batch, not one per frame. Frames sent outside
+  any batch (shutdown, the lobby's sweeps) are written once the sending task yields, by the
+  ``Flusher``'s own task.
+
+Whatever the socket does not take (the client reads slowly), and whatever is sent while a write
+is under way, the outbox's writer task (``run``) writes with the stream's ``send_all``, each
 write within ``send_ms``. The writer also sends a heartbeat when nothing was written for
 ``heartbeat_ms`` (``on_idle``).
 
-Why a ``send`` at once rather than a wake-up of the writer for every frame: waking a task and
-going through ``send_all`` cost as many instructions as all the rest of an action's work
-together. Why not batch a request's frames into one ``send`` at its end: the players then wait
-for the server's whole batch (the ``turn``, every seat's ``legal``, the bots) before the event
-that concerns them leaves; written at once, it leaves as soon as it is made, and the system
-calls it adds cost the capacity step little (docs/BENCHMARKS.md, "The write path"; both were
-measured side by side). tests/test_server_outbox.py checks that what a client receives is
-exactly what the plain way (every frame through ``send_all``) delivers, whatever the socket
-takes at once.
+Why both: a ``send`` per frame let an idle server's players see an action's event ~15 % sooner
+than one write at the batch's end, and under load it cost ~15-30 % more CPU per action (a batch
+sends a client 3-4 frames: the reply, the events, ``turn``, ``legal``); why not always
+``send_all`` from the writer task: waking a task and going through ``send_all`` for every
+receiver of every batch cost as many instructions as all the rest of an action's work together
+(docs/BENCHMARKS.md, "The write path"). tests/test_server_outbox.py checks that what a client
+receives is exactly what the plain way (every frame through ``send_all``) delivers, at once or
+at a batch's end, whatever the socket takes at once.
 
 A queue longer than ``limit`` frames means the client stopped reading: what is queued is thrown
 away (its session keeps its events for a resume), the last message ``on_full()`` gives (``bye``
@@ -33,8 +43,77 @@ import socket
 from collections.abc import Callable
 
 import trio
+from trio.lowlevel import RunVar
 
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
+
+
+class Flusher(trio.abc.Instrument):
+    """When frames are written (the module docstring), for every outbox of one trio run:
+    ``at_once`` while a batch that found the server idle is under way; else ``due(outbox)``
+    asks for ``outbox.flush()``, which ``flush()`` does at the batch's end, and ``run`` (a
+    system task) once the sending task yields, for what no batch's end wrote. There is one per
+    trio run (``flusher()``): an instrument of the run, to see it idle, and a system task."""
+
+    def __init__(self) -> None:
+        self._due: list[Outbox] = []
+        self._wake = trio.Event()
+        self.idle = True  # trio had nothing to run (and waited for I/O) since a batch last began
+        self.at_once = False  # the batch under way found the server idle: frames go out at once
+
+    def before_io_wait(self, timeout: float) -> None:
+        """trio is about to wait for I/O: with nothing to run when ``timeout`` > 0 (it only
+        polls while tasks are runnable)."""
+        if timeout > 0:
+            self.idle = True
+
+    def begin(self) -> None:
+        """A batch begins: its frames go out at once if the server was idle until now."""
+        self.at_once, self.idle = self.idle, False
+
+    def due(self, outbox: Outbox) -> None:
+        if not self._due:
+            self._wake.set()
+        self._due.append(outbox)
+
+    def flush(self) -> None:
+        """A batch ends (or the flusher's task runs): write what is due now."""
+        self.at_once = False
+        due, self._due = self._due, []
+        for outbox in due:
+            outbox.flush()
+
+    async def run(self) -> None:
+        """Until cancelled: flush what is due, each time something is."""
+        while True:
+            await self._wake.wait()
+            self._wake = trio.Event()
+            self.flush()
+
+
+_FLUSHER: RunVar[Flusher] = RunVar("neveryu_flusher")
+
+
+def flusher() -> Flusher:
+    """This trio run's ``Flusher``, made (an instrument, and a system task) on first use."""
+    try:
+        return _FLUSHER.get()
+    except LookupError:
+        made = Flusher()
+        _FLUSHER.set(made)
+        trio.lowlevel.add_instrument(made)
+        trio.lowlevel.spawn_system_task(made.run, name="neveryu outbox flusher")
+        return made
+
+
+def begin_batch() -> None:
+    """A batch begins (``Flusher.begin``)."""
+    flusher().begin()
+
+
+def end_batch() -> None:
+    """The batch ends: what it sent and was not written yet goes out (``Flusher.flush``)."""
+    flusher().flush()
 
 
 class Outbox:
@@ -60,6 +139,7 @@ class Outbox:
     ) -> None:
         self.stream = stream
         self.sock = sock
+        self.flusher = flusher()
         self.limit = limit
         self.send_s = send_s
         self.heartbeat_s = heartbeat_s
@@ -68,6 +148,7 @@ class Outbox:
         self._queue: collections.deque[bytes] = collections.deque()  # whole frames
         self._rest = b""  # the rest of a frame begun (a write the socket took in part): first out
         self._writing = False  # the writer is in a send_all: nothing may be written before it ends
+        self._flush_due = False  # the flusher will write the queue
         self._last: bytes | None = None  # the last message, once one is queued
         self._closing = False  # a last message is queued (or the connection ends without one)
         self._wake = trio.Event()
@@ -83,29 +164,48 @@ class Outbox:
         return len(self._queue)
 
     def send(self, frame: bytes) -> None:
-        """Send ``frame`` to the client without waiting: written at once when nothing is ahead
-        of it (what the socket does not take is left to the writer), else queued behind what
-        is. Ignored once a last message is queued."""
+        """Send ``frame`` to the client without waiting: written at once when the batch under
+        way found the server idle and nothing is ahead of it, else queued and written with what
+        else the batch sends (by the flusher when the writer is idle, else by the writer).
+        Ignored once a last message is queued."""
         if self._closing:
             return
-        if self._writing or self._rest or self._queue:
-            self._queue.append(frame)
-            if len(self._queue) > self.limit:
-                self._queue.clear()
-                self.send_last(self.on_full())
-            else:
-                self._wake.set()
+        if self.flusher.at_once and not (self._writing or self._rest or self._queue):
+            self._send_now(frame)
             return
+        self._queue.append(frame)
+        if len(self._queue) > self.limit:
+            self._queue.clear()
+            self.send_last(self.on_full())
+        elif self._writing:
+            self._wake.set()
+        elif not self._flush_due:
+            self._flush_due = True
+            self.flusher.due(self)
+
+    def flush(self) -> None:
+        """Write the queue with one non-blocking ``send`` (the flusher calls it)."""
+        self._flush_due = False
+        if self._writing or self._closing or self._rest or not self._queue:
+            return  # the writer has it
+        data = b"".join(self._queue)
+        self._queue.clear()
+        self._drained.set()
+        self._send_now(data)
+
+    def _send_now(self, data: bytes) -> None:
+        """One non-blocking ``send`` of ``data``; what the socket does not take is left to the
+        writer."""
         try:
-            sent = self.sock.send(frame)
+            sent = self.sock.send(data)
         except BlockingIOError:
             sent = 0
         except OSError:  # the peer is gone: the reader or the writer will find out
             sent = 0
         if sent:
             self.last_written_at = trio.current_time()
-        if sent < len(frame):
-            self._rest = frame[sent:]
+        if sent < len(data):
+            self._rest = data[sent:]
             self._wake.set()
 
     def send_last(self, frame: bytes | None) -> None:

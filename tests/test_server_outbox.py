@@ -1,9 +1,9 @@
 """The outbox (server/_outbox.py), the server's one way to a client: what a client receives is
-exactly what writing every frame with the stream's ``send_all`` would deliver, whether the
-socket takes a frame at once, part of it, or none; a frame with nothing ahead of it is written
-at once, in its own ``send``; frames sent while a write is under way go out together after it;
-a write the client does not take within ``send_ms`` drops the connection; nothing written for
-``heartbeat_ms`` brings a heartbeat."""
+exactly what writing every frame with the stream's ``send_all`` would deliver, whether a batch's
+frames are written at once (it found the server idle) or at its end (busy), and whether the
+socket takes a write at once, in part, or not at all; frames sent while a write is under way go
+out together after it; a write the client does not take within ``send_ms`` drops the
+connection; nothing written for ``heartbeat_ms`` brings a heartbeat."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 import trio
 import trio.testing
 
-from neveryu.server._outbox import Outbox
+from neveryu.server._outbox import Outbox, end_batch, flusher
 
 
 def pair(buffer: int | None = None) -> tuple[trio.SocketStream, socket.socket, trio.SocketStream]:
@@ -36,6 +36,12 @@ def pair(buffer: int | None = None) -> tuple[trio.SocketStream, socket.socket, t
 def outbox(stream: trio.SocketStream, sock: socket.socket, **kw) -> Outbox:
     settings = {"limit": 10_000, "send_s": 60.0, "heartbeat_s": 3600.0, "on_idle": lambda: None}
     return Outbox(stream, sock, on_full=lambda: None, **{**settings, **kw})
+
+
+def begin_batch(idle: bool) -> None:
+    """A batch begins, the server ``idle`` (frames at once) or busy (frames at its end)."""
+    flusher().idle = idle
+    flusher().begin()
 
 
 async def read_exactly(stream: trio.SocketStream, n: int) -> bytes:
@@ -61,8 +67,9 @@ async def plain_delivery(frames: list[bytes], buffer: int) -> bytes:
         return await read_exactly(client, sum(map(len, frames)))
 
 
+@pytest.mark.parametrize("idle", [True, False])
 @pytest.mark.parametrize("seed", range(6))
-async def test_a_client_receives_what_send_all_would_deliver(seed):
+async def test_a_client_receives_what_send_all_would_deliver(seed, idle):
     rng = random.Random(seed)
     buffer = rng.choice([2048, 4096, 65_536])
     frames = [bytes([k % 256]) * rng.randint(1, 9000) for k in range(60)]
@@ -72,11 +79,17 @@ async def test_a_client_receives_what_send_all_would_deliver(seed):
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
-            for frame in frames:  # in bursts, with the client reading in between
+            begin_batch(idle)
+            for frame in frames:  # in batches, some outside any, with the client reading in between
                 box.send(frame)
                 if rng.random() < 0.3:
+                    if rng.random() < 0.7:
+                        end_batch()
                     await trio.sleep(0)
                     received += await client.receive_some(rng.choice([1, 100, 65_536]))
+                    if rng.random() < 0.7:
+                        begin_batch(idle)
+            end_batch()
             received += await read_exactly(client, sum(map(len, frames)) - len(received))
             box.end()
     sock.detach()
@@ -93,7 +106,7 @@ class CountingSocket(socket.socket):
         return super().send(data, *args)
 
 
-async def test_a_frame_with_nothing_ahead_of_it_is_written_at_once():
+async def test_what_a_batch_of_a_busy_server_sends_a_client_goes_out_in_one_send_at_its_end():
     stream, sock, client = pair()
     counting = CountingSocket(fileno=sock.detach())
     counting.sends = []
@@ -101,9 +114,35 @@ async def test_a_frame_with_nothing_ahead_of_it_is_written_at_once():
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
+            for batch in range(2):
+                begin_batch(idle=False)
+                for k in range(4):
+                    box.send(bytes([batch * 4 + k]) * 10)
+                assert counting.sends == [40] * batch  # nothing yet: the batch is under way
+                end_batch()
+            for k in range(4):  # outside any batch: written once this task yields
+                box.send(bytes([8 + k]) * 10)
+            await trio.testing.wait_all_tasks_blocked()
+            data = await read_exactly(client, 120)
+            box.end()
+    counting.detach()
+    assert data == b"".join(bytes([k]) * 10 for k in range(12))
+    assert counting.sends == [40, 40, 40]
+
+
+async def test_a_batch_that_found_the_server_idle_writes_each_frame_at_once():
+    stream, sock, client = pair()
+    counting = CountingSocket(fileno=sock.detach())
+    counting.sends = []
+    box = outbox(stream, counting)
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(box.run)
+            begin_batch(idle=True)
             for k in range(4):  # no checkpoint between them: each is written before send returns
                 box.send(bytes([k]) * 10)
                 assert counting.sends == [10] * (k + 1) and box.queued == 0
+            end_batch()
             data = await read_exactly(client, 40)
             box.end()
     counting.detach()
@@ -111,8 +150,22 @@ async def test_a_frame_with_nothing_ahead_of_it_is_written_at_once():
     assert counting.sends == [10] * 4
 
 
+async def test_the_server_is_idle_once_trio_waits_for_io_with_nothing_to_run():
+    flusher().begin()  # a batch, as a request's
+    assert not flusher().idle
+    await trio.sleep(0)  # (trio polls, with tasks to run: still busy)
+    await trio.testing.wait_all_tasks_blocked()
+    assert not flusher().idle
+    await trio.sleep(0.01)  # trio waits for I/O, with nothing to run
+    assert flusher().idle
+    flusher().begin()
+    assert flusher().at_once and not flusher().idle
+    end_batch()
+    assert not flusher().at_once
+
+
 async def test_an_overflow_after_a_frame_begun_keeps_that_frame_whole_and_says_bye():
-    """The socket takes part of a frame; more frames than ``limit`` follow before the writer
+    """The socket takes part of a batch; more frames than ``limit`` follow before the writer
     runs: the queued frames are dropped, but the frame begun is finished before the bye."""
     stream, sock, client = pair(4096)
     bye = b"\x00\x00\x00\x03bye"
@@ -122,9 +175,10 @@ async def test_an_overflow_after_a_frame_begun_keeps_that_frame_whole_and_says_b
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
-            box.send(big)  # the socket takes a part of it at once
-            assert box.queued == 0
-            for k in range(5):  # behind the rest of it: the queue overflows
+            begin_batch(idle=False)
+            box.send(big)
+            end_batch()  # the socket takes a part of it
+            for k in range(5):  # the same batch: the queue overflows
                 box.send(bytes([k]) * 10)
             data = await read_exactly(client, len(big) + len(bye))
     sock.detach()
