@@ -37,9 +37,10 @@ def copies(
 ) -> Iterator[tuple[int | None, engine.Event]]:
     """Each receiver's copy of ``event`` at a deal of ``players`` seats: ``(seat, copy)`` for
     every seat that sees something of it, from the seat the event is about (its ``seat``, if
-    it has one: the one who acted learns first, his reply and his copy then mostly in one read)
-    on around the table, then ``(None, copy)`` for spectators when they do (``engine.project``: a copy
-    holds no card its receiver may not see, and no count where ``counts_public`` is false)."""
+    it has one: the one who acted learns first, his reply and his copy then mostly in one
+    read) on around the table, then ``(None, copy)`` for spectators when they do
+    (``engine.project``: a copy holds no card its receiver may not see, and no count where
+    ``counts_public`` is false)."""
     first = getattr(event, "seat", None) or 0
     for seat in (*range(first, players), *range(first), None):
         seen = engine.project(event, seat, counts_public)
