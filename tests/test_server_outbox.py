@@ -106,11 +106,16 @@ class CountingSocket(socket.socket):
         return super().send(data, *args)
 
 
-async def test_what_a_batch_of_a_busy_server_sends_a_client_goes_out_in_one_send_at_its_end():
+def counted_outbox() -> tuple[Outbox, CountingSocket, trio.SocketStream]:
+    """An outbox whose socket counts its sends, and the client's stream."""
     stream, sock, client = pair()
     counting = CountingSocket(fileno=sock.detach())
     counting.sends = []
-    box = outbox(stream, counting)
+    return outbox(stream, counting), counting, client
+
+
+async def test_what_a_batch_of_a_busy_server_sends_a_client_goes_out_in_one_send_at_its_end():
+    box, counting, client = counted_outbox()
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
@@ -131,10 +136,7 @@ async def test_what_a_batch_of_a_busy_server_sends_a_client_goes_out_in_one_send
 
 
 async def test_a_batch_that_found_the_server_idle_writes_each_frame_at_once():
-    stream, sock, client = pair()
-    counting = CountingSocket(fileno=sock.detach())
-    counting.sends = []
-    box = outbox(stream, counting)
+    box, counting, client = counted_outbox()
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
