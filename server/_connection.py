@@ -253,7 +253,8 @@ class ClientConnection:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, request.t)
                 self._reply_error(request.id, "INTERNAL_ERROR", "the server failed to handle this request")
-            end_batch()  # (what the request sent and is not written yet goes out)
+            finally:  # (also when the connection is cancelled while a records request reads)
+                end_batch()  # what the request sent and is not written yet goes out
 
     def _reply_error(self, rid: int | None, code: str, msg: str) -> None:
         self.note_error(code, msg)

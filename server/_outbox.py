@@ -65,7 +65,9 @@ class Flusher(trio.abc.Instrument):
 
     def before_io_wait(self, timeout: float) -> None:
         """trio is about to wait for I/O: with nothing to run when ``timeout`` > 0 (it only
-        polls while tasks are runnable)."""
+        polls while tasks are runnable). Under a ``MockClock`` that autojumps, or while a task
+        is in ``wait_all_tasks_blocked``, trio always polls: every batch is written at its end
+        (tests/test_server_outbox.py checks both ways; the tests over TCP see the server idle)."""
         if timeout > 0:
             self.idle = True
 
