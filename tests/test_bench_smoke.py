@@ -10,16 +10,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_bench_smoke_run_prints_every_section():
+def run_module(*args: str) -> subprocess.CompletedProcess:
+    """``python -m <args>`` from the project root, as scripts/bench runs it (60 s at most)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run(
-        [sys.executable, "-m", "scripts.benchmarks", "--smoke", "--json"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
+
+
+def test_bench_smoke_run_prints_every_section():
+    proc = run_module("scripts.benchmarks", "--smoke", "--json")
     assert proc.returncode == 0, proc.stderr[-3000:]
     data = json.loads(proc.stdout)
     assert data["profile"] == "smoke"
@@ -105,15 +105,7 @@ def test_capacity_ladder_always_tries_the_target_and_bisects_near_the_limit(monk
 def test_compare_runs_a_tree_side_by_side_with_the_floor():
     """``compare`` (docs/BENCHMARKS.md) starts a server from the given tree and measures it with
     the floor; one short round. No timing is asserted."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run(
-        [sys.executable, "-m", "scripts.benchmarks.compare", "--rounds", "1", "--samples", "5", str(ROOT)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = run_module("scripts.benchmarks.compare", "--rounds", "1", "--samples", "5", str(ROOT))
     assert proc.returncode == 0, proc.stderr[-3000:]
     rows = [line.split()[0] for line in proc.stdout.splitlines() if " p50 " in line]
     assert rows == ["floor", str(ROOT)]
