@@ -29,7 +29,6 @@ from neveryu import engine, protocol
 from . import _host
 from ._game import Game
 from ._journal import Journal
-from ._outbox import begin_batch, end_batch
 from ._password import password_ok
 from ._recording import Keeper
 from ._referee import KEYS as REFEREE_KEYS
@@ -205,7 +204,6 @@ class Table:
     def _fire(self, key: str) -> None:
         """A deadline passed: its referee's (the game's), or one of the table's own."""
         name, _, arg = key.partition(":")
-        begin_batch()
         try:
             if name in REFEREE_KEYS:
                 game = self.game
@@ -219,7 +217,6 @@ class Table:
                 getattr(self, "_fire_" + name)(int(arg) if arg else None)
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
-        end_batch()  # (what the deadline sent and is not written yet goes out)
 
     def _fire_close(self, _arg: None) -> None:
         self.close("its players left")
