@@ -11,8 +11,6 @@ import argparse
 import logging
 import sys
 
-LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -68,7 +66,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"neveryu bot: {exc}", file=sys.stderr)
         return 2
     where = show_address(host, port)
-    strength = LEVEL_NAMES.get(args.strength.lower(), args.strength.lower())
+    from neveryu.engine.bots import strength_of
+
+    try:
+        strength = strength_of(args.strength)
+    except ValueError as exc:
+        print(f"neveryu bot: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(message)s")
     try:
         player = trio.run(

@@ -24,8 +24,7 @@ from neveryu import engine
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, need_terminal, player_name, prefs_of
 from .serve import add_record_arguments, with_records
 
-LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
-DEFAULT_BOT = "sharp"
+DEFAULT_BOT = "hard"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -74,25 +73,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple[int, list[str]]:
     """The seat count and one bot strength per other seat. Raises ValueError with a message a
     person can act on."""
-    from neveryu.engine.bots import STRENGTHS
+    from neveryu.engine.bots import strength_of
 
     rules = engine.VARIANTS[variant]
     lo, hi = rules.players
-    names = [LEVEL_NAMES.get(b.strip().lower(), b.strip().lower()) for b in bots.split(",")] if bots else []
+    names = [strength_of(b) for b in bots.split(",")] if bots else []
     if players is None:
         players = len(names) + 1 if len(names) > 1 else min(max(4, lo), hi)
     if not lo <= players <= hi:
         raise ValueError(f"{variant} is for {lo}–{hi} players, not {players}")
     if len(names) <= 1:
-        names = [names[0] if names else DEFAULT_BOT] * (players - 1)
+        names = [names[0] if names else strength_of(DEFAULT_BOT)] * (players - 1)
     if len(names) != players - 1:
         raise ValueError(
             f"--bots names {len(names)} bots, but {players} players leave {players - 1} seats for bots"
-        )
-    unknown = sorted(set(names) - set(STRENGTHS))
-    if unknown:
-        raise ValueError(
-            f"unknown bot level {', '.join(unknown)}; known: easy, normal, hard ({', '.join(STRENGTHS)})"
         )
     return players, names
 

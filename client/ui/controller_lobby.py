@@ -5,7 +5,7 @@ item 2: a bot in an absent player's seat, bot seats added or removed between mat
 from __future__ import annotations
 
 from .controller_base import ControllerBase, Dialog, Msg
-from .create_form import levels
+from .create_form import DEFAULT_LEVEL, levels
 
 
 class Lobby(ControllerBase):
@@ -55,7 +55,8 @@ class Lobby(ControllerBase):
         else:
             seats = tuple(x.get("seat") for x in s.seats)
             level = levels(s.bots)
-            self.dialog = Dialog("seats", seats, 0, {"strength": "sharp" if "sharp" in level else level[-1]})
+            strength = DEFAULT_LEVEL if DEFAULT_LEVEL in level else level[-1]
+            self.dialog = Dialog("seats", seats, 0, {"strength": strength})
 
     def seats_level(self, step: int) -> None:
         d = self.dialog

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from neveryu import engine
+from neveryu.engine.bots import level_of
 
 from .strings import EN, RU
 
@@ -255,7 +256,7 @@ class Texts:
     def level(self, strength: str) -> str:
         """A bot strength as people call it: easy, normal, hard (лёгкий, средний, сильный)."""
         key = "level." + strength
-        return self(key) if key in self.table else self.safe(strength)
+        return self(key) if key in self.table else self.safe(level_of(strength))
 
     def variant_name(self, name: str, long: bool = False) -> str:
         """``verish``, or with ``long`` its title: ``verish «Веришь — не веришь»`` (in English
