@@ -16,6 +16,7 @@ class Dialogs(ControllerBase):
         d = self.dialog
         if d is not None and d.options:
             d.index = (d.index + step) % len(d.options)
+            d.data.pop("confirm", None)  # a question asked about the seat left behind
 
     def dialog_pick(self, key: str) -> bool:
         """A typed key picks an option: a rank letter (``q``, ``1`` for ten) or a count digit."""
@@ -32,8 +33,10 @@ class Dialogs(ControllerBase):
         return False
 
     def close_dialog(self) -> None:
-        """Esc: close the dialog; never a game action."""
+        """Esc: close the dialog (or first the question it asks); never a game action."""
         d = self.dialog
+        if d is not None and d.data.pop("confirm", None) is not None:
+            return
         was_chat = d is not None and d.kind == "chat"
         self.dialog = None
         if d is not None and d.kind == "record" and d.data.get("back") is not None:

@@ -147,6 +147,10 @@ def dialog_entries(c: Controller) -> list[Key]:
         ]
     if kind == "quit":
         return [Key("y", t("keys.dialog.yes"), 2), Key("n", t("keys.dialog.no"), 2)]
+    if kind == "seats" and d is not None and d.data.get("confirm") is not None:
+        key = str(d.data["confirm"][0])
+        yes = "keys.dialog.yes_b" if key == "b" else "keys.dialog.yes_x"
+        return [Key(key, t(yes), 2), Key("Esc", t("keys.dialog.no"), 2)]
     if kind == "seats":
         return [
             Key(ud, t("keys.dialog.seat"), 2),

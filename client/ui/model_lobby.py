@@ -230,8 +230,12 @@ def _player_joined(s: State, m: Msg, now: float) -> State:
 def _player_left(s: State, m: Msg, now: float) -> State:
     removed = m.get("reason") == "removed"
     if removed and m.get("seat") == s.seat and s.seat is not None:
-        s = _left(s, m, now)  # the table's host took this seat away: back to the lobby
-        return add_log(s, "removed", name=m.get("name"), by=m.get("by"))
+        # The table's host took this seat away: back to the lobby. Who he is and whether a bot
+        # got the seat (only during a match) are known only at the table: kept for the line.
+        host = s.names.seat_name(m["by"]) if isinstance(m.get("by"), int) else None
+        to_bot = (s.table or {}).get("state") == "playing"
+        s = _left(s, m, now)
+        return add_log(s, "removed", name=m.get("name"), by=m.get("by"), host=host, bot=to_bot)
     if removed and s.recapping and s.screen == "lobby" and m.get("name") == s.name and s.name:
         # Resumed into the lobby (the seat is gone), the replay tells why: the host gave it away
         # while this client was gone. (The seat is not known after a restart; the name is.)

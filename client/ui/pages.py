@@ -275,4 +275,12 @@ def _seats(c: Controller) -> StyleAndTextTuples:
         )
         out.append(("", "\n"))
     out.append(("", "\n" + t("seats.level", level=t.level(str(d.data.get("strength"))))))
+    asked = d.data.get("confirm")
+    if asked is not None:
+        key, seat = asked
+        level = t.level(str(d.data.get("strength")))
+        name = t.seat_name(s, seat)
+        ask = "seats.ask_bot" if key == "b" else "seats.ask_free"
+        question = t(ask, seat=seat + 1, name=name, level=level)
+        out.append(("class:warn", "\n\n" + question))
     return out

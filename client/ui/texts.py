@@ -336,7 +336,9 @@ class Texts:
             sub = "log.player_dropped" if reason == "dropped" else "log.player_left"
             return self(sub, name=self.safe(str(a.get("name") or name)))
         if key == "removed":
-            return self("log.removed", by=self.seat_name(names, a.get("by"), you=False))
+            host = a.get("host")
+            by = self.safe(str(host)) if host else self.seat_name(names, a.get("by"), you=False)
+            return self("log.removed_bot" if a.get("bot") else "log.removed", by=by)
         if key == "seat_changed":
             action = str(a.get("action") or "")
             sub = "log.seat_" + action if ("log.seat_" + action) in self.table else "log.seat_changed"
