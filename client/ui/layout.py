@@ -438,10 +438,7 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
         s, t = self.c.state, self.t
         out: StyleAndTextTuples = []
         for line in s.chat[-40:]:
-            who = t.safe(line.name) if line.name else t.seat_name(s, line.seat)
-            if line.seat is None:
-                who = t("chat.watcher", name=who)
-            out.append(("class:mine", who + ":"))
+            out.append(("class:mine", t.speaker(line) + ":"))
             out.append(("", " " + t.safe(line.text) + "\n"))
         return out
 

@@ -288,7 +288,7 @@ def _table_closed(s: State, m: Msg, now: float) -> State:
 
 
 def _chat(s: State, m: Msg, now: float) -> State:
-    line = ChatLine(m.get("seat"), str(m.get("name") or ""), str(m.get("text") or ""))
+    line = ChatLine(m.get("seat"), str(m.get("name") or ""), str(m.get("text") or ""), s.names)
     s = attrs.evolve(s, chat=(s.chat + (line,))[-CHAT_KEEP:])
     if s.recapping and s.recap_seen is not None and s.last_seq > s.recap_seen:
         s = attrs.evolve(s, recap_chats=s.recap_chats + 1)

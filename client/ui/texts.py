@@ -14,12 +14,15 @@ its names when seats change afterwards.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from neveryu import engine
 from neveryu.engine.bots import level_of
 
 from .strings import EN, RU
+
+if TYPE_CHECKING:
+    from .model_state import ChatLine
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset("HD")
@@ -175,6 +178,8 @@ class SeatNames(Protocol):
 
     def shared(self, name: str, seat: int) -> bool: ...
 
+    def tag(self, seat: int) -> str | None: ...
+
 
 class Texts:
     """One language's texts (``lang``: ``"ru"`` or ``"en"``); ``ascii``: ASCII only."""
@@ -285,11 +290,22 @@ class Texts:
         return name
 
     def _told_apart(self, names: SeatNames, raw: str, seat: int) -> str:
-        """``raw`` as shown; with the seat's number (``ann #3``) when another seat has the same
-        name (the server does not make names unique)."""
+        """``raw`` as shown; when another seat has the same name (the server does not make
+        names unique), with the player's tag (``ann#3f2a``, docs/PLAYERS.md), or for a player
+        with none (a guest) the seat's number (``ann #3``)."""
         if names.shared(raw, seat):
-            return self.safe(f"{raw} #{seat + 1}")
+            tag = names.tag(seat)
+            return self.safe(f"{raw}#{tag}" if tag else f"{raw} #{seat + 1}")
         return self.safe(raw)
+
+    def speaker(self, line: ChatLine) -> str:
+        """Who said a chat ``line``: his name, told apart from another player's of the same
+        name as at the table (``ann#3f2a``); a spectator's marked so."""
+        names = line.names
+        if line.seat is not None and names.seat_name(line.seat) == line.name and line.name:
+            return self.seat_name(names, line.seat, you=False)
+        who = self.safe(line.name) if line.name else self.seat_name(names, line.seat)
+        return self("chat.watcher", name=who) if line.seat is None else who
 
     def names(self, names: SeatNames, seats: Iterable[Any]) -> str:
         """Several players: "Ann, Bob and Carl" («Ann, Bob и Carl»)."""
@@ -329,12 +345,17 @@ class Texts:
         if key == "player_joined":
             raw = str(a.get("name") or "")
             seat = a.get("seat")
-            shown = self._told_apart(names, raw, seat) if raw and isinstance(seat, int) else name
+            # The newcomer's tag comes with the summary after this line: the table's names now
+            # know it while he still sits there.
+            now = state if isinstance(seat, int) and state.seat_name(seat) == raw else names
+            shown = self._told_apart(now, raw, seat) if raw and isinstance(seat, int) else name
             return self("log.player_joined", name=shown)
         if key == "player_left":
             reason = a.get("reason")
             sub = "log.player_dropped" if reason == "dropped" else "log.player_left"
-            return self(sub, name=self.safe(str(a.get("name") or name)))
+            raw, seat = str(a.get("name") or ""), a.get("seat")
+            seated = raw and isinstance(seat, int) and names.seat_name(seat) == raw
+            return self(sub, name=self._told_apart(names, raw, seat) if seated else self.safe(raw or name))
         if key == "removed":
             host = a.get("host")
             by = self.safe(str(host)) if host else self.seat_name(names, a.get("by"), you=False)
