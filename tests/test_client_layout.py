@@ -245,3 +245,19 @@ def test_players_of_the_same_name_are_told_apart_by_their_seat():
     msgs[1]["table"]["seats"] = [SEATS[0], dict(SEATS[1], name="Ann", bot=None), SEATS[2]]
     _, c, _ = screen_for(msgs)
     assert [c.t.seat_name(c.state, i) for i in range(3)] == ["Ann #1 (you)", "Ann #2", "Bot 3"]
+
+
+def test_a_stopped_server_leaves_a_lobby_with_no_stale_tables_and_one_message():
+    tables = [{"id": 1, "variant": "verish", "seats": SEATS, "state": "waiting"}]
+    welcome = {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "s"}
+    screen, c, _ = screen_for([welcome, {"t": "tables", "re": 2, "tables": tables}])
+    assert [k.key for k in keybar.entries(c)][:3] == ["↑↓", "Enter", "v"]
+    c.receive({"t": "bye", "seq": 3, "ts": 0, "reason": "shutdown"})
+    assert lines(screen._lobby_lines(64, 10)) == ["Not connected: no tables to show."]
+    assert [(k.key, k.label) for k in keybar.entries(c)] == [("?", "help"), ("q", "quit")]
+    log = [c.t.log_line(c.state, line) for line in c.state.log]
+    notice = plain(screen._notice_text())
+    assert log == ["The server has stopped."]
+    assert notice == "q quits; when the server runs again, join it afresh."
+    c = screen_for(deal_messages() + [{"t": "bye", "seq": 30, "ts": 0, "reason": "shutdown"}])[1]
+    assert plain(status(c.state, c.t, 0)) == "Disconnected: the server has stopped."

@@ -39,6 +39,8 @@ def entries(c: Controller) -> list[Key]:
     if c.replay is not None:
         return replay_entries(c)
     out: list[Key] = []
+    if s.screen == "lobby" and s.connection == "closed":  # for good: only help and quit are left
+        return [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
     if s.screen == "lobby":
         if s.tables:
             out += [

@@ -25,6 +25,8 @@ class LobbyRegions(Regions):
 
     def _lobby_lines(self, width: int, height: int) -> list[Line]:
         s, t = self.c.state, self.t
+        if s.connection == "closed":  # for good: the list is stale, and nothing can be joined
+            return [[("class:warn", line)] for line in plain_wrap(t("lobby.closed"), width)]
         if not s.tables:
             return [[("", line)] for line in plain_wrap(t("lobby.none"), width)]
         ell = t.glyph("ellipsis")

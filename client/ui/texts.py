@@ -443,9 +443,8 @@ class Texts:
             return self("log.error", msg=a.get("msg") or a.get("code"))
         if key == "bye":
             reason = str(a.get("reason") or "")
-            return (
-                self("bye." + reason) if ("bye." + reason) in self.table else self("log.bye", reason=reason)
-            )
+            key = "log.bye." + reason
+            return self(key) if key in self.table else self("log.bye", reason=self.safe(reason))
         if key.startswith("conn_") or key == "fresh":
             return self("log." + key, reason=self.safe(str(a.get("reason") or self.glyph("dash"))))
         if key == "deal_ended":
