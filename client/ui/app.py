@@ -226,6 +226,11 @@ def exit_note(c: Controller, address: str, command: str) -> str | None:
     return None
 
 
+class PasswordRefused(Exception):
+    """The server refused the password ``hello`` gave, or asked for one none was given
+    (``WRONG_PASSWORD``, docs/PROTOCOL.md): the caller may ask for it and try again."""
+
+
 def run_client(
     host: str,
     port: int,
@@ -244,6 +249,8 @@ def run_client(
 ) -> int:
     """Run the terminal client against ``host``:``port`` until the player quits. Returns 0, or 1
     when the connection could never be made (the reason is printed after the screen closes).
+    Raises ``PasswordRefused`` when the server refused ``password`` (or its absence) before it
+    ever welcomed this client: nothing is printed then.
 
     ``script(net, msg)``, if given, sees every message before the screen does and may send
     requests (``neveryu play`` creates its table and starts the match this way); without one, a
@@ -253,6 +260,7 @@ def run_client(
     printed when he leaves his seat behind. ``player_key``: sent in ``hello``
     (client/player_key.py; None: the player is a guest)."""
     failure: list[str] = []
+    refused: list[str] = []  # the server's WRONG_PASSWORD, before it welcomed this client
     said: list[str] = []
 
     async def main() -> None:
@@ -279,6 +287,8 @@ def run_client(
             if script is not None:
                 script(net, msg)
             never_connected = not net.welcomed
+            if never_connected and msg.get("t") == "error" and msg.get("code") == "WRONG_PASSWORD":
+                refused.append(str(msg.get("msg") or ""))
             controller.receive(msg)
             if keeper is not None:
                 keeper.follow(msg, controller.state)
@@ -323,6 +333,8 @@ def run_client(
     finally:
         if slot is not None:
             slot.close()
+    if refused:
+        raise PasswordRefused(refused[0])
     if failure:
         print(f"neveryu: {failure[0]}", file=sys.stderr)
         return 1
