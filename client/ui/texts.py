@@ -182,12 +182,15 @@ class SeatNames(Protocol):
 
 
 class Texts:
-    """One language's texts (``lang``: ``"ru"`` or ``"en"``); ``ascii``: ASCII only."""
+    """One language's texts (``lang``: ``"ru"`` or ``"en"``); ``ascii``: ASCII only; ``live``:
+    a live table, whose seat is the reader's own («(вы)», "Your turn!"); False for a replay,
+    whose seat is only the view shown and after whose deal nothing comes."""
 
-    def __init__(self, lang: str = "en", ascii: bool = False) -> None:
+    def __init__(self, lang: str = "en", ascii: bool = False, live: bool = True) -> None:
         self.lang = lang if lang in LANGS else "en"
         self.table = LANGS[self.lang]
         self.ascii = ascii
+        self.live = live
 
     def __call__(self, key: str, /, **args: Any) -> str:
         text = self.table.get(key) or EN.get(key) or key
@@ -285,7 +288,7 @@ class Texts:
             name = self("bot_n", n=seat + 1) if raw else self("seat_n", n=seat + 1)
         else:
             name = self._told_apart(names, raw, seat)
-        if you and seat == names.seat:
+        if you and self.live and seat == names.seat:
             name = f"{name} ({self('you')})"
         return name
 
