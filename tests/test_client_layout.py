@@ -156,7 +156,28 @@ def test_away_is_never_cut_beside_the_dealer_and_the_cards():
     for width in (40, 30, 26, 24):
         row = lines(screen._player_cells(seats, width))[0]
         assert len(row) <= width and "away" in row and "4 cards" in row, (width, row)
-    assert lines(screen._player_cells(seats, 40))[0] == "▶ Ann (you)          4 cards away dealer"
+    assert lines(screen._player_cells(seats, 40)) == [  # each tag in a column of its own
+        "▶ Ann (you)   4 cards away        dealer",
+        "  Bot 2       5 cards      normal",
+        "  Bot 3       5 cards      normal",
+    ]
+
+
+def test_the_players_columns_line_up_whatever_the_counts_and_tags():
+    seats = [
+        dict(SEATS[0], away=True),
+        dict(SEATS[1], name="Vera", bot=None),
+        dict(SEATS[2], name="bot 3", bot="sharp"),
+    ]
+    msgs = deal_messages()
+    msgs[1]["table"].update(seats=seats, host=1)
+    msgs[2] = {**msgs[2], "dealer": 2, "hand_counts": [1, 13, 5]}
+    screen, _c, _ = screen_for(msgs)
+    assert lines(screen._player_cells(seats, 48)) == [
+        "▶ Ann (you)        1 card  away",
+        "  Vera            13 cards                  host",
+        "  Bot 3            5 cards      hard dealer",
+    ]
 
 
 def test_the_ready_screen_says_what_it_waits_for():

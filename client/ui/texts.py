@@ -471,8 +471,9 @@ class Texts:
             return self("log.player_out", name=name, place=a.get("place"))
         if key == "fair_bad":
             return self("log.fair_bad", problem=self.fair_problem(a.get("problem")))
-        if key == "back" and a.get("seat") == names.seat:
-            return self("log.back_you")
+        mine = "log." + key + "_you"  # a line about one's own seat, said to him: "Your time ran out"
+        if mine in self.table and self.live and a.get("seat") == names.seat and names.seat is not None:
+            return self(mine)
         if key in ("spectators_more", "spectators_fewer"):
             return self("log." + key, watchers=self.count(int(a.get("n") or 0), "watchers"))
         if key == "recap":

@@ -1,0 +1,36 @@
+"""Small things the client says (issue 36's smaller items): lines about one's own seat said to
+him, and the other texts checked here one by one."""
+
+from __future__ import annotations
+
+from test_client_app import SEATS, deal_messages
+
+from neveryu.client.ui.controller import Controller
+from neveryu.client.ui.texts import Texts
+
+
+def make(messages, lang="en"):
+    c = Controller(Texts(lang), lambda r: None, clock=lambda: 100.0)
+    for m in messages:
+        c.receive(m)
+    return c
+
+
+def test_ones_own_time_running_out_is_said_to_him_not_about_him():
+    msgs = deal_messages()
+    c = make(msgs)
+    c.receive({"t": "timed_out", "seq": 20, "ts": 0, "seat": 0})
+    away = [dict(SEATS[0], away=True), *SEATS[1:]]
+    c.receive({"t": "table_update", "seq": 21, "ts": 0, "table": {**msgs[1]["table"], "seats": away}})
+    c.receive({"t": "timed_out", "seq": 22, "ts": 0, "seat": 1})
+    said = [c.t.log_line(c.state, line) for line in c.state.log[-3:]]
+    assert said == [
+        "Your time ran out; the server played for you.",
+        "A bot plays your seat until you are back (s).",
+        "Bot 2's time ran out; the server played for him.",
+    ]
+    ru = Texts("ru")
+    assert [ru.log_line(c.state, line) for line in c.state.log[-3:-1]] == [
+        "Ваше время вышло; сервер сходил за вас.",
+        "Ваше место играет бот, пока вы не вернётесь (s).",
+    ]
