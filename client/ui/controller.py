@@ -26,13 +26,14 @@ import attrs
 from . import model
 from .controller_base import NOTICE_MIN_S, NOTICE_S, Dialog, Msg, Notice, Prefs, moment_of
 from .controller_dialogs import Dialogs
+from .controller_hand import HandMoves
 from .controller_lobby import Lobby
 from .controller_records import Records
 
 __all__ = ["NOTICE_MIN_S", "NOTICE_S", "Controller", "Dialog", "Notice", "Prefs", "moment_of"]
 
 
-class Controller(Dialogs, Lobby, Records):
+class Controller(Dialogs, Lobby, Records, HandMoves):
     """The client's state and the meaning of its keys (``ControllerBase`` says what it holds)."""
 
     # -- the network side -------------------------------------------------------------------

@@ -62,6 +62,8 @@ def entries(c: Controller) -> list[Key]:
         lo, hi = lay.get("min"), lay.get("max")
         ranks = t.ranks(lay.get("ranks"))
         out.append(Key(t.glyph("leftright") + " Space", t("keys.select"), 0))
+        if len(c.hand) > 1:
+            out.append(Key(t.glyph("updown"), t("keys.rank"), 0))
         out.append(
             Key(
                 "Enter",

@@ -22,6 +22,8 @@ from .wrap import hang
 
 HELP_TABLE = (
     ("help.k.move", "help.move"),
+    ("help.k.rank", "help.rank"),
+    ("Home End", "help.ends"),
     ("Space", "help.select"),
     ("Enter", "help.lay"),
     ("n (т)", "help.challenge"),
@@ -35,7 +37,7 @@ HELP_TABLE = (
     ("Tab", "help.scores"),
     ("r (к)", "help.rules"),
     ("m (ь)", "help.seats"),
-    ("PgUp PgDn", "help.scroll"),
+    ("PgUp PgDn", "help.scroll_table"),
     ("?", "help.help"),
     ("q (й)", "help.leave"),
     ("Ctrl-C", "help.ctrl_c"),

@@ -357,8 +357,9 @@ class Texts:
             reason = a.get("reason")
             sub = "log.player_dropped" if reason == "dropped" else "log.player_left"
             raw, seat = str(a.get("name") or ""), a.get("seat")
-            seated = raw and isinstance(seat, int) and names.seat_name(seat) == raw
-            return self(sub, name=self._told_apart(names, raw, seat) if seated else self.safe(raw or name))
+            if raw and isinstance(seat, int) and names.seat_name(seat) == raw:
+                return self(sub, name=self._told_apart(names, raw, seat))
+            return self(sub, name=self.safe(raw or name))
         if key == "removed":
             host = a.get("host")
             by = self.safe(str(host)) if host else self.seat_name(names, a.get("by"), you=False)
