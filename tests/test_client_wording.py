@@ -34,3 +34,23 @@ def test_ones_own_time_running_out_is_said_to_him_not_about_him():
         "Ваше время вышло; сервер сходил за вас.",
         "Ваше место играет бот, пока вы не вернётесь (s).",
     ]
+
+
+def test_a_hint_about_a_passed_moment_gives_way_when_the_turn_comes():
+    clock = [100.0]
+    msgs = deal_messages(turn=1)
+    c = Controller(Texts("en"), lambda r: None, clock=lambda: clock[0])
+    for m in msgs:
+        c.receive(m)
+    c.ready()
+    assert c.current_notice().text == "The match is on: the next deal starts by itself."
+    clock[0] += 0.5
+    c.receive({"t": "turn", "seq": 10, "ts": 0, "seat": 0, "ranks": ["Q"], "set_no": 1, "time_ms": 30000})
+    assert c.state.my_turn and c.current_notice() is None
+    c.receive({"t": "turn", "seq": 11, "ts": 0, "seat": 1, "ranks": ["Q"], "set_no": 2, "time_ms": 30000})
+    c.ready()
+    clock[0] += 0.5
+    c.receive({"t": "turn", "seq": 12, "ts": 0, "seat": 2, "ranks": ["Q"], "set_no": 3, "time_ms": 30000})
+    assert c.current_notice() is not None  # read for a moment first...
+    clock[0] += 1.5
+    assert c.current_notice() is None  # ...but not for the whole of its time
