@@ -54,3 +54,17 @@ def test_a_hint_about_a_passed_moment_gives_way_when_the_turn_comes():
     assert c.current_notice() is not None  # read for a moment first...
     clock[0] += 1.5
     assert c.current_notice() is None  # ...but not for the whole of its time
+
+
+def test_what_the_terminal_lacks_stays_until_a_key_is_pressed():
+    from neveryu.client.ui.app import say_notes
+
+    clock = [100.0]
+    c = Controller(Texts("en"), lambda r: None, clock=lambda: clock[0])
+    say_notes(c, c.t, ("note.no_cyrillic",))
+    clock[0] += 5
+    for m in deal_messages():  # the welcome, the table, a deal: moment after moment
+        c.receive(m)
+    assert c.current_notice().text.startswith("English texts: this terminal cannot show Cyrillic")
+    c.key_pressed()
+    assert c.current_notice() is None

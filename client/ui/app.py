@@ -226,6 +226,16 @@ def exit_note(c: Controller, address: str, command: str) -> str | None:
     return None
 
 
+NOTES_S = 60.0
+"""How long the notes on the terminal stay at most (a key takes them down sooner)."""
+
+
+def say_notes(controller: Controller, texts: Texts, notes: tuple[str, ...]) -> None:
+    """What the terminal lacks (English for want of Cyrillic, ASCII cards), said first and kept
+    until a key is pressed, whatever comes meanwhile (sticky), so that it is read."""
+    controller.say(" ".join(texts(n) for n in notes), "message", seconds=NOTES_S, sticky=True)
+
+
 class PasswordRefused(Exception):
     """The server refused the password ``hello`` gave, or asked for one none was given
     (``WRONG_PASSWORD``, docs/PROTOCOL.md): the caller may ask for it and try again."""
@@ -313,7 +323,7 @@ def run_client(
         controller.send = net.send
         controller.address = net.address
         if notes:
-            controller.say(" ".join(texts(n) for n in notes), "message", seconds=15.0)
+            say_notes(controller, texts, notes)
         net.start()
         refresh = asyncio.ensure_future(_refresh_lobby(controller, net))
         try:
@@ -358,7 +368,7 @@ def run_replay(
         controller = ReplayController(texts, Replay(deal), seat)
         app = build_app(controller, color_depth=color_depth, keys=replay_keys(controller))
         if notes:
-            controller.say(" ".join(texts(n) for n in notes), "message", seconds=15.0)
+            say_notes(controller, texts, notes)
         await app.run_async()
 
     asyncio.run(main())

@@ -13,6 +13,10 @@ from .layout_common import Regions, deal_of, screen_size
 from .status import table_waiting, waiting_text
 from .wrap import Line, fit
 
+NAME_WHOLE = 16
+"""Columns of a player's name kept whole before his least needed tags (host, dealer, a bot's
+level) go; past it, and past 8, the name is cut first."""
+
 
 class TableRegions(Regions):
     def _player_rows(self) -> tuple[int, int]:
@@ -93,9 +97,13 @@ class TableRegions(Regions):
         num_w = max((get_cwidth(n) for n, _ in counts), default=0)
         shown = [(n.rjust(num_w) + " " + word if n else word) for n, word in counts]
         count_w = max((get_cwidth(c) for c in shown), default=0)
-        for floor in (0, 1, 2, 3, 4, 8):  # drop tags of keep <= floor until the names keep 8 columns
+        # Drop tags of keep <= floor until the names are whole (up to NAME_WHOLE columns), and
+        # if they cannot be, until they keep 8 columns.
+        whole = min(NAME_WHOLE, max((get_cwidth(r[1]) for r in rows), default=8))
+        floors = [(need, floor) for need in (max(8, whole), 8) for floor in (0, 1, 2, 3, 4, 8)]
+        for need, floor in floors:
             tags_w = sum(w + 1 for w in slots(floor).values())
-            if 2 + 8 + 1 + count_w + tags_w <= width:
+            if 2 + need + 1 + count_w + tags_w <= width:
                 break
         kept = slots(floor)
         name_w = max(1, width - 2 - (count_w + 1 if count_w else 0) - tags_w)

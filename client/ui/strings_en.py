@@ -17,7 +17,7 @@ EN: dict[str, str] = {
     "log.bye.shutdown": "The server has stopped.",
     "log.bye.replaced": "Another client took over this session (the same player, elsewhere).",
     "too_small": "The terminal is {w}×{h}; neveryu needs at least {mw}×{mh}. Make the window larger or the font smaller.",
-    "note.no_cyrillic": "English texts: this terminal cannot show Cyrillic.",
+    "note.no_cyrillic": "English texts: this terminal cannot show Cyrillic (for Russian, a UTF-8 locale: LC_ALL=ru_RU.UTF-8).",
     "note.ascii": "Cards read QS, 10H (S H D C: spades, hearts, diamonds, clubs): this terminal cannot show suits.",
     # counted nouns
     "n.cards": "card|cards",
