@@ -68,3 +68,41 @@ def test_what_the_terminal_lacks_stays_until_a_key_is_pressed():
     assert c.current_notice().text.startswith("English texts: this terminal cannot show Cyrillic")
     c.key_pressed()
     assert c.current_notice() is None
+
+
+def test_a_chat_line_too_long_is_kept_in_the_field_and_said_not_cut():
+    sent: list[dict] = []
+    c = Controller(Texts("en"), sent.append, clock=lambda: 100.0)
+    for m in deal_messages():
+        c.receive(m)
+    c.open_chat()
+    assert c.send_chat("a" * 501) is True
+    assert sent == [] and c.dialog is not None and c.dialog.kind == "chat"
+    assert c.current_notice().text == (
+        "Not sent: 501 characters, and a message holds at most 500. Shorten it (Esc drops it)."
+    )
+    assert c.send_chat(" " + "a" * 500 + " ") is False
+    assert sent == [{"t": "chat", "text": "a" * 500}] and c.dialog is None
+
+
+def test_one_long_chat_message_leaves_room_for_the_others():
+    from neveryu.client.ui.layout import CHAT_LINES, Screen
+
+    c = make(deal_messages())
+    c.receive({"t": "chat", "seq": 20, "ts": 0, "seat": 1, "name": "bot 2", "text": "word " * 100})
+    screen = Screen(c)
+    text = "".join(f[1] for f in screen._chat_text())
+    assert text.endswith("…\n") and len(text) < CHAT_LINES * screen._chat_width() + 20
+
+
+def test_a_name_too_long_is_refused_not_cut(monkeypatch):
+    import pytest
+
+    from neveryu.client.commands._ui import player_name
+
+    assert player_name("a" * 32) == "a" * 32
+    with pytest.raises(ValueError, match=r"^--name is 33 characters long; a name holds at most 32$"):
+        player_name("a" * 33)
+    monkeypatch.setenv("NEVERYU_NAME", "b" * 40)
+    with pytest.raises(ValueError, match=r"^NEVERYU_NAME is 40 .* shorter one with --name$"):
+        player_name(None)

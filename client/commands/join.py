@@ -43,12 +43,13 @@ def run(args: argparse.Namespace) -> int:
     from neveryu.client.ui.app import PasswordRefused, run_client
     from neveryu.client.ui.texts import Texts
 
-    if args.server:
-        try:
+    try:
+        name = player_name(args.name)
+        if args.server:
             host, port = parse_address(args.server)
-        except ValueError as exc:
-            print(f"neveryu join: {exc}", file=sys.stderr)
-            return 2
+    except ValueError as exc:
+        print(f"neveryu join: {exc}", file=sys.stderr)
+        return 2
     if need_terminal("join"):
         return 2
     if not args.server:
@@ -62,7 +63,6 @@ def run(args: argparse.Namespace) -> int:
         if found is None:
             return 1
         host, port = found.address, found.port
-    name = player_name(args.name)
     display = display_of(args)
     address = show_address(host, port)
     problems: list[str] = []

@@ -94,6 +94,7 @@ def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple
 def run(args: argparse.Namespace) -> int:
     try:
         players, bots = seats_and_bots(args.variant, args.players, args.bots)
+        name = player_name(args.name)
         if args.turn < 0 or args.deals < 1 or args.bot_delay < 0:
             raise ValueError("--turn and --bot-delay must be 0 or more, --deals 1 or more")
     except ValueError as exc:
@@ -159,7 +160,6 @@ def run(args: argparse.Namespace) -> int:
     problems: list[str] = []
     key = player_key(problem=problems.append)
     notes = (*notes, *problems)
-    name = player_name(args.name)
     slot = _slot(config, name, args.fresh) if records.journal is not None else None
     try:
         code = run_client(

@@ -254,6 +254,7 @@ EN: dict[str, str] = {
     "no.believe": "You cannot say «Верю» now.",
     "no.none": "You cannot declare none now.",
     "no.cards": "You hold no cards.",
+    "chat.too_long": "Not sent: {n} characters, and a message holds at most {most}. Shorten it (Esc drops it).",
     "no.rank_held": "You hold no {rank}.",
     "no.ready": "The match is on: the next deal starts by itself.",
     "no.connection": "Not connected to the server.",
