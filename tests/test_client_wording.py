@@ -106,3 +106,14 @@ def test_a_name_too_long_is_refused_not_cut(monkeypatch):
     monkeypatch.setenv("NEVERYU_NAME", "b" * 40)
     with pytest.raises(ValueError, match=r"^NEVERYU_NAME is 40 .* shorter one with --name$"):
         player_name(None)
+
+
+def test_one_outage_is_said_once_however_many_tries_it_takes():
+    c = make(deal_messages())
+    for attempt in range(5):
+        c.receive({"t": "_connection", "status": "lost", "reason": f"try {attempt}"})
+        c.receive({"t": "_connection", "status": "resuming"})
+    said = [line.key for line in c.state.log if line.key.startswith("conn_")]
+    assert said == ["conn_lost", "conn_resuming"]
+    shown = [c.t.log_line(c.state, line) for line in c.state.log[-2:]]
+    assert shown == ["Connection lost (try 0); resuming…", "Resuming…"]

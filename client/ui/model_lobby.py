@@ -307,9 +307,14 @@ def _error(s: State, m: Msg, now: float) -> State:
 
 def _connection(s: State, m: Msg, now: float) -> State:
     status = str(m.get("status"))
+    outage = s.connection in ("lost", "resuming")  # the link was already down: a retry
     s = attrs.evolve(s, connection=status)
     if status == "lost" and s.recap_seen is None and s.session is not None:
         s = attrs.evolve(s, recap_seen=s.last_seq)
+    if outage and status in ("lost", "resuming"):
+        said = next((line.key for line in reversed(s.log) if line.key.startswith("conn_")), None)
+        if status == "lost" or said == "conn_resuming":
+            return s  # one outage is said once, however many tries it takes
     if status in ("lost", "resuming", "closed"):
         return add_log(s, "conn_" + status, reason=m.get("reason"))
     return s
