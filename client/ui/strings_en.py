@@ -443,7 +443,7 @@ EN: dict[str, str] = {
     "why.order_ascending": "Claim {rank}: each set claims the rank above the last claim.",
     "why.hold": "Claim {rank}: the round keeps its rank until someone calls.",
     "why.count_lies": "You may claim a count other than the cards you lay; any difference makes the claim false.",
-    "why.lead": "You lead: lay 1 or more cards and claim any rank.",
+    "why.lead": "You lead: lay {lo}–{hi} cards and claim any rank.",
     # the recap after a resume
     "recap.title": "While you were away:",
     "recap.snapshot": "the game went on (too much to replay); the table shows where it stands now.",
