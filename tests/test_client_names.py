@@ -61,3 +61,28 @@ def test_a_newcomer_of_a_taken_name_is_logged_with_his_tag():
     table = {"id": 1, "variant": "cheat", "state": "waiting", "seats": seats}
     s = model.reduce(s, {"t": "table_update", "seq": 5, "ts": 0, "table": table})
     assert Texts("en").log_line(s, s.log[-1]) == "ann#77aa sits down."
+
+
+def test_a_removed_player_reads_the_hosts_tag_when_two_share_his_name():
+    s = joined()
+    table = {"id": 1, "variant": "cheat", "state": "waiting", "seats": SEATS, "host": 1}
+    s = model.reduce(s, {"t": "table_update", "seq": 3, "ts": 0, "table": table})
+    s = model.reduce(
+        s, {"t": "player_left", "seq": 4, "ts": 0, "seat": 0, "name": "ann", "reason": "removed", "by": 1}
+    )
+    assert (
+        Texts("en").log_line(s, s.log[-1])
+        == "ann#9b01, the table's host, took your seat: you are back in the lobby."
+    )
+
+
+def test_the_lobby_tells_players_of_one_name_apart():
+    from neveryu.client.ui.controller import Controller
+    from neveryu.client.ui.layout import Screen
+
+    c = Controller(Texts("en"), lambda r: None)
+    c.receive({"t": "welcome", "re": 1, "server": {"name": "t"}, "session": "s"})
+    table = {"id": 1, "variant": "cheat", "state": "waiting", "seats": SEATS}
+    c.receive({"t": "tables", "re": 2, "tables": [table]})
+    (line,) = ["".join(f[1] for f in row) for row in Screen(c)._lobby_lines(100, 5)][1:]
+    assert line.rstrip().endswith("ann#3f2a, ann#9b01, bob #3, bob #4, cyril")

@@ -232,10 +232,12 @@ def _player_left(s: State, m: Msg, now: float) -> State:
     if removed and m.get("seat") == s.seat and s.seat is not None:
         # The table's host took this seat away: back to the lobby. Who he is and whether a bot
         # got the seat (only during a match) are known only at the table: kept for the line.
-        host = s.names.seat_name(m["by"]) if isinstance(m.get("by"), int) else None
+        by = m.get("by")
+        host = s.names.seat_name(by) if isinstance(by, int) else None
+        tag = s.names.tag(by) if isinstance(by, int) and host and s.names.shared(host, by) else None
         to_bot = (s.table or {}).get("state") == "playing"
         s = _left(s, m, now)
-        return add_log(s, "removed", name=m.get("name"), by=m.get("by"), host=host, bot=to_bot)
+        return add_log(s, "removed", name=m.get("name"), by=by, host=host, tag=tag, bot=to_bot)
     if removed and s.recapping and s.screen == "lobby" and m.get("name") == s.name and s.name:
         # Resumed into the lobby (the seat is gone), the replay tells why: the host gave it away
         # while this client was gone. (The seat is not known after a restart; the name is.)

@@ -361,8 +361,12 @@ class Texts:
                 return self(sub, name=self._told_apart(names, raw, seat))
             return self(sub, name=self.safe(raw or name))
         if key == "removed":
-            host = a.get("host")
-            by = self.safe(str(host)) if host else self.seat_name(names, a.get("by"), you=False)
+            host, tag = a.get("host"), a.get("tag")
+            by = (
+                self.safe(f"{host}#{tag}" if tag else str(host))
+                if host
+                else self.seat_name(names, a.get("by"), False)
+            )
             return self("log.removed_bot" if a.get("bot") else "log.removed", by=by)
         if key == "seat_changed":
             action = str(a.get("action") or "")
