@@ -368,6 +368,8 @@ def test_the_host_gives_a_killed_players_seat_to_a_bot_and_he_comes_back_to_the_
         ann.keys("m")
         ann.wait_for(lambda s: "Seats" in s and "2. Bob" in s, what="the seats dialog")
         ann.keys("Down", "b")
+        ann.wait_for(lambda s: "b yes, a bot plays it" in s, what="the host asked to confirm")
+        ann.keys("b")
         ann.wait_for(lambda s: "Bot 2" in s, what="a bot in Bob's seat")
         ann.keys("Escape")
         screen = ann.wait_for(lambda s: "gave seat 2 to a bot" in s, what="the log")
@@ -375,7 +377,7 @@ def test_the_host_gives_a_killed_players_seat_to_a_bot_and_he_comes_back_to_the_
         bob.run("respawn-pane", "-k", join(tmp_path / "bob", port, "--name Bob --lang en"))
         screen = bob.wait_for(lambda s: "Server " in s and "While you were away" in s, what="Bob's lobby")
         text = " ".join(screen.split())
-        assert "the table's host gave your seat to someone else, and you are in the lobby." in text
+        assert "the table's host took your seat, and you are in the lobby." in text
         assert "Your hand" not in screen and "Watching" not in screen
     finally:
         ann.kill()
