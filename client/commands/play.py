@@ -7,9 +7,10 @@ Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them 
 replay ID`` shows one again, every hand. A game cut short (the terminal closed, the process
 killed) is not lost: the next ``neveryu play`` on the same records brings the table back and
 sits you at it again (--fresh starts a new one instead).
-Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
-n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares none, Tab scores, r
-rules, / chat, p your deals (after the match: each one replayed), ? help, q leaves.
+Keys: ←→ (or h/l) move across your hand, ↑↓ or a rank typed jump by rank, Home/End to its ends,
+Space selects, Enter lays the selected cards, n «Не верю», y «Верю», d discards quads (k goes on
+without), 0 declares none, Tab scores, r rules, / chat, p your deals (after the match: each one
+replayed), ? help, q leaves.
 """
 
 from __future__ import annotations
