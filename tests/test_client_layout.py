@@ -273,6 +273,9 @@ def test_a_stopped_server_leaves_a_lobby_with_no_stale_tables_and_one_message():
     welcome = {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "s"}
     screen, c, _ = screen_for([welcome, {"t": "tables", "re": 2, "tables": tables}])
     assert [k.key for k in keybar.entries(c)][:3] == ["↑↓", "Enter", "v"]
+    lost = screen_for([welcome, {"t": "tables", "re": 2, "tables": tables}])[1]
+    lost.receive({"t": "_connection", "status": "lost", "reason": "reset"})
+    assert [k.key for k in keybar.entries(lost)] == ["?", "q"]  # the list stays, to come back on resume
     c.receive({"t": "bye", "seq": 3, "ts": 0, "reason": "shutdown"})
     assert lines(screen._lobby_lines(64, 10)) == ["Not connected: no tables to show."]
     assert [(k.key, k.label) for k in keybar.entries(c)] == [("?", "help"), ("q", "quit")]

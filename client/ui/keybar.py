@@ -39,7 +39,7 @@ def entries(c: Controller) -> list[Key]:
     if c.replay is not None:
         return replay_entries(c)
     out: list[Key] = []
-    if s.screen == "lobby" and s.connection == "closed":  # for good: only help and quit are left
+    if s.screen == "lobby" and s.connection != "connected":  # nothing else can be done meanwhile
         return [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
     if s.screen == "lobby":
         if s.tables:
