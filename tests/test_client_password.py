@@ -5,6 +5,7 @@ without echo on a terminal, or says how to give it."""
 from __future__ import annotations
 
 import argparse
+import shutil
 
 import pytest
 from prompt_toolkit.application import create_app_session
@@ -96,3 +97,23 @@ def test_join_stops_after_three_refused_passwords(monkeypatch, capsys):
     assert capsys.readouterr().err.endswith(
         "neveryu join: the server at 127.0.0.1:4999 refused 3 passwords.\n"
     )
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+def test_join_asks_for_the_password_in_a_terminal_without_echo(server, tmp_path):
+    from test_client_tmux import Tmux, join
+
+    tmux = Tmux(64, 20)
+    try:
+        tmux.start(join(tmp_path, server.port, "--name ann --lang en"))
+        tmux.wait_for(lambda s: "Password (Enter alone: give up):" in s, what="the question")
+        tmux.keys("guess", "Enter")
+        screen = tmux.wait_for(lambda s: "refused that password" in s, what="the refusal")
+        assert "guess" not in screen  # typed without echo
+        tmux.keys("hunter2", "Enter")
+        screen = tmux.wait_for(lambda s: "No tables yet" in s, what="the lobby")
+        assert "WRONG_PASSWORD" not in screen
+        tmux.keys("q")
+        assert "exit 0" in tmux.wait_for(lambda s: "exit " in s, what="the client to quit")
+    finally:
+        tmux.kill()
