@@ -13,6 +13,9 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from neveryu.engine.bots import LEVELS
+
+    levels = f"{', '.join(LEVELS)} (or {', '.join(LEVELS.values())})"
     parser.add_argument(
         "server",
         nargs="?",
@@ -27,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strength",
         default="hard",
-        help="the bot's level: easy, normal, hard (or random, honest, sharp); default hard",
+        help=f"the bot's level: {levels}; default hard",
     )
     parser.add_argument("--name", default="bot", help="the name it plays under")
     parser.add_argument(

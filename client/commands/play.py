@@ -21,6 +21,7 @@ import sys
 from typing import Any
 
 from neveryu import engine
+from neveryu.engine.bots import LEVELS
 
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, need_terminal, player_name, prefs_of
 from .serve import add_record_arguments, with_records
@@ -46,8 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="LIST",
         help=(
-            "bot levels for the other seats: one for all, or a comma list; easy, normal, hard (or "
-            f"random, honest, sharp); default hard. {BOT_LEVELS_HELP}"
+            f"bot levels for the other seats: one for all, or a comma list; {', '.join(LEVELS)} (or "
+            f"{', '.join(LEVELS.values())}); default {DEFAULT_BOT}. {BOT_LEVELS_HELP}"
         ),
     )
     parser.add_argument("--seed", type=int, default=None, help="make the deals reproducible")
