@@ -11,10 +11,11 @@ import argparse
 import logging
 import sys
 
-LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from neveryu.engine.bots import LEVELS
+
+    levels = f"{', '.join(LEVELS)} (or {', '.join(LEVELS.values())})"
     parser.add_argument(
         "server",
         nargs="?",
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strength",
         default="hard",
-        help="the bot's level: easy, normal, hard (or random, honest, sharp); default hard",
+        help=f"the bot's level: {levels}; default hard",
     )
     parser.add_argument("--name", default="bot", help="the name it plays under")
     parser.add_argument(
@@ -68,7 +69,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"neveryu bot: {exc}", file=sys.stderr)
         return 2
     where = show_address(host, port)
-    strength = LEVEL_NAMES.get(args.strength.lower(), args.strength.lower())
+    from neveryu.engine.bots import strength_of
+
+    try:
+        strength = strength_of(args.strength)
+    except ValueError as exc:
+        print(f"neveryu bot: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(message)s")
     try:
         player = trio.run(
