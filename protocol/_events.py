@@ -419,6 +419,8 @@ HISTORY_EVENTS = frozenset(
         "pile_discarded",
         "quads_discarded",
         "quads_declined",
+        "quads_window_opened",
+        "quads_window_closed",
         "stock_drawn",
         "timed_out",
         "player_out",
@@ -426,9 +428,8 @@ HISTORY_EVENTS = frozenset(
     }
 )
 """The game events a ``state.history`` holds (docs/PROTOCOL.md, "state: a snapshot"): the deal's,
-from ``deal_started`` on, but ``turn``, ``window_closed``, ``quads_window_opened`` and
-``quads_window_closed``, whose outcome the snapshot itself tells (and not the draw for the first
-dealer, which comes before the deal)."""
+from ``deal_started`` on, but ``turn`` and ``window_closed``, whose outcome the snapshot itself
+tells (and not the draw for the first dealer, which comes before the deal)."""
 
 HISTORY_MAX = 1_000
 """The most events a ``state.history`` holds: a longer deal's oldest are left out."""

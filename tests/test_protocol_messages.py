@@ -420,7 +420,7 @@ def test_legal_and_state_fields_are_the_engine_fields():
 
 
 def test_a_history_holds_game_events_of_the_deal_only():
-    told_by_state = {"turn", "window_closed", "quads_window_opened", "quads_window_closed"}
+    told_by_state = {"turn", "window_closed"}
     assert set(engine.EVENT_TYPES) - told_by_state - {"dealer_drawn"} == protocol.HISTORY_EVENTS
     state = EVENTS["state"].wire_fields()["history"].type
     state.check([{"t": "challenged", "seat": 1, "set_no": 3, "tied": []}], "state.history")

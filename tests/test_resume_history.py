@@ -18,6 +18,8 @@ import trio.testing
 from test_journal import Played, crash, open_records, settings
 
 from neveryu import engine, protocol
+from neveryu.client.ui import model
+from neveryu.client.ui.texts import Texts
 from neveryu.server._replay import deal_events
 from neveryu.server._restore import Restored, restore_table
 from neveryu.server._session import Session
@@ -123,6 +125,18 @@ async def test_after_a_restart_each_player_gets_the_deal_as_he_saw_it(nursery, m
         assert state["history"] == before[k]  # every event of the deal, in order, as he had it
         assert state["history"][0]["t"] == "deal_started"
         assert hidden_cards_in(frame, restored, visible(restored, k)) == []
+
+        # His client's log of the deal is as it was, and it says that nothing happened meanwhile.
+        welcome = {"t": "welcome", "re": 1, "session": old.token, "minor": 1, "server": {"name": "test"}}
+        client = model.reduce_all([{**welcome, "resumed": False}, *old.link.msgs])
+        lost = {"t": "_connection", "status": "lost", "reason": "reset"}
+        welcome |= {"resumed": True, "restarted": True, "table": restored.summary, "seat": k}
+        back = [lost, welcome, *session.link.msgs, {"t": "_replayed"}]
+        later = model.reduce_all(back, client)
+        assert later.log[: len(client.log)] == client.log
+        assert [x.key for x in later.log[len(client.log) :]] == ["conn_lost", "server_restarted", "recap"]
+        assert Texts("en").log_line(later, later.log[-1]) == "While you were away: nothing happened."
+        assert later.pile_claimed == client.pile_claimed
     again.close()
 
 

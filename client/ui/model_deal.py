@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import attrs
 
+from neveryu import protocol
+
 from .model_fair import FAIR_LOG, fair_check, fair_of
 from .model_state import (
+    Line,
     Msg,
     State,
     add_count,
@@ -366,7 +369,9 @@ def _legal(s: State, m: Msg, now: float) -> State:
 
 
 def _state(s: State, m: Msg, now: float) -> State:
-    """A full snapshot (after a join or resume mid-deal): engine View's fields plus table info."""
+    """A full snapshot (after a join or resume mid-deal): engine View's fields plus table info;
+    its ``history`` (the deal so far) goes to the log (``_with_history``)."""
+    before, history = s, m.get("history")
     if isinstance(m.get("table"), dict):
         s = seat_table(attrs.evolve(s, screen="table"), m["table"], m.get("seat", s.seat))
     hand, legal, last, time_ms = m.get("hand"), m.get("legal"), m.get("last"), m.get("time_ms")
@@ -408,11 +413,49 @@ def _state(s: State, m: Msg, now: float) -> State:
         match_scores=as_ints(m.get("match_scores")) or s.match_scores,
         held=_held_of(m.get("held")),
         legal=None,
-        recap_snapshot=s.recap_snapshot or s.recapping,
+        recap_snapshot=s.recap_snapshot or (s.recapping and not isinstance(history, list)),
     )
     if isinstance(legal, dict):
         s = _legal(s, legal, now)
+    if isinstance(history, list):
+        s = _with_history(before, s, history, now)
     return s
+
+
+def _with_history(before: State, s: State, history: list[object], now: float) -> State:
+    """``s`` (a snapshot taken) with the deal's ``history`` (``state.history``: its events so
+    far, docs/PROTOCOL.md): the log gets the lines of the events it does not hold yet (after a
+    restart or a long absence: what happened meanwhile, which a recap then sums up), and, when
+    the server's restart lost the last moves the log holds, a line that says so. The claims on
+    the pile are counted from it (a snapshot does not tell them)."""
+    played = attrs.evolve(s, log=(), recapping=False, recap_seen=None, pile_claimed=0, barred=None)
+    for event in history:
+        t = event.get("t") if isinstance(event, dict) else None
+        if t in protocol.HISTORY_EVENTS and isinstance(event, dict):
+            played = HANDLERS[str(t)](played, event, now)
+    s = attrs.evolve(s, pile_claimed=played.pile_claimed, barred=played.barred)
+    known, undone = _known(before, s.commitment, played.log)
+    for line in played.log[known:]:
+        s = add_log(s, line.key, **line.args)
+    return add_log(s, "undone", n=undone) if undone else s
+
+
+def _known(before: State, commitment: object, lines: tuple[Line, ...]) -> tuple[int, int]:
+    """How many of a history's log ``lines`` the log of ``before`` (the state before the
+    snapshot) already holds, in order from the deal's start; and how many lines of the deal it
+    holds past them that the history has not (moves a restarted server lost). (0, 0) when it
+    was not at that deal (its ``commitment``) or holds no line of it."""
+    if before.commitment != commitment or not lines or lines[0].key != "deal_started":
+        return 0, 0
+    log = before.log
+    start = next((i for i in range(len(log) - 1, -1, -1) if log[i].key == "deal_started"), None)
+    if start is None or log[start].args != lines[0].args:
+        return 0, 0
+    held = [(x.key, x.args) for x in log[start:] if x.key in DEAL_LINES]
+    known = 0
+    while known < min(len(held), len(lines)) and held[known] == (lines[known].key, lines[known].args):
+        known += 1
+    return known, len(held) - known
 
 
 def _held_of(held: object) -> Msg | None:
@@ -429,6 +472,9 @@ def _snapshot_quads_window(taker: object) -> Msg | None:
         return None
     return {"seat": taker, "deadline": None}
 
+
+DEAL_LINES = protocol.HISTORY_EVENTS | {"set_held_quads", "fair_bad", *FAIR_LOG.values()}
+"""The keys of the log lines a deal's events write (``state.history`` writes them again)."""
 
 HANDLERS = {
     "dealer_drawn": _dealer_drawn,
