@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from neveryu.client.address import show_address
-    from neveryu.client.botclient import ConnectionClosed, ServerError, play_bot
+    from neveryu.client.botclient import ConnectionClosed, ServerError
+    from neveryu.client.botseat import play_bot
+    from neveryu.client.handshake import Refused
 
     try:
         host, port = address(args)
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     except ServerError as exc:
         print(f"neveryu bot: the server refused: {exc}", file=sys.stderr)
         return 1
-    except ConnectionClosed as exc:
+    except (ConnectionClosed, Refused) as exc:
         print(f"neveryu bot: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:
