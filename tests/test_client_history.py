@@ -117,6 +117,14 @@ def test_moves_a_restarted_server_lost_are_said_to_be_undone():
     assert after.pile_claimed == 0  # the pile taken, and nothing laid on it since
 
 
+def test_only_a_restarted_server_undoes_moves():
+    before = played(len(DEAL))
+    lost = {"t": "_connection", "status": "lost", "reason": "reset"}
+    welcome, update, state = snapshot(DEAL[:-2], 100)
+    after = model.reduce_all([lost, {**welcome, "restarted": None}, update, state], before)
+    assert [line.key for line in after.log[len(before.log) :]] == ["conn_lost", "conn_resumed"]
+
+
 def test_a_client_started_afresh_shows_the_whole_deal_and_counts_the_pile():
     after = model.reduce_all(snapshot(DEAL, 100))  # no log at all: `neveryu join` run again
     assert deal_log(after) == deal_log(played(len(DEAL)))

@@ -426,7 +426,7 @@ def _with_history(before: State, s: State, history: list[object], now: float) ->
     """``s`` (a snapshot taken) with the deal's ``history`` (``state.history``: its events so
     far, docs/PROTOCOL.md): the log gets the lines of the events it does not hold yet (after a
     restart or a long absence: what happened meanwhile, which a recap then sums up), and, when
-    the server's restart lost the last moves the log holds, a line that says so. The claims on
+    the server restarted without the last moves the log holds, a line that says so. The claims on
     the pile are counted from it (a snapshot does not tell them)."""
     played = attrs.evolve(s, log=(), recapping=False, recap_seen=None, pile_claimed=0, barred=None)
     for event in history:
@@ -437,7 +437,7 @@ def _with_history(before: State, s: State, history: list[object], now: float) ->
     known, undone = _known(before, s.commitment, played.log)
     for line in played.log[known:]:
         s = add_log(s, line.key, **line.args)
-    return add_log(s, "undone", n=undone) if undone else s
+    return add_log(s, "undone", n=undone) if undone and s.restarted else s
 
 
 def _known(before: State, commitment: object, lines: tuple[Line, ...]) -> tuple[int, int]:
