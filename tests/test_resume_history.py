@@ -180,3 +180,31 @@ async def test_a_spectator_and_a_newcomer_get_the_deal_as_a_spectator_saw_it(nur
     assert joined["history"] == deal_seen(other.link.msgs)
     data = msgpack.packb(joined["history"])
     assert hidden_cards_in(data, table, visible(table, None)) == []
+
+
+async def test_between_deals_the_history_discloses_the_ended_deals_seed_only(nursery, mock_clock):
+    table = Table(1, settings("verish", seats=3, bots=("sharp",), seed=None, password=None))
+    nursery.start_soon(table.run)
+    sessions = [Session(f"p{i}", replay=10_000) for i in range(2)]
+    for session in sessions:
+        session.attach(RawLink())
+    played = Played(table, sessions, mock_clock, random.Random(6))
+    await trio.testing.wait_all_tasks_blocked()
+    for k in range(2):
+        await played.send(k, "join_table", table=1)
+        await played.send(k, "ready", ready=True)
+    await played.send(0, "start")
+    game = table.game
+    for _ in range(5_000):  # until the next deal's seed is committed, its cards not dealt yet
+        if game.shuffle is not None and game.shuffle.deal_no == 2 and not game.shuffle.dealt:
+            break
+        await played.step()
+    assert game.deal.over and game.shuffle.deal_no == 2
+    (ended,) = [m for m in sessions[0].link.msgs if m["t"] == "deal_ended"]
+    watcher = Session("eve", replay=100)
+    watcher.attach(RawLink())
+    table.handle(watcher, protocol.Spectate(id=1, table=1))
+    (frame,) = [f for f in watcher.link.frames if msgpack.unpackb(f[4:])["t"] == "state"]
+    state = msgpack.unpackb(frame[4:])
+    assert state["history"][-1] == {k: v for k, v in ended.items() if k not in ("seq", "ts")}
+    assert game.shuffle.seed.hex().encode() not in frame  # the next deal's seed, never before it ends
