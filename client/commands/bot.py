@@ -1,6 +1,7 @@
 """A bot that plays on a server over the protocol, like any client: tests, load, and empty
 seats filled from another machine. Without --table it joins the first waiting table with a free
-seat, or makes a table of the server's default variant.
+seat, or makes a table of the server's default variant. It keeps its seat: after a dropped
+connection or a server restart it takes it back, as neveryu join does.
 
 Bots come in three levels: easy (random: any legal move), normal (honest: tells the truth when
 it can) and hard (sharp: remembers cards, bluffs, challenges well)."""
