@@ -150,3 +150,27 @@ async def test_neveryu_bot_says_a_peer_is_not_a_neveryu_server(reply, said):
             nursery.cancel_scope.cancel()
     assert done.returncode == 1
     assert done.stderr.decode().strip().splitlines()[-1] == f"neveryu bot: {HOST}:{port} {said}"
+
+
+async def test_a_session_the_server_no_longer_knows_is_joined_afresh():
+    from neveryu.client.botseat import Server, resume_seat
+    from neveryu.server import ServerConfig, serve
+
+    with trio.fail_after(20):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, ServerConfig(host=HOST, port=0, seed=None))
+            client = await resume_seat(Server(HOST, port, "bot"), "no-such-token", 40, resume_for_s=5)
+            assert client.welcome["resumed"] is False and client.token != "no-such-token"
+            await client.aclose()
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_server_that_does_not_come_back_is_given_up_after_the_resume_time():
+    from neveryu.client.botseat import Server, resume_seat
+
+    port = free_port()  # nobody listens there
+    with trio.fail_after(20):
+        start = trio.current_time()
+        with pytest.raises(OSError, match="all attempts to connect"):
+            await resume_seat(Server(HOST, port, "bot"), "token", 40, resume_for_s=1.0)
+        assert trio.current_time() - start >= 0.5  # tried at once, then 0.5 s later; 1 s more would pass 1 s
