@@ -129,7 +129,7 @@ class Table:
 
     def attached(self, session: Session, snapshot: bool) -> None:
         """``session`` resumed on a new connection. ``snapshot``: what it missed is no longer
-        kept, so it gets a ``table_update`` and (in a deal) a ``state``."""
+        kept, so it gets a ``table_update`` and (in a deal) a ``state`` with the deal's history."""
         if session.table is not self:
             return
         if session.seat is not None:
@@ -137,7 +137,7 @@ class Table:
         if snapshot:
             session.event({"t": "table_update", "table": self.summary})
             if self.game is not None:
-                self.game.send_state(session)
+                self.game.send_state(session, history="own")
         elif self.game is not None:
             self.game.send_turn(session)  # the replay told the turn's time as it was announced
         self.check_empty()
@@ -336,7 +336,7 @@ class Table:
                 other.event({"t": "player_joined", "seat": seat.index, "name": session.name})
         self.table_update()
         if self.game is not None:
-            self.game.send_state(session)
+            self.game.send_state(session, history="public")
             self.game.after_events()
         self.check_empty()
 
@@ -350,7 +350,7 @@ class Table:
         session.reply(req, {"t": "table_joined", "table": self.summary, "seat": None})
         self.table_update()
         if self.game is not None:
-            self.game.send_state(session)
+            self.game.send_state(session, history="public")
         self.check_empty()
 
     def _check_password(self, given: str | None) -> None:

@@ -1,6 +1,7 @@
 """A bot that plays on a server over the protocol, like any client: tests, load, and empty
 seats filled from another machine. Without --table it joins the first waiting table with a free
-seat, or makes a table of the server's default variant.
+seat, or makes a table of the server's default variant. It keeps its seat: after a dropped
+connection or a server restart it takes it back, as neveryu join does.
 
 Bots come in three levels: easy (random: any legal move), normal (honest: tells the truth when
 it can) and hard (sharp: remembers cards, bluffs, challenges well)."""
@@ -61,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from neveryu.client.address import show_address
-    from neveryu.client.botclient import ConnectionClosed, ServerError, play_bot
+    from neveryu.client.botclient import ConnectionClosed, ServerError
+    from neveryu.client.botseat import play_bot
+    from neveryu.client.handshake import Refused
 
     try:
         host, port = address(args)
@@ -98,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     except ServerError as exc:
         print(f"neveryu bot: the server refused: {exc}", file=sys.stderr)
         return 1
-    except ConnectionClosed as exc:
+    except (ConnectionClosed, Refused) as exc:
         print(f"neveryu bot: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

@@ -36,6 +36,7 @@ def _welcome(s: State, m: Msg, now: float) -> State:
         bye=None,
         error=None,
         batch_ends=(m.get("minor") or 0) >= 1,
+        restarted=bool(m.get("resumed") and m.get("restarted")),
     )
     if not m.get("resumed"):
         if s.screen == "connecting":

@@ -121,7 +121,8 @@ class State:
     (client/fairdeal.py, ``STATUSES``) hold the check made at the deal's end.
 
     The recap after a resume: ``recap_seen`` the last ``seq`` seen before the break (None: no
-    break); ``recapping`` while the replayed events arrive; ``recap`` the summary line, once made.
+    break); ``recapping`` while the replayed events arrive; ``recap`` the summary line, once made;
+    ``restarted``: the last ``welcome`` said the server restarted (and may have lost moves).
     """
 
     screen: str = "connecting"
@@ -190,6 +191,7 @@ class State:
     recap_lines: tuple[Line, ...] = ()
     recap_chats: int = 0
     recap_snapshot: bool = False
+    restarted: bool = False  # the last welcome: the server restarted since (it may have lost moves)
     recap: Line | None = None
     # the batch end (docs/PROTOCOL.md section 6): a server of v1.1 ends every batch that brings
     # an event of the deal with the seat's legal; ``in_batch``: such an event came after it

@@ -21,6 +21,7 @@ EN: dict[str, str] = {
     "note.ascii": "Cards read QS, 10H (S H D C: spades, hearts, diamonds, clubs): this terminal cannot show suits.",
     # counted nouns
     "n.cards": "card|cards",
+    "n.moves": "move|moves",
     "n.sets": "set|sets",
     "n.messages": "chat message|chat messages",
     "n.watchers": "spectator|spectators",
@@ -490,6 +491,7 @@ EN: dict[str, str] = {
     "log.conn_resuming": "Resuming…",
     "log.conn_resumed": "The connection is back.",
     "log.server_restarted": "The server restarted; resuming…",
+    "log.undone": "The server came back without the last {moves} above: they are undone.",
     "log.conn_closed": "Disconnected: {reason}",
     "log.fresh": "The server no longer knows your old session ({reason}); a new one starts.",
     "log.dealer_drawn": "Draw for the dealer: {draws}. {name} drew the lowest card and deals.",

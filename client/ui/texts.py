@@ -483,6 +483,8 @@ class Texts:
             return self("log." + key, watchers=self.count(int(a.get("n") or 0), "watchers"))
         if key == "recap":
             return self.recap(names, a)
+        if key == "undone":
+            return self("log.undone", moves=self.count(int(a.get("n") or 0), "moves"))
         return self("log." + key, name=name, **{k: v for k, v in a.items() if k not in ("seat", "name")})
 
     def fair_problem(self, code: Any) -> str:
