@@ -68,12 +68,22 @@ class Client:
         self.sock = socket.create_connection((host, port), timeout=10)
         self.next_id = 0
         self.early: list[dict] = []  # events that arrived while ``call`` waited for a reply
+        self.last_sent = time.monotonic()  # when the last frame went out (for the heartbeat)
 
     def request(self, t: str, **fields) -> int:
         self.next_id += 1
         body = msgpack.packb({"t": t, "id": self.next_id, **fields})
         self.sock.sendall(struct.pack(">I", len(body)) + body)
+        self.last_sent = time.monotonic()
         return self.next_id
+
+    def keep_alive(self, heartbeat_s: float) -> None:
+        """Send ``ping`` when nothing was sent for ``heartbeat_s``, whatever arrives meanwhile:
+        the server drops a client it hears nothing from (``bye`` ``idle``), even one that only
+        receives; then wait for the next frame at most until the next ping is due."""
+        if time.monotonic() - self.last_sent >= heartbeat_s:
+            self.request("ping")
+        self.sock.settimeout(max(0.01, self.last_sent + heartbeat_s - time.monotonic()))
 
     def _read(self, n: int, idle_ok: bool = False) -> bytes:
         """Exactly ``n`` bytes. A socket timeout passes through (TimeoutError) only before the
@@ -272,26 +282,26 @@ def play(args: argparse.Namespace, deadline: float) -> int:
         return 1
     low, high = variants[args.variant]["players"]
     seats = min(max(low, 3), high)
-    bot = args.bot or (welcome.get("bots") or [None])[0]  # null: the server's default strength
+    bot = args.bot or welcome.get("default_bot")  # None (an early server): null, its default
     joined = client.call("create_table", variant=args.variant, seats=seats, bots=[bot] * (seats - 1), deals=1)
     names = [s["name"] or "?" for s in joined["table"]["seats"]]
     me = Player(joined["seat"], names)
     print(f"table {joined['table']['id']}: {args.variant}, you at seat {me.seat} with {seats - 1} bots")
     client.call("ready", ready=True)
     client.call("start")
-    client.sock.settimeout(welcome["heartbeat_ms"] / 1000)
+    heartbeat_s = welcome["heartbeat_ms"] / 1000
     waiting_for: int | None = None  # the id of our action awaiting its reply
     tried: set = set()  # actions sent since the last legal, not to repeat
     plain = False  # an action was refused: try the simplest one
     while time.monotonic() < deadline:
+        client.keep_alive(heartbeat_s)
         if client.early:
             msg = client.early.pop(0)
         else:
             try:
                 msg = client.receive()
             except TimeoutError:
-                client.request("ping")  # nothing for heartbeat_ms: a sign of life
-                continue
+                continue  # nothing arrived: keep_alive pings when one is due
         if msg.get("t") == "seed_committed":  # fair deal 2: our share of the shuffle, at once
             me.mine[msg["deal_no"]] = secrets.token_hex(32)
             client.request("contribute", deal_no=msg["deal_no"], contribution=me.mine[msg["deal_no"]])

@@ -1,0 +1,355 @@
+"""The scripted server: it takes one client through one case's ``client`` steps and judges every
+frame the client sends (docs/CONFORMANCE.md, "The client direction").
+
+Each frame is read with the protocol package's ``Connection`` (framing, types, limits: one
+validator), then judged in the scripted state (``Seat``: legal, hand, batch end), then answered:
+by the step that expects it, else as a server would (``answers``). The first broken rule ends
+the case. Meanwhile the server sends ``heartbeat`` after ``heartbeat_ms`` without sending, and
+fails a client that sends nothing for ``idle_ms`` or more requests than a server's default rate.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import attrs
+import trio
+
+from neveryu import protocol
+
+from . import answers
+from .catalogue import Case
+from .seat import Seat
+from .seat import key as seat_key
+
+RATE, BURST = 50, 200  # a server's default request rate (docs/PROTOCOL.md, 8)
+HEARTBEAT_RULE = "4. Heartbeat and timeouts: send ping when you have sent nothing for heartbeat_ms"
+TABLE_REQUESTS = frozenset({"create_table", "join_table"})
+
+
+@attrs.frozen
+class Outcome:
+    """A case's verdict: ``status`` ``pass``, ``fail`` or ``n/a``; ``detail`` the rule broken (or
+    why not applicable); ``frame`` the client's frame that broke it, if one did."""
+
+    status: str
+    detail: str = ""
+    frame: dict[str, Any] | None = None
+
+
+class _Stop(Exception):
+    """Ends the case at once (its verdict is already recorded)."""
+
+
+class Script:
+    """One case's run. ``beat_s``: the heartbeat interval told in ``welcome`` (seconds), the
+    unit of every step's time; ``idle_s``: the idle limit told; ``connect_s``: how long the
+    client may take to connect and take its seat."""
+
+    def __init__(self, case: Case, beat_s: float, idle_s: float, connect_s: float) -> None:
+        self.case = case
+        self.beat = beat_s
+        self.idle = idle_s
+        self.connect_s = connect_s
+        self.spec = case.table or {"variant": "verish"}
+        self.seat: Seat | None = None
+        self.outcome: Outcome | None = None
+        self.name = "player"
+        self.seq = 0
+        self.stream: trio.SocketStream | None = None
+        self.send_lock = trio.Lock()
+        self.last_in = self.last_out = 0.0
+        self.tokens, self.token_time = float(BURST), 0.0
+        self.armed: dict[str, Any] | None = None
+        self.got = trio.Event()
+        self.request: dict[str, Any] = {}
+        self.last_lay: dict[str, Any] = {}
+        self.hello = trio.Event()
+        self.seated = trio.Event()
+        self.started = trio.Event()
+        self.scope = trio.CancelScope()
+
+    # -- verdicts --------------------------------------------------------------------------------
+
+    def fail(self, rule: str, frame: dict[str, Any] | None = None) -> None:
+        if self.outcome is None:
+            self.outcome = Outcome("fail", rule, frame)
+        self.scope.cancel()
+
+    def not_applicable(self, why: str) -> None:
+        if self.outcome is None:
+            self.outcome = Outcome("n/a", why)
+        self.scope.cancel()
+
+    async def run(self, listener: trio.SocketListener) -> Outcome:
+        """Accept the client's connections on ``listener`` and play the case; the verdict."""
+        with self.scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._accept, listener, nursery)
+                nursery.start_soon(self._watch)
+                await self._script()
+                nursery.cancel_scope.cancel()
+        if self.stream is not None:
+            await trio.aclose_forcefully(self.stream)
+        return self.outcome or Outcome("pass")
+
+    # -- the steps -------------------------------------------------------------------------------
+
+    async def _script(self) -> None:
+        await self._within(self.hello, self.connect_s, "the client did not connect and say hello in time")
+        if self.case.table is not None:
+            await self._within(self.seated, self.connect_s, "the client took no seat and sent no ready true")
+            if self.seat is None or self.seat.seat is None:
+                if "seat" in self.case.needs:
+                    self.not_applicable("the client watches (spectate): the case needs a seat")
+            with trio.move_on_after(2 * self.beat):
+                await self.started.wait()
+        steps = self.case.client or ()
+        for i, step in enumerate(steps):
+            following = steps[i + 1] if i + 1 < len(steps) else None
+            if following is not None and "expect" in following:
+                self._arm(following)  # before the send it answers: the answer may come at once
+            await self._step(step)
+        await trio.sleep(self.beat / 2)  # what the client does right after the last step counts
+
+    async def _step(self, step: dict[str, Any]) -> None:
+        if "send" in step:
+            for _ in range(step.get("repeat", 1)):
+                await self._send_all([self._fill(m) for m in step["send"]], step.get("delivery", "frames"))
+                await trio.sleep(step.get("every", 0) * self.beat)
+        elif "expect" in step:
+            if self.armed is not step:
+                self._arm(step)
+            within = step.get("within", 4) * self.beat
+            with trio.move_on_after(within):
+                await self.got.wait()
+                return
+            self.fail(f"expected {_types(step['expect'])} within {within * 1000:.0f} ms: {step.get('why', 'none came')}")
+        elif "quiet" in step:
+            await trio.sleep(step["quiet"] * self.beat)
+        elif "drop" in step or "close" in step:
+            if self.stream is not None:
+                stream, self.stream = self.stream, None
+                await trio.aclose_forcefully(stream)
+
+    async def _within(self, event: trio.Event, seconds: float, why: str) -> None:
+        with trio.move_on_after(seconds):
+            await event.wait()
+            return
+        self.fail(why)
+
+    def _arm(self, step: dict[str, Any]) -> None:
+        self.armed = step
+        self.got = trio.Event()
+
+    def _fill(self, value: Any) -> Any:
+        """``value`` with its placeholders replaced (docs/CONFORMANCE.md, "Placeholders")."""
+        if isinstance(value, dict):
+            return {k: self._fill(v) for k, v in value.items()}
+        if isinstance(value, list):
+            out: list[Any] = []
+            for item in value:  # "$lay.cards" in a list stands for the cards themselves
+                out.extend(self.last_lay.get("cards", [])) if item == "$lay.cards" else out.append(self._fill(item))
+            return out
+        if not (isinstance(value, str) and value.startswith("$")):
+            return value
+        if value == "$id":
+            return self.request.get("id")
+        if value == "$session":
+            return answers.SESSION
+        if value == "$table":
+            return answers.table(self.spec, self.name, ready=True, playing=True)
+        if value.startswith("$lay."):
+            field = value.removeprefix("$lay.")
+            if field == "count" and self.last_lay.get("count") is None:
+                return len(self.last_lay.get("cards", []))
+            return self.last_lay.get(field)
+        return value
+
+    # -- sending ---------------------------------------------------------------------------------
+
+    async def _send_all(self, messages: list[dict[str, Any]], delivery: str = "frames") -> None:
+        frames = []
+        for msg in messages:
+            if "re" not in msg:
+                self.seq = msg.get("seq", self.seq + 1)
+                msg = {"t": msg["t"], "seq": self.seq, "ts": int(time.time() * 1000), **msg}
+                if self.seat is not None:
+                    self.seat.observe(msg)
+            frames.append(protocol.encode_frame(msg))
+        async with self.send_lock:
+            if self.stream is None:
+                return
+            try:
+                if delivery == "together":
+                    await self.stream.send_all(b"".join(frames))
+                elif delivery == "split":
+                    for frame in frames:  # each frame in three pieces: inside the header, inside the body
+                        for piece in (frame[:2], frame[2 : 4 + len(frame) // 2], frame[4 + len(frame) // 2 :]):
+                            await self.stream.send_all(piece)
+                            await trio.sleep(0.005)
+                else:
+                    for frame in frames:
+                        await self.stream.send_all(frame)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass  # the client is gone: a step that waits for it fails
+            self.last_out = trio.current_time()
+
+    async def _watch(self) -> None:
+        """Heartbeats out; the idle limit in."""
+        while True:
+            await trio.sleep(self.beat / 4)
+            if self.stream is None or not self.hello.is_set():
+                continue
+            now = trio.current_time()
+            if now - self.last_in > self.idle:
+                self.fail(f"sent nothing for {self.idle * 1000:.0f} ms (welcome.limits.idle_ms): a server says bye idle ({HEARTBEAT_RULE})")
+            if now - self.last_out >= self.beat:
+                await self._send_all([{"t": "heartbeat"}])
+
+    # -- receiving -------------------------------------------------------------------------------
+
+    async def _accept(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        while True:
+            stream = await listener.accept()
+            if self.stream is not None:  # a new connection replaces the old one
+                await trio.aclose_forcefully(self.stream)
+            self.stream = stream
+            self.last_in = self.last_out = trio.current_time()
+            nursery.start_soon(self._read, stream)
+
+    async def _read(self, stream: trio.SocketStream) -> None:
+        wire = protocol.Connection("server")
+        hello_done = False
+        while True:
+            try:
+                data = await stream.receive_some(65_536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                data = b""
+            if not data:
+                return
+            self.last_in = trio.current_time()
+            wire.receive_data(data)
+            while True:
+                try:
+                    request = wire.next_request()
+                except protocol.RemoteProtocolError as exc:
+                    self.fail(f"{exc.code}: {exc.msg} (docs/PROTOCOL.md 7. Errors: {_where(exc.code)})")
+                    return
+                if request is None:
+                    break
+                msg = request.to_wire()
+                if msg["t"] == "hello":
+                    if hello_done:
+                        self.fail("a second hello on one connection (4. hello → welcome: BAD_STATE)", msg)
+                        return
+                    hello_done = True
+                await self._take(msg)
+
+    def _within_rate(self) -> bool:
+        now = trio.current_time()
+        self.tokens = min(BURST, self.tokens + (now - self.token_time) * RATE)
+        self.token_time = now
+        self.tokens -= 1
+        return self.tokens >= 0
+
+    async def _take(self, msg: dict[str, Any]) -> None:
+        if not self._within_rate():
+            self.fail(f"more requests than a server's default rate ({RATE} a second, {BURST} at once): RATE_LIMITED (8. Limits)", msg)
+            return
+        if self.seat is not None:
+            problem = self.seat.problem(msg)
+            if problem is not None:
+                self.fail(problem, msg)
+                return
+        step = self.armed
+        if step is not None and msg["t"] in _types(step["expect"]):
+            mismatch = _mismatch(self._fill(step.get("fields", {})), msg)
+            if mismatch is not None:
+                self.fail(f"{msg['t']}: {mismatch} ({step.get('why', self.case.section)})", msg)
+                return
+            self.request = msg
+            if msg["t"] == "lay":
+                self.last_lay = msg
+            self.armed = None
+            if "answer" in step:
+                await self._answered(msg, [self._fill(step["answer"])])
+            else:
+                await self._answer(msg)
+            self.got.set()
+            return
+        await self._answer(msg)
+
+    async def _answered(self, msg: dict[str, Any], out: list[dict[str, Any]]) -> None:
+        reply = out[0]
+        if self.seat is not None and msg["t"] in protocol.GAME_REQUESTS:
+            if reply["t"] == "ok":
+                self.seat.used = True
+            elif reply.get("code") != "RATE_LIMITED":  # try again later: that one may be repeated
+                self.seat.refused.add(seat_key(msg))
+        await self._send_all(out)
+
+    async def _answer(self, msg: dict[str, Any]) -> None:
+        """The reply a server would give, and the events that follow it."""
+        t, re = msg["t"], msg["id"]
+        ok = {"t": "ok", "re": re}
+        if t == "hello":
+            self.name = msg["name"]
+            idle_ms = round(self.idle * 1000)
+            await self._answered(msg, [answers.welcome(re, self.name, round(self.beat * 1000), idle_ms)])
+            self.hello.set()
+        elif t == "list_tables":
+            await self._answered(msg, [{"t": "tables", "re": re, "tables": [answers.table(self.spec, None)]}])
+        elif t in TABLE_REQUESTS or t == "spectate":
+            seat = None if t == "spectate" else 0
+            self.seat = Seat(seat)
+            summary = answers.table(self.spec, None if seat is None else self.name)
+            await self._answered(
+                msg,
+                [{"t": "table_joined", "re": re, "table": summary, "seat": seat}, {"t": "table_update", "table": summary}],
+            )
+            if seat is None:
+                self.seated.set()
+        elif t == "ready":
+            summary = answers.table(self.spec, self.name, ready=msg["ready"])
+            await self._answered(msg, [ok, {"t": "table_update", "table": summary}])
+            if msg["ready"]:
+                self.seated.set()
+        elif t == "start":
+            await self._answered(msg, [ok])
+            self.started.set()
+        elif t == "chat":
+            await self._answered(msg, [ok, {"t": "chat", "seat": 0, "name": self.name, "text": msg["text"]}])
+        elif t == "contribute":
+            if self.seat is not None:
+                self.seat.seeds.discard(msg["deal_no"])
+            await self._answered(msg, [ok])
+        else:
+            await self._answered(msg, [answers.default_reply(msg)])
+
+
+def _types(expect: str | list[str]) -> list[str]:
+    if expect == "$action":
+        return sorted(protocol.GAME_REQUESTS)
+    return [expect] if isinstance(expect, str) else list(expect)
+
+
+def _mismatch(want: Any, got: Any, path: str = "") -> str | None:
+    """Where ``got`` differs from ``want`` (every key of a wanted map must match; lists whole)."""
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return f"{path or 'the message'} should be a map"
+        for key, value in want.items():
+            problem = _mismatch(value, got.get(key), f"{path}.{key}" if path else key)
+            if problem is not None:
+                return problem
+        return None
+    if want != got:
+        return f"{path} should be {want!r}, not {got!r}"
+    return None
+
+
+def _where(code: str) -> str:
+    fatal, when = protocol.ERRORS.get(code, (True, ""))
+    return f"{'fatal' if fatal else 'not fatal'}, {when}"
