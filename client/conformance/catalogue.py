@@ -53,9 +53,9 @@ def _kinds_of_step(step: dict[str, Any]) -> set[str]:
         for msg in step.get(key, []):
             found.add(msg["t"])
     for key in ("request", "reply", "event", "answer", "welcome"):
-        msg = step.get(key)
-        if isinstance(msg, dict) and isinstance(msg.get("t"), str):
-            found.add(msg["t"])
+        for msg in step.get(key) if isinstance(step.get(key), list) else [step.get(key)]:
+            if isinstance(msg, dict) and isinstance(msg.get("t"), str):
+                found.add(msg["t"])
     expect = step.get("expect")
     if expect is not None:
         found |= {expect} if isinstance(expect, str) else set(expect)

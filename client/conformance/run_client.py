@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -126,7 +125,3 @@ async def _stop(process: trio.Process) -> None:
             process.kill()
     await process.wait()
 
-
-def python_command(path: str, *args: str) -> list[str]:
-    """A command running a Python script with this interpreter (tests and docs use it)."""
-    return [sys.executable, path, *args]
