@@ -314,6 +314,9 @@ def play(args: argparse.Namespace, deadline: float) -> int:
                 if msg["t"] == "error":
                     print(f"  (refused: {msg['code']}: {msg['msg']})")
                     plain = True
+                    if msg["code"] == "RATE_LIMITED":  # nothing changed: the same may be tried later
+                        time.sleep(0.5)
+                        tried.clear()
             if waiting_for is not None or not plain:
                 continue
         elif "seq" in msg:

@@ -31,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a feature the client lacks (seat, resume): its cases are not applicable",
     )
     client.add_argument("--heartbeat-ms", type=int, default=1000, help="welcome.heartbeat_ms (default 1000)")
-    client.add_argument("--port", type=int, default=0, help="listen on this port for every case (default: any)")
+    client.add_argument(
+        "--port", type=int, default=0, help="listen on this port for every case (default: any)"
+    )
     client.add_argument("--connect-timeout", type=float, default=10.0, help="seconds to connect and sit")
     client.add_argument("--jobs", type=int, default=1, help="cases run at once (each on its own port)")
     server = sub.add_parser("server", help="the cases' requests sent to a server, its answers checked")
@@ -56,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
             command = [a for a in args.client_command if a != "--"] or None
             unknown = set(args.without) - set(catalogue.FEATURES)
             if unknown:
-                raise ValueError(f"unknown features {sorted(unknown)}; known: {', '.join(catalogue.FEATURES)}")
+                raise ValueError(
+                    f"unknown features {sorted(unknown)}; known: {', '.join(catalogue.FEATURES)}"
+                )
             note = (lambda line: print(line, file=sys.stderr)) if args.json else print
             results = trio.run(
                 lambda: run_client.run_cases(

@@ -39,7 +39,9 @@ def welcome(re: int, name: str, heartbeat_ms: int, idle_ms: int) -> dict[str, An
     }
 
 
-def table(spec: dict[str, Any], name: str | None, ready: bool = False, playing: bool = False) -> dict[str, Any]:
+def table(
+    spec: dict[str, Any], name: str | None, ready: bool = False, playing: bool = False
+) -> dict[str, Any]:
     """The summary of a case's table (``spec``: ``{variant, seats?, options?}``) with the
     client (``name``; None: not seated yet) at seat 0 and bots at the others."""
     seats = [{"seat": 0, "name": name, "bot": None, "ready": ready, "away": False}]

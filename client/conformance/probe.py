@@ -169,7 +169,9 @@ class Probe:
         elif "closed" in step:
             while (msg := await peer.receive()) is not None:
                 if "re" in msg and msg["t"] != "error":
-                    raise Failure("the server answered after a fatal error instead of closing (7. Errors)", msg)
+                    raise Failure(
+                        "the server answered after a fatal error instead of closing (7. Errors)", msg
+                    )
         elif "drop" in step:
             await trio.aclose_forcefully(peer.stream)
         elif "play" in step:
@@ -225,7 +227,9 @@ async def _play(peer: Peer, until: str) -> None:
         if msg["t"] == until:
             return
         if msg["t"] == "seed_committed":
-            rid = await peer.send({"t": "contribute", "deal_no": msg["deal_no"], "contribution": secrets.token_hex(32)})
+            rid = await peer.send(
+                {"t": "contribute", "deal_no": msg["deal_no"], "contribution": secrets.token_hex(32)}
+            )
             _expect_ok(await peer.reply(rid), "contribute")
             seat.seeds.discard(msg["deal_no"])
         if msg["t"] in ("legal", "state") and not peer.events and seat.offers():
@@ -233,7 +237,11 @@ async def _play(peer: Peer, until: str) -> None:
             reply = await peer.reply(await peer.send(request))
             if reply["t"] == "ok":
                 seat.used = True
-            elif reply.get("fatal") or reply["code"] not in ("STALE_SET", "CHALLENGE_PENDING", "NOT_YOUR_TURN"):
+            elif reply.get("fatal") or reply["code"] not in (
+                "STALE_SET",
+                "CHALLENGE_PENDING",
+                "NOT_YOUR_TURN",
+            ):
                 raise Failure(f"{request['t']} offered by legal was refused: {reply['code']}", reply)
 
 

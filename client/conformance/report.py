@@ -71,10 +71,14 @@ def junit(results: list[Result], direction: str) -> str:
         time=f"{sum(r.seconds for r in results):.3f}",
     )
     for r in results:
-        case = ET.SubElement(suite, "testcase", classname=f"conformance.{direction}", name=r.case, time=f"{r.seconds:.3f}")
+        case = ET.SubElement(
+            suite, "testcase", classname=f"conformance.{direction}", name=r.case, time=f"{r.seconds:.3f}"
+        )
         if r.status == "fail":
             failure = ET.SubElement(case, "failure", message=r.detail)
-            failure.text = f"{r.section}\n" + (json.dumps(r.frame, ensure_ascii=False) if r.frame is not None else "")
+            failure.text = f"{r.section}\n" + (
+                json.dumps(r.frame, ensure_ascii=False) if r.frame is not None else ""
+            )
         elif r.status == "n/a":
             ET.SubElement(case, "skipped", message=r.detail)
         if r.output:

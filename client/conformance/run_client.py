@@ -42,7 +42,9 @@ async def run_cases(
 
     async def one(case: Case) -> None:
         async with limit:
-            results[case.name] = await run_case(case, command, heartbeat_ms, without, port, connect_s, announce)
+            results[case.name] = await run_case(
+                case, command, heartbeat_ms, without, port, connect_s, announce
+            )
 
     async with trio.open_nursery() as nursery:
         for case in cases:
@@ -81,7 +83,9 @@ async def run_case(
         nursery.cancel_scope.cancel()
     tail = b"".join(output).decode("utf-8", "replace")[-OUTPUT_TAIL:]
     seconds = trio.current_time() - start
-    return Result(case.name, case.section, outcome.status, outcome.detail, outcome.frame, round(seconds, 3), tail)
+    return Result(
+        case.name, case.section, outcome.status, outcome.detail, outcome.frame, round(seconds, 3), tail
+    )
 
 
 def _command(command: list[str], address: tuple[str, int]) -> list[str]:
@@ -124,4 +128,3 @@ async def _stop(process: trio.Process) -> None:
         if process.returncode is None:
             process.kill()
     await process.wait()
-

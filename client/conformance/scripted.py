@@ -125,7 +125,9 @@ class Script:
             with trio.move_on_after(within):
                 await self.got.wait()
                 return
-            self.fail(f"expected {_types(step['expect'])} within {within * 1000:.0f} ms: {step.get('why', 'none came')}")
+            self.fail(
+                f"expected {_types(step['expect'])} within {within * 1000:.0f} ms: {step.get('why', 'none came')}"
+            )
         elif "quiet" in step:
             await trio.sleep(step["quiet"] * self.beat)
         elif "drop" in step or "close" in step:
@@ -150,7 +152,9 @@ class Script:
         if isinstance(value, list):
             out: list[Any] = []
             for item in value:  # "$lay.cards" in a list stands for the cards themselves
-                out.extend(self.last_lay.get("cards", [])) if item == "$lay.cards" else out.append(self._fill(item))
+                out.extend(self.last_lay.get("cards", [])) if item == "$lay.cards" else out.append(
+                    self._fill(item)
+                )
             return out
         if not (isinstance(value, str) and value.startswith("$")):
             return value
@@ -186,7 +190,11 @@ class Script:
                     await self.stream.send_all(b"".join(frames))
                 elif delivery == "split":
                     for frame in frames:  # each frame in three pieces: inside the header, inside the body
-                        for piece in (frame[:2], frame[2 : 4 + len(frame) // 2], frame[4 + len(frame) // 2 :]):
+                        for piece in (
+                            frame[:2],
+                            frame[2 : 4 + len(frame) // 2],
+                            frame[4 + len(frame) // 2 :],
+                        ):
                             await self.stream.send_all(piece)
                             await trio.sleep(0.005)
                 else:
@@ -204,7 +212,9 @@ class Script:
                 continue
             now = trio.current_time()
             if now - self.last_in > self.idle:
-                self.fail(f"sent nothing for {self.idle * 1000:.0f} ms (welcome.limits.idle_ms): a server says bye idle ({HEARTBEAT_RULE})")
+                self.fail(
+                    f"sent nothing for {self.idle * 1000:.0f} ms (welcome.limits.idle_ms): a server says bye idle ({HEARTBEAT_RULE})"
+                )
             if now - self.last_out >= self.beat:
                 await self._send_all([{"t": "heartbeat"}])
 
@@ -256,7 +266,10 @@ class Script:
 
     async def _take(self, msg: dict[str, Any]) -> None:
         if not self._within_rate():
-            self.fail(f"more requests than a server's default rate ({RATE} a second, {BURST} at once): RATE_LIMITED (8. Limits)", msg)
+            self.fail(
+                f"more requests than a server's default rate ({RATE} a second, {BURST} at once): RATE_LIMITED (8. Limits)",
+                msg,
+            )
             return
         if self.seat is not None:
             problem = self.seat.problem(msg)
@@ -307,7 +320,10 @@ class Script:
             summary = answers.table(self.spec, None if seat is None else self.name)
             await self._answered(
                 msg,
-                [{"t": "table_joined", "re": re, "table": summary, "seat": seat}, {"t": "table_update", "table": summary}],
+                [
+                    {"t": "table_joined", "re": re, "table": summary, "seat": seat},
+                    {"t": "table_update", "table": summary},
+                ],
             )
             if seat is None:
                 self.seated.set()

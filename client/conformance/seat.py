@@ -12,9 +12,29 @@ from typing import Any
 from neveryu import protocol
 
 DEAL_EVENTS = frozenset(
-    """deal_started turn set_laid none_declared set_held set_returned window_closed challenge_void
-    challenged believed set_revealed pile_taken pile_discarded quads_discarded quads_declined
-    quads_window_opened quads_window_closed stock_drawn timed_out player_out deal_ended""".split()
+    [
+        "deal_started",
+        "turn",
+        "set_laid",
+        "none_declared",
+        "set_held",
+        "set_returned",
+        "window_closed",
+        "challenge_void",
+        "challenged",
+        "believed",
+        "set_revealed",
+        "pile_taken",
+        "pile_discarded",
+        "quads_discarded",
+        "quads_declined",
+        "quads_window_opened",
+        "quads_window_closed",
+        "stock_drawn",
+        "timed_out",
+        "player_out",
+        "deal_ended",
+    ]
 )
 """The events of a deal: a batch holding one ends with the seat's ``legal`` (section 6, legal)."""
 
@@ -102,9 +122,7 @@ class Seat:
         if self.legal is None:
             return f"a game request before any legal came ({LEGAL_RULE})"
         if self.batch_open:
-            return (
-                f"acted while a batch was open: an event of the deal came after the latest legal ({LEGAL_RULE})"
-            )
+            return f"acted while a batch was open: an event of the deal came after the latest legal ({LEGAL_RULE})"
         if self.used:
             return f"acted again on a legal already used: after ok, wait for the next legal ({CLIENT_RULE}, step 3)"
         if key(request) in self.refused:
