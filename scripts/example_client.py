@@ -252,6 +252,31 @@ class Player:
         return count + self._held(rank) > 4 * self.decks
 
 
+class SessionGone(Exception):
+    """The server refused to bring our session back (BAD_RESUME, a restart that lost it)."""
+
+
+HELLO = {"proto": [1, 1], "client": {"name": "example_client.py", "version": "1"}}
+
+
+def reconnect(args: argparse.Namespace, token: str, last_seq: int) -> tuple[Client, dict]:
+    """Come back to our session after a drop (PROTOCOL.md §4, Resume): ``hello.resume`` with the
+    session token and the highest seq received; the server then replays what we missed, or
+    sends a snapshot (``state``). Tries for a few seconds while the server cannot be reached."""
+    for _ in range(10):
+        try:
+            client = Client(args.host, args.port)
+        except OSError:
+            time.sleep(0.5)
+            continue
+        try:
+            resume = {"token": token, "last_seq": last_seq}
+            return client, client.call("hello", **HELLO, name=args.name, resume=resume)
+        except ConnectionError as exc:  # a fatal refusal: the session is gone
+            raise SessionGone(str(exc)) from None
+    raise ConnectionError("the server cannot be reached again")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -263,7 +288,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     deadline = time.monotonic() + args.timeout
     try:
-        return play(args, deadline)
+        try:
+            return play(args, deadline)
+        except SessionGone as exc:
+            print(f"example client: {exc}; starting afresh")
+            return play(args, deadline)
     except (OSError, ConnectionError, RuntimeError) as exc:
         print(f"example client: {exc}", file=sys.stderr)
         return 1
@@ -271,9 +300,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def play(args: argparse.Namespace, deadline: float) -> int:
     client = Client(args.host, args.port)
-    welcome = client.call(
-        "hello", proto=[1, 1], client={"name": "example_client.py", "version": "1"}, name=args.name
-    )
+    welcome = client.call("hello", **HELLO, name=args.name)
     print(f"connected to {welcome['server']['name']} (protocol {welcome['proto']}.{welcome.get('minor', 0)})")
     batch_ends = welcome.get("minor", 0) >= 1  # 1.0 sent legal only when it changed
     variants = {v["name"]: v for v in client.call("variants")["variants"]}
@@ -290,6 +317,7 @@ def play(args: argparse.Namespace, deadline: float) -> int:
     client.call("ready", ready=True)
     client.call("start")
     heartbeat_s = welcome["heartbeat_ms"] / 1000
+    last_seq, bye = 0, None  # the highest seq received; the reason of the server's bye
     waiting_for: int | None = None  # the id of our action awaiting its reply
     tried: set = set()  # actions sent since the last legal, not to repeat
     plain = False  # an action was refused: try the simplest one
@@ -302,6 +330,18 @@ def play(args: argparse.Namespace, deadline: float) -> int:
                 msg = client.receive()
             except TimeoutError:
                 continue  # nothing arrived: keep_alive pings when one is due
+            except ConnectionError:
+                if bye in ("shutdown", "replaced"):
+                    raise
+                client, welcome = reconnect(args, welcome["session"], last_seq)
+                heartbeat_s, waiting_for, me.legal, bye = welcome["heartbeat_ms"] / 1000, None, None, None
+                tried.clear()
+                continue
+        if "seq" in msg:
+            if msg["seq"] <= last_seq:
+                continue  # a replay that overlaps what we had: seen already
+            last_seq = msg["seq"]
+            bye = msg.get("reason") if msg["t"] == "bye" else bye
         if msg.get("t") == "seed_committed":  # fair deal 2: our share of the shuffle, at once
             me.mine[msg["deal_no"]] = secrets.token_hex(32)
             client.request("contribute", deal_no=msg["deal_no"], contribution=me.mine[msg["deal_no"]])

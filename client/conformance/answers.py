@@ -13,7 +13,7 @@ SESSION = "conformance-session-token-0123456789"
 BOTS = ["random", "honest", "sharp"]
 
 
-def welcome(re: int, name: str, heartbeat_ms: int, idle_ms: int) -> dict[str, Any]:
+def welcome(re: int, heartbeat_ms: int, idle_ms: int) -> dict[str, Any]:
     """The scripted server's ``welcome`` to a fresh ``hello`` (section 4, hello → welcome)."""
     return {
         "t": "welcome",

@@ -49,11 +49,9 @@ class Case:
 
 def _kinds_of_step(step: dict[str, Any]) -> set[str]:
     found: set[str] = set()
-    for key in ("send",):
-        for msg in step.get(key, []):
-            found.add(msg["t"])
-    for key in ("request", "reply", "event", "answer", "welcome"):
-        for msg in step.get(key) if isinstance(step.get(key), list) else [step.get(key)]:
+    for key in ("send", "request", "reply", "event", "answer", "welcome"):
+        value = step.get(key)
+        for msg in value if isinstance(value, list) else [value]:
             if isinstance(msg, dict) and isinstance(msg.get("t"), str):
                 found.add(msg["t"])
     expect = step.get("expect")

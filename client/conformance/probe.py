@@ -10,6 +10,7 @@ that no event shows it another seat's cards.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from typing import Any
 
@@ -98,6 +99,17 @@ class Peer:
                 raise Failure(f"{msg['t']}.{field} of another seat reached this one (6. Who sees what)", msg)
             self.seat.observe(msg)
 
+    async def leave(self) -> None:
+        """Leave the table, if any, so that it closes at once (a dropped player's table waits
+        for his grace time, and a server holds few tables per address); then close."""
+        with (
+            trio.move_on_after(self.timeout),
+            contextlib.suppress(Failure, OSError, trio.BrokenResourceError, trio.ClosedResourceError),
+        ):
+            if self.seat is not None:
+                await self.reply(await self.send({"t": "leave"}))
+        await trio.aclose_forcefully(self.stream)
+
     async def reply(self, rid: int) -> dict[str, Any]:
         while True:
             msg = await self.receive()
@@ -114,11 +126,11 @@ class Peer:
                 msg = self.events.pop(0)
                 if _mismatch(want, msg) is None:
                     return msg
-            msg = await self.receive()
-            if msg is None:
+            got = await self.receive()
+            if got is None:
                 raise Failure(f"the connection closed before an event like {want}")
-            if "seq" in msg:
-                self.events.append(msg)
+            if "seq" in got:
+                self.events.append(got)
 
 
 class Probe:
@@ -135,7 +147,7 @@ class Probe:
                 await self._step(step)
         finally:
             for peer in self.peers.values():
-                await trio.aclose_forcefully(peer.stream)
+                await peer.leave()
 
     def _fill(self, value: Any) -> Any:
         if isinstance(value, dict):
@@ -167,10 +179,10 @@ class Probe:
         elif "event" in step:
             self._save(step, await peer.event(self._fill(step["event"])))
         elif "closed" in step:
-            while (msg := await peer.receive()) is not None:
-                if "re" in msg and msg["t"] != "error":
+            while (after := await peer.receive()) is not None:
+                if "re" in after and after["t"] != "error":
                     raise Failure(
-                        "the server answered after a fatal error instead of closing (7. Errors)", msg
+                        "the server answered after a fatal error instead of closing (7. Errors)", after
                     )
         elif "drop" in step:
             await trio.aclose_forcefully(peer.stream)
@@ -189,8 +201,8 @@ class Probe:
         resume = step.get("resume")
         if resume is not None:
             old = self.peers[resume]
-            hello["resume"] = {"token": old.session, "last_seq": step.get("last_seq", old.seq)}
-            peer.seq = old.seq if "last_seq" not in step else step["last_seq"]
+            peer.seq = step.get("last_seq", old.seq)
+            hello["resume"] = {"token": old.session, "last_seq": peer.seq}
         hello.update(self._fill(step.get("hello", {})))
         msg = await peer.reply(await peer.send(hello))
         self._expect(step.get("welcome", {"t": "welcome"}), msg)
@@ -232,16 +244,16 @@ async def _play(peer: Peer, until: str) -> None:
             )
             _expect_ok(await peer.reply(rid), "contribute")
             seat.seeds.discard(msg["deal_no"])
-        if msg["t"] in ("legal", "state") and not peer.events and seat.offers():
-            request = _choice(seat)
+        acting = msg["t"] in ("legal", "state") and not peer.events and seat.offers()
+        request = _choice(seat) if acting else None
+        if request is not None:
             reply = await peer.reply(await peer.send(request))
+            while reply.get("code") == "RATE_LIMITED":  # nothing changed: the same, a little later
+                await trio.sleep(0.5)
+                reply = await peer.reply(await peer.send(request))
             if reply["t"] == "ok":
                 seat.used = True
-            elif reply.get("fatal") or reply["code"] not in (
-                "STALE_SET",
-                "CHALLENGE_PENDING",
-                "NOT_YOUR_TURN",
-            ):
+            elif reply.get("fatal") or reply["code"] not in RACES:
                 raise Failure(f"{request['t']} offered by legal was refused: {reply['code']}", reply)
 
 
@@ -250,9 +262,14 @@ def _expect_ok(reply: dict[str, Any], what: str) -> None:
         raise Failure(f"{what} was refused: {reply.get('code')}", reply)
 
 
-def _choice(seat: Seat) -> dict[str, Any]:
-    """The simplest request the seat's legal offers: decline or discard quads, challenge,
-    believe, declare none, else lay the fewest cards with the first rank."""
+RACES = ("STALE_SET", "CHALLENGE_PENDING", "NOT_YOUR_TURN")
+"""Refusals of a request another player's was quicker than (docs/PROTOCOL.md, section 11)."""
+
+
+def _choice(seat: Seat) -> dict[str, Any] | None:
+    """The simplest request the seat's legal offers: decline or discard quads, else lay the
+    fewest cards with the first rank; challenge, believe or declare none only on its turn when
+    it may not lay (None: nothing it must do now)."""
     legal = seat.legal or {}
     if legal.get("decline_quads"):
         return {"t": "decline_quads"}
@@ -264,10 +281,12 @@ def _choice(seat: Seat) -> dict[str, Any]:
         if lay.get("count_min") is not None:
             request["count"] = lay["count_min"]
         return request
+    if seat.turn != seat.seat:
+        return None
     for t in ("challenge", "believe"):
         if legal.get(t) is not None:
             return {"t": t, "set_no": legal[t]}
-    return {"t": "declare_none"}
+    return {"t": "declare_none"} if legal.get("declare_none") is not None else None
 
 
 async def run_cases(cases: list[Case], host: str, port: int, timeout: float = 10.0) -> list[Result]:

@@ -83,4 +83,4 @@ def junit(results: list[Result], direction: str) -> str:
             ET.SubElement(case, "skipped", message=r.detail)
         if r.output:
             ET.SubElement(case, "system-out").text = r.output
-    return ET.tostring(ET.ElementTree(suite).getroot(), encoding="unicode", xml_declaration=True) + "\n"
+    return str(ET.tostring(suite, encoding="unicode", xml_declaration=True)) + "\n"

@@ -113,7 +113,7 @@ async def _client(
     assert process.stdout is not None
     async with process.stdout:
         while data := await process.stdout.receive_some(65_536):
-            output.append(data)
+            output.append(bytes(data))
             if len(output) > 64:
                 output[:] = [b"".join(output)[-OUTPUT_TAIL:]]
     await process.wait()

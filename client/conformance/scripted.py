@@ -100,9 +100,9 @@ class Script:
         await self._within(self.hello, self.connect_s, "the client did not connect and say hello in time")
         if self.case.table is not None:
             await self._within(self.seated, self.connect_s, "the client took no seat and sent no ready true")
-            if self.seat is None or self.seat.seat is None:
-                if "seat" in self.case.needs:
-                    self.not_applicable("the client watches (spectate): the case needs a seat")
+            watching = self.seat is None or self.seat.seat is None
+            if watching and "seat" in self.case.needs:
+                self.not_applicable("the client watches (spectate): the case needs a seat")
             with trio.move_on_after(2 * self.beat):
                 await self.started.wait()
         steps = self.case.client or ()
@@ -125,15 +125,13 @@ class Script:
             with trio.move_on_after(within):
                 await self.got.wait()
                 return
-            self.fail(
-                f"expected {_types(step['expect'])} within {within * 1000:.0f} ms: {step.get('why', 'none came')}"
-            )
+            why = step.get("why", "none came")
+            self.fail(f"expected {_types(step['expect'])} within {within * 1000:.0f} ms: {why}")
         elif "quiet" in step:
             await trio.sleep(step["quiet"] * self.beat)
-        elif "drop" in step or "close" in step:
-            if self.stream is not None:
-                stream, self.stream = self.stream, None
-                await trio.aclose_forcefully(stream)
+        elif self.stream is not None:  # drop or close
+            stream, self.stream = self.stream, None
+            await trio.aclose_forcefully(stream)
 
     async def _within(self, event: trio.Event, seconds: float, why: str) -> None:
         with trio.move_on_after(seconds):
@@ -160,6 +158,8 @@ class Script:
             return value
         if value == "$id":
             return self.request.get("id")
+        if value == "$seq" or value.startswith("$seq-"):  # the last seq sent, or one N before it
+            return self.seq - int(value.removeprefix("$seq").removeprefix("-") or 0)
         if value == "$session":
             return answers.SESSION
         if value == "$table":
@@ -176,9 +176,9 @@ class Script:
     async def _send_all(self, messages: list[dict[str, Any]], delivery: str = "frames") -> None:
         frames = []
         for msg in messages:
-            if "re" not in msg:
-                self.seq = msg.get("seq", self.seq + 1)
-                msg = {"t": msg["t"], "seq": self.seq, "ts": int(time.time() * 1000), **msg}
+            if "re" not in msg:  # an event: the next seq, or the one the step gives (a replay)
+                self.seq = max(self.seq + 1 if msg.get("seq") is None else msg["seq"], self.seq)
+                msg = {"t": msg["t"], "ts": int(time.time() * 1000), **msg, "seq": msg.get("seq") or self.seq}
                 if self.seat is not None:
                     self.seat.observe(msg)
             frames.append(protocol.encode_frame(msg))
@@ -212,9 +212,8 @@ class Script:
                 continue
             now = trio.current_time()
             if now - self.last_in > self.idle:
-                self.fail(
-                    f"sent nothing for {self.idle * 1000:.0f} ms (welcome.limits.idle_ms): a server says bye idle ({HEARTBEAT_RULE})"
-                )
+                idle_ms = f"{self.idle * 1000:.0f} ms (welcome.limits.idle_ms)"
+                self.fail(f"sent nothing for {idle_ms}: a server says bye idle ({HEARTBEAT_RULE})")
             if now - self.last_out >= self.beat:
                 await self._send_all([{"t": "heartbeat"}])
 
@@ -266,10 +265,8 @@ class Script:
 
     async def _take(self, msg: dict[str, Any]) -> None:
         if not self._within_rate():
-            self.fail(
-                f"more requests than a server's default rate ({RATE} a second, {BURST} at once): RATE_LIMITED (8. Limits)",
-                msg,
-            )
+            rate = f"{RATE} a second, {BURST} at once"
+            self.fail(f"more requests than a server's default rate ({rate}): RATE_LIMITED (8. Limits)", msg)
             return
         if self.seat is not None:
             problem = self.seat.problem(msg)
@@ -287,12 +284,20 @@ class Script:
                 self.last_lay = msg
             self.armed = None
             if "answer" in step:
-                await self._answered(msg, [self._fill(step["answer"])])
+                await self._answered(msg, [self._scripted_answer(msg, step["answer"])])
             else:
                 await self._answer(msg)
             self.got.set()
             return
         await self._answer(msg)
+
+    def _scripted_answer(self, msg: dict[str, Any], answer: dict[str, Any]) -> dict[str, Any]:
+        """A step's answer; a ``welcome`` is this server's, with the step's fields over it."""
+        answer = self._fill(answer)
+        if answer["t"] == "welcome":
+            beat_ms, idle_ms = round(self.beat * 1000), round(self.idle * 1000)
+            return {**answers.welcome(msg["id"], beat_ms, idle_ms), **answer}
+        return answer
 
     async def _answered(self, msg: dict[str, Any], out: list[dict[str, Any]]) -> None:
         reply = out[0]
@@ -310,7 +315,7 @@ class Script:
         if t == "hello":
             self.name = msg["name"]
             idle_ms = round(self.idle * 1000)
-            await self._answered(msg, [answers.welcome(re, self.name, round(self.beat * 1000), idle_ms)])
+            await self._answered(msg, [answers.welcome(re, round(self.beat * 1000), idle_ms)])
             self.hello.set()
         elif t == "list_tables":
             await self._answered(msg, [{"t": "tables", "re": re, "tables": [answers.table(self.spec, None)]}])

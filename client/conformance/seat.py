@@ -52,39 +52,60 @@ class Seat:
         self.batch_open = False  # an event of the deal came after the latest legal
         self.used = False  # a game request was done (ok) on the latest legal
         self.refused: set[str] = set()  # game requests refused (not RATE_LIMITED) on the latest legal
-        self.dealing = False  # between deal_started (or a state) and deal_ended
         self.seeds: set[int] = set()  # deal_no of seed_committed not yet answered
-        self._laid: list[str] = []  # the cards of the seat's last set_laid
+        self._laid: list[str] = []  # the cards of the seat's last set_laid still in the pile
+        self._held: list[str] | None = None  # the cards of its set laid early and still held
+        self.turn: int | None = None  # the seat to act, from the latest turn (or state)
+        self.seq = 0  # the highest seq taken: an event at or below it is a repeat (a replay)
 
     def observe(self, event: dict[str, Any]) -> None:
-        """Take one event as the seat received it (unknown types and fields are ignored)."""
-        t = event.get("t")
+        """Take one event as the seat received it (unknown types and fields are ignored; a
+        ``seq`` already taken is a repeat and changes nothing)."""
+        seq = event.get("seq")
+        if type(seq) is int:
+            if seq <= self.seq:
+                return
+            self.seq = seq
+        t = str(event.get("t"))
         mine = self.seat is not None and event.get("seat") == self.seat
         if t in DEAL_EVENTS:
             self.batch_open = True
-        if t == "deal_started":
+        if t in ("deal_started", "state"):  # a new hand: the deal's, or a snapshot's
             self.hand = Counter(event.get("hand") or [])
-            self.dealing = True
-        elif t == "state":
-            self.hand = Counter(event.get("hand") or [])
-            self._take_legal(event.get("legal"))
-            self.dealing = not event.get("over")
+            held = event.get("held") if t == "state" else None
+            self._laid, self._held = [], list(held["cards"]) if isinstance(held, dict) else None
+            if t == "state":
+                self._take_legal(event.get("legal"))
+                self.turn = event.get("turn")
+        elif t == "turn":
+            self.turn = event.get("seat")
         elif t == "legal":
             self._take_legal(event)
-        elif t == "deal_ended":
-            self.dealing = False
         elif t == "seed_committed" and type(event.get("deal_no")) is int:
             self.seeds.add(event["deal_no"])
-        elif mine and t == "set_laid":
-            self._laid = list(event.get("cards") or [])
-            self.hand -= Counter(self._laid)
-        elif mine and t == "set_returned" and self._laid == list(event.get("cards") or []):
-            self.hand += Counter(self._laid)  # the set that covered the winner's last one
-            self._laid = []
-        elif mine and t in ("pile_taken", "stock_drawn"):
-            self.hand += Counter(event.get("cards") or [])
-        elif mine and t == "quads_discarded":
-            self.hand -= Counter(event.get("cards") or [])
+        elif t in ("pile_taken", "pile_discarded"):
+            self._laid = []  # the pile is gone, our set with it
+        if mine:
+            self._own(t, event)
+
+    def _own(self, t: str, event: dict[str, Any]) -> None:
+        """An event about this seat (section 11, step 4)."""
+        cards = list(event.get("cards") or [])
+        if t == "set_held":
+            self._held = cards  # still in the hand until its set_laid
+        elif t == "set_laid":
+            self._laid, self._held = cards, None
+            self.hand -= Counter(cards)
+        elif t == "set_returned":
+            if self._held is not None:
+                self._held = None  # held only: it never left the hand
+            elif self._laid == cards:
+                self.hand += Counter(cards)  # the set that covered the winner's last one
+                self._laid = []
+        elif t in ("pile_taken", "stock_drawn"):
+            self.hand += Counter(cards)
+        elif t == "quads_discarded":
+            self.hand -= Counter(cards)
 
     def _take_legal(self, legal: dict[str, Any] | None) -> None:
         self.legal = legal
@@ -122,9 +143,9 @@ class Seat:
         if self.legal is None:
             return f"a game request before any legal came ({LEGAL_RULE})"
         if self.batch_open:
-            return f"acted while a batch was open: an event of the deal came after the latest legal ({LEGAL_RULE})"
+            return f"acted in an open batch: an event of the deal came after the latest legal ({LEGAL_RULE})"
         if self.used:
-            return f"acted again on a legal already used: after ok, wait for the next legal ({CLIENT_RULE}, step 3)"
+            return f"acted twice on one legal: after ok, wait for the next legal ({CLIENT_RULE}, step 3)"
         if key(request) in self.refused:
             return f"repeated a refused request unchanged ({CLIENT_RULE}, step 3)"
         return self._offered(t, request)

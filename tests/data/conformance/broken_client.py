@@ -2,8 +2,9 @@
 three faults put back, each a kind of breakage the kit must find.
 
 - it pings only when nothing arrives for heartbeat_ms (cut by ``bye idle`` while receiving);
-- it lays one card more than it holds when it may lay several (a card not in its hand);
-- it stops at an event type it does not know (no forward compatibility).
+- where a claim's count may differ from its cards, it lays a card it does not hold as well;
+- it stops at an event type it does not know (no forward compatibility);
+- it takes again the events a resume's replay repeats (their seq already seen).
 """
 
 import importlib.util
@@ -21,16 +22,21 @@ def keep_alive(self, heartbeat_s):
     self.sock.settimeout(heartbeat_s)
 
 
+SEEN = [0]  # the highest seq received, across connections
+
+
 def receive(self, _receive=example.Client.receive):
     msg = _receive(self)
     if msg.get("t", "").startswith("x_"):  # fault 3
         raise ConnectionError(f"unknown message type {msg['t']}")
+    if "seq" in msg:  # fault 4: a repeated event is numbered as a new one, and taken again
+        SEEN[0] = msg["seq"] = max(msg["seq"], SEEN[0] + 1)
     return msg
 
 
 def choose(self, plain=False, _choose=example.Player.choose):
     action = _choose(self, plain)
-    if action and action[0] == "lay" and self.legal["lay"]["max"] > 1:  # fault 2
+    if action and action[0] == "lay" and self.legal["lay"].get("count_min") is not None:  # fault 2
         action[1]["cards"] = [*action[1]["cards"], "2C"][: self.legal["lay"]["max"]]
     return action
 
