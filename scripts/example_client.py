@@ -9,10 +9,15 @@ Fair deal (docs/PROTOCOL.md, section 9): it answers every ``seed_committed`` wit
 random contribution, and at the deal's end checks the commitment and, for fair deal 2, that the
 deck is the one the disclosed seed and the contributions make, with its own among them.
 
+Connection (section 4): it sends ``ping`` whenever it has sent nothing for ``heartbeat_ms``
+(also while events keep arriving); after a drop it comes back with ``hello.resume`` and takes a
+replayed event only once (by ``seq``); a session the server no longer knows starts afresh.
+It passes ``neveryu conformance client`` (docs/CONFORMANCE.md).
+
 Strategy: lay truthfully when the hand holds the rank to claim (as many as allowed), else bluff
 with the fewest cards; declare none when truly holding none; challenge only a claim that cannot
 be true given the own hand, or when there is nothing else to do. Exit status: 0 when the deal
-ended, 1 on a fatal error, a closed connection or the --timeout.
+ended, 1 on a fatal error, a connection closed for good or the --timeout.
 """
 
 from __future__ import annotations

@@ -173,9 +173,7 @@ class Probe:
                 self.vars["table"] = msg["table"]["id"]
                 peer.seat = Seat(msg["seat"])
         elif "raw" in step:
-            await peer.stream.send_all(bytes.fromhex(step["raw"]))
-            msg = await peer.reply(-1)
-            self._expect(step.get("reply", {}), msg)
+            await self._raw(peer, step)
         elif "event" in step:
             self._save(step, await peer.event(self._fill(step["event"])))
         elif "closed" in step:
@@ -188,6 +186,20 @@ class Probe:
             await trio.aclose_forcefully(peer.stream)
         elif "play" in step:
             await _play(peer, step["play"])
+
+    async def _raw(self, peer: Peer, step: dict[str, Any]) -> None:
+        """Bytes as they are: ``raw`` hex, or a list of hex pieces written apart; ``ids`` the
+        request ids the frames hold, whose replies must match ``reply`` in order (none: one
+        error with ``re`` null must)."""
+        pieces = step["raw"] if isinstance(step["raw"], list) else [step["raw"]]
+        ids = step.get("ids", [])
+        peer.waiting.extend(ids)
+        for i, piece in enumerate(pieces):
+            if i:
+                await trio.sleep(0.02)
+            await peer.stream.send_all(bytes.fromhex(piece))
+        for rid in ids or [-1]:
+            self._expect(step.get("reply", {}), await peer.reply(rid))
 
     async def _connect(self, name: str, step: dict[str, Any]) -> None:
         stream = await trio.open_tcp_stream(self.host, self.port)
@@ -247,13 +259,14 @@ async def _play(peer: Peer, until: str) -> None:
         acting = msg["t"] in ("legal", "state") and not peer.events and seat.offers()
         request = _choice(seat) if acting else None
         if request is not None:
+            seq = peer.seq
             reply = await peer.reply(await peer.send(request))
             while reply.get("code") == "RATE_LIMITED":  # nothing changed: the same, a little later
                 await trio.sleep(0.5)
                 reply = await peer.reply(await peer.send(request))
             if reply["t"] == "ok":
                 seat.used = True
-            elif reply.get("fatal") or reply["code"] not in RACES:
+            elif reply.get("fatal") or (reply["code"] not in RACES and peer.seq == seq):
                 raise Failure(f"{request['t']} offered by legal was refused: {reply['code']}", reply)
 
 
@@ -263,7 +276,8 @@ def _expect_ok(reply: dict[str, Any], what: str) -> None:
 
 
 RACES = ("STALE_SET", "CHALLENGE_PENDING", "NOT_YOUR_TURN")
-"""Refusals of a request another player's was quicker than (docs/PROTOCOL.md, section 11)."""
+"""Refusals of a request another player's was quicker than (docs/PROTOCOL.md, section 11). Any
+refusal is a race too when events came between the request and its reply (a timer fired)."""
 
 
 def _choice(seat: Seat) -> dict[str, Any] | None:
