@@ -19,8 +19,8 @@ import trio
 from neveryu import protocol
 
 from .catalogue import Case
+from .patterns import mismatch
 from .report import Result
-from .scripted import _mismatch
 from .seat import Seat
 
 HIDDEN = {"set_laid": "cards", "pile_taken": "cards", "stock_drawn": "cards", "quads_discarded": "cards"}
@@ -124,7 +124,7 @@ class Peer:
         while True:
             while self.events:
                 msg = self.events.pop(0)
-                if _mismatch(want, msg) is None:
+                if mismatch(want, msg) is None:
                     return msg
             got = await self.receive()
             if got is None:
@@ -233,7 +233,7 @@ class Probe:
 
     def _expect(self, want: dict[str, Any] | list[dict[str, Any]], msg: dict[str, Any]) -> None:
         """``want``: a pattern, or a list of patterns one of which must match."""
-        problems = [_mismatch(self._fill(w), msg) for w in (want if isinstance(want, list) else [want])]
+        problems = [mismatch(self._fill(w), msg) for w in (want if isinstance(want, list) else [want])]
         if None not in problems:
             raise Failure(f"{msg['t']}: {problems[0]}", msg)
 

@@ -32,7 +32,8 @@ def totals(results: list[Result]) -> dict[str, int]:
 
 
 def text(results: list[Result], direction: str) -> str:
-    """One line per case (a failure: a second line with the frame), then the totals."""
+    """One line per case (a failure: the rule broken, the frame that broke it, the client's last
+    lines of output), then the totals."""
     lines = []
     for r in results:
         line = f"{r.status.upper():4}  {r.case}  [{r.section}]"
@@ -40,6 +41,9 @@ def text(results: list[Result], direction: str) -> str:
             line += f"\n      {r.detail}"
         if r.frame is not None:
             line += f"\n      frame: {json.dumps(r.frame, ensure_ascii=False)[:400]}"
+        if r.status == "fail" and r.output.strip():
+            tail = r.output.strip().splitlines()[-3:]
+            line += "\n      the client's last output: " + " | ".join(t.strip() for t in tail)[:400]
         lines.append(line)
     count = totals(results)
     lines.append(

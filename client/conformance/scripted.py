@@ -20,6 +20,7 @@ from neveryu import protocol
 
 from . import answers
 from .catalogue import Case
+from .patterns import Known, fill, mismatch
 from .seat import Seat
 from .seat import key as seat_key
 
@@ -144,32 +145,9 @@ class Script:
         self.got = trio.Event()
 
     def _fill(self, value: Any) -> Any:
-        """``value`` with its placeholders replaced (docs/CONFORMANCE.md, "Placeholders")."""
-        if isinstance(value, dict):
-            return {k: self._fill(v) for k, v in value.items()}
-        if isinstance(value, list):
-            out: list[Any] = []
-            for item in value:  # "$lay.cards" in a list stands for the cards themselves
-                out.extend(self.last_lay.get("cards", [])) if item == "$lay.cards" else out.append(
-                    self._fill(item)
-                )
-            return out
-        if not (isinstance(value, str) and value.startswith("$")):
-            return value
-        if value == "$id":
-            return self.request.get("id")
-        if value == "$seq" or value.startswith("$seq-"):  # the last seq sent, or one N before it
-            return self.seq - int(value.removeprefix("$seq").removeprefix("-") or 0)
-        if value == "$session":
-            return answers.SESSION
-        if value == "$table":
-            return answers.table(self.spec, self.name, ready=True, playing=True)
-        if value.startswith("$lay."):
-            field = value.removeprefix("$lay.")
-            if field == "count" and self.last_lay.get("count") is None:
-                return len(self.last_lay.get("cards", []))
-            return self.last_lay.get(field)
-        return value
+        """``value`` with its placeholders replaced (``patterns.fill``)."""
+        table = answers.table(self.spec, self.name, ready=True, playing=True)
+        return fill(value, Known(self.request, self.last_lay, self.seq, answers.SESSION, table))
 
     # -- sending ---------------------------------------------------------------------------------
 
@@ -181,6 +159,10 @@ class Script:
                 msg = {"t": msg["t"], "ts": int(time.time() * 1000), **msg, "seq": msg.get("seq") or self.seq}
                 if self.seat is not None:
                     self.seat.observe(msg)
+            broken = _invalid(msg)
+            if broken is not None:
+                self.fail(f"the case itself is broken: {broken}")
+                return
             frames.append(protocol.encode_frame(msg))
         async with self.send_lock:
             if self.stream is None:
@@ -275,9 +257,9 @@ class Script:
                 return
         step = self.armed
         if step is not None and msg["t"] in _types(step["expect"]):
-            mismatch = _mismatch(self._fill(step.get("fields", {})), msg)
-            if mismatch is not None:
-                self.fail(f"{msg['t']}: {mismatch} ({step.get('why', self.case.section)})", msg)
+            problem = mismatch(self._fill(step.get("fields", {})), msg)
+            if problem is not None:
+                self.fail(f"{msg['t']}: {problem} ({step.get('why', self.case.section)})", msg)
                 return
             self.request = msg
             if msg["t"] == "lay":
@@ -350,25 +332,22 @@ class Script:
             await self._answered(msg, [answers.default_reply(msg)])
 
 
+def _invalid(msg: dict[str, Any]) -> str | None:
+    """Why a message a case sends breaks its own schema (a documented type only: the others are
+    a newer server's, sent on purpose), or None."""
+    cls = (protocol.REPLIES if "re" in msg else protocol.EVENTS).get(msg["t"])
+    try:
+        if cls is not None:
+            cls.from_wire(msg)
+    except protocol.RemoteProtocolError as exc:
+        return f"it sends a {msg['t']} its schema refuses: {exc.msg}"
+    return None
+
+
 def _types(expect: str | list[str]) -> list[str]:
     if expect == "$action":
         return sorted(protocol.GAME_REQUESTS)
     return [expect] if isinstance(expect, str) else list(expect)
-
-
-def _mismatch(want: Any, got: Any, path: str = "") -> str | None:
-    """Where ``got`` differs from ``want`` (every key of a wanted map must match; lists whole)."""
-    if isinstance(want, dict):
-        if not isinstance(got, dict):
-            return f"{path or 'the message'} should be a map"
-        for key, value in want.items():
-            problem = _mismatch(value, got.get(key), f"{path}.{key}" if path else key)
-            if problem is not None:
-                return problem
-        return None
-    if want != got:
-        return f"{path} should be {want!r}, not {got!r}"
-    return None
 
 
 def _where(code: str) -> str:
