@@ -74,6 +74,8 @@ class Client:
         self.next_id = 0
         self.early: list[dict] = []  # events that arrived while ``call`` waited for a reply
         self.last_sent = time.monotonic()  # when the last frame went out (for the heartbeat)
+        self.last_seq = 0  # the highest seq received (for a resume)
+        self.bye: str | None = None  # the reason of the server's bye
 
     def request(self, t: str, **fields) -> int:
         self.next_id += 1
@@ -115,6 +117,24 @@ class Client:
             raise ConnectionError("a frame that is not a map")
         if msg.get("t") == "error" and msg.get("fatal"):
             raise ConnectionError(f"fatal error {msg['code']}: {msg['msg']}")
+        return msg
+
+    def next_message(self, heartbeat_s: float) -> dict | None:
+        """The next message not seen before; None when none came before a ping was due, or it
+        repeats an event already seen (a resume's replay that overlaps: by ``seq``)."""
+        self.keep_alive(heartbeat_s)
+        if self.early:
+            msg = self.early.pop(0)
+        else:
+            try:
+                msg = self.receive()
+            except TimeoutError:
+                return None
+        if "seq" in msg:
+            if msg["seq"] <= self.last_seq:
+                return None
+            self.last_seq = msg["seq"]
+            self.bye = msg.get("reason") if msg["t"] == "bye" else self.bye
         return msg
 
     def call(self, t: str, **fields) -> dict:
@@ -276,9 +296,11 @@ def reconnect(args: argparse.Namespace, token: str, last_seq: int) -> tuple[Clie
             continue
         try:
             resume = {"token": token, "last_seq": last_seq}
-            return client, client.call("hello", **HELLO, name=args.name, resume=resume)
+            welcome = client.call("hello", **HELLO, name=args.name, resume=resume)
         except ConnectionError as exc:  # a fatal refusal: the session is gone
             raise SessionGone(str(exc)) from None
+        client.last_seq = last_seq
+        return client, welcome
     raise ConnectionError("the server cannot be reached again")
 
 
@@ -303,15 +325,16 @@ def main(argv: list[str] | None = None) -> int:
         return 1
 
 
-def play(args: argparse.Namespace, deadline: float) -> int:
+def sit(args: argparse.Namespace) -> tuple[Client, dict, Player] | None:
+    """Connect, make a table with bots, get ready and start: the client, its welcome and its
+    player; None when the server has no such variant."""
     client = Client(args.host, args.port)
     welcome = client.call("hello", **HELLO, name=args.name)
     print(f"connected to {welcome['server']['name']} (protocol {welcome['proto']}.{welcome.get('minor', 0)})")
-    batch_ends = welcome.get("minor", 0) >= 1  # 1.0 sent legal only when it changed
     variants = {v["name"]: v for v in client.call("variants")["variants"]}
     if args.variant not in variants:
         print(f"no variant {args.variant!r}; the server offers {', '.join(variants)}", file=sys.stderr)
-        return 1
+        return None
     low, high = variants[args.variant]["players"]
     seats = min(max(low, 3), high)
     bot = args.bot or welcome.get("default_bot")  # None (an early server): null, its default
@@ -321,32 +344,31 @@ def play(args: argparse.Namespace, deadline: float) -> int:
     print(f"table {joined['table']['id']}: {args.variant}, you at seat {me.seat} with {seats - 1} bots")
     client.call("ready", ready=True)
     client.call("start")
+    return client, welcome, me
+
+
+def play(args: argparse.Namespace, deadline: float) -> int:
+    seated = sit(args)
+    if seated is None:
+        return 1
+    client, welcome, me = seated
+    batch_ends = welcome.get("minor", 0) >= 1  # 1.0 sent legal only when it changed
     heartbeat_s = welcome["heartbeat_ms"] / 1000
-    last_seq, bye = 0, None  # the highest seq received; the reason of the server's bye
     waiting_for: int | None = None  # the id of our action awaiting its reply
     tried: set = set()  # actions sent since the last legal, not to repeat
     plain = False  # an action was refused: try the simplest one
     while time.monotonic() < deadline:
-        client.keep_alive(heartbeat_s)
-        if client.early:
-            msg = client.early.pop(0)
-        else:
-            try:
-                msg = client.receive()
-            except TimeoutError:
-                continue  # nothing arrived: keep_alive pings when one is due
-            except ConnectionError:
-                if bye in ("shutdown", "replaced"):
-                    raise
-                client, welcome = reconnect(args, welcome["session"], last_seq)
-                heartbeat_s, waiting_for, me.legal, bye = welcome["heartbeat_ms"] / 1000, None, None, None
-                tried.clear()
-                continue
-        if "seq" in msg:
-            if msg["seq"] <= last_seq:
-                continue  # a replay that overlaps what we had: seen already
-            last_seq = msg["seq"]
-            bye = msg.get("reason") if msg["t"] == "bye" else bye
+        try:
+            msg = client.next_message(heartbeat_s)
+        except ConnectionError:  # dropped: come back to the seat, unless the server said why not
+            if client.bye in ("shutdown", "replaced"):
+                raise
+            client, welcome = reconnect(args, welcome["session"], client.last_seq)
+            heartbeat_s, waiting_for, me.legal = welcome["heartbeat_ms"] / 1000, None, None
+            tried.clear()
+            continue
+        if msg is None:
+            continue
         if msg.get("t") == "seed_committed":  # fair deal 2: our share of the shuffle, at once
             me.mine[msg["deal_no"]] = secrets.token_hex(32)
             client.request("contribute", deal_no=msg["deal_no"], contribution=me.mine[msg["deal_no"]])
