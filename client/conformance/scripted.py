@@ -62,7 +62,8 @@ class Script:
         self.send_lock = trio.Lock()
         self.last_in = self.last_out = 0.0
         self.tokens, self.token_time = float(BURST), 0.0
-        self.armed: dict[str, Any] | None = None
+        self.armed: dict[str, Any] | None = None  # the expect step waiting for its request
+        self.refused: dict[str, Any] | None = None  # the quiet step going on
         self.got = trio.Event()
         self.request: dict[str, Any] = {}
         self.last_lay: dict[str, Any] = {}
@@ -129,7 +130,9 @@ class Script:
             why = step.get("why", "none came")
             self.fail(f"expected {_types(step['expect'])} within {within * 1000:.0f} ms: {why}")
         elif "quiet" in step:
+            self.refused = step  # its "refuse": request types that may not come meanwhile
             await trio.sleep(step["quiet"] * self.beat)
+            self.refused = None
         elif self.stream is not None:  # drop or close
             stream, self.stream = self.stream, None
             await trio.aclose_forcefully(stream)
@@ -249,6 +252,9 @@ class Script:
         if not self._within_rate():
             rate = f"{RATE} a second, {BURST} at once"
             self.fail(f"more requests than a server's default rate ({rate}): RATE_LIMITED (8. Limits)", msg)
+            return
+        if self.refused is not None and msg["t"] in self.refused.get("refuse", ()):
+            self.fail(f"{msg['t']} now: {self.refused.get('why', self.case.section)}", msg)
             return
         if self.seat is not None:
             problem = self.seat.problem(msg)
