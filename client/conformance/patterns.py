@@ -10,7 +10,7 @@ import attrs
 
 @attrs.frozen
 class Known:
-    """What placeholders stand for now: the request last expected (``$id``, ``$req``), the
+    """What placeholders stand for now: the id of the request last expected (``$id``), the
     client's last ``lay`` (``$lay.*``), the last seq sent (``$seq``, ``$seq-N``), the session
     token (``$session``) and the table's summary (``$table``)."""
 

@@ -133,8 +133,11 @@ class Script:
             self.refused = step  # its "refuse": request types that may not come meanwhile
             await trio.sleep(step["quiet"] * self.beat)
             self.refused = None
-        elif self.stream is not None:  # drop or close
+        elif self.stream is not None:  # drop: at once (a dead link); close: after what was sent
             stream, self.stream = self.stream, None
+            if "close" in step:
+                with trio.move_on_after(self.beat):
+                    await stream.aclose()
             await trio.aclose_forcefully(stream)
 
     async def _within(self, event: trio.Event, seconds: float, why: str) -> None:
