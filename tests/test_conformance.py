@@ -152,3 +152,57 @@ def test_neveryu_serve_passes_every_case(
     assert out["totals"] == {"pass": len(served), "fail": 0, "n/a": 0}
     suite = ET.parse(junit).getroot()
     assert suite.get("tests") == str(len(served)) and suite.get("failures") == "0"
+
+
+async def watch(port: int) -> None:
+    """A client that only watches: hello, spectate, then reads (and pings) until the end."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    wire = protocol.Connection("client")
+    hello = {
+        "t": "hello",
+        "id": 1,
+        "proto": [1, 1],
+        "client": {"name": "watcher", "version": "1"},
+        "name": "w",
+    }
+    await stream.send_all(wire.send(hello) + wire.send({"t": "spectate", "id": 2, "table": 1}))
+    ids, sent = 2, trio.current_time()
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        while True:
+            with trio.move_on_at(sent + BEAT_MS / 1000):
+                if not await stream.receive_some(65_536):
+                    return
+            if trio.current_time() >= sent + BEAT_MS / 1000:
+                ids, sent = ids + 1, trio.current_time()
+                await stream.send_all(wire.send({"t": "ping", "id": ids}))
+
+
+@pytest.mark.raw_messages
+async def test_a_client_that_only_watches_gets_the_cases_of_a_seat_not_applicable() -> None:
+    cases = catalogue.load(["bye-shutdown", "events-lozh"])
+    with trio.fail_after(DEADLINE_S):
+        async with trio.open_nursery() as nursery:
+
+            def announce(line: str) -> None:
+                nursery.start_soon(watch, int(re.search(r":(\d+)$", line).group(1)))
+
+            found = await run_client.run_cases(cases, None, heartbeat_ms=BEAT_MS, announce=announce)
+    assert [(r.case, r.status, r.detail) for r in found] == [
+        ("bye-shutdown", "pass", ""),
+        ("events-lozh", "n/a", "the client watches (spectate): the case needs a seat"),
+    ]
+    suite = ET.fromstring(report.junit(found, "client"))
+    assert suite.get("skipped") == "1" and suite.find("testcase[@name='events-lozh']/skipped") is not None
+
+
+def test_a_broken_case_file_is_refused() -> None:
+    with pytest.raises(catalogue.CaseError, match="unknown keys"):
+        catalogue.parse(
+            "x", {"section": "1. Transport and framing", "about": "a", "client": [{"quiet": 1}], "z": 1}
+        )
+    with pytest.raises(catalogue.CaseError, match="exactly one of"):
+        catalogue.parse(
+            "x", {"section": "1. Transport and framing", "about": "a", "client": [{"quiet": 1, "drop": 1}]}
+        )
+    with pytest.raises(catalogue.CaseError, match="unknown features"):
+        catalogue.parse("x", {"section": "s", "about": "a", "needs": ["chat"], "server": [{"drop": 1}]})
