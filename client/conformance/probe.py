@@ -227,8 +227,11 @@ class Probe:
         """``save``: {name: "dotted.path"} of values the later steps name as ``$name``."""
         for name, path in step.get("save", {}).items():
             value: Any = msg
-            for part in path.split("."):
-                value = value[int(part)] if isinstance(value, list) else value[part]
+            try:
+                for part in path.split("."):
+                    value = value[int(part)] if isinstance(value, list) else value[part]
+            except (KeyError, IndexError, ValueError, TypeError):
+                raise Failure(f"{msg['t']} holds no {path}", msg) from None
             self.vars[name] = value
 
     def _expect(self, want: dict[str, Any] | list[dict[str, Any]], msg: dict[str, Any]) -> None:
@@ -315,6 +318,8 @@ async def run_cases(cases: list[Case], host: str, port: int, timeout: float = 10
             await Probe(host, port, timeout).run(case.server)
         except Failure as exc:
             status, detail, frame = "fail", str(exc), exc.frame
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            status, detail = "fail", "the server closed the connection while the case sent to it"
         except OSError as exc:
             status, detail = "fail", f"cannot reach {host}:{port}: {exc}"
         seconds = round(trio.current_time() - start, 3)
