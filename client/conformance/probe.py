@@ -168,14 +168,13 @@ class Probe:
             msg = await peer.reply(await peer.send(self._fill(step["request"])))
             cls = protocol.REQUESTS.get(step["request"]["t"])
             self._expect(step.get("reply", {"t": cls.REPLY if cls else "error"}), msg)
-            self._save(step, msg)
             if msg["t"] == "table_joined":
                 self.vars["table"] = msg["table"]["id"]
                 peer.seat = Seat(msg["seat"])
         elif "raw" in step:
             await self._raw(peer, step)
         elif "event" in step:
-            self._save(step, await peer.event(self._fill(step["event"])))
+            await peer.event(self._fill(step["event"]))
         elif "closed" in step:
             while (after := await peer.receive()) is not None:
                 if "re" in after and after["t"] != "error":
@@ -222,17 +221,6 @@ class Probe:
             peer.session = msg["session"]
             if msg.get("seat") is not None or msg.get("table") is not None:
                 peer.seat = Seat(msg.get("seat"))
-
-    def _save(self, step: dict[str, Any], msg: dict[str, Any]) -> None:
-        """``save``: {name: "dotted.path"} of values the later steps name as ``$name``."""
-        for name, path in step.get("save", {}).items():
-            value: Any = msg
-            try:
-                for part in path.split("."):
-                    value = value[int(part)] if isinstance(value, list) else value[part]
-            except (KeyError, IndexError, ValueError, TypeError):
-                raise Failure(f"{msg['t']} holds no {path}", msg) from None
-            self.vars[name] = value
 
     def _expect(self, want: dict[str, Any] | list[dict[str, Any]], msg: dict[str, Any]) -> None:
         """``want``: a pattern, or a list of patterns one of which must match."""
