@@ -54,6 +54,8 @@ def _kinds_of_step(step: dict[str, Any]) -> set[str]:
         for msg in value if isinstance(value, list) else [value]:
             if isinstance(msg, dict) and isinstance(msg.get("t"), str):
                 found.add(msg["t"])
+    if isinstance(step.get("play"), str):
+        found.add(step["play"])
     expect = step.get("expect")
     if expect is not None:
         found |= {expect} if isinstance(expect, str) else set(expect)
