@@ -242,6 +242,10 @@ class Script:
                         self.fail("a second hello on one connection (4. hello → welcome: BAD_STATE)", msg)
                         return
                     hello_done = True
+                    low, high = msg["proto"]
+                    if not low <= protocol.PROTOCOL_VERSION <= high:
+                        self.fail(f"hello.proto {msg['proto']} leaves out version 1 (4. Versioning)", msg)
+                        return
                 await self._take(msg)
 
     def _within_rate(self) -> bool:
@@ -292,6 +296,8 @@ class Script:
 
     async def _answered(self, msg: dict[str, Any], out: list[dict[str, Any]]) -> None:
         reply = out[0]
+        if self.seat is not None and msg["t"] == "contribute" and reply["t"] == "ok":
+            self.seat.seeds.discard(msg["deal_no"])  # once per deal
         if self.seat is not None and msg["t"] in protocol.GAME_REQUESTS:
             if reply["t"] == "ok":
                 self.seat.used = True
@@ -332,11 +338,10 @@ class Script:
             await self._answered(msg, [ok])
             self.started.set()
         elif t == "chat":
-            await self._answered(msg, [ok, {"t": "chat", "seat": 0, "name": self.name, "text": msg["text"]}])
-        elif t == "contribute":
-            if self.seat is not None:
-                self.seat.seeds.discard(msg["deal_no"])
-            await self._answered(msg, [ok])
+            seat = self.seat.seat if self.seat is not None else None
+            await self._answered(
+                msg, [ok, {"t": "chat", "seat": seat, "name": self.name, "text": msg["text"]}]
+            )
         else:
             await self._answered(msg, [answers.default_reply(msg)])
 
@@ -354,8 +359,6 @@ def _invalid(msg: dict[str, Any]) -> str | None:
 
 
 def _types(expect: str | list[str]) -> list[str]:
-    if expect == "$action":
-        return sorted(protocol.GAME_REQUESTS)
     return [expect] if isinstance(expect, str) else list(expect)
 
 

@@ -134,7 +134,7 @@ class Seat:
         t = request["t"]
         if t == "contribute":
             if request.get("deal_no") not in self.seeds:
-                return "contribute names no seed_committed it was sent (9.2 Fair deal 2)"
+                return "contribute to a deal whose seed_committed it was not sent, or twice (9.2 Fair deal 2)"
             return None
         if t not in protocol.GAME_REQUESTS:
             return None
