@@ -224,7 +224,10 @@ class Script:
                 data = await stream.receive_some(65_536)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 data = b""
-            if not data:
+            if not data:  # the client closed: no more heartbeats, no idle limit
+                if self.stream is stream:
+                    self.stream = None
+                await trio.aclose_forcefully(stream)
                 return
             self.last_in = trio.current_time()
             wire.receive_data(data)
