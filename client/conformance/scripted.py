@@ -123,7 +123,7 @@ class Script:
         elif "expect" in step:
             if self.armed is not step:
                 self._arm(step)
-            within = step.get("within", 4) * self.beat
+            within = step.get("within", 6) * self.beat
             with trio.move_on_after(within):
                 await self.got.wait()
                 return
@@ -171,23 +171,18 @@ class Script:
                 return
             frames.append(protocol.encode_frame(msg))
         async with self.send_lock:
-            if self.stream is None:
+            stream = self.stream
+            if stream is None:
                 return
+            if delivery == "split":  # each frame in three writes: inside the header, inside the body
+                writes = [p for f in frames for p in (f[:2], f[2 : 4 + len(f) // 2], f[4 + len(f) // 2 :])]
+            else:
+                writes = [b"".join(frames)] if delivery == "together" else frames
             try:
-                if delivery == "together":
-                    await self.stream.send_all(b"".join(frames))
-                elif delivery == "split":
-                    for frame in frames:  # each frame in three pieces: inside the header, inside the body
-                        for piece in (
-                            frame[:2],
-                            frame[2 : 4 + len(frame) // 2],
-                            frame[4 + len(frame) // 2 :],
-                        ):
-                            await self.stream.send_all(piece)
-                            await trio.sleep(0.005)
-                else:
-                    for frame in frames:
-                        await self.stream.send_all(frame)
+                for data in writes:
+                    await stream.send_all(data)
+                    if delivery == "split":
+                        await trio.sleep(0.005)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass  # the client is gone: a step that waits for it fails
             self.last_out = trio.current_time()

@@ -28,7 +28,7 @@ SEEN = [0]  # the highest seq received, across connections
 def receive(self, _receive=example.Client.receive):
     msg = _receive(self)
     if msg.get("t", "").startswith("x_"):  # fault 3
-        raise ConnectionError(f"unknown message type {msg['t']}")
+        raise RuntimeError(f"unknown message type {msg['t']}")
     if "seq" in msg:  # fault 4: a repeated event is numbered as a new one, and taken again
         SEEN[0] = msg["seq"] = max(msg["seq"], SEEN[0] + 1)
     return msg
