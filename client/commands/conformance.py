@@ -1,10 +1,8 @@
-"""Check a client or a server against docs/PROTOCOL.md with the catalogue of cases of
-docs/CONFORMANCE.md.
-
-  neveryu conformance client -- python my_client.py --host {host} --port {port}
-  neveryu conformance server 127.0.0.1:7420
-
-Exit status: 0 when no case failed, 1 when one did, 2 for bad arguments."""
+"""Check a client or a server against docs/PROTOCOL.md, case by case (docs/CONFORMANCE.md).
+"conformance client -- COMMAND..." starts the client for each case against a scripted server on
+127.0.0.1 ({host} and {port} in COMMAND are replaced); "conformance server HOST:PORT" sends the
+cases' requests to a server and checks its answers. Exit status: 0 when no case failed, 1 when
+one did, 2 for bad arguments."""
 
 from __future__ import annotations
 
