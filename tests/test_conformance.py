@@ -18,7 +18,7 @@ import trio
 
 from neveryu import protocol
 from neveryu.client import cli
-from neveryu.client.conformance import catalogue, report, run_client
+from neveryu.client.conformance import catalogue, probe, report, run_client
 
 ROOT = Path(__file__).resolve().parent.parent
 BEAT_MS = 300  # welcome.heartbeat_ms told; idle_ms is 4.5 times it
@@ -206,3 +206,18 @@ def test_a_broken_case_file_is_refused() -> None:
         )
     with pytest.raises(catalogue.CaseError, match="unknown features"):
         catalogue.parse("x", {"section": "s", "about": "a", "needs": ["chat"], "server": [{"drop": 1}]})
+
+
+def test_the_probe_finds_a_card_shown_to_the_wrong_seat() -> None:
+    laid = {"t": "set_laid", "seq": 9, "ts": 0, "seat": 1, "set_no": 2, "rank": "K", "count": 1, "size": 1}
+    assert probe.hidden_problem({**laid, "cards": None}, 0) is None
+    assert probe.hidden_problem({**laid, "cards": ["KS"]}, 1) is None
+    assert probe.hidden_problem({**laid, "cards": ["KS"]}, 0) == (
+        "set_laid.cards of another seat reached this one (6. Who sees what)"
+    )
+    assert probe.hidden_problem({**laid, "cards": ["KS"]}, None) is not None
+    state = {"t": "state", "seq": 10, "ts": 0, "seat": None, "hand": ["AS"]}
+    assert (
+        probe.hidden_problem(state, None)
+        == "a spectator got a state with a hand or a legal (6. Who sees what)"
+    )

@@ -94,9 +94,9 @@ class Peer:
             raise Failure(f"seq {msg['seq']} after {self.seq}: seq strictly increases (3. Envelope)", msg)
         self.seq = msg["seq"]
         if self.seat is not None:
-            field = HIDDEN.get(msg["t"])
-            if field and msg.get("seat") != self.seat.seat and msg.get(field) is not None:
-                raise Failure(f"{msg['t']}.{field} of another seat reached this one (6. Who sees what)", msg)
+            problem = hidden_problem(msg, self.seat.seat)
+            if problem is not None:
+                raise Failure(problem, msg)
             self.seat.observe(msg)
 
     async def leave(self) -> None:
@@ -131,6 +131,17 @@ class Peer:
                 raise Failure(f"the connection closed before an event like {want}")
             if "seq" in got:
                 self.events.append(got)
+
+
+def hidden_problem(msg: dict[str, Any], seat: int | None) -> str | None:
+    """What ``msg`` shows ``seat`` (None: a spectator) that it may not see (docs/PROTOCOL.md 6,
+    Who sees what): another seat's cards; a hand or a legal to a spectator. None: nothing."""
+    field = HIDDEN.get(msg["t"])
+    if field and msg.get("seat") != seat and msg.get(field) is not None:
+        return f"{msg['t']}.{field} of another seat reached this one (6. Who sees what)"
+    if seat is None and (msg["t"] == "legal" or msg.get("hand") is not None):
+        return f"a spectator got a {msg['t']} with a hand or a legal (6. Who sees what)"
+    return None
 
 
 class Probe:
