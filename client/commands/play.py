@@ -2,7 +2,9 @@
 other seats, and the full-screen client on it, straight at the table.
 
 Turns are untimed unless --turn says otherwise: read the help (?) and the rules (r) at your own
-pace. Bots come in three levels: easy (random), normal (honest) and hard (sharp, the default).
+pace. So is the quads window of verish: after you take the pile the game waits until you discard
+quads (d) or go on (k); with --turn it waits --quads-window seconds, counted down. Bots come
+in three levels: easy (random), normal (honest) and hard (sharp, the default).
 Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them and ``neveryu
 replay ID`` shows one again, every hand. A game cut short (the terminal closed, the process
 killed) is not lost: the next ``neveryu play`` on the same records brings the table back and
@@ -58,6 +60,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="your time per turn; when it runs out a bot plays until you press s (default 0: untimed)",
     )
+    parser.add_argument(
+        "--quads-window",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help=(
+            "verish: after you take the pile, how long the next set waits while you may discard quads"
+            " (d) or go on (k), with --turn (default 10); without --turn it waits until you decide;"
+            " 0: it does not wait"
+        ),
+    )
     parser.add_argument("--deals", type=int, default=5, help="deals in the match (default 5)")
     parser.add_argument(
         "--bot-delay",
@@ -97,11 +110,31 @@ def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple
     return players, names
 
 
+def table_request(args: argparse.Namespace, players: int, bots: list[str]) -> dict[str, Any]:
+    """The ``create_table`` request of ``args`` (docs/PROTOCOL.md, create_table): ``players``
+    seats, ``bots`` in the others. Untimed turns, unless --turn; the quads window of verish
+    waits for the player's decision at an untimed table, else --quads-window seconds (left to
+    the server's default when not given)."""
+    request: dict[str, Any] = {
+        "t": "create_table",
+        "variant": args.variant,
+        "options": {},
+        "seats": players,
+        "bots": bots,
+        "turn_ms": args.turn * 1000,
+    }
+    if args.quads_window is not None:
+        request["quads_window_ms"] = args.quads_window * 1000
+    if args.seed is not None:
+        request["seed"] = args.seed
+    return request
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         players, bots = seats_and_bots(args.variant, args.players, args.bots)
-        if args.turn < 0 or args.deals < 1 or args.bot_delay < 0:
-            raise ValueError("--turn and --bot-delay must be 0 or more, --deals 1 or more")
+        if args.turn < 0 or args.deals < 1 or args.bot_delay < 0 or (args.quads_window or 0) < 0:
+            raise ValueError("--turn, --quads-window and --bot-delay must be 0 or more, --deals 1 or more")
     except ValueError as exc:
         print(f"neveryu play: {exc}", file=sys.stderr)
         return 2
@@ -130,16 +163,7 @@ def run(args: argparse.Namespace) -> int:
     except (RuntimeError, TimeoutError) as exc:
         print(f"neveryu play: the local server did not start: {exc}", file=sys.stderr)
         return 1
-    request = {
-        "t": "create_table",
-        "variant": args.variant,
-        "options": {},
-        "seats": players,
-        "bots": bots,
-        "turn_ms": args.turn * 1000,
-    }
-    if args.seed is not None:
-        request["seed"] = args.seed
+    request = table_request(args, players, bots)
     started: set[str] = set()
 
     def script(net: Net, msg: dict[str, Any]) -> None:

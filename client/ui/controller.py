@@ -377,6 +377,13 @@ class Controller(Dialogs, Lobby, Records):
             return
         self.send({"t": "leave"})
 
+    def quads_over_dialog(self) -> bool:
+        """This seat's own quads window is open under a dialog that hides the table: the dialog
+        shows it, with its countdown, and takes ``d`` and ``k``, so that no dialog uses the
+        window up unseen (RULES.md, ``verish``)."""
+        d = self.dialog
+        return d is not None and d.kind in TABLE_HIDING and _my_window(self.state)
+
     def unknown_key(self, key: str) -> None:
         """A key that means nothing here: say which key shows the keys."""
         if key.isprintable() and key.strip():
@@ -387,6 +394,10 @@ def _names_me(text: str, name: str) -> bool:
     """True when chat ``text`` names ``name`` as a word (any case)."""
     name = name.strip()
     return bool(name) and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text, re.IGNORECASE) is not None
+
+
+TABLE_HIDING = ("help", "rules", "scores", "players", "seats", "deals", "record", "quit")
+"""The dialogs that cover the table's status line (its countdowns) and do not use ``d`` or ``k``."""
 
 
 def _my_window(s: model.State) -> bool:
