@@ -6,19 +6,22 @@ pace. So is the quads window of verish: after you take the pile the game waits u
 quads (d) or go on (k); with --turn it waits --quads-window seconds, counted down. Bots come
 in three levels: easy (random), normal (honest) and hard (sharp, the default).
 Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them and ``neveryu
-replay ID`` shows one again, every hand. A game cut short (the terminal closed, the process
-killed) is not lost: the next ``neveryu play`` on the same records brings the table back and
-sits you at it again (--fresh starts a new one instead).
+replay ID`` shows one again, every hand. A game cut short (Ctrl-C, the terminal closed, the
+process killed) is not lost: the next ``neveryu play`` on the same records offers to go on with
+it, at the same table (--new starts another instead); q ends it.
 Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
 n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares none, Tab scores, r
-rules, / chat, p your deals (after the match: each one replayed), ? help, q leaves.
+rules, / chat, p your deals (after the match: each one replayed), ? help, q quits and ends the
+game, Ctrl-C quits and keeps it.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import shlex
 import sys
+import time
 from typing import Any
 
 from neveryu import engine
@@ -81,6 +84,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--log", default=None, metavar="FILE", help="write the server's log to FILE")
     add_record_arguments(parser)
+    parser.add_argument(
+        "--new",
+        dest="fresh",
+        action="store_true",
+        help="start a new match, not the unfinished one the last neveryu play left (as --fresh)",
+    )
     add_ui_arguments(parser)
 
 
@@ -158,10 +167,14 @@ def run(args: argparse.Namespace) -> int:
         }
     )
     config = with_records(config, args)
+    name = player_name(args.name)
+    slot, config = _kept_game(config, name, args.fresh)
     try:
         running = start_in_thread(config)
     except (RuntimeError, TimeoutError) as exc:
         print(f"neveryu play: the local server did not start: {exc}", file=sys.stderr)
+        if slot is not None:
+            slot.close()
         return 1
     request = table_request(args, players, bots)
     started: set[str] = set()
@@ -189,8 +202,10 @@ def run(args: argparse.Namespace) -> int:
     problems: list[str] = []
     key = player_key(problem=problems.append)
     notes = (*notes, *problems)
-    name = player_name(args.name)
-    slot = _slot(config, name, args.fresh) if records.journal is not None else None
+    if slot is not None and records.journal is None:  # records are off: no game is kept
+        slot.forget()
+        slot.close()
+        slot = None
     try:
         code = run_client(
             "127.0.0.1",
@@ -204,17 +219,57 @@ def run(args: argparse.Namespace) -> int:
             color_depth=display.color_depth,
             player_key=key,
             slot=slot,
+            come_back=_come_back(args),
         )
     except KeyboardInterrupt:
         code = 130
     finally:
-        running.stop()
+        # Ctrl-C keeps the game, as a kill would: the seat is kept (its session on disk), so its
+        # table stays in the journal, for the next neveryu play; q gave the seat up: it ends.
+        running.stop(keep_tables=slot is not None and slot.path.exists())
     if records.written:
         print(
             f"{records.written} deals recorded in {records.path}: neveryu history lists them,"
             " neveryu replay ID shows one."
         )
     return code
+
+
+def _kept_game(config: Any, name: str, fresh: bool) -> tuple[Any, Any]:
+    """The slot of ``neveryu play``'s session (``_slot``; None where nothing can be kept) and the
+    server's config: a game left unfinished (Ctrl-C, a kill) is offered to the player, and goes
+    on where he says so (his session resumed, the server restoring its table from the journal);
+    else it is forgotten, as with ``fresh`` (--new)."""
+    slot = _slot(config, name, fresh) if config.record and config.journal else None
+    if slot is None or slot.kept is None:
+        return slot, config
+    if time.time() - slot.kept.saved <= config.journal_max_age_ms / 1000 and _go_on(slot.kept.saved):
+        return slot, config
+    slot.forget()  # (too old for its table to be restored, or the player wants a new one)
+    slot.kept = None
+    return slot, config.evolve(restore=False)
+
+
+def _go_on(saved: float) -> bool:
+    """Ask whether to go on with the game kept since ``saved`` (Unix seconds): Enter or y."""
+    minutes = max(0, int(time.time() - saved) // 60)
+    when = "just now" if minutes < 1 else f"{minutes} min ago"
+    print(
+        f"Your last game here was left unfinished ({when}). Go on with it? [Y/n] "
+        "(neveryu play --new starts another) ",
+        end="",
+        flush=True,
+    )  # (on the terminal: input() would write its prompt where errors go)
+    try:
+        answer = input()
+    except EOFError:
+        return True
+    return answer.strip().lower() in ("", "y", "yes", "д", "да")
+
+
+def _come_back(args: argparse.Namespace) -> str:
+    """The command that brings the player back to a game he quit with Ctrl-C."""
+    return "neveryu play" + (f" --db {shlex.quote(args.db)}" if args.db else "")
 
 
 def _slot(config: Any, name: str, fresh: bool) -> Any:

@@ -227,7 +227,7 @@ def exit_note(c: Controller, address: str, command: str) -> str | None:
         return t("exit.server_gone", address=address, command=command)
     if s.bye == "replaced":
         return t("exit.replaced")
-    if s.screen != "table" or not command:
+    if s.screen != "table" or not command or c.left:
         return None
     if s.connection in ("lost", "resuming", "connecting"):
         return t("exit.lost", address=address, command=command)
@@ -325,7 +325,7 @@ def run_client(
                 note = exit_note(controller, net.address, come_back)
                 if note:
                     said.append(note)
-                if keeper is not None and controller.state.screen != "table":
+                if keeper is not None and (controller.state.screen != "table" or controller.left):
                     slot.forget()
 
     try:

@@ -355,13 +355,14 @@ class Controller(Dialogs, Lobby, Records):
     # -- leaving ------------------------------------------------------------------------------
 
     def quit_key(self) -> None:
-        """``q``: leave (ask first during a deal); in the lobby, or with the server gone, quit."""
+        """``q``: leave (ask first during a deal); in the lobby, or with the server gone, quit.
+        With ``leave_quits`` (``neveryu play``) leaving is quitting, and gives the seat up."""
         s = self.state
         if s.connection != "connected":
             self.quit()
         elif s.screen == "table" and self.playing():
             self.dialog = Dialog("quit")
-        elif s.screen == "table" and not self.leave_quits:
+        elif s.screen == "table":
             self._leave()
         else:
             self.quit()
@@ -372,6 +373,8 @@ class Controller(Dialogs, Lobby, Records):
         self.on_quit()
 
     def _leave(self) -> None:
+        if self.leave_quits and self.state.screen == "table":
+            self.left = True  # the seat is given up: nothing is kept to come back to
         if self.leave_quits or self.state.screen != "table" or self.state.connection != "connected":
             self.quit()
             return

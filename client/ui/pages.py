@@ -43,6 +43,10 @@ HELP_TABLE = (
     ("Ctrl-C", "help.ctrl_c"),
     ("Esc", "help.esc"),
 )
+HELP_PLAY = tuple(  # neveryu play: q ends the game, Ctrl-C keeps it for the next neveryu play
+    (key, {"help.leave": "help.leave_play", "help.ctrl_c": "help.ctrl_c_play"}.get(what, what))
+    for key, what in HELP_TABLE
+)
 HELP_LOBBY = (
     ("help.k.choose", "help.choose"),
     ("Enter", "help.join"),
@@ -148,7 +152,7 @@ def _help(c: Controller) -> StyleAndTextTuples:
         out.append(("", "\n" + t("help.replay") + "\n\n"))
         return out + _rules(c)
     if s.screen == "table":
-        out += _keys(t, HELP_TABLE)
+        out += _keys(t, HELP_PLAY if c.leave_quits else HELP_TABLE)
         out.append(("", "\n" + t("help.bar") + "\n"))
         rules = _rules(c)
         if rules:
