@@ -36,9 +36,7 @@ from prompt_toolkit.layout import (
     Float,
     FloatContainer,
     FormattedTextControl,
-    HSplit,
     Layout,
-    VSplit,
     Window,
 )
 from prompt_toolkit.styles import Style
@@ -47,7 +45,17 @@ from prompt_toolkit.widgets import TextArea
 
 from . import keybar
 from .controller import Controller
-from .layout_common import CELL, MIN_HEIGHT, MIN_WIDTH, cut_line, per_render, screen_size, too_small
+from .layout_common import (
+    CELL,
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    HSplit,
+    VSplit,
+    cut_line,
+    per_render,
+    screen_size,
+    too_small,
+)
 from .layout_hand import HandRegions
 from .layout_lobby import LobbyRegions
 from .layout_table import FAIR_PANEL, TableRegions

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout import containers
 from prompt_toolkit.utils import get_cwidth
 
 from .texts import RED_SUITS, Texts
@@ -18,6 +19,28 @@ if TYPE_CHECKING:
     from .controller import Controller
 
 T = TypeVar("T")
+
+
+class HSplit(containers.HSplit):
+    """prompt-toolkit's ``HSplit``, without the padding windows it puts between its children: with
+    no padding they show nothing, yet each costs a window's drawing at every redraw."""
+
+    @property
+    def _all_children(self) -> list[containers.Container]:
+        if self.padding == 0 and self.align == containers.VerticalAlign.JUSTIFY:
+            return self.children
+        return super()._all_children
+
+
+class VSplit(containers.VSplit):
+    """prompt-toolkit's ``VSplit``, without the padding windows (as ``HSplit``)."""
+
+    @property
+    def _all_children(self) -> list[containers.Container]:
+        if self.padding == 0 and self.align == containers.HorizontalAlign.JUSTIFY:
+            return self.children
+        return super()._all_children
+
 MIN_WIDTH = 64
 MIN_HEIGHT = 20
 CELL = 5  # one card in the hand: a mark, 3 columns of card, a mark
