@@ -41,6 +41,7 @@ class VSplit(containers.VSplit):
             return self.children
         return super()._all_children
 
+
 MIN_WIDTH = 64
 MIN_HEIGHT = 20
 CELL = 5  # one card in the hand: a mark, 3 columns of card, a mark
