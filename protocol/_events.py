@@ -334,7 +334,11 @@ class QuadsWindowOpened(Event):
     RULES.md: quad (`verish`, quads after taking, Decision)."""
 
     seat: int = wire(SEAT, "the taker")
-    time_ms: int = wire(MS, "how long the window stays open at most")
+    time_ms: int | None = wire(
+        Nullable(MS),
+        "how long the window stays open at most (a timed table); nil: until the taker discards or"
+        " declines (an untimed table)",
+    )
 
 
 @event("quads_window_closed")

@@ -103,7 +103,8 @@ class CreateTable(Request):
     tie_window_ms: int | None = wire(MS, "tie window (challengers = anyone)", required=False)
     quads_window_ms: int | None = wire(
         MS,
-        "quads window (`verish`: the next set waits while the taker may discard quads); 0: none",
+        "quads window (`verish`: the next set waits while the taker may discard quads): its time at a"
+        " timed table; at an untimed one it waits for the taker's decision; 0: none",
         required=False,
     )
     password: str | None = wire(PASSWORD, "a password others need to join or spectate", required=False)

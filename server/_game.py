@@ -266,6 +266,11 @@ class Game:
             if deal.actions != before:  # a challenge was settled first: the bot is asked again
                 return
             log.warning("table %d: the bot at seat %d tried %r: %s", self.table.id, index, action, exc)
+        if not deal.over and deal.quads_window == index:
+            # A bot now plays the taker's seat (he left, or went away) and discards nothing: it
+            # goes on, so that a window with no time does not wait for him for ever.
+            self.publish(referee.act(engine.DeclineQuads(index)))
+            return
         # A bot that has no move (or a wrong one) on its own turn must not stall the deal: a
         # random turn action is made for the seat, as when a turn's time runs out.
         if not deal.over and deal.turn == index and deal.held is None and deal.legal_actions(index).lay:
@@ -335,8 +340,8 @@ class Game:
             return {"commitment": self.commitment, "deal_no": self.deal_no, **self.fair}
         if type(event) is engine.Turn and self.referee is not None:
             return {"time_ms": self.referee.turn_time_ms(event.seat)}
-        if type(event) is engine.QuadsWindowOpened:
-            return {"time_ms": self.settings.quads_window_ms}
+        if type(event) is engine.QuadsWindowOpened and self.referee is not None:
+            return {"time_ms": self.referee.quads_time_ms()}
         if type(event) is engine.DealEnded and self.deal is not None:
             more = self.match.deals_played < self.settings.deals
             self.ended = {

@@ -17,9 +17,11 @@ callable):
   challenge came first and will reveal the set it would cover.
 - ``quads``: the quads window (RULES.md `verish`, **Decision**): after every take by a seat a
   person plays (``by_bot`` false), whatever he holds, the referee opens it
-  (``OpenQuadsWindow``): the next set waits, held, while the taker may discard quads; when
-  ``quads_window_ms`` pass the referee closes it (``CloseQuadsWindow``) and a held set is laid;
-  the taker's discard or decline closes it at once.
+  (``OpenQuadsWindow``): the next set waits, held, while the taker may discard quads. The
+  taker's discard or decline closes it (and a held set is laid); at a timed table (``turn_ms``
+  not 0) so does the end of its time, ``quads_window_ms`` (``CloseQuadsWindow``). At an untimed
+  table it has no time: nobody loses a right to a clock he was not shown. Its time, or its lack
+  of one, is the table's, never the taker's hand's.
 - ``turn``: the turn time limit of a seat a person plays; when it runs out the seat's bot (the
   one that plays it while it is away) chooses for it, else a random turn action is made
   (``engine.timeout_for``), and the engine applies ``Timeout(seat, action)``: what is done for
@@ -141,6 +143,12 @@ class Referee:
             return None
         return self.settings.turn_ms
 
+    def quads_time_ms(self) -> int | None:
+        """The time limit of a quads window, in ms, that ``quads_window_opened`` announces: None
+        at an untimed table (``turn_ms`` 0), where it lasts until the taker discards or declines
+        (RULES.md, `verish`)."""
+        return self.settings.quads_window_ms if self.settings.turn_ms else None
+
     def turn_ms_left(self) -> int | None:
         """What is left of the running turn time, in ms (None: no turn is timed)."""
         at = self.timers.deadline("turn")
@@ -162,7 +170,7 @@ class Referee:
         if deal.over:
             return
         if deal.quads_window is not None:
-            self.timers.start("quads", self.settings.quads_window_ms)
+            self._time_quads()
         if deal.window_open and deal.last is not None:
             self._window_set = deal.last.set_no
             self.timers.start("window", self.settings.challenge_window_ms)
@@ -202,7 +210,7 @@ class Referee:
             and any(type(e) is engine.PileTaken for e in events)
         ):
             events = events + self._applied_now(engine.OpenQuadsWindow(taker))
-            self.timers.start("quads", self.settings.quads_window_ms)
+            self._time_quads()
         if deal.quads_window is None:
             self.timers.cancel("quads")
         if any(type(e) is engine.Turn for e in events):
@@ -221,6 +229,11 @@ class Referee:
             self.timers.cancel("turn")  # the seat has acted; its set waits for the window
             self.timers.cancel("think")
         return events
+
+    def _time_quads(self) -> None:
+        time_ms = self.quads_time_ms()
+        if time_ms is not None:
+            self.timers.start("quads", time_ms)
 
     def _time_turn(self) -> None:
         self.timers.cancel("turn")

@@ -140,6 +140,7 @@ def test_a_whole_deal_in_tmux(tmp_path):
                     or "┌ Scores" in s
                     or "Claim which rank" in s
                     or ("Your turn!" in s and offered(s))
+                    or ("You took the pile: quads?" in s and "k go on" in s)  # (it waits for me)
                 ),
                 what="my turn or the end",
             )
@@ -157,6 +158,8 @@ def test_a_whole_deal_in_tmux(tmp_path):
                 chances += 1
             if "d discard quads" in screen:
                 tmux.keys("d")
+            elif "You took the pile: quads?" in screen:
+                tmux.keys("k")
             elif "n «Не верю»" in screen and ((laid and chances % 2 == 1) or "Enter lay" not in screen):
                 tmux.keys("n")
             elif "Enter lay" in screen:

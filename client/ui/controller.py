@@ -359,13 +359,14 @@ class Controller(Dialogs, Lobby, Records, HandMoves):
     # -- leaving ------------------------------------------------------------------------------
 
     def quit_key(self) -> None:
-        """``q``: leave (ask first during a deal); in the lobby, or with the server gone, quit."""
+        """``q``: leave (ask first during a deal); in the lobby, or with the server gone, quit.
+        With ``leave_quits`` (``neveryu play``) leaving is quitting, and gives the seat up."""
         s = self.state
         if s.connection != "connected":
             self.quit()
         elif s.screen == "table" and self.playing():
             self.dialog = Dialog("quit")
-        elif s.screen == "table" and not self.leave_quits:
+        elif s.screen == "table":
             self._leave()
         else:
             self.quit()
@@ -376,10 +377,19 @@ class Controller(Dialogs, Lobby, Records, HandMoves):
         self.on_quit()
 
     def _leave(self) -> None:
+        if self.leave_quits and self.state.screen == "table":
+            self.left = True  # the seat is given up: nothing is kept to come back to
         if self.leave_quits or self.state.screen != "table" or self.state.connection != "connected":
             self.quit()
             return
         self.send({"t": "leave"})
+
+    def quads_over_dialog(self) -> bool:
+        """This seat's own quads window is open under a dialog that hides the table: the dialog
+        shows it, with its countdown, and takes ``d`` and ``k``, so that no dialog uses the
+        window up unseen (RULES.md, ``verish``)."""
+        d = self.dialog
+        return d is not None and d.kind in TABLE_HIDING and _my_window(self.state)
 
     def unknown_key(self, key: str) -> None:
         """A key that means nothing here: say which key shows the keys."""
@@ -391,6 +401,10 @@ def _names_me(text: str, name: str) -> bool:
     """True when chat ``text`` names ``name`` as a word (any case)."""
     name = name.strip()
     return bool(name) and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text, re.IGNORECASE) is not None
+
+
+TABLE_HIDING = ("help", "rules", "scores", "players", "seats", "deals", "record", "quit")
+"""The dialogs that cover the table's status line (its countdowns) and do not use ``d`` or ``k``."""
 
 
 def _my_window(s: model.State) -> bool:

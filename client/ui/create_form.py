@@ -24,7 +24,7 @@ LEVELS = tuple(bots.LEVELS.values())  # the bot strengths, easiest first (texts:
 DEFAULT_LEVEL = bots.LEVELS["hard"]
 TURN_S = (0, 15, 30, 45, 60, 90, 120, 180)  # 0: untimed
 DEALS = (1, 3, 5, 7, 10)
-QUADS_WINDOW_MS = (0, 1000, 2000, 3000, 5000)  # 0: off
+QUADS_WINDOW_MS = (0, 5000, 10000, 20000, 30000)  # 0: off; at an untimed table: until decided
 PASSWORD_MAX = 64
 BASIC = ("variant", "seats", "bots", "strength", "turn", "deals", "password", "quads_window")
 

@@ -120,6 +120,9 @@ def build_key_bindings(c: Controller) -> KeyBindings:
 
     # -- dialogs ------------------------------------------------------------------------------
     kb.add("escape", filter=~no_dialog)(lambda event: c.close_dialog())
+    quads_over_dialog = Condition(c.quads_over_dialog)
+    add(("d",), quads_over_dialog, c.discard_quads)
+    add(("k",), quads_over_dialog, c.decline_quads)
 
     @kb.add("escape", "<any>")
     def _(event: KeyPressEvent) -> None:

@@ -434,6 +434,10 @@ class Texts:
             else:
                 quads = self("quads.hidden") if count == 1 else self("quads.hidden_many", count=count)
             return self("log.quads_discarded", name=name, quads=quads)
+        if key == "quads_window_closed":
+            if a.get("seat") == names.seat and names.seat is not None:
+                return self("log.quads_window_closed_you")
+            return self("log.quads_window_closed", name=self.seat_name(names, a.get("seat"), you=False))
         if key == "stock_drawn":
             return self("log.stock_drawn", name=name, count=self.n_cards(a.get("count") or 0))
         if key == "dealer_drawn":
