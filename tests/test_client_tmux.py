@@ -22,6 +22,7 @@ import time
 import uuid
 from pathlib import Path
 
+import budget
 import pytest
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
@@ -66,7 +67,7 @@ class Tmux:
         self.run("send-keys", *keys)
 
     def wait_for(self, predicate, timeout: float = 20.0, what: str = "") -> str:
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + budget.seconds(timeout)
         while True:
             screen = self.screen()
             if predicate(screen):
@@ -132,7 +133,7 @@ def test_a_whole_deal_in_tmux(tmp_path):
         assert "Tess (you)" in screen
         laid = challenged = False
         chances = 0
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + budget.seconds(90)
         while True:
             screen = tmux.wait_for(
                 lambda s: (
