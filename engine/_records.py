@@ -3,7 +3,7 @@ actions, the last set, events).
 
 An attrs frozen slotted class sets each field in its ``__init__`` through a bound
 ``object.__setattr__`` call (its own ``__setattr__`` refuses), several times the cost of a plain
-slot store. A view has 23 fields and the simulator builds one for every choice a player makes,
+slot store. A view has many fields and the simulator builds one for every choice a player makes,
 and a deal builds several events per action; side-by-side runs of ``neveryu simulate`` with
 these constructors and with the plain ones showed the difference worth keeping.
 

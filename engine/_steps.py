@@ -105,7 +105,7 @@ class DealSteps(DealState):
             self.discard.extend(self.pile)
         else:
             taker = caller if believe or true else claimant
-            # sorted as a hand is: the order says nothing about where the cards lay (issue 27)
+            # sorted as a hand is: the order says nothing about where the cards lay
             cards = tuple(sorted_cards(self.pile))
             self.hands[taker].extend(cards)
             events.append(_PileTaken(seat=taker, count=len(cards), cards=cards))

@@ -1,4 +1,4 @@
-"""The cyclic garbage collector, set for a server (docs/BENCHMARKS.md, "The garbage collector").
+"""The cyclic garbage collector, set for a server (docs/BENCHMARKS.md, "How to read the figures": pauses).
 
 A server holds many long-lived objects (each connection's tasks, streams and cancel scopes; each
 table's deal) and makes many short-lived ones for every action. With CPython's defaults its

@@ -66,7 +66,7 @@ class TableDefaults:
     ``bot_delay_ms``: how long a bot (or an away player's bot) waits before it acts, so people can
     follow; it chooses halfway and acts at the end, and the bot that makes a timed-out player's
     move chooses half as long before his deadline, so the time of a bot's move says nothing of
-    the move (issue 27). ``deal_pause_ms``: the pause between the deals of a match.
+    the move. ``deal_pause_ms``: the pause between the deals of a match.
     ``contribute_ms``: how long the server waits, before each deal of a table without a fixed
     seed, for the players' contributions to its shuffle (fair deal 2, docs/PROTOCOL.md section
     9; it deals as soon as every connected player's has come, so only a client that does not

@@ -240,7 +240,7 @@ class Game:
 
     def fire_bot(self, index: int) -> None:
         """The ``bot:<seat>`` deadline, twice (``_time_bot``): the bot playing that seat chooses,
-        then acts at the time fixed before it chose (issue 27): how long choosing took, which
+        then acts at the time fixed before it chose: how long choosing took, which
         may differ between a true set and a bluff, shows in no event's time."""
         deal, referee, seat = self.deal, self.referee, self.seats[index]
         if deal is None or referee is None or deal.over or not seat.by_bot:

@@ -21,11 +21,10 @@ write within ``send_ms``. The writer also sends a heartbeat when nothing was wri
 
 Why both: written at once, an idle server's players see an action's event sooner than after
 the whole batch, but a ``send`` per frame costs a busy server more CPU per action than one per
-client per batch (a batch sends a client 3-4 frames: the reply, the events, ``turn``,
+client per batch (a batch sends a client several frames: the reply, the events, ``turn``,
 ``legal``); why not always ``send_all`` from the writer task: waking a task and going through
-``send_all`` for every receiver of every batch cost as many instructions as all the rest of an
-action's work together (docs/BENCHMARKS.md, "The write path and the plain server" and
-"2026-12-06: the write path, at once when the server is idle", measured side by side).
+``send_all`` for every receiver of every batch cost more than the rest of an action's work
+(measured side by side: ``python -m scripts.benchmarks.compare``, docs/BENCHMARKS.md).
 tests/test_server_outbox.py checks that what a client receives is exactly what the plain way
 (every frame through ``send_all``) delivers, at once or at a batch's end, whatever the socket
 takes at once.

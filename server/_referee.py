@@ -27,7 +27,7 @@ callable):
 - ``think``: the bot chooses that move ahead of the ``turn`` deadline (half ``bot_delay_ms``
   before it, at most half the turn time), so that the move comes exactly when the time runs out
   whatever it is: how long choosing took, which may differ between a true set and a bluff,
-  shows in no event's time (issue 27). When what the seat may do has changed since, the bot
+  shows in no event's time. When what the seat may do has changed since, the bot
   chooses again at the deadline.
 """
 

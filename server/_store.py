@@ -195,7 +195,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                     ELSE 'guest:' || deal_seats.session_hash END)
             WHERE bot IS NOT NULL OR session_hash IS NOT NULL""",
     ),
-    (  # 2 -> 3: the journal of live tables (issue 25)
+    (  # 2 -> 3: the journal of live tables
         """CREATE TABLE journal_runs (
             run TEXT PRIMARY KEY,
             server TEXT NOT NULL,

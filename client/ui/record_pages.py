@@ -1,4 +1,4 @@
-"""The player's own deals (issue 23, over the network): the list of the deals this session played
+"""The player's own deals (over the network): the list of the deals this session played
 (``list_records`` with ``mine``), and a deal's record as that seat saw it, in words.
 
 A record the server sends whole (its table was made with ``reveal_after_deal``) opens in the
