@@ -137,6 +137,17 @@ class Game:
         if self.shuffle.complete:
             self.deal_cards()
 
+    def seat_dropped(self, seat: int) -> None:
+        """Seat ``seat``'s connection dropped: a pending shuffle stops waiting for its
+        contribution, and the cards are dealt at once when it was the last one awaited
+        (docs/PROTOCOL.md, 9.2: the seats of players whose connection is down are not waited for)."""
+        shuffle = self.shuffle
+        if shuffle is None or shuffle.dealt:
+            return
+        shuffle.stop_awaiting(seat)
+        if shuffle.complete:
+            self.deal_cards()
+
     def deal_cards(self) -> None:
         """Deal the deck of the pending shuffle (``next_deal``), with a new referee (``seat_deal``)."""
         shuffle = self.shuffle

@@ -123,9 +123,12 @@ class Table:
     def detached(self, session: Session) -> None:
         """``session``'s connection dropped: a seat waits ``grace_ms``, then a bot plays it
         (between matches the seat is given up); a spectator watches on, unseen, until the
-        server forgets the session (``Table.remove``)."""
+        server forgets the session (``Table.remove``). A fair deal 2 shuffle stops waiting for
+        the seat's contribution."""
         if session.table is self and session.seat is not None and self.seats[session.seat].session is session:
             self.timers.start(f"grace:{session.seat}", self.settings.grace_ms)
+            if self.game is not None:
+                self.game.seat_dropped(session.seat)
         self.check_empty()
 
     def attached(self, session: Session, snapshot: bool) -> None:

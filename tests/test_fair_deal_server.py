@@ -237,6 +237,22 @@ async def test_a_dropped_player_is_not_waited_for(nursery, mock_clock):
     assert room.events(0, "deal_started")[1]["contributions"][1] is None
 
 
+async def test_a_player_who_drops_while_the_deal_waits_for_contributions_is_not_waited_for(
+    nursery, mock_clock
+):
+    room = await open_room(nursery, mock_clock)
+    start = trio.current_time()
+    mine, _ = await room.contribute(0)
+    assert not room.events(0, "deal_started")
+    gone = room.players[1]
+    gone.detach(gone.link, trio.current_time())  # type: ignore[arg-type]
+    room.table.detached(gone)
+    await trio.testing.wait_all_tasks_blocked()
+    (started,) = room.events(0, "deal_started")
+    assert trio.current_time() == start  # dealt when the drop was seen, not when the window closed
+    assert started["contributions"][:2] == [mine, None]
+
+
 async def test_contributions_the_server_does_not_take(nursery, mock_clock):
     room = await open_room(nursery, mock_clock)
     c = fairdeal.new_contribution()
