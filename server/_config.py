@@ -61,8 +61,8 @@ class TableDefaults:
     """What a new table gets when its ``create_table`` request leaves a value out.
 
     ``turn_ms``: the turn time limit (0: untimed). ``challenge_window_ms`` and ``tie_window_ms``:
-    RULES.md, "Timing rules" (`anyone` variants). ``quads_window_ms``: how long the next set waits
-    after a person takes the pile while he may discard quads (RULES.md, `verish`; 0: no window).
+    docs/RULES.md, "Timing rules" (`anyone` variants). ``quads_window_ms``: how long the next set waits
+    after a person takes the pile while he may discard quads (docs/RULES.md, `verish`; 0: no window).
     ``bot_delay_ms``: how long a bot (or an away player's bot) waits before it acts, so people can
     follow; it chooses halfway and acts at the end, and the bot that makes a timed-out player's
     move chooses half as long before his deadline, so the time of a bot's move says nothing of
@@ -93,7 +93,7 @@ class TableDefaults:
 
 @attrs.frozen(kw_only=True)
 class Limits:
-    """Timeouts and bounds that keep one client from hurting others (DESIGN.md, server/), and
+    """Timeouts and bounds that keep one client from hurting others (docs/ARCHITECTURE.md, server/), and
     what a client meets when it crosses one (docs/PROTOCOL.md, "Errors"):
 
     - ``handshake_ms``: time allowed for ``hello``; then fatal ``HELLO_TIMEOUT``.

@@ -32,7 +32,7 @@ from ._timers import Timers
 from ._wire import ActionOf
 
 log = logging.getLogger("neveryu.server")
-TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (RULES.md "Timing rules")
+TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (docs/RULES.md "Timing rules")
 
 
 class Place(Protocol):
@@ -60,7 +60,7 @@ class Place(Protocol):
 
 
 class Game:
-    """The match at ``table`` (RULES.md: a match is several deals). ``start`` deals the first."""
+    """The match at ``table`` (docs/RULES.md: a match is several deals). ``start`` deals the first."""
 
     def __init__(self, table: Place) -> None:
         self.table = table
@@ -102,7 +102,7 @@ class Game:
         (``seed_committed``), then deal once every connected player has contributed, or when the
         ``contributions`` deadline (``contribute_ms``) passes. A seeded table deals at once."""
         match, seed, players = self.match, self.table.seed, len(self.seats)
-        if seed is None:  # DESIGN.md: each deal seeded afresh from secrets
+        if seed is None:  # docs/ARCHITECTURE.md: each deal seeded afresh from secrets
             match.rng = random.Random(secrets.randbits(128))
         for event in match.choose_dealer():  # the first dealer's draw (lozh): public, before the seed
             self._send(event)

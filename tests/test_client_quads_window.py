@@ -1,4 +1,4 @@
-"""The quads window of ``verish`` in the terminal client (RULES.md, ``verish``, quads after taking;
+"""The quads window of ``verish`` in the terminal client (docs/RULES.md, ``verish``, quads after taking;
 issue 18 item 1): the model follows ``quads_window_opened`` and ``quads_window_closed``; the
 taker sees a countdown and the keys (``d`` discards, ``k`` goes on, ``в`` and ``л`` on a Russian
 layout); everyone else sees a neutral line that is the same whatever the taker holds; a set laid

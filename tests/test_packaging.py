@@ -1,4 +1,4 @@
-"""The distribution installs as one namespace, ``neveryu`` (DESIGN.md, "Layout"): the folders at
+"""The distribution installs as one namespace, ``neveryu`` (docs/ARCHITECTURE.md, "Layout"): the folders at
 the repository's top level become ``neveryu.engine``, ``neveryu.protocol``, ``neveryu.server`` and
 ``neveryu.client``; nothing else lands at the top of site-packages."""
 

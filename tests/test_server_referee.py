@@ -1,6 +1,6 @@
 """The referee alone (server/_referee.py), on a clock the test moves: the quads window of
-`verish` (RULES.md, quads after_taking, Decision) and the tie window that no set cuts short
-(RULES.md, "Timing rules"), at their exact boundaries. Deals are arranged by hand, as the
+`verish` (docs/RULES.md, quads after_taking, Decision) and the tie window that no set cuts short
+(docs/RULES.md, "Timing rules"), at their exact boundaries. Deals are arranged by hand, as the
 scenario files arrange them."""
 
 from __future__ import annotations

@@ -77,7 +77,7 @@ def entries(c: Controller) -> list[Key]:
         out.append(Key("d", t("keys.quads"), 2))
     window = s.quads_window or {}
     if legal.get("decline_quads") and (legal.get("discard_quads") or window.get("seat") == s.seat):
-        out.append(Key("k", t("keys.decline"), 2))  # RULES.md, verish: go on without discarding
+        out.append(Key("k", t("keys.decline"), 2))  # docs/RULES.md, verish: go on without discarding
     ready = c.ready_action()
     if ready:
         out.append(Key("s", t("keys." + ready), 2))
