@@ -170,8 +170,8 @@ def pinned(server_pids: list[int], pin: bool) -> Iterator[dict[str, int] | None]
     Why: unpinned on two cores, a socket's wake-up hints to Linux that the sender is about to
     sleep, so the woken client is often run on the server's CPU, behind whatever the server
     does after its write. The floor sleeps right after its write; neveryu goes on with the
-    ``turn`` and ``legal`` of the batch (docs/BENCHMARKS.md, "One CPU for the servers, one for
-    the measuring clients")."""
+    ``turn`` and ``legal`` of the batch (docs/BENCHMARKS.md, "Fairness of the floor/neveryu
+    comparison")."""
     mine = os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else set()
     if not pin or len(mine) < 2:
         yield None
