@@ -6,6 +6,7 @@ import random
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import budget
 import pytest
@@ -73,7 +74,13 @@ async def test_ctrl_c_stops_neveryu_bot_with_a_word_on_how_to_start_it_again():
 
             nursery.start_soon(read_stderr)
             process.send_signal(signal.SIGINT)
-            assert await process.wait() == 130
+            with trio.move_on_after(budget.seconds(20)):
+                assert await process.wait() == 130
+            if process.returncode is None:  # say why (blocked or ignored signals?), then fail
+                status = Path(f"/proc/{process.pid}/status").read_text()
+                masks = [line for line in status.splitlines() if line.startswith(("State", "Sig"))]
+                process.kill()
+                pytest.fail(f"neveryu bot did not stop on SIGINT; {masks}; stderr: {bytes(said)!r}")
             await read.wait()
             assert (
                 said.decode()
