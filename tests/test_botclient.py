@@ -60,7 +60,12 @@ async def test_ctrl_c_stops_neveryu_bot_with_a_word_on_how_to_start_it_again():
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, ServerConfig(host=HOST, port=0, seed=3))
             process = await trio.lowlevel.open_process(
-                [*BOT_COMMAND, f"{HOST}:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                [*BOT_COMMAND, f"{HOST}:{port}"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                # as from a terminal: a test run started in the background (`scripts/test &`)
+                # ignores SIGINT, and a process keeps an ignored SIGINT across exec
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
             )
             watcher = await Client.connect(HOST, port, "watcher")
             while not (await watcher.request("list_tables"))["tables"]:  # the bot made its table
