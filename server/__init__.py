@@ -1,4 +1,4 @@
-"""The neveryu server (DESIGN.md, server/): trio TCP, the lobby, tables and their referee.
+"""The neveryu server (docs/ARCHITECTURE.md, server/): trio TCP, the lobby, tables and their referee.
 
 Run one in-process (tests, ``neveryu play``)::
 
@@ -29,9 +29,10 @@ nursery.start(server.run)`` and ``server.shutdown()`` do the same as ``serve`` a
 
 Inside, following one request: ``_server`` (listening, the handshake, the lobby) hands each
 connection to ``_connection`` (its reader, its deadlines and rate limit), which hands each
-request to the server; a table's requests go to ``_table`` (seats, match, who is sent which copy
-of each event: ``_wire.copies``), whose ``_referee`` applies the deal's actions under the timing
-rules of RULES.md (deadlines: ``_timers``); everything sent to a client goes through its
+request to the server; a table's requests go to ``_table`` (seats, people, deadlines) and its
+game requests to ``_game`` (the match; who is sent which copy of each event: ``_wire.copies``),
+whose ``_referee`` applies the deal's actions under the timing rules of docs/RULES.md (deadlines:
+``_timers``); everything sent to a client goes through its
 ``_session`` (seq, replay for a resume) into its ``_outbox``, the one writer. Also:
 ``_settings``, ``_seats``, ``_bots`` (engine bots for bot and away seats), ``_config``
 (settings, TOML), ``_thread``.

@@ -33,7 +33,7 @@ from ._timers import Timers
 from ._wire import ActionOf
 
 log = logging.getLogger("neveryu.server")
-TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (RULES.md "Timing rules")
+TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (docs/RULES.md "Timing rules")
 
 
 class Place(Protocol):
@@ -61,7 +61,7 @@ class Place(Protocol):
 
 
 class Game:
-    """The match at ``table`` (RULES.md: a match is several deals). ``start`` deals the first."""
+    """The match at ``table`` (docs/RULES.md: a match is several deals). ``start`` deals the first."""
 
     def __init__(self, table: Place) -> None:
         self.table = table
@@ -105,7 +105,7 @@ class Game:
         (``seed_committed``), then deal once every connected player has contributed, or when the
         ``contributions`` deadline (``contribute_ms``) passes. A seeded table deals at once."""
         match, seed, players = self.match, self.table.seed, len(self.seats)
-        if seed is None:  # DESIGN.md: each deal seeded afresh from secrets
+        if seed is None:  # docs/ARCHITECTURE.md: each deal seeded afresh from secrets
             match.rng = random.Random(secrets.randbits(128))
         for event in match.choose_dealer():  # the first dealer's draw (lozh): public, before the seed
             self._send(event)
@@ -138,6 +138,17 @@ class Game:
         self.shuffle.contribute(session.seat, req.deal_no, req.contribution)
         session.ok(req)
         if self.shuffle.complete:
+            self.deal_cards()
+
+    def seat_dropped(self, seat: int) -> None:
+        """Seat ``seat``'s connection dropped: a pending shuffle stops waiting for its
+        contribution, and the cards are dealt at once when it was the last one awaited
+        (docs/PROTOCOL.md, 9.2: the seats of players whose connection is down are not waited for)."""
+        shuffle = self.shuffle
+        if shuffle is None or shuffle.dealt:
+            return
+        shuffle.stop_awaiting(seat)
+        if shuffle.complete:
             self.deal_cards()
 
     def deal_cards(self) -> None:
@@ -243,7 +254,7 @@ class Game:
 
     def fire_bot(self, index: int) -> None:
         """The ``bot:<seat>`` deadline, twice (``_time_bot``): the bot playing that seat chooses,
-        then acts at the time fixed before it chose (issue 27): how long choosing took, which
+        then acts at the time fixed before it chose: how long choosing took, which
         may differ between a true set and a bluff, shows in no event's time."""
         deal, referee, seat = self.deal, self.referee, self.seats[index]
         if deal is None or referee is None or deal.over or not seat.by_bot:

@@ -1,4 +1,4 @@
-"""The referee: the timing rules of RULES.md ("Timing rules") over one deal.
+"""The referee: the timing rules of docs/RULES.md ("Timing rules") over one deal.
 
 A real table settles by voice who spoke first; here the referee does, on a clock. It is the one
 place where a deal's actions are applied: a seat's action (``act``) and what a deadline does
@@ -15,7 +15,7 @@ callable):
   group (``Challenges(seats, set_no)``: the seat nearest the claimant's left wins). While a group
   collects, no set is applied: one that arrives is refused (``CHALLENGE_PENDING``), since the
   challenge came first and will reveal the set it would cover.
-- ``quads``: the quads window (RULES.md `verish`, **Decision**): after every take by a seat a
+- ``quads``: the quads window (docs/RULES.md `verish`, **Decision**): after every take by a seat a
   person plays (``by_bot`` false), whatever he holds, the referee opens it
   (``OpenQuadsWindow``): the next set waits, held, while the taker may discard quads. The
   taker's discard or decline closes it (and a held set is laid); at a timed table (``turn_ms``
@@ -29,7 +29,7 @@ callable):
 - ``think``: the bot chooses that move ahead of the ``turn`` deadline (half ``bot_delay_ms``
   before it, at most half the turn time), so that the move comes exactly when the time runs out
   whatever it is: how long choosing took, which may differ between a true set and a bluff,
-  shows in no event's time (issue 27). When what the seat may do has changed since, the bot
+  shows in no event's time. When what the seat may do has changed since, the bot
   chooses again at the deadline.
 """
 
@@ -250,7 +250,7 @@ class Referee:
     # -- challenges -----------------------------------------------------------------------------
 
     def _collect(self, action: engine.Challenge) -> bool:
-        """RULES.md, "Timing rules": the first valid challenge of the last set opens the tie
+        """docs/RULES.md, "Timing rules": the first valid challenge of the last set opens the tie
         window; later ones within it join the group. True if ``action`` was taken into a group;
         False to apply it now (a premature challenge: void, and its sender is barred). Raises
         the engine's RuleViolation for a challenge the rules refuse."""

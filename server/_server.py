@@ -4,8 +4,8 @@
 (``ClientConnection``), which catches every exception of its own connection, and one task per
 table (``Table.run``, its deadlines). Lobby requests (``list_tables``, ``create_table``,
 ``variants``, ...) are answered here; table and game requests go to the session's table at once
-(``Table.handle``). What a request sends is queued on the receivers' outboxes and written by
-their writer tasks once the request is done (``_outbox``).
+(``Table.handle``). What a request sends goes to each receiver's outbox (``_outbox``: when it is
+written is said there).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ their table; the rest are the lobby's)."""
 
 def variants_info(defaults: TableDefaults) -> list[dict[str, Any]]:
     """The ``variants`` reply: every variant with its seats and options (default, choices), and
-    where it has a quads window (RULES.md `verish`), its default length (``defaults``)."""
+    where it has a quads window (docs/RULES.md `verish`), its default length (``defaults``)."""
     out = []
     for rules in engine.VARIANTS.values():
         options: dict[str, Any] = {}

@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--variant",
         default=engine.DEFAULT_VARIANT,
         choices=list(engine.VARIANTS),
-        help=f"the variant (RULES.md; default {engine.DEFAULT_VARIANT})",
+        help=f"the variant (docs/RULES.md; default {engine.DEFAULT_VARIANT})",
     )
     parser.add_argument(
         "--players",

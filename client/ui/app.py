@@ -3,7 +3,7 @@
 ``build_app(controller, input=None, output=None)`` makes the prompt-toolkit ``Application``
 (tests pass a pipe input and ``DummyOutput``). The screen is redrawn when a message changed what
 it shows (``Controller.receive`` invalidates), after a key, and when a visible countdown or a
-notice changes (``Controller.next_tick``); an idle client draws nothing (issue 22, item 15).
+notice changes (``Controller.next_tick``); an idle client draws nothing.
 
 ``run_client(...)`` runs it against a server until the player quits; prompt-toolkit restores the
 terminal on the way out, also after an error. It keeps the session on disk where asked

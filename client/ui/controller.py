@@ -3,7 +3,7 @@
 ``Controller`` holds the model ``State`` (fed by ``receive(msg)``) and the screen-only state
 (cursor, selected cards, an open dialog, a notice, scroll positions), and turns intentions into
 requests through ``send(request)`` (a dict without ``id``: the network layer numbers it). Every
-game action is offered only when the last ``legal`` event allows it (DESIGN.md, "Turns"); a key
+game action is offered only when the last ``legal`` event allows it (docs/ARCHITECTURE.md, "Turns"); a key
 that can do nothing now says why in a short notice. Nothing here knows the rules.
 
 The screen is redrawn only when something it shows changed: ``receive`` calls ``invalidate()``
@@ -214,7 +214,7 @@ class Controller(Dialogs, Lobby, Records, HandMoves):
 
     def lay(self) -> None:
         """Enter: lay the selected cards, asking the rank only when several may be claimed and
-        the count only where counts may lie (RULES.md, ``count_may_lie``)."""
+        the count only where counts may lie (docs/RULES.md, ``count_may_lie``)."""
         bounds = self.legal.get("lay")
         if not bounds:
             self.say(self._why_not("lay"))
@@ -307,7 +307,7 @@ class Controller(Dialogs, Lobby, Records, HandMoves):
         self._act({"t": "discard_quads", "ranks": ranks})
 
     def decline_quads(self) -> None:
-        """``k``: go on without discarding quads, just after taking the pile (RULES.md, ``verish``):
+        """``k``: go on without discarding quads, just after taking the pile (docs/RULES.md, ``verish``):
         the quads window closes and the next set is laid at once."""
         if not self.legal.get("decline_quads"):
             self.say(self._why_not("decline"))
@@ -408,5 +408,5 @@ TABLE_HIDING = ("help", "rules", "scores", "players", "seats", "deals", "record"
 
 
 def _my_window(s: model.State) -> bool:
-    """This seat's own quads window is open (RULES.md, ``verish``): a moment to act, like a turn."""
+    """This seat's own quads window is open (docs/RULES.md, ``verish``): a moment to act, like a turn."""
     return s.seat is not None and s.playing and (s.quads_window or {}).get("seat") == s.seat

@@ -5,7 +5,7 @@ seats, 1 of them a ``sharp`` ("hard") bot, 60 s a turn and 5 deals a match; the 
 words what that means ("4 seats: you, 2 friends and 1 bot"). The form offers the variant, the
 seats, the bots and their level, the turn time, the deals of a match, a table password, the
 variant's options (``variants`` reply, docs/PROTOCOL.md section 5) and, where the server knows
-it, the quads window of ``verish`` (RULES.md, verish: a ``variants`` entry with a
+it, the quads window of ``verish`` (docs/RULES.md, verish: a ``variants`` entry with a
 ``quads_window_ms`` default says the server takes the ``create_table`` field of that name).
 
 The form knows values, not words: texts.py labels and explains each field (``form.<name>``).

@@ -1,6 +1,6 @@
 """The rules of each variant, short, in English and Russian, for the client's rules page (``r``
-at the table, and the end of ``?``). They restate RULES.md (the source: where they differ,
-RULES.md is right and this page has a bug), in its vocabulary: set, claim, pile, challenge
+at the table, and the end of ``?``). They restate docs/RULES.md (the source: where they differ,
+docs/RULES.md is right and this page has a bug), in its vocabulary: set, claim, pile, challenge
 («Не верю»), believe («Верю»), discard, quad, out, deal.
 
 ``rules_text(variant, lang)`` returns the page: a title line, then the rules; "" for a variant

@@ -3,7 +3,7 @@
 ``Texts(lang, ascii)`` holds one language (the strings are in client/ui/strings.py). In
 ``ascii`` mode (a terminal that cannot show ♠♥♦♣: client/terminal.py) every text that reaches
 the screen is made ASCII: cards read ``QS``, ``10H``, marks and lines become ``> | -``, Cyrillic
-(names, chat) is transliterated, anything else unprintable becomes ``?``. The words are RULES.md's
+(names, chat) is transliterated, anything else unprintable becomes ``?``. The words are docs/RULES.md's
 vocabulary (hand, set, claim, pile, challenge, believe, discard, quad, out, deal) in its Russian
 column.
 
