@@ -146,7 +146,7 @@ class Referee:
     def quads_time_ms(self) -> int | None:
         """The time limit of a quads window, in ms, that ``quads_window_opened`` announces: None
         at an untimed table (``turn_ms`` 0), where it lasts until the taker discards or declines
-        (RULES.md, `verish`)."""
+        (docs/RULES.md, `verish`)."""
         return self.settings.quads_window_ms if self.settings.turn_ms else None
 
     def turn_ms_left(self) -> int | None:

@@ -1,4 +1,4 @@
-"""The quads window of ``verish`` in the terminal client (RULES.md, ``verish``, quads after taking):
+"""The quads window of ``verish`` in the terminal client (docs/RULES.md, ``verish``, quads after taking):
 the model follows ``quads_window_opened`` and ``quads_window_closed`` (a close by time is
 logged); the taker sees a countdown at a timed table, none at an untimed one (the window waits
 for him), and the keys (``d`` discards, ``k`` goes on, ``в`` and ``л`` on a Russian layout),

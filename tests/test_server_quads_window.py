@@ -1,4 +1,4 @@
-"""The quads window of `verish` at a table (RULES.md, `verish`, quads after taking, Decision), on
+"""The quads window of `verish` at a table (docs/RULES.md, `verish`, quads after taking, Decision), on
 trio's MockClock: at an untimed table it waits for the taker's decision, however long, and
 ``quads_window_opened`` says it has no time (``time_ms`` null); at a timed table it closes when
 its ``quads_window_ms`` pass; a bot that takes over the taker's seat (he left) goes on for him,

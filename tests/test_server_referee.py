@@ -1,7 +1,7 @@
 """The referee alone (server/_referee.py), on a clock the test moves: the quads window of
-`verish` (RULES.md, quads after_taking, Decision; timed at a timed table, waiting for the taker
+`verish` (docs/RULES.md, quads after_taking, Decision; timed at a timed table, waiting for the taker
 at an untimed one, and the same whatever he holds) and the tie window that no set cuts short
-(RULES.md, "Timing rules"), at their exact boundaries. Deals are arranged by hand, as the
+(docs/RULES.md, "Timing rules"), at their exact boundaries. Deals are arranged by hand, as the
 scenario files arrange them."""
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def test_a_window_restored_from_the_journal_keeps_the_tables_timing(times, due):
 
 @pytest.mark.parametrize("times", [{}, TIMED])
 def test_the_windows_time_and_end_are_the_same_whatever_the_taker_holds(times):
-    """Hidden information (RULES.md, `verish`): what everyone sees of the window, its opening,
+    """Hidden information (docs/RULES.md, `verish`): what everyone sees of the window, its opening,
     its time limit and when the clock closes it, depends on the table, not on the taker's hand."""
 
     def seen(hand: list[str]) -> tuple[list[str], int | None, float, list[str]]:

@@ -387,7 +387,7 @@ class Controller(Dialogs, Lobby, Records, HandMoves):
     def quads_over_dialog(self) -> bool:
         """This seat's own quads window is open under a dialog that hides the table: the dialog
         shows it, with its countdown, and takes ``d`` and ``k``, so that no dialog uses the
-        window up unseen (RULES.md, ``verish``)."""
+        window up unseen (docs/RULES.md, ``verish``)."""
         d = self.dialog
         return d is not None and d.kind in TABLE_HIDING and _my_window(self.state)
 

@@ -118,14 +118,14 @@ def dialog_entries(c: Controller) -> list[Key]:
 
 
 def _quads_keys(c: Controller) -> list[Key]:
-    """``d`` and ``k`` for the taker's decision (RULES.md, ``verish``), where he may make it."""
+    """``d`` and ``k`` for the taker's decision (docs/RULES.md, ``verish``), where he may make it."""
     t, legal, s = c.t, c.legal, c.state
     out: list[Key] = []
     if legal.get("discard_quads"):
         out.append(Key("d", t("keys.quads"), 2))
     window = s.quads_window or {}
     if legal.get("decline_quads") and (legal.get("discard_quads") or window.get("seat") == s.seat):
-        out.append(Key("k", t("keys.decline"), 2))  # RULES.md, verish: go on without discarding
+        out.append(Key("k", t("keys.decline"), 2))  # docs/RULES.md, verish: go on without discarding
     return out
 
 

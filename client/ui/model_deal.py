@@ -117,7 +117,7 @@ def _set_laid(s: State, m: Msg, now: float) -> State:
     counts = add_count(s.hand_counts, seat, None if size is None else -size)
     waiting = s.waiting
     if counts is not None and isinstance(seat, int) and seat < len(counts) and not counts[seat]:
-        waiting = waiting if seat in waiting else waiting + (seat,)  # RULES.md, last cards
+        waiting = waiting if seat in waiting else waiting + (seat,)  # docs/RULES.md, last cards
     s = attrs.evolve(
         s,
         hand=remove_cards(s.hand, m.get("cards")) if mine else s.hand,
@@ -174,7 +174,7 @@ def _set_held(s: State, m: Msg, now: float) -> State:
 def _set_returned(s: State, m: Msg, now: float) -> State:
     cards = tuple(m.get("cards") or ())
     # A held set never left the hand; a laid one comes back to it (the set that covered the
-    # winner's last set, as a first_wins deal ends: RULES.md, `hoyle`, scoring).
+    # winner's last set, as a first_wins deal ends: docs/RULES.md, `hoyle`, scoring).
     if s.held is not None:
         return add_log(attrs.evolve(s, held=None), "set_returned", cards=cards)
     hand = sort_hand(s.hand + cards) if s.hand is not None else None
@@ -282,7 +282,7 @@ def _decided(window: Msg | None, seat: object) -> Msg | None:
 
 
 def _quads_window_opened(s: State, m: Msg, now: float) -> State:
-    """RULES.md, ``verish``: the quads window opens after every take by a person, whatever he
+    """docs/RULES.md, ``verish``: the quads window opens after every take by a person, whatever he
     holds; the next set waits until it closes. No log line: the status line shows it, with its
     countdown (``deadline``; None: it waits for the taker, at an untimed table)."""
     time_ms = m.get("time_ms")

@@ -83,7 +83,7 @@ def dialog_text(c: Controller) -> StyleAndTextTuples:
 
 
 def _quads_banner(c: Controller) -> StyleAndTextTuples:
-    """RULES.md, ``verish``: the taker's quads window, over a dialog that hides the table."""
+    """docs/RULES.md, ``verish``: the taker's quads window, over a dialog that hides the table."""
     s, t = c.state, c.t
     out: StyleAndTextTuples = [*my_quads_window(s, t, c.clock(), s.quads_window or {}), ("", "\n")]
     why = moment(s)
@@ -259,7 +259,7 @@ def _form_value(t: Texts, f: Any, name: str) -> str:
         return t.level(str(v))
     if name == "turn":
         return t("form.turn.off") if not v else t("form.seconds", n=v)
-    if name == "quads_window":  # RULES.md, verish: untimed turns, an untimed window
+    if name == "quads_window":  # docs/RULES.md, verish: untimed turns, an untimed window
         if not v:
             return t("form.turn.off")
         return t("form.seconds", n=f"{v / 1000:g}") if f.turn else t("form.quads_window.wait")

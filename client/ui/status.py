@@ -119,7 +119,7 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
 
 
 def my_quads_window(s: State, t: Texts, now: float, window: dict[str, Any]) -> StyleAndTextTuples:
-    """The taker's own quads window (RULES.md, ``verish``): the countdown, then whose turn waits."""
+    """The taker's own quads window (docs/RULES.md, ``verish``): the countdown, then whose turn waits."""
     out: StyleAndTextTuples = [("class:myturn", t.glyph("turn") + " " + t("status.quads.you"))]
     left = seconds_left(window.get("deadline"), now)
     if left is not None:
