@@ -30,11 +30,11 @@ def play(deal, bots, rules, action):
     feed(bots, deal.apply(action), rules)
 
 
-def test_three_strengths_by_name():
-    assert STRENGTHS == ("random", "honest", "sharp")
+def test_four_strengths_by_name():
+    assert STRENGTHS == ("random", "honest", "sharp", "expert")
     assert isinstance(make_bot("sharp", 2, engine.variant("hoyle"), 4), SharpBot)
     assert all(issubclass(cls, Bot) for cls in BOTS.values())
-    with pytest.raises(ValueError, match="unknown bot strength 'genius'; known: random, honest, sharp"):
+    with pytest.raises(ValueError, match="unknown bot strength 'genius'; known: random, honest, sharp, expert"):
         make_bot("genius", 0, engine.variant("verish"), 4)
 
 
