@@ -3,14 +3,18 @@ the server's records writer (``server.Records``) stores it and ``neveryu replay`
 
 A match of the records is one duplicate group of one variant (its deals are the rotations); the
 seats are named ``bot N`` with their strength; times are made up (the arena plays without a
-clock): one second per action from the run's start.
+clock): one second per action from the run's start. The fair deal's salt follows from the run
+and the group, and its commitment is over the group's deck (seeded decks: no secret to keep).
 """
 
 from __future__ import annotations
 
+import hashlib
+
 from neveryu import engine
 from neveryu.engine.arena import Played
 from neveryu.server._record import DealRecord, Result, SeatRecord
+from neveryu.server._wire import commitment
 
 ACTION_MS = 1_000
 """The made-up time between two actions of an arena deal, in ms."""
@@ -22,6 +26,7 @@ def record_of(deal: Played, run: str, started_ms: int) -> DealRecord:
     if not deal.ended:
         raise ValueError("an unfinished deal has no record")
     players = len(deal.bots)
+    salt = hashlib.sha256(f"{run}:{deal.variant}:{deal.group}".encode()).hexdigest()
     result = Result(
         loser=deal.loser, winner=deal.winner, out=deal.out, scores=deal.scores, hand_counts=deal.hand_counts
     )
@@ -52,7 +57,7 @@ def record_of(deal: Played, run: str, started_ms: int) -> DealRecord:
         dealer=deal.dealer,
         draws=None,
         deck=deal.deck,
-        fair={"commitment": "", "salt": ""},
+        fair={"commitment": commitment(salt, deal.deck), "salt": salt},
         actions=tuple((ACTION_MS * (k + 1), a) for k, a in enumerate(deal.actions)),
         result=result,
         match_scores=deal.scores,

@@ -155,7 +155,6 @@ class ExpertBot(SharpBot):
         game.play(HORIZON, ROUNDS)
         return _value(deal, me, self._first_wins)
 
-
     def _player(self, seat: int, view: View) -> SharpBot:
         """A ``sharp`` bot for ``seat`` of a sampled deal, starting from ``view`` and from what
         this seat knows of every seat's play (public: how often each bluffed and called)."""
