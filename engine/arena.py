@@ -80,11 +80,12 @@ class _Kept(BotDeal):
 
 
 def play_group(
-    variant: str, lineup: Sequence[str], seed: int, group: int, *, check: bool = False
+    variant: str, lineup: Sequence[str], seed: int, group: int, *, check: bool = False, keep: bool = True
 ) -> list[Played]:
     """The ``len(lineup)`` deals of one duplicate group (module docstring). ``lineup``: one bot
-    strength per seat (``engine.bots.BOTS``). Raises ValueError for an unknown variant or
-    strength, or a seat count the variant does not allow."""
+    strength per seat (``engine.bots.BOTS``). ``keep``: keep each deal's deck and actions (for
+    the records; else they are empty, and a long run's memory holds only the results). Raises
+    ValueError for an unknown variant or strength, or a seat count the variant does not allow."""
     rules = variant_of(variant)
     players = len(lineup)
     base = group_seed(seed, variant, group)
@@ -112,7 +113,7 @@ def play_group(
                 group=group,
                 rotation=rotation,
                 bots=bots,
-                deck=tuple(deck),
+                deck=tuple(deck) if keep else (),
                 dealer=0,
                 ended=ended,
                 out=tuple(end.out) if ended and end else (),
@@ -120,7 +121,7 @@ def play_group(
                 winner=end.winner if ended and end else None,
                 scores=tuple(end.scores) if ended and end else (),
                 hand_counts=tuple(end.hand_counts) if ended and end else (),
-                actions=tuple(game.applied),
+                actions=tuple(game.applied) if keep else (),
                 bot_errors=game.bot_errors,
             )
         )

@@ -71,10 +71,13 @@ def _tasks(variants: list[str], groups: int) -> Iterator[tuple[str, int, int]]:
 
 
 def play_groups(
-    variant: str, lineup: tuple[str, ...], seed: int, start: int, stop: int, check: bool
+    variant: str, lineup: tuple[str, ...], seed: int, start: int, stop: int, check: bool, keep: bool
 ) -> list[Played]:
-    """The deals of groups ``start``..``stop - 1`` (a worker's task)."""
-    return [d for g in range(start, stop) for d in play_group(variant, lineup, seed, g, check=check)]
+    """The deals of groups ``start``..``stop - 1`` (a worker's task); ``keep``: with their decks
+    and actions (``engine.arena.play_group``)."""
+    return [
+        d for g in range(start, stop) for d in play_group(variant, lineup, seed, g, check=check, keep=keep)
+    ]
 
 
 def _ignore_sigint() -> None:
@@ -93,19 +96,21 @@ def run(args: argparse.Namespace) -> int:
     groups = math.ceil(args.deals / len(lineup))
     tasks = list(_tasks(variants, groups))
     played: list[Played] = []
+    keep = args.db is not None
     progress = Progress(len(variants) * groups * len(lineup), enabled=not args.quiet and sys.stderr.isatty())
     started = time.perf_counter()
     stopped = False
     try:
         if args.jobs <= 1:
             for v, a, b in tasks:
-                done = play_groups(v, lineup, args.seed, a, b, args.check)
+                done = play_groups(v, lineup, args.seed, a, b, args.check, keep)
                 played += done
                 progress.add(len(done))
         else:
             with ProcessPoolExecutor(args.jobs, initializer=_ignore_sigint) as pool:
                 futures: list[Future[list[Played]]] = [
-                    pool.submit(play_groups, v, lineup, args.seed, a, b, args.check) for v, a, b in tasks
+                    pool.submit(play_groups, v, lineup, args.seed, a, b, args.check, keep)
+                    for v, a, b in tasks
                 ]
                 try:
                     for fut in as_completed(futures):

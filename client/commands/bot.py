@@ -2,8 +2,9 @@
 seats filled from another machine. Without --table it joins the first waiting table with a free
 seat, or makes a table of the server's default variant.
 
-Bots come in three levels: easy (random: any legal move), normal (honest: tells the truth when
-it can) and hard (sharp: remembers cards, bluffs, challenges well)."""
+Bots come in four levels: easy (random: any legal move), normal (honest: tells the truth when
+it can), hard (sharp: remembers cards, bluffs, challenges well) and expert (sharp with a search
+of its sets)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import argparse
 import logging
 import sys
 
-LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
+LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp", "expert": "expert"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strength",
         default="hard",
-        help="the bot's level: easy, normal, hard (or random, honest, sharp); default hard",
+        help="the bot's level: easy, normal, hard, expert (or random, honest, sharp); default hard",
     )
     parser.add_argument("--name", default="bot", help="the name it plays under")
     parser.add_argument(

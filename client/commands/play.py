@@ -2,7 +2,7 @@
 other seats, and the full-screen client on it, straight at the table.
 
 Turns are untimed unless --turn says otherwise: read the help (?) and the rules (r) at your own
-pace. Bots come in three levels: easy (random), normal (honest) and hard (sharp, the default).
+pace. Bots come in four levels: easy (random), normal (honest), hard (sharp, the default) and expert.
 Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them and ``neveryu
 replay ID`` shows one again, every hand. A game cut short (the terminal closed, the process
 killed) is not lost: the next ``neveryu play`` on the same records brings the table back and
@@ -24,7 +24,7 @@ from neveryu import engine
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, need_terminal, player_name, prefs_of
 from .serve import add_record_arguments, with_records
 
-LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
+LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp", "expert": "expert"}
 DEFAULT_BOT = "sharp"
 
 
@@ -46,8 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="LIST",
         help=(
-            "bot levels for the other seats: one for all, or a comma list; easy, normal, hard (or "
-            f"random, honest, sharp); default hard. {BOT_LEVELS_HELP}"
+            "bot levels for the other seats: one for all, or a comma list; easy, normal, hard, "
+            f"expert (or random, honest, sharp); default hard. {BOT_LEVELS_HELP}"
         ),
     )
     parser.add_argument("--seed", type=int, default=None, help="make the deals reproducible")
@@ -92,7 +92,8 @@ def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple
     unknown = sorted(set(names) - set(STRENGTHS))
     if unknown:
         raise ValueError(
-            f"unknown bot level {', '.join(unknown)}; known: easy, normal, hard ({', '.join(STRENGTHS)})"
+            f"unknown bot level {', '.join(unknown)}; "
+            f"known: easy, normal, hard, expert ({', '.join(STRENGTHS)})"
         )
     return players, names
 

@@ -19,7 +19,7 @@ import attrs
 
 from neveryu import engine
 
-LEVELS = ("random", "honest", "sharp")  # the bot strengths, easiest first (texts: easy/normal/hard)
+LEVELS = ("random", "honest", "sharp", "expert")  # bot strengths, easiest first (easy/normal/hard/expert)
 DEFAULT_LEVEL = "sharp"
 TURN_S = (0, 15, 30, 45, 60, 90, 120, 180)  # 0: untimed
 DEALS = (1, 3, 5, 7, 10)
