@@ -40,6 +40,7 @@ ROUNDS = 2
 """A playout ends when this many piles have been taken or discarded after the candidate."""
 
 PRIOR = 0.5
+WIDE = True
 """How much ``sharp``'s own choice is worth over the others before the samples speak, in cards."""
 
 
@@ -96,8 +97,12 @@ class ExpertBot(SharpBot):
                     found.append(LaySet(seat, tuple(mine), rank, len(mine) if lie else None))
                 spare = sorted((c for c in hand_ if c[0] != rank), key=lambda c: counts[c[0]])
                 need = max(b.min - len(mine), 1) if len(mine) < b.max else 0
-                if need and len(spare) >= need:
-                    cards = tuple(mine[: b.max - need] + spare[:need])
+                # a small bluff (the fewest cards it may add) and, where sets may be larger, a
+                # large one (up to the most cards a set may hold)
+                for extra in {need, min(len(spare), b.max - len(mine))} if need and WIDE else {need}:
+                    if not extra or len(spare) < extra:
+                        continue
+                    cards = tuple(mine[: b.max - extra] + spare[:extra])
                     if lie:
                         found.append(LaySet(seat, cards, rank, max(b.count_min or 1, len(mine) or 1)))
                     found.append(LaySet(seat, cards, rank, len(cards) if lie else None))
