@@ -41,6 +41,8 @@ ROUNDS = 2
 
 PRIOR = 0.5
 WIDE = True
+ENDGAME = 6
+ENDGAME_HORIZON = 200
 """How much ``sharp``'s own choice is worth over the others before the samples speak, in cards."""
 
 
@@ -157,7 +159,10 @@ class ExpertBot(SharpBot):
             game.apply(action)
         except RuleViolation:
             return -1000.0
-        game.play(HORIZON, ROUNDS)
+        if self._first_wins and len(view.hand or ()) <= ENDGAME:
+            game.play(ENDGAME_HORIZON)  # near its end, to the deal's end: who wins is all
+        else:
+            game.play(HORIZON, ROUNDS)
         return _value(deal, me, self._first_wins)
 
     def _player(self, seat: int, view: View) -> SharpBot:
