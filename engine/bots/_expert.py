@@ -30,7 +30,7 @@ from ._sharp import NOISE, OUT, SHARE, WIN, SharpBot
 BUDGET_S = 0.5
 """How long one decision may search, in seconds (inside a table's default bot delay, 0.9 s)."""
 
-SAMPLES = 8
+SAMPLES = 16
 """The most samples one decision plays (each candidate once per sample)."""
 
 HORIZON = 60
@@ -40,9 +40,6 @@ ROUNDS = 2
 """A playout ends when this many piles have been taken or discarded after the candidate."""
 
 PRIOR = 0.5
-WIDE = True
-ENDGAME = 6
-ENDGAME_HORIZON = 200
 """How much ``sharp``'s own choice is worth over the others before the samples speak, in cards."""
 
 
@@ -101,7 +98,7 @@ class ExpertBot(SharpBot):
                 need = max(b.min - len(mine), 1) if len(mine) < b.max else 0
                 # a small bluff (the fewest cards it may add) and, where sets may be larger, a
                 # large one (up to the most cards a set may hold)
-                for extra in {need, min(len(spare), b.max - len(mine))} if need and WIDE else {need}:
+                for extra in {need, min(len(spare), b.max - len(mine))} if need else ():
                     if not extra or len(spare) < extra:
                         continue
                     cards = tuple(mine[: b.max - extra] + spare[:extra])
@@ -159,10 +156,7 @@ class ExpertBot(SharpBot):
             game.apply(action)
         except RuleViolation:
             return -1000.0
-        if self._first_wins and len(view.hand or ()) <= ENDGAME:
-            game.play(ENDGAME_HORIZON)  # near its end, to the deal's end: who wins is all
-        else:
-            game.play(HORIZON, ROUNDS)
+        game.play(HORIZON, ROUNDS)
         return _value(deal, me, self._first_wins)
 
     def _player(self, seat: int, view: View) -> SharpBot:
