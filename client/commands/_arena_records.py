@@ -10,6 +10,7 @@ and the group, and its commitment is over the group's deck (seeded decks: no sec
 from __future__ import annotations
 
 import hashlib
+import time
 
 from neveryu import engine
 from neveryu.engine.arena import Played
@@ -62,3 +63,40 @@ def record_of(deal: Played, run: str, started_ms: int) -> DealRecord:
         result=result,
         match_scores=deal.scores,
     )
+
+
+class RecordSink:
+    """Every ended deal handed to ``add`` goes to the records database at ``path`` through the
+    server's records writer (``server.Records``); ``close()`` waits for the writer and says what
+    was written. A database that cannot be opened turns the records off, and the run goes on."""
+
+    FLUSH_EVERY = 100
+    """Deals queued between two waits for the writer (its queue is bounded)."""
+
+    def __init__(self, path: str, run: str) -> None:
+        from neveryu.server import Records
+
+        self.path = path
+        self.run = run
+        self.started_ms = int(time.time() * 1000)
+        self.records = Records(path, server="arena")
+        self.records.open()
+        self.kept = 0
+
+    def add(self, deals: list[Played]) -> None:
+        if not self.records.on:
+            return
+        for d in deals:
+            if d.ended:
+                self.records.keep(record_of(d, self.run, self.started_ms))
+                self.kept += 1
+                if self.kept % self.FLUSH_EVERY == 0:
+                    self.records.flush()
+
+    def close(self) -> str:
+        records = self.records
+        if not records.on:
+            return f"not written: {records.off}"
+        records.close()
+        dropped = f", {records.dropped} dropped" if records.dropped else ""
+        return f"{records.written} deals written to {self.path}{dropped}"

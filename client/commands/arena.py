@@ -19,12 +19,18 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import TYPE_CHECKING
+
+import attrs
 
 from neveryu import engine
 from neveryu.engine.arena import Played, play_group
 from neveryu.engine.bots import STRENGTHS
 
 from ._arena_progress import Progress
+
+if TYPE_CHECKING:
+    from ._arena_records import RecordSink
 
 DEFAULT_LINEUP = "expert,sharp,sharp,sharp"
 GROUPS_PER_TASK = 4
@@ -97,15 +103,22 @@ def run(args: argparse.Namespace) -> int:
     tasks = list(_tasks(variants, groups))
     played: list[Played] = []
     keep = args.db is not None
+    sink = _records(args.db, args.seed) if keep else None
+
+    def take(done: list[Played]) -> None:
+        if sink is not None:
+            sink.add(done)  # written as they come: the run keeps only their results
+            done = [attrs.evolve(d, deck=(), actions=()) for d in done]
+        played.extend(done)
+        progress.add(len(done))
+
     progress = Progress(len(variants) * groups * len(lineup), enabled=not args.quiet and sys.stderr.isatty())
     started = time.perf_counter()
     stopped = False
     try:
         if args.jobs <= 1:
             for v, a, b in tasks:
-                done = play_groups(v, lineup, args.seed, a, b, args.check, keep)
-                played += done
-                progress.add(len(done))
+                take(play_groups(v, lineup, args.seed, a, b, args.check, keep))
         else:
             with ProcessPoolExecutor(args.jobs, initializer=_ignore_sigint) as pool:
                 futures: list[Future[list[Played]]] = [
@@ -114,9 +127,7 @@ def run(args: argparse.Namespace) -> int:
                 ]
                 try:
                     for fut in as_completed(futures):
-                        done = fut.result()
-                        played += done
-                        progress.add(len(done))
+                        take(fut.result())
                 except KeyboardInterrupt:
                     for fut in futures:
                         fut.cancel()
@@ -125,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
         stopped = True
     progress.close()
     seconds = time.perf_counter() - started
-    return _finish(args, variants, lineup, played, seconds, stopped)
+    written = sink.close() if sink is not None else None
+    return _finish(args, variants, lineup, played, seconds, stopped, written)
 
 
 def _check(args: argparse.Namespace, variants: list[str], lineup: tuple[str, ...]) -> str | None:
@@ -152,6 +164,7 @@ def _finish(
     played: list[Played],
     seconds: float,
     stopped: bool,
+    written: str | None,
 ) -> int:
     from . import _arena_report, _arena_stats
 
@@ -169,8 +182,8 @@ def _finish(
         "deals per second": f"{len(played) / seconds:.1f}" if seconds else "-",
         "jobs": str(args.jobs),
     }
-    if args.db:
-        header["records"] = _write_records(args.db, played, args.seed)
+    if written is not None:
+        header["records"] = written
     if args.json:
         print(
             json.dumps(
@@ -199,26 +212,8 @@ def _finish(
     return 1 if bad else 0
 
 
-def _write_records(path: str, played: list[Played], seed: int) -> str:
-    """Every ended deal of ``played`` through the server's records writer; what was written."""
-    from neveryu.server import Records
+def _records(path: str, seed: int) -> RecordSink:
+    """The writer of ``--db``: the server's records writer on ``path``."""
+    from ._arena_records import RecordSink
 
-    from ._arena_records import record_of
-
-    records = Records(path, server="arena")
-    records.open()
-    if not records.on:
-        return f"not written: {records.off}"
-    run = f"arena-{seed}-{int(time.time())}"
-    started = int(time.time() * 1000)
-    kept = 0
-    for d in sorted(played, key=lambda d: (d.variant, d.group, d.rotation)):
-        if d.ended:
-            records.keep(record_of(d, run, started))
-            kept += 1
-            if kept % 100 == 0:
-                records.flush()
-    records.close()
-    return f"{records.written} deals written to {path}" + (
-        f", {records.dropped} dropped" if records.dropped else ""
-    )
+    return RecordSink(path, f"arena-{seed}-{int(time.time())}")
