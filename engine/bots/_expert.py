@@ -117,7 +117,11 @@ class ExpertBot(SharpBot):
         p_true = self.p_true(view, _counts(view)) if view.last is not None else 1.0
         totals = [0.0] * len(candidates)
         played = 0
-        while played < self.samples and (played == 0 or self.clock() - start < self.budget_s):
+        while played < self.samples:
+            if played:  # another sample only if it should end within the budget, at this pace
+                spent = self.clock() - start
+                if spent + spent / played > self.budget_s:
+                    break
             placed = sample(self, view, p_true, rng)
             seed = rng.getrandbits(32)
             for i, action in enumerate(candidates):
