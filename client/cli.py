@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "export": "write a recorded deal as JSON (the hand-history format of docs/RECORDS.md)",
     "stats": "players' statistics and ratings from the records; --top: the leaderboards",
     "simulate": "play many seeded bots-only deals and print figures",
+    "arena": "rank bots over duplicate deals: places, ratings, confidence intervals",
     "scenario": "run scenario files (docs/SCENARIOS.md) and show any mismatch",
     "protocol-info": "print the protocol's JSON Schema and version",
     "servers": "list the servers found on the local network (DNS-SD)",

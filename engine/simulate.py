@@ -2,19 +2,8 @@
 
 Pure: no I/O, no clock of its own (pass ``clock`` to measure deals per second). Each deal is
 played by one bot per seat (``engine.bots``) that sees only its seat's view and projected events;
-the simulator plays the referee of docs/RULES.md, "Timing rules", without time:
-
-- after each set in an `anyone` variant every other active seat is asked (``choose``) whether it
-  challenges; one or more challenges are applied together as ``Challenges(seats, set_no)`` (the
-  engine settles ties by seat order), else ``CloseWindow(set_no)`` and the seat to act lays the
-  set it chose;
-- after a pile is taken with ``quads = after_taking`` the taker is asked at once, before the
-  next set is laid (which ends his right, docs/RULES.md `verish`), whether it discards quads, when it
-  is not the seat to act (the seat to act is asked on its turn anyway); a taker that keeps them
-  lets the right lapse with the next set;
-- the seat to act is asked for its action; a bot that answers None or an illegal action is
-  played by ``Timeout(seat, action)`` with a random turn action (``random_turn_action``, as a
-  server does when the away bot's choice is unusable) and counted in ``bot_errors``.
+the referee of docs/RULES.md, "Timing rules", is played without time by ``BotDeal``
+(engine/_bot_deal.py).
 
 Strengths rotate: the dealer moves as a ``Match`` moves it, and in deal ``i`` (0-based) the seat
 ``p`` places left of the dealer (``p = (seat - dealer) % players``) is played by
@@ -26,17 +15,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import attrs
 
-from ._actions import Action, Challenge, Challenges, CloseWindow, DiscardQuads, Timeout
-from ._cards import quad_ranks
-from ._errors import RuleViolation
-from ._events import PUBLIC, DealEnded, Event, OwnedEvent, PileTaken, project
+from ._bot_deal import BotDeal, Violation
+from ._events import DealEnded
 from ._match import Match
 from ._rules import Rules
-from ._timeout import random_turn_action
 from .bots import make_bot, strength_of
 
 ACTION_CAP = 20_000
@@ -170,10 +156,6 @@ class _Tally:
         return {name: StrengthResult(*row) for name, row in self.by.items()}
 
 
-class _Violation(Exception):
-    pass
-
-
 def simulate(
     rules: Rules,
     players: int,
@@ -206,7 +188,7 @@ def simulate(
         strengths = game.strengths
         try:
             end = game.play()
-        except _Violation as e:
+        except Violation as e:
             violations += 1
             if len(notes) < MAX_VIOLATION_NOTES:
                 notes.append(f"deal {i}: {e}")
@@ -243,147 +225,18 @@ def simulate(
     )
 
 
-class _Game:
+class _Game(BotDeal):
     """Deal number ``index`` of ``match`` played by bots (``strengths[seat]``, see the module
     docstring); ``play()`` returns its ``DealEnded``, or None at the cap."""
 
     def __init__(
         self, rules: Rules, match: Match, lineup: Sequence[str], index: int, rng: random.Random, check: bool
     ) -> None:
-        self.rules = rules
-        self.rng = rng
-        self.check = check
-        self.deal, opening = match.start()
-        n = self.deal.players
-        dealer = self.deal.dealer
-        self.strengths = [lineup[((seat - dealer) % n + index) % n] for seat in range(n)]
-        self.bots = [make_bot(name, seat, rules, n) for seat, name in enumerate(self.strengths)]
-        self.bot_errors = 0
-        self.end: DealEnded | None = None
-        # event class -> (seat, handler) of each bot that observes it
-        self._watchers: dict[type[Event], list[tuple[int, Callable[[Event], None]]]] = {}
-        self._feed(opening)
+        deal, opening = match.start()
+        n = deal.players
+        self.strengths = [lineup[((seat - deal.dealer) % n + index) % n] for seat in range(n)]
+        bots = [make_bot(name, seat, rules, n) for seat, name in enumerate(self.strengths)]
+        super().__init__(deal, opening, bots, rng, check)
 
-    def _feed(self, events: list[Event]) -> None:
-        """Give each bot its seat's copy of each event it observes (``Bot.observes``: observing
-        any other event does nothing), projecting once per distinct copy (``Event.projection``)
-        and calling each bot's handler directly (``Bot.handler``)."""
-        public = self.rules.hand_counts_public
-        watchers = self._watchers
-        for e in events:
-            cls = type(e)
-            fed = watchers.get(cls)
-            if fed is None:
-                fed = watchers[cls] = [
-                    (seat, handle)
-                    for seat, bot in enumerate(self.bots)
-                    if (handle := bot.handler(cls)) is not None
-                ]
-            if fed:
-                projection = cls.projection
-                if projection == PUBLIC:  # every seat sees this event whole
-                    for _, handle in fed:
-                        handle(e)
-                elif isinstance(e, OwnedEvent):  # its seat sees it whole, the others one same copy
-                    owner = e.seat
-                    other = e.for_seat(None, public)  # = project(e, None, public)
-                    for seat, handle in fed:
-                        if seat == owner:
-                            handle(e)
-                        elif other is not None:
-                            handle(other)
-                else:
-                    for seat, handle in fed:
-                        seen = project(e, seat, public)
-                        if seen is not None:
-                            handle(seen)
-            if type(e) is DealEnded:
-                self.end = e
-
-    def _apply(self, action: Action) -> list[Event]:
-        events = self.deal.apply(action)
-        self._feed(events)
-        if self.check:
-            self._check()
-        return events
-
-    def _check(self) -> None:
-        deal = self.deal
-        try:
-            deal.check_invariant()
-        except AssertionError as e:
-            raise _Violation(str(e)) from None
-        if deal.over:
-            if (deal.loser is None) == (deal.winner is None) or self.end is None:
-                raise _Violation("the deal ended without exactly one loser or winner")
-        elif deal.turn in deal.out or not deal.legal_actions(deal.turn):
-            raise _Violation(f"seat {deal.turn} is to act but may do nothing")
-
-    def play(self) -> DealEnded | None:
-        deal = self.deal
-        anyone = self.rules.challengers == "anyone"
-        after_taking = self.rules.quads == "after_taking"
-        while not deal.over:
-            if deal.actions >= ACTION_CAP:
-                return None
-            turn_action: Action | None = None
-            if anyone and deal.window_open:
-                asked = self._window()
-                if asked is False or deal.over:
-                    continue
-                turn_action = asked
-            seat = deal.turn
-            if turn_action is None:
-                turn_action = self.bots[seat].choose(deal.view(seat), self.rng)
-            events = self._act(seat, turn_action)
-            if (
-                after_taking
-                and deal.quads_offer is not None
-                and not deal.over
-                and any(type(e) is PileTaken for e in events)
-            ):
-                self._offer_quads(deal.quads_offer)
-        return self.end
-
-    def _act(self, seat: int, action: Action | None) -> list[Event]:
-        if action is not None:
-            try:
-                return self._apply(action)
-            except RuleViolation:
-                pass
-        self.bot_errors += 1
-        return self._apply(Timeout(seat=seat, action=random_turn_action(self.deal.view(seat), self.rng)))
-
-    def _window(self) -> Action | Literal[False] | None:
-        """Ask every other active seat about the last set. Returns False when a challenge was
-        applied, else the action the seat to act chose (None: ask it again)."""
-        deal = self.deal
-        last = deal.last
-        assert last is not None  # a window is open: its set is the last
-        turn = deal.turn
-        challengers = []
-        turn_action = None
-        for seat, bot in enumerate(self.bots):
-            if seat == last.seat or seat in deal.out:
-                continue
-            action = bot.choose(deal.view(seat), self.rng)
-            if type(action) is Challenge:
-                challengers.append(seat)
-            elif seat == turn:
-                turn_action = action
-        if challengers:
-            self._apply(Challenges(tuple(challengers), last.set_no))
-            return False
-        self._apply(CloseWindow(last.set_no))
-        return turn_action
-
-    def _offer_quads(self, seat: int) -> None:
-        deal = self.deal
-        if seat == deal.turn or not quad_ranks(deal.hands[seat]):  # legal.discard_quads, the taker's
-            return
-        action = self.bots[seat].choose(deal.view(seat), self.rng)
-        if type(action) is DiscardQuads:
-            try:
-                self._apply(action)
-            except RuleViolation:
-                self.bot_errors += 1
+    def play(self) -> DealEnded | None:  # type: ignore[override]
+        return self.end if super().play(ACTION_CAP) else None

@@ -41,7 +41,8 @@ SEAT_SUMMARY = Ref(
             "name": Field(Nullable(NAME), doc="the player's name; nil for an empty seat"),
             "bot": Field(
                 Nullable(Str(16)),
-                doc="a bot seat: its bot's strength (random, honest or sharp: welcome.bots); nil: a player's",
+                doc="a bot seat: its bot's strength (random, honest, sharp or expert: welcome.bots); "
+                "nil: a player's",
             ),
             "ready": Field(Bool(), doc="ready to start (bots are always ready)"),
             "away": Field(

@@ -328,7 +328,7 @@ class Welcome(Reply):
     )
     bots: tuple[str, ...] | None = wire(
         Array(Str(16, 1), 16),
-        "the bot strengths create_table accepts, easiest first (random, honest, sharp)",
+        "the bot strengths create_table accepts, easiest first (random, honest, sharp, expert)",
         required=False,
     )
     default_bot: str | None = wire(

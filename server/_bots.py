@@ -15,7 +15,7 @@ __all__ = ["Bot", "default_strength", "new_bot", "strengths"]
 
 def strengths() -> tuple[str, ...]:
     """The bot strengths a table may ask for, easiest first (``engine.bots.STRENGTHS``:
-    random, honest, sharp)."""
+    random, honest, sharp, expert)."""
     return tuple(bots.STRENGTHS)
 
 

@@ -24,8 +24,8 @@ class Played(simulate._Game):
         self.events.extend(events)
         super()._feed(events)
 
-    def _apply(self, action: engine.Action) -> list[engine.Event]:
-        events = super()._apply(action)
+    def apply(self, action: engine.Action) -> list[engine.Event]:
+        events = super().apply(action)
         self.applied.append((len(self.applied) * 700, action))
         return events
 

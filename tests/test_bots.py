@@ -40,16 +40,17 @@ def play(deal, bots, rules, action):
     feed(bots, deal.apply(action), rules)
 
 
-def test_three_strengths_by_name():
-    assert STRENGTHS == ("random", "honest", "sharp")
+def test_four_strengths_by_name():
+    assert STRENGTHS == ("random", "honest", "sharp", "expert")
     assert isinstance(make_bot("sharp", 2, engine.variant("hoyle"), 4), SharpBot)
     assert all(issubclass(cls, Bot) for cls in BOTS.values())
-    with pytest.raises(ValueError, match="unknown bot strength 'genius'; known: random, honest, sharp"):
+    known = "random, honest, sharp, expert"
+    with pytest.raises(ValueError, match=f"unknown bot strength 'genius'; known: {known}"):
         make_bot("genius", 0, engine.variant("verish"), 4)
 
 
 def test_one_table_of_levels_names_every_strength():
-    assert LEVELS == {"easy": "random", "normal": "honest", "hard": "sharp"}
+    assert LEVELS == {"easy": "random", "normal": "honest", "hard": "sharp", "expert": "expert"}
     assert sorted(LEVELS.values()) == sorted(STRENGTHS)
     assert [strength_of(n) for n in ("hard", " Normal ", "EASY", "sharp", "random")] == [
         "sharp",
@@ -58,9 +59,11 @@ def test_one_table_of_levels_names_every_strength():
         "sharp",
         "random",
     ]
-    assert [level_of(s) for s in STRENGTHS] == ["easy", "normal", "hard"]
+    assert [level_of(s) for s in STRENGTHS] == ["easy", "normal", "hard", "expert"]
     assert level_of("mystery") == "mystery"
-    with pytest.raises(ValueError, match=r"level .genius.; known: easy, normal, hard \(or random"):
+    with pytest.raises(
+        ValueError, match=r"level .genius.; known: easy, normal, hard, expert \(or random, honest, sharp\)"
+    ):
         strength_of("genius")
 
 
@@ -73,12 +76,20 @@ def test_play_takes_levels_and_strengths_alike():
         seats_and_bots("verish", None, "genius")
 
 
-@pytest.mark.parametrize("strength", STRENGTHS)
+@pytest.mark.parametrize("strength", [s for s in STRENGTHS if s != "expert"])
 @pytest.mark.parametrize("name", list(engine.VARIANTS))
 def test_every_strength_plays_only_legal_actions(name, strength):
     rules = engine.variant(name)
     players = max(3, rules.players[0])
     result = simulate(rules, players, 3, seed=21, bots=strength)
+    assert (result.completed, result.invariant_violations, result.bot_errors) == (3, 0, 0)
+
+
+@pytest.mark.parametrize("name", list(engine.VARIANTS))
+def test_expert_plays_only_legal_actions(name):
+    # one expert (its search plays sharp bots in sampled deals), the seats rotating
+    rules = engine.variant(name)
+    result = simulate(rules, 3, 3, seed=21, bots="expert,sharp,honest")
     assert (result.completed, result.invariant_violations, result.bot_errors) == (3, 0, 0)
 
 

@@ -49,7 +49,7 @@ def test_parse_lineup_one_for_all_or_one_per_seat():
     assert parse_lineup("honest", 3) == ("honest",) * 3
     assert parse_lineup("sharp, random", 2) == ("sharp", "random")
     assert parse_lineup("hard, Easy,normal", 3) == ("sharp", "random", "honest")
-    with pytest.raises(ValueError, match=r"level .genius.; known: easy, normal, hard \(or random"):
+    with pytest.raises(ValueError, match=r"level .genius.; known: easy, normal, hard, expert \(or random"):
         parse_lineup("genius", 3)
     with pytest.raises(ValueError, match="2 strengths for 3 seats"):
         parse_lineup("sharp,random", 3)

@@ -16,8 +16,9 @@ if TYPE_CHECKING:  # imported where used: a command starts without the full-scre
     from neveryu.client.ui.controller import Prefs
 
 BOT_LEVELS_HELP = (
-    "Bots come in three levels: easy (random: any legal move), normal (honest: tells the truth "
-    "when it can) and hard (sharp: remembers cards, bluffs, challenges well)."
+    "Bots come in four levels: easy (random: any legal move), normal (honest: tells the truth "
+    "when it can), hard (sharp: remembers cards, bluffs, challenges well) and expert (sharp with "
+    "a search of its sets)."
 )
 
 

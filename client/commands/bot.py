@@ -3,8 +3,9 @@ seats filled from another machine. Without --table it joins the first waiting ta
 seat, or makes a table of the server's default variant. It keeps its seat: after a dropped
 connection or a server restart it takes it back, as neveryu join does.
 
-Bots come in three levels: easy (random: any legal move), normal (honest: tells the truth when
-it can) and hard (sharp: remembers cards, bluffs, challenges well)."""
+Bots come in four levels: easy (random: any legal move), normal (honest: tells the truth when
+it can), hard (sharp: remembers cards, bluffs, challenges well) and expert (sharp with a search
+of its sets)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from neveryu.engine.bots import LEVELS
+    from neveryu.engine.bots import ALIASES, LEVELS
 
-    levels = f"{', '.join(LEVELS)} (or {', '.join(LEVELS.values())})"
+    levels = f"{', '.join(LEVELS)} (or {', '.join(ALIASES)})"
     parser.add_argument(
         "server",
         nargs="?",

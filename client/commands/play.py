@@ -4,7 +4,7 @@ other seats, and the full-screen client on it, straight at the table.
 Turns are untimed unless --turn says otherwise: read the help (?) and the rules (r) at your own
 pace. So is the quads window of verish: after you take the pile the game waits until you discard
 quads (d) or go on (k); with --turn it waits --quads-window seconds, counted down. Bots come
-in three levels: easy (random), normal (honest) and hard (sharp, the default).
+in four levels: easy (random), normal (honest), hard (sharp, the default) and expert.
 Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them and ``neveryu
 replay ID`` shows one again, every hand. A game cut short (Ctrl-C, the terminal closed, the
 process killed) is not lost: the next ``neveryu play`` on the same records offers to go on with
@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 from neveryu import engine
-from neveryu.engine.bots import LEVELS
+from neveryu.engine.bots import ALIASES, LEVELS
 
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, need_terminal, player_name, prefs_of
 from .serve import add_record_arguments, with_records
@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help=(
             f"bot levels for the other seats: one for all, or a comma list; {', '.join(LEVELS)} (or "
-            f"{', '.join(LEVELS.values())}); default {DEFAULT_BOT}. {BOT_LEVELS_HELP}"
+            f"{', '.join(ALIASES)}); default {DEFAULT_BOT}. {BOT_LEVELS_HELP}"
         ),
     )
     parser.add_argument("--seed", type=int, default=None, help="make the deals reproducible")

@@ -12,7 +12,7 @@ import sys
 import time
 
 from neveryu import engine
-from neveryu.engine.bots import LEVELS, level_of
+from neveryu.engine.bots import ALIASES, LEVELS, level_of
 from neveryu.engine.simulate import ACTION_CAP, SimulationResult, simulate
 
 
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         default="hard",
         help=f"one bot level for every seat, or a comma list with one per seat: {', '.join(LEVELS)} "
-        f"(or {', '.join(LEVELS.values())}); seats rotate between deals; default %(default)s",
+        f"(or {', '.join(ALIASES)}); seats rotate between deals; default %(default)s",
     )
     parser.add_argument(
         "--no-check",

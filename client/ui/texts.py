@@ -262,7 +262,8 @@ class Texts:
         return str(n) if short else self.count(n, "cards")
 
     def level(self, strength: str) -> str:
-        """A bot strength as people call it: easy, normal, hard (лёгкий, средний, сильный)."""
+        """A bot strength as people call it: easy, normal, hard, expert (лёгкий, средний, сильный,
+        мастер)."""
         key = "level." + strength
         return self(key) if key in self.table else self.safe(level_of(strength))
 

@@ -51,8 +51,8 @@ class _Recorded(simulate._Game):
         self.clock = random.Random(len(self.deal.deck_order or ()) + self.deal.dealer)
         self.now = 0
 
-    def _apply(self, action: engine.Action) -> list[engine.Event]:
-        events = super()._apply(action)
+    def apply(self, action: engine.Action) -> list[engine.Event]:
+        events = super().apply(action)
         seat = getattr(action, "seat", None)
         self.now += (
             1_500

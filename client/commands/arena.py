@@ -1,0 +1,223 @@
+"""Play a lineup of bots over duplicate deals of one or every variant and print a leaderboard:
+per bot its finishing places, losses or wins, score and OpenSkill rating (mu ± 2·sigma), and per
+pair of bots the difference of mean place with a 95 % bootstrap interval over duplicate groups
+(docs/BOTS.md, "The arena").
+
+Every deck follows from --seed; each is played once per rotation of the lineup (duplicate
+deals), so every bot gets every hand at every seat. The deals run in a pool of --jobs processes;
+Ctrl-C stops the run and prints what was played. Exits 1 when a deal did not end or a bot
+answered illegally, 130 after Ctrl-C, 2 on bad arguments."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shlex
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import TYPE_CHECKING
+
+import attrs
+
+from neveryu import engine
+from neveryu.engine.arena import Played, play_group
+from neveryu.engine.bots import ALIASES, LEVELS, strength_of
+
+from ._arena_progress import Progress
+
+if TYPE_CHECKING:
+    from ._arena_records import RecordSink
+
+DEFAULT_LINEUP = "expert,sharp,sharp,sharp"
+GROUPS_PER_TASK = 4
+"""Duplicate groups one worker plays per task (small: Ctrl-C waits for the tasks running)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--variant", default=engine.DEFAULT_VARIANT, help="a variant (RULES.md) or 'all'; default %(default)s"
+    )
+    parser.add_argument(
+        "--lineup",
+        default=DEFAULT_LINEUP,
+        help=(
+            f"one bot per seat, a comma list of levels ({', '.join(LEVELS)}; or "
+            f"{', '.join(ALIASES)}); default %(default)s"
+        ),
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=400,
+        help="deals per variant, rounded up to whole duplicate groups (a deal per seat); default %(default)s",
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the whole run; default %(default)s")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes; default: the cores (%(default)s)",
+    )
+    parser.add_argument("--check", action="store_true", help="check the card invariant after every action")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    parser.add_argument(
+        "--report", metavar="FILE.md", help="also write a Markdown report with a chart of the ratings"
+    )
+    parser.add_argument(
+        "--db", metavar="FILE", help="write every deal to this records database (neveryu replay)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _tasks(variants: list[str], groups: int) -> Iterator[tuple[str, int, int]]:
+    for v in variants:
+        for start in range(0, groups, GROUPS_PER_TASK):
+            yield v, start, min(groups, start + GROUPS_PER_TASK)
+
+
+def play_groups(
+    variant: str, lineup: tuple[str, ...], seed: int, start: int, stop: int, check: bool, keep: bool
+) -> list[Played]:
+    """The deals of groups ``start``..``stop - 1`` (a worker's task); ``keep``: with their decks
+    and actions (``engine.arena.play_group``)."""
+    return [
+        d for g in range(start, stop) for d in play_group(variant, lineup, seed, g, check=check, keep=keep)
+    ]
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone answers Ctrl-C
+
+
+def run(args: argparse.Namespace) -> int:
+    variants = list(engine.VARIANTS) if args.variant == "all" else [args.variant]
+    try:
+        lineup = tuple(strength_of(b) for b in args.lineup.split(","))
+    except ValueError as exc:
+        print(f"neveryu arena: {exc}", file=sys.stderr)
+        return 2
+    problem = _check(args, variants, lineup)
+    if problem:
+        print(f"neveryu arena: {problem}", file=sys.stderr)
+        return 2
+    groups = math.ceil(args.deals / len(lineup))
+    tasks = list(_tasks(variants, groups))
+    played: list[Played] = []
+    keep = args.db is not None
+    sink = _records(args.db, args.seed) if keep else None
+
+    def take(done: list[Played]) -> None:
+        if sink is not None:
+            sink.add(done)  # written as they come: the run keeps only their results
+            done = [attrs.evolve(d, deck=(), actions=()) for d in done]
+        played.extend(done)
+        progress.add(len(done))
+
+    progress = Progress(len(variants) * groups * len(lineup), enabled=not args.quiet and sys.stderr.isatty())
+    started = time.perf_counter()
+    stopped = False
+    try:
+        if args.jobs <= 1:
+            for v, a, b in tasks:
+                take(play_groups(v, lineup, args.seed, a, b, args.check, keep))
+        else:
+            with ProcessPoolExecutor(args.jobs, initializer=_ignore_sigint) as pool:
+                futures: list[Future[list[Played]]] = [
+                    pool.submit(play_groups, v, lineup, args.seed, a, b, args.check, keep)
+                    for v, a, b in tasks
+                ]
+                try:
+                    for fut in as_completed(futures):
+                        take(fut.result())
+                except KeyboardInterrupt:
+                    for fut in futures:
+                        fut.cancel()
+                    raise
+    except KeyboardInterrupt:
+        stopped = True
+    progress.close()
+    seconds = time.perf_counter() - started
+    written = sink.close() if sink is not None else None
+    return _finish(args, variants, lineup, played, seconds, stopped, written)
+
+
+def _check(args: argparse.Namespace, variants: list[str], lineup: tuple[str, ...]) -> str | None:
+    if args.deals < 1:
+        return "--deals must be at least 1"
+    if args.jobs < 1:
+        return "--jobs must be at least 1"
+    for v in variants:
+        if v not in engine.VARIANTS:
+            return f"unknown variant {v!r}; known: all, {', '.join(engine.VARIANTS)}"
+        lo, hi = engine.VARIANTS[v].players
+        if not lo <= len(lineup) <= hi:
+            return f"{v} is for {lo}–{hi} players, not {len(lineup)}"
+    return None
+
+
+def _finish(
+    args: argparse.Namespace,
+    variants: list[str],
+    lineup: tuple[str, ...],
+    played: list[Played],
+    seconds: float,
+    stopped: bool,
+    written: str | None,
+) -> int:
+    from . import _arena_report, _arena_stats
+
+    figures = [
+        _arena_stats.figures(v, [d for d in played if d.variant == v], args.seed)
+        for v in variants
+        if any(d.variant == v for d in played)
+    ]
+    command = "neveryu arena " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["arena"] else sys.argv[1:])
+    header = {
+        "lineup": ",".join(lineup),
+        "seed": str(args.seed),
+        "deals played": f"{len(played)}" + (" (stopped by Ctrl-C)" if stopped else ""),
+        "seconds": f"{seconds:.1f}",
+        "deals per second": f"{len(played) / seconds:.1f}" if seconds else "-",
+        "jobs": str(args.jobs),
+    }
+    if written is not None:
+        header["records"] = written
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "lineup": list(lineup),
+                    "seed": args.seed,
+                    "deals": len(played),
+                    "stopped": stopped,
+                    "seconds": round(seconds, 3),
+                    "deals_per_s": round(len(played) / seconds, 2) if seconds else None,
+                    "jobs": args.jobs,
+                    "variants": {f.variant: f.as_dict() for f in figures},
+                },
+                ensure_ascii=False,
+            )
+        )
+    else:
+        print("\n\n".join(_arena_report.table(f) for f in figures))
+        print(", ".join(f"{k} {v}" for k, v in header.items()))
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as out:
+            out.write(_arena_report.markdown(figures, command, header))
+    if stopped:
+        return 130
+    bad = any(f.unfinished or f.bot_errors for f in figures)
+    return 1 if bad else 0
+
+
+def _records(path: str, seed: int) -> RecordSink:
+    """The writer of ``--db``: the server's records writer on ``path``."""
+    from ._arena_records import RecordSink
+
+    return RecordSink(path, f"arena-{seed}-{int(time.time())}")
