@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from neveryu import protocol
 
-from ._ui import add_ui_arguments, display_of, need_terminal, player_name, prefs_of
+from ._ui import add_ui_arguments, display_of, plain_mode, plain_texts, player_name, prefs_of
 
 if TYPE_CHECKING:
     from neveryu.client.session_store import Slot
@@ -47,8 +47,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(f"neveryu join: {exc}", file=sys.stderr)
             return 2
-    if need_terminal("join"):
-        return 2
+    plain = plain_mode(args)
     if not args.server:
         from neveryu.client import server_list
 
@@ -67,20 +66,15 @@ def run(args: argparse.Namespace) -> int:
     slot = _slot(address, name, args.fresh, problems)
     key = player_key(problem=problems.append)
     command = f"neveryu join {address}" + (f" --name {args.name}" if args.name else "")
+    common = {"name": name, "password": args.password, "prefs": prefs_of(args), "slot": slot}
+    common.update(notes=display.notes + tuple(problems), come_back=command, player_key=key)
     try:
-        return run_client(
-            host,
-            port,
-            name=name,
-            texts=Texts(display.lang, ascii=display.ascii),
-            password=args.password,
-            prefs=prefs_of(args),
-            slot=slot,
-            notes=display.notes + tuple(problems),
-            color_depth=display.color_depth,
-            come_back=command,
-            player_key=key,
-        )
+        if plain:
+            from neveryu.client.plain.session import run_plain
+
+            return run_plain(host, port, texts=plain_texts(args, display), **common)
+        texts = Texts(display.lang, ascii=display.ascii)
+        return run_client(host, port, texts=texts, color_depth=display.color_depth, **common)
     except KeyboardInterrupt:
         print(f"neveryu join: stopped. To come back: {command}", file=sys.stderr)
         return 130

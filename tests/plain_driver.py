@@ -1,0 +1,150 @@
+"""A player for the line mode's tests (tests/test_plain_*.py): it runs ``neveryu play --plain``
+as a child process, reads its lines as they come, and answers each announcement of its turn with
+a fixed policy, as a script or an ``expect`` file would: lay the fewest cards it may (``lay N``,
+the rank implied, else aces), else «Не верю», else discard quads, else go on. The transcript is
+every line the child wrote; with a seeded deal and bots of fixed behaviour it is the same on
+every run.
+
+Two transports: a pipe (stdin and stdout not terminals: the script's way) and a pty (python's
+``pty`` module: a terminal, on ``TERM=dumb``, the prompt echoing what is typed).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from neveryu.client.plain.words import PlainTexts, speakable
+
+DEADLINE_S = 25.0  # the whole deal, on a loaded machine; a stuck child fails well before this
+MAX_LINES = 5000
+REPO = Path(__file__).resolve().parent.parent
+
+
+def command(variant: str, lang: str, seed: int, *more: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "neveryu.client.cli",
+        "play",
+        "--plain",
+        "--variant",
+        variant,
+        "--seed",
+        str(seed),
+        "--bots",
+        "honest",
+        "--bot-delay",
+        "0",
+        "--deals",
+        "1",
+        "--no-record",
+        "--window",
+        "0",
+        "--lang",
+        lang,
+        "--name",
+        "ann",
+        *more,
+    ]
+
+
+def child_env(state: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "NEVERYU_"))}
+    env.update(LANG="C.UTF-8", PYTHONIOENCODING="utf-8", NEVERYU_STATE_DIR=str(state), TERM="dumb")
+    return env
+
+
+class Player:
+    """The policy, reading the child's lines and saying what to type (or nothing)."""
+
+    def __init__(self, lang: str) -> None:
+        t = PlainTexts(lang)
+        self.turn = (t("plain.turn"), t("plain.window"))
+        self.which = t("plain.rank_which", ranks="").split(":")[0]
+        self.over = t("log.match_ended", scores="").split(":")[0].split(".")[0]
+        self.last_lay = ""
+        self.done = False
+
+    def answer(self, line: str) -> str | None:
+        if line.startswith(self.which) and self.last_lay:
+            return self.last_lay + " as A"
+        if line.startswith(self.over):
+            self.done = True
+            return "quit"
+        if not line.startswith(self.turn):
+            return None
+        options = re.findall(r"([^;:]*?)\((\w+)\)", line)
+        found = {cmd: label for label, cmd in options}
+        if "lay" in found:
+            self.last_lay = "lay " + re.findall(r"\d+", found["lay"])[0]
+            return self.last_lay
+        for cmd in ("no", "quads", "keep", "yes"):
+            if cmd in found:
+                return cmd
+        return None
+
+
+def play_piped(variant: str, lang: str, seed: int, state: Path, *more: str) -> list[str]:
+    """The whole transcript of a deal played through a pipe."""
+    player = Player(lang)
+    child = subprocess.Popen(
+        command(variant, lang, seed, *more),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_env(state),
+        cwd=REPO,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    lines: list[str] = []
+    try:
+        for line in _lines(child.stdout.fileno()):
+            lines.append(line)
+            reply = player.answer(line)
+            if reply is not None:
+                child.stdin.write(reply.encode() + b"\n")
+                child.stdin.flush()
+            if len(lines) > MAX_LINES:
+                break
+        if not player.done:
+            raise AssertionError("the deal did not end:\n" + "\n".join(lines[-40:]))
+        assert child.wait(timeout=60) == 0, child.stderr.read().decode() if child.stderr else ""
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return lines
+
+
+def _lines(fd: int, echo: bool = False) -> Iterator[str]:
+    """The lines written on ``fd`` until it closes, each without its ending."""
+    started = time.monotonic()
+    buffer = b""
+    while time.monotonic() - started < DEADLINE_S:
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if not ready:
+            continue
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # a pty's end: EIO once the child has gone
+            data = b""
+        if not data:
+            break
+        buffer += data
+        while b"\n" in buffer:
+            raw, buffer = buffer.split(b"\n", 1)
+            yield raw.decode("utf-8").rstrip("\r")
+    if buffer:
+        yield buffer.decode("utf-8").rstrip("\r")
+
+
+def speakable_lines(lines: list[str], lang: str) -> list[str]:
+    """The lines that ``speakable`` would change: symbols left for a synthesizer to mangle."""
+    return [line for line in lines if speakable(line, lang) != line]
