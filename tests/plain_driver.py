@@ -22,9 +22,14 @@ from pathlib import Path
 
 from neveryu.client.plain.words import PlainTexts, speakable
 
-DEADLINE_S = 25.0  # the whole deal, on a loaded machine; a stuck child fails well before this
+DEADLINE_S = 240.0  # the whole deal, on a loaded machine; a stuck child fails well before this
 MAX_LINES = 5000
 REPO = Path(__file__).resolve().parent.parent
+
+
+def golden(lang: str) -> Path:
+    """The kept transcript of ``verish``, seed 1, in ``lang`` (tests/test_plain.py)."""
+    return REPO / "tests" / "data" / "plain" / f"verish.{lang}.txt"
 
 
 def command(variant: str, lang: str, seed: int, *more: str) -> list[str]:
@@ -123,8 +128,9 @@ def play_piped(variant: str, lang: str, seed: int, state: Path, *more: str) -> l
     return lines
 
 
-def _lines(fd: int, echo: bool = False) -> Iterator[str]:
-    """The lines written on ``fd`` until it closes, each without its ending."""
+def _lines(fd: int, raw: bytearray | None = None) -> Iterator[str]:
+    """The lines written on ``fd`` until it closes, each without its ending (``raw``: every
+    byte read is added to it)."""
     started = time.monotonic()
     buffer = b""
     while time.monotonic() - started < DEADLINE_S:
@@ -138,6 +144,8 @@ def _lines(fd: int, echo: bool = False) -> Iterator[str]:
         if not data:
             break
         buffer += data
+        if raw is not None:
+            raw += data
         while b"\n" in buffer:
             raw, buffer = buffer.split(b"\n", 1)
             yield raw.decode("utf-8").rstrip("\r")
@@ -148,3 +156,51 @@ def _lines(fd: int, echo: bool = False) -> Iterator[str]:
 def speakable_lines(lines: list[str], lang: str) -> list[str]:
     """The lines that ``speakable`` would change: symbols left for a synthesizer to mangle."""
     return [line for line in lines if speakable(line, lang) != line]
+
+
+def play_pty(variant: str, lang: str, seed: int, state: Path, *more: str) -> tuple[list[str], bytes]:
+    """The whole transcript of a deal played at a terminal (a pty, ``TERM=dumb``): the lines
+    as read, and the raw bytes the terminal received."""
+    import pty
+
+    player = Player(lang)
+    main, side = pty.openpty()
+    child = subprocess.Popen(
+        command(variant, lang, seed, *more),
+        stdin=side,
+        stdout=side,
+        stderr=subprocess.PIPE,
+        env=child_env(state),
+        cwd=REPO,
+        start_new_session=True,
+    )
+    os.close(side)
+    lines: list[str] = []
+    raw = bytearray()
+    try:
+        for line in _lines(main, raw):
+            lines.append(line)
+            reply = player.answer(line)
+            if reply is not None:
+                os.write(main, reply.encode() + b"\r")
+            if len(lines) > MAX_LINES:
+                break
+        if not player.done:
+            raise AssertionError("the deal did not end:\n" + "\n".join(lines[-40:]))
+        assert child.wait(timeout=60) == 0, child.stderr.read().decode() if child.stderr else ""
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        os.close(main)
+    return lines, bytes(raw)
+
+
+if __name__ == "__main__":  # write the kept transcripts again (tests/test_plain.py says when)
+    import tempfile
+
+    for lang in ("en", "ru"):
+        with tempfile.TemporaryDirectory() as state:
+            lines = play_piped("verish", lang, 1, Path(state))
+        golden(lang).parent.mkdir(parents=True, exist_ok=True)
+        golden(lang).write_text("\n".join(lines) + "\n", encoding="utf-8")

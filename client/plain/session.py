@@ -4,14 +4,16 @@ narrator printing what changed, and the commands typed or piped in.
 ``run_plain(...)`` takes the arguments of the full-screen ``run_client`` (client/ui/app.py)
 and runs until the player quits (``quit``, ``q``, Ctrl-C or Ctrl-D, the end of piped input).
 With a terminal on stdin the commands are typed at a prompt-toolkit prompt, with completion and
-history (on ``TERM=dumb`` prompt-toolkit's own prompt for dumb terminals); without one, they are
-read line by line from stdin. Every line of output is written whole and flushed at once: a
+history; on ``TERM=dumb`` (or no ``TERM``) they are read as the terminal's own lines, with GNU
+readline's completion and history, and nothing but text is written; without a terminal, they
+are read line by line from stdin. Every line of output is written whole and flushed at once: a
 script reads it as it comes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -25,7 +27,7 @@ from .commands import NAMES, Refusal, parse
 from .narrator import Narrator
 from .orders import perform
 from .replay import PlainReplay
-from .words import PlainTexts
+from .words import PlainTexts, speakable
 
 Msg = dict[str, Any]
 PROMPT = "> "
@@ -64,14 +66,46 @@ async def _typed_lines(queue: asyncio.Queue[str | None]) -> None:
 
 
 async def _piped_lines(queue: asyncio.Queue[str | None], stdin: TextIO) -> None:
-    """Commands read line by line from a pipe or a file; its end is the end."""
+    """Commands read line by line from a pipe or a file (its end is the end), or from a dumb
+    terminal, which echoes them itself: there, GNU readline (where Python has it) completes the
+    command names and keeps the history, and no escape sequence is ever written."""
     loop = asyncio.get_running_loop()
+    read = stdin.readline
+    if stdin.isatty():
+        _readline_completion()
+        read = _input_line
     while True:
-        line = await loop.run_in_executor(None, stdin.readline)
+        line = await loop.run_in_executor(None, read)
         if not line:
             await queue.put(None)
             return
         await queue.put(line.rstrip("\r\n"))
+
+
+def _input_line() -> str:
+    try:
+        return input() + "\n"
+    except (EOFError, KeyboardInterrupt):
+        return ""
+
+
+def _readline_completion() -> None:
+    try:
+        import readline
+    except ImportError:  # no GNU readline here: lines are read all the same
+        return
+
+    def complete(text: str, state: int) -> str | None:
+        found = [n + " " for n in NAMES if n.startswith(text)]
+        return found[state] if state < len(found) else None
+
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+
+
+def _full_prompt() -> bool:
+    """prompt-toolkit's prompt: on a terminal that is not ``TERM=dumb``."""
+    return sys.stdin.isatty() and os.environ.get("TERM", "") not in ("dumb", "")
 
 
 def run_plain(
@@ -162,12 +196,12 @@ def run_plain(
         )
         c.send = net.send
         c.address = net.address
-        out(texts("plain.hello"))
+        narrator.say(texts("plain.hello"))
         for note in notes:
-            out(texts(note))
+            narrator.say(texts(note))
         net.start()
         queue: asyncio.Queue[str | None] = asyncio.Queue()
-        reader = _typed_lines(queue) if sys.stdin.isatty() else _piped_lines(queue, sys.stdin)
+        reader = _typed_lines(queue) if _full_prompt() else _piped_lines(queue, sys.stdin)
         tasks = [asyncio.ensure_future(reader)]
 
         async def commands() -> None:
@@ -180,7 +214,13 @@ def run_plain(
 
         tasks.append(asyncio.ensure_future(commands()))
         try:
-            await done.wait()
+            if _full_prompt():  # lines printed above the prompt, which is drawn again below
+                from prompt_toolkit.patch_stdout import patch_stdout
+
+                with patch_stdout(raw=True):
+                    await done.wait()
+            else:
+                await done.wait()
         finally:
             for task in tasks:
                 task.cancel()
@@ -201,7 +241,7 @@ def run_plain(
         print(f"neveryu: {failure[0]}", file=sys.stderr)
         return 1
     for line in said:
-        out(line)
+        out(speakable(line, texts.lang))
     return 0
 
 
@@ -215,13 +255,13 @@ def _command(
         if viewing and line.strip().isdigit():
             viewing[0].go(int(line.strip()) - 1)
             return
-        out(c.t(exc.key, **exc.args_))
+        narrator.say(c.t(exc.key, **exc.args_))
         return
     if viewing and cmd.name in ("enter", "quit"):
         if cmd.name == "enter" and not viewing[0].done:
             viewing[0].step()
         else:
-            out(c.t("plain.replay_end", id=viewing[0].player.deal.id))
+            narrator.say(c.t("plain.replay_end", id=viewing[0].player.deal.id))
             viewing.clear()
         return
     if cmd.name == "enter":

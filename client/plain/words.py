@@ -3,8 +3,8 @@
 ``PlainTexts(lang, cards)`` is ``Texts`` with cards read as words ("seven of spades", «семёрка
 пик») or as codes (``7S``, ``10H``: rank and suit letter S H D C, as ``--ascii`` shows them), a
 list of cards read with commas, and marks in ASCII. ``speakable(text)`` replaces the symbols a
-speech synthesizer reads badly or not at all (box and arrow marks, ``✓``, ``×``, ranges with an
-en dash); ``page_lines(fragments)`` turns a full-screen page (prompt-toolkit fragments) into
+speech synthesizer reads badly or not at all (marks and arrows, ``✓``, ``×``, ranges with an en
+dash); ``page_lines(fragments)`` turns a full-screen page (prompt-toolkit fragments) into
 lines.
 """
 
@@ -64,12 +64,11 @@ class PlainTexts(Texts):
 
 def speakable(text: str, lang: str = "en") -> str:
     """``text`` with the symbols a speech synthesizer mangles replaced: ``1–3`` reads "1 to 3"
-    («от 1 до 3» is left to the texts), an em dash is a comma, marks are dropped; spaces are
-    made single."""
+    («от 1 до 3»), an em dash is a comma, marks are dropped; spaces are made single."""
     for symbol, word in SYMBOLS:
         text = text.replace(symbol, word)
-    to = " до " if lang == "ru" else " to "
-    text = re.sub(r"(\d)\s*–\s*(\d)", lambda m: m.group(1) + to + m.group(2), text)
+    between = r"от \1 до \2" if lang == "ru" else r"\1 to \2"
+    text = re.sub(r"(\d+)\s*–\s*(\d+)", between, text)
     text = text.replace(" — ", ", ").replace("—", ", ").replace("–", "-")
     text = re.sub(r"(\d)\s*×\s*(\d)", r"\1 x \2", text)
     text = re.sub(r"\s+([,.;:])", r"\1", text)

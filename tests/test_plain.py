@@ -1,0 +1,94 @@
+"""The line mode (client/plain/, ``neveryu play --plain``): its commands and words in-process,
+and whole deals played through it as a script plays them (a pipe) and as a person does (a pty),
+by the player of tests/plain_driver.py.
+
+The transcripts of ``verish`` (seed 1, normal bots, no bot delay) are kept whole in
+tests/data/plain/ in both languages and compared line for line: a text changed on purpose in
+the catalogue changes them; write them again with ``python tests/plain_driver.py`` and read the
+difference. The variants where anyone may challenge (``hoyle``, ``cheat``...) race a bot's
+challenge against the player's set, so their deals are played to the end and checked line by
+line, not compared whole.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plain_driver import golden, play_piped, play_pty
+
+from neveryu import engine
+from neveryu.client.plain.commands import Command, LayOrder, Refusal, lay_order, parse
+from neveryu.client.plain.words import PlainTexts, speakable
+
+LANGS = ("en", "ru")
+
+
+def test_a_unique_beginning_names_a_command():
+    assert parse("leg") == Command("legal")
+    assert parse("n") == Command("no")
+    assert parse("не верю") == Command("no")
+    assert parse("Верю") == Command("yes")
+    assert parse("chat hi all") == Command("chat", ("hi", "all"), "hi all")
+    assert parse("") == Command("enter")
+
+
+def test_an_ambiguous_or_unknown_word_is_refused_with_the_reason():
+    with pytest.raises(Refusal) as caught:
+        parse("l")
+    assert caught.value.key == "plain.ambiguous"
+    assert caught.value.args_["commands"] == "lay, last, legal, leave"
+    with pytest.raises(Refusal) as caught:
+        parse("xyzzy")
+    assert caught.value.key == "plain.unknown"
+
+
+def test_lay_reads_cards_counts_ranks_and_claimed_counts():
+    assert lay_order(("7S", "7h", "as", "7")) == LayOrder(("7S", "7H"), None, "7", None)
+    assert lay_order(("2", "as", "Q")) == LayOrder(None, 2, "Q", None)
+    assert lay_order(("10D",)) == LayOrder(("TD",), None, None, None)
+    assert lay_order(("7S", "as", "3", "sevens")) == LayOrder(("7S",), None, "7", 3)
+    assert lay_order(("7S", "as", "дамы", "count", "2")) == LayOrder(("7S",), None, "Q", 2)
+    with pytest.raises(Refusal) as caught:
+        lay_order(("7X",))
+    assert caught.value.key == "plain.bad_card"
+
+
+def test_cards_read_as_words_or_codes():
+    assert PlainTexts("en").cards(["7S", "TH"]) == "seven of spades, ten of hearts"
+    assert PlainTexts("ru").cards(["7S", "QD", "AC"]) == "семёрка пик, дама бубён, туз треф"
+    assert PlainTexts("en", cards="codes").cards(["7S", "TH"]) == "7S 10H"
+
+
+def test_speakable_replaces_what_a_synthesizer_mangles():
+    assert speakable("lay 1–3 as queens · go on") == "lay 1 to 3 as queens, go on"
+    assert speakable("положить 1–3 как дамы", "ru") == "положить от 1 до 3 как дамы"
+    assert speakable("Revealed: 7♠ — the claim is true ✓") == "Revealed: 7♠, the claim is true"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_seeded_deal_through_a_pipe_reads_as_its_transcript(tmp_path: Path, lang: str):
+    lines = play_piped("verish", lang, 1, tmp_path)
+    assert lines == golden(lang).read_text(encoding="utf-8").splitlines()
+
+
+def test_a_deal_at_a_terminal_reads_as_through_a_pipe(tmp_path: Path):
+    lines, raw = play_pty("verish", "en", 1, tmp_path)
+    typed = {"quit", "no", "yes", "keep", "quads"}
+    shown = [x for x in lines if x not in typed and not x.startswith("lay ")]
+    assert shown == golden("en").read_text(encoding="utf-8").splitlines()
+    assert b"\x1b" not in raw  # no cursor movement, no colour, no mode switched: text only
+    assert "lay 1" in lines  # the terminal echoed what was typed
+
+
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
+def test_a_deal_of_every_variant_is_played_to_the_end(tmp_path: Path, variant: str):
+    lang = LANGS[sorted(engine.VARIANTS).index(variant) % 2]
+    t = PlainTexts(lang)
+    lines = play_piped(variant, lang, 2, tmp_path)
+    over = t("log.match_ended", scores="")[:12]
+    assert any(x.startswith(over) for x in lines)
+    turns = [x for x in lines if x.startswith(t("plain.turn"))]
+    assert turns and all("(lay)" in x or "(no)" in x or "(yes)" in x for x in turns)
+    assert [x for x in lines if speakable(x, lang) != x] == []
+    assert [x for x in lines if any(ch in x for ch in "♠♥♦♣\x1b✓▶")] == []
