@@ -70,7 +70,7 @@ async def _piped_lines(queue: asyncio.Queue[str | None], stdin: TextIO) -> None:
     terminal, which echoes them itself: there, GNU readline (where Python has it) completes the
     command names and keeps the history, and no escape sequence is ever written."""
     loop = asyncio.get_running_loop()
-    read = stdin.readline
+    read: Callable[[], str] = stdin.readline
     if stdin.isatty():
         _readline_completion()
         read = _input_line
