@@ -30,6 +30,7 @@ SYMBOLS = (
     ("↑↓", ""),
     ("←→", ""),
 )
+CALLS_LATIN = (("Не верю", "Ne veryu"), ("Верю", "Veryu"))
 
 
 class PlainTexts(Texts):
@@ -64,11 +65,18 @@ class PlainTexts(Texts):
 
 def speakable(text: str, lang: str = "en") -> str:
     """``text`` with the symbols a speech synthesizer mangles replaced: ``1–3`` reads "1 to 3"
-    («от 1 до 3»), an em dash is a comma, marks are dropped; spaces are made single."""
+    («от 1 до 3»), ``1/5`` "1 of 5", ``#3`` "number 3", an em dash is a comma, marks are
+    dropped, spaces made single; in English the calls «Не верю» and «Верю» are written in Latin
+    letters (an English voice spells Cyrillic letter by letter, as espeak-ng does)."""
     for symbol, word in SYMBOLS:
         text = text.replace(symbol, word)
-    between = r"от \1 до \2" if lang == "ru" else r"\1 to \2"
-    text = re.sub(r"(\d+)\s*–\s*(\d+)", between, text)
+    ru = lang == "ru"
+    text = re.sub(r"(\d+)\s*–\s*(\d+)", r"от \1 до \2" if ru else r"\1 to \2", text)
+    text = re.sub(r"\b(\d+)/(\d+)\b", r"\1 из \2" if ru else r"\1 of \2", text)
+    text = re.sub(r"#(\d)", r"номер \1" if ru else r"number \1", text)
+    if not ru:  # an English voice spells Cyrillic letter by letter: the calls in Latin letters
+        for call, latin in CALLS_LATIN:
+            text = text.replace(call, latin)
     text = text.replace(" — ", ", ").replace("—", ", ").replace("–", "-")
     text = re.sub(r"(\d)\s*×\s*(\d)", r"\1 x \2", text)
     text = re.sub(r"\s+([,.;:])", r"\1", text)
