@@ -128,7 +128,9 @@ class PlainController(Controller):
         self.send(request)
 
     def create(self, words: tuple[str, ...]) -> None:
-        """``create VARIANT [SEATS] [[N] bots] [LEVEL] [turn S] [deals N] [password PW]``."""
+        """``create VARIANT [SEATS] [[N] bots] [LEVEL] [turn S] [deals N] [password PW]``: ``bots``
+        alone fills every other seat with bots (``create verish 4 bots``), ``N bots`` after the
+        seats only N of them."""
         s, t = self.state, self.t
         if s.screen == "table":
             self.say(t("plain.not_lobby"))
@@ -152,13 +154,14 @@ class PlainController(Controller):
         form = CreateForm(variants=self.state.variants, strengths=self.state.bots, variant=found[0])
         rest = [w.lower() for w in words[1:]]
         bots: int | None = None
+        seats_given = False
         while rest:
             w = rest.pop(0)
-            if w.isdigit() and rest and rest[0] in ("bots", "bot"):
+            if w.isdigit() and seats_given and rest and rest[0] in ("bots", "bot"):
                 bots = int(w)
                 rest.pop(0)
             elif w.isdigit():
-                form.seats = int(w)
+                form.seats, seats_given = int(w), True
             elif w in ("bots", "bot"):
                 bots = -1
             elif LEVEL_WORDS.get(w, w) in levels(self.state.bots) or LEVEL_WORDS.get(w, w) in LEVELS:

@@ -154,9 +154,8 @@ def who_lines(c: PlainController) -> list[str]:
             what.append(t("plain.seat_away"))
         if not s.playing and x.get("ready") and not x.get("bot"):
             what.append(t("plain.seat_ready"))
-        lines.append(
-            t("plain.seat", name=t.seat_name(s, seat), what=", ".join(what) or t.glyph("dash")) + "."
-        )
+        name = t.seat_name(s, seat)
+        lines.append((t("plain.seat", name=name, what=", ".join(what)) if what else name) + ".")
     watching = (s.table or {}).get("spectators")
     if isinstance(watching, int) and watching > 0:
         lines.append(t("plain.watchers", watchers=t.count(watching, "watchers")))
@@ -220,9 +219,18 @@ def tables_lines(c: PlainController) -> list[str]:
     if not lines:
         lines.append(t("plain.tables_none"))
     if s.recent:
-        lines.append(t("plain.recent"))
+        lines.append(t("plain.recent"))  # each as in the full-screen lobby: id, variant, time, result
         lines += [" ".join(record_pages.summary_line(t, r).split()) + "." for r in s.recent]
     return [say(c, x) for x in lines]
+
+
+def history_lines(c: PlainController) -> list[str]:
+    """The deals this session played (``history``), newest first, and how to replay one."""
+    t, deals = c.t, c.state.my_deals or ()
+    if not deals:
+        return [say(c, t("deals.none"))]
+    lines = [" ".join(record_pages.summary_line(t, r).split()) + "." for r in deals]
+    return [say(c, x) for x in [*lines, t("plain.history_hint")]]
 
 
 def page(c: PlainController, kind: str, **data: object) -> list[str]:

@@ -88,7 +88,7 @@ class Narrator:
             lines = answers.tables_lines(c)
         elif t == "_my_records" and "history" in c.asked:
             c.asked.discard("history")
-            lines = answers.page(c, "deals")
+            lines = answers.history_lines(c)
         elif t == "record" and c.dialog is not None and c.dialog.kind == "record":
             lines = answers.page(c, "record", **c.dialog.data)
             c.dialog = None
