@@ -92,3 +92,50 @@ def test_a_deal_of_every_variant_is_played_to_the_end(tmp_path: Path, variant: s
     assert turns and all("(lay)" in x or "(no)" in x or "(yes)" in x for x in turns)
     assert [x for x in lines if speakable(x, lang) != x] == []
     assert [x for x in lines if any(ch in x for ch in "♠♥♦♣\x1b✓▶")] == []
+
+
+def _narrated(messages, lang="en"):
+    """The lines the line mode prints for ``messages`` (in-process), and the timers it set."""
+    from neveryu.client.plain.actions import PlainController
+    from neveryu.client.plain.narrator import Narrator
+
+    clock = [100.0]
+    lines: list[str] = []
+    timers: list[tuple[float, object]] = []
+    c = PlainController(PlainTexts(lang), lambda request: None, clock=lambda: clock[0])
+    narrator = Narrator(c, lines.append, lambda seconds, fn: timers.append((seconds, fn)))
+    for m in messages:
+        c.receive(m)
+        narrator.told(m, c.take_notices())
+    return c, lines, timers
+
+
+def test_the_turn_is_told_once_and_its_time_at_half_10_and_5_seconds():
+    from client_messages import record_deal
+
+    msgs, _ = record_deal("verish", 3, seed=5, seat=0)
+    first = next(
+        i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3
+    )
+    c, lines, timers = _narrated(msgs[: first + 1])
+    turns = [x for x in lines if x.startswith("Your turn.")]
+    assert len(turns) == 1 and turns[0].endswith("(lay).")
+    assert [round(seconds, 3) for seconds, _ in timers] == [15.0, 20.0, 25.0]
+    for _, fn in timers:
+        fn()  # type: ignore[operator]
+    assert lines[-3:] == ["15 seconds left.", "10 seconds left.", "5 seconds left."]
+    c.receive(msgs[first])  # the same offer again: not told twice
+    assert [x for x in lines if x.startswith("Your turn.")] == turns
+
+
+def test_a_refused_lay_says_why_in_one_line_and_sends_nothing():
+    from client_messages import record_deal
+
+    msgs, _ = record_deal("verish", 3, seed=5, seat=0)
+    first = next(i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3)
+    c, lines, _ = _narrated(msgs[: first + 1])
+    sent: list[dict] = []
+    c.send = sent.append
+    missing = next(f"{r}S" for r in "23456789TJQKA" if f"{r}S" not in c.hand)
+    c.lay_order(lay_order((missing, "as", "7")))
+    assert sent == [] and len(c.notices) == 1 and c.notices[0].startswith("You do not hold")

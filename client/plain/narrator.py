@@ -124,8 +124,8 @@ class Narrator:
         left = deadline - c.clock()
         turn_ms = (c.state.table or {}).get("turn_ms")
         marks: set[float] = set(TIME_MARKS_S)
-        if isinstance(turn_ms, int) and turn_ms > 0:
-            marks.add(round(turn_ms / 2000.0))
+        half = turn_ms / 2000.0 if isinstance(turn_ms, int) and turn_ms > 0 else left / 2
+        marks.add(round(half))
         for mark in sorted(marks, reverse=True):
             if 0 < mark < left - 0.5:
                 self.later(left - mark, functools.partial(self._tell_time, key, mark))

@@ -55,7 +55,9 @@ async def _typed_lines(queue: asyncio.Queue[str | None]) -> None:
     from prompt_toolkit import PromptSession
     from prompt_toolkit.completion import WordCompleter
 
-    session: PromptSession[str] = PromptSession(completer=WordCompleter(list(NAMES), sentence=True))
+    session: PromptSession[str] = PromptSession(
+        completer=WordCompleter(list(NAMES), sentence=True), complete_while_typing=False
+    )
     while True:
         try:
             line = await session.prompt_async(PROMPT)
