@@ -73,7 +73,7 @@ class Player:
         t = PlainTexts(lang)
         self.turn = (t("plain.turn"), t("plain.window"))
         self.which = t("plain.rank_which", ranks="").split(":")[0]
-        self.over = t("log.match_ended", scores="").split(":")[0].split(".")[0]
+        self.over = t.table["log.match_ended"].split("{")[0]
         self.last_lay = ""
         self.done = False
 
@@ -204,3 +204,63 @@ if __name__ == "__main__":  # write the kept transcripts again (tests/test_plain
             lines = play_piped("verish", lang, 1, Path(state))
         golden(lang).parent.mkdir(parents=True, exist_ok=True)
         golden(lang).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+class LobbyPlayer(Player):
+    """The player of ``neveryu join --plain``: from the lobby, a table of bots (``create``),
+    ready and started, the deal played, then back to the lobby and out."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__(lang)
+        t = PlainTexts(lang)
+        self.t = t
+        self.asks = 0
+        self.left = False
+
+    def answer(self, line: str) -> str | None:
+        t = self.t
+        if line.startswith(t("plain.tables_none")[:12]):
+            return "quit" if self.left else "create verish 4 bots deals 1 turn 0"
+        if line == t("log.joined", table=1, seat=1) or line.startswith(t("plain.may", options="")[:8]):
+            if t("plain.option", label=t("keys.start"), command="ready") in line:
+                return "ready"
+            self.asks += 1
+            return ("ready\nlegal" if self.asks == 1 else "legal") if self.asks < 200 else None
+        if line == t("log.left_table"):
+            self.left = True
+            return "tables"
+        reply = super().answer(line)
+        return "leave" if reply == "quit" else reply
+
+
+def join_piped(address: str, lang: str, state: Path) -> list[str]:
+    """The transcript of ``neveryu join --plain address`` played by ``LobbyPlayer``."""
+    player = LobbyPlayer(lang)
+    args = ["join", "--plain", address, "--lang", lang, "--name", "bob"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "neveryu.client.cli", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=child_env(state),
+        cwd=REPO,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    lines: list[str] = []
+    try:
+        for line in _lines(child.stdout.fileno()):
+            lines.append(line)
+            reply = player.answer(line)
+            if reply is not None:
+                child.stdin.write(reply.encode() + b"\n")
+                child.stdin.flush()
+            if len(lines) > MAX_LINES:
+                break
+        if not player.left:
+            raise AssertionError("the lobby's game did not end:\n" + "\n".join(lines[-40:]))
+        assert child.wait(timeout=60) == 0, child.stderr.read().decode() if child.stderr else ""
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return lines

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plain_driver import golden, play_piped, play_pty
+from plain_driver import golden, join_piped, play_piped, play_pty
 
 from neveryu import engine
 from neveryu.client.plain.commands import Command, LayOrder, Refusal, lay_order, parse
@@ -114,9 +114,7 @@ def test_the_turn_is_told_once_and_its_time_at_half_10_and_5_seconds():
     from client_messages import record_deal
 
     msgs, _ = record_deal("verish", 3, seed=5, seat=0)
-    first = next(
-        i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3
-    )
+    first = next(i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3)
     c, lines, timers = _narrated(msgs[: first + 1])
     turns = [x for x in lines if x.startswith("Your turn.")]
     assert len(turns) == 1 and turns[0].endswith("(lay).")
@@ -133,9 +131,36 @@ def test_a_refused_lay_says_why_in_one_line_and_sends_nothing():
 
     msgs, _ = record_deal("verish", 3, seed=5, seat=0)
     first = next(i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3)
-    c, lines, _ = _narrated(msgs[: first + 1])
+    c, _, _ = _narrated(msgs[: first + 1])
     sent: list[dict] = []
     c.send = sent.append
     missing = next(f"{r}S" for r in "23456789TJQKA" if f"{r}S" not in c.hand)
     c.lay_order(lay_order((missing, "as", "7")))
     assert sent == [] and len(c.notices) == 1 and c.notices[0].startswith("You do not hold")
+
+
+@pytest.fixture
+def server():
+    from neveryu.server import ServerConfig, start_in_thread
+
+    config = ServerConfig(host="127.0.0.1", port=0, name="plain-test", seed=3, record=False).evolve(
+        table={"bot_delay_ms": 0, "challenge_window_ms": 0, "deal_pause_ms": 100}
+    )
+    running = start_in_thread(config)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_from_the_lobby_a_table_is_made_played_and_left(server, tmp_path: Path):
+    lines = join_piped(f"127.0.0.1:{server.port}", "en", tmp_path)
+    t = PlainTexts("en")
+    assert lines[1] == t("plain.tables_none")
+    assert lines[2] == "Asking the server for a table of verish, 4 seats, 3 bots."
+    assert lines[3] == t("log.joined", table=1, seat=1)
+    assert t("log.match_started_n", n=1) in lines
+    assert any(x.startswith("The match is over.") for x in lines)
+    left = lines.index(t("log.left_table"))
+    assert lines[left + 1 :] == [t("plain.tables_none")]  # a table of bots alone closes
+    assert [x for x in lines if speakable(x, "en") != x] == []

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -70,18 +71,25 @@ async def _typed_lines(queue: asyncio.Queue[str | None]) -> None:
 async def _piped_lines(queue: asyncio.Queue[str | None], stdin: TextIO) -> None:
     """Commands read line by line from a pipe or a file (its end is the end), or from a dumb
     terminal, which echoes them itself: there, GNU readline (where Python has it) completes the
-    command names and keeps the history, and no escape sequence is ever written."""
+    command names and keeps the history, and no escape sequence is ever written. The reading
+    is a daemon thread's: a line still awaited when the player quits keeps nobody waiting."""
     loop = asyncio.get_running_loop()
     read: Callable[[], str] = stdin.readline
     if stdin.isatty():
         _readline_completion()
         read = _input_line
-    while True:
-        line = await loop.run_in_executor(None, read)
-        if not line:
-            await queue.put(None)
-            return
-        await queue.put(line.rstrip("\r\n"))
+
+    def reader() -> None:
+        while True:
+            line = read()
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, line.rstrip("\r\n") if line else None)
+            except RuntimeError:  # the loop has closed: the player has quit
+                return
+            if not line:
+                return
+
+    threading.Thread(target=reader, name="neveryu-plain-input", daemon=True).start()
 
 
 def _input_line() -> str:
