@@ -74,6 +74,8 @@ def speakable(text: str, lang: str = "en") -> str:
     text = re.sub(r"(\d+)\s*–\s*(\d+)", r"от \1 до \2" if ru else r"\1 to \2", text)
     text = re.sub(r"\b(\d+)/(\d+)\b", r"\1 из \2" if ru else r"\1 of \2", text)
     text = re.sub(r"#(\d)", r"номер \1" if ru else r"number \1", text)
+    if ru:  # a Russian voice reads ± in English
+        text = text.replace("±", "плюс-минус")
     if not ru:  # an English voice spells Cyrillic letter by letter: the calls in Latin letters
         for call, latin in CALLS_LATIN:
             text = text.replace(call, latin)
