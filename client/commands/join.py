@@ -6,7 +6,8 @@ same command brings you back to your seat. Keys: arrows and h/l move across the 
 selects, Enter lays, n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares
 none, s ready/start, / chat, Tab scores, r rules, p your deals on this server, ? help, q
 leaves, Ctrl-C quits (your seat is kept). Texts in Russian or English (from the locale, or
---lang); ASCII where the terminal cannot show ♠♥♦♣.
+--lang); ASCII where the terminal cannot show ♠♥♦♣. --plain (chosen by itself without a
+terminal or on TERM=dumb): the line mode, a sentence per event and typed commands (docs/PLAIN.md).
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ sits you at it again (--fresh starts a new one instead).
 Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
 n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares none, Tab scores, r
 rules, / chat, p your deals (after the match: each one replayed), ? help, q leaves.
+--plain (chosen by itself without a terminal or on TERM=dumb): the line mode, a sentence per
+event and typed commands (docs/PLAIN.md).
 """
 
 from __future__ import annotations
