@@ -10,7 +10,7 @@ import sys
 # name -> one-line help; the module is client.commands.<name with '-' as '_'>
 COMMANDS: dict[str, str] = {
     "play": "play against bots on this machine (a server on 127.0.0.1 and the client, one command)",
-    "join": "join a server: the full-screen terminal client",
+    "join": "join a server: the full-screen terminal client (--plain: the line mode, docs/PLAIN.md)",
     "serve": "run a server for the local network",
     "bot": "a bot that plays on a server over the protocol",
     "history": "list the recorded deals: date, variant, players, result",

@@ -49,7 +49,7 @@ def _join(monkeypatch, password, outcomes, typed, tty=True):
         return outcome
 
     monkeypatch.setattr(app, "run_client", run_client)
-    monkeypatch.setattr(join, "need_terminal", lambda command: False)
+    monkeypatch.setattr(join, "plain_mode", lambda args: False)
     monkeypatch.setattr(join, "_slot", lambda *a: None)
     monkeypatch.setattr("sys.stdin.isatty", lambda: tty)
     monkeypatch.setattr("getpass.getpass", lambda prompt: typed.pop(0))

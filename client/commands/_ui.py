@@ -7,7 +7,7 @@ import argparse
 import getpass
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from neveryu import protocol
 
@@ -43,6 +43,18 @@ def add_ui_arguments(parser: argparse.ArgumentParser) -> None:
         "--confirm-calls",
         action="store_true",
         help="«Не верю» (n) and «Верю» (y) need a second press of the same key",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="the line mode: a line per event and typed commands, for screen readers, braille"
+        " displays, slow links and scripts (chosen by itself without a terminal or on TERM=dumb)",
+    )
+    parser.add_argument(
+        "--cards",
+        choices=("words", "codes"),
+        default="words",
+        help="the line mode's cards: words (seven of spades) or codes (7S); default words",
     )
     parser.add_argument(
         "--no-mouse",
@@ -83,6 +95,19 @@ def _login() -> str | None:
         return getpass.getuser()
     except Exception:  # no login name (containers)
         return None
+
+
+def plain_mode(args: argparse.Namespace) -> bool:
+    """The line mode (client/plain/): asked for, or where the full-screen client cannot run (stdin
+    or stdout not a terminal, ``TERM=dumb``)."""
+    dumb = os.environ.get("TERM", "") == "dumb"
+    return bool(args.plain) or dumb or not (sys.stdin.isatty() and sys.stdout.isatty())
+
+
+def plain_texts(args: argparse.Namespace, display: Display) -> Any:
+    from neveryu.client.plain.words import PlainTexts
+
+    return PlainTexts(display.lang, cards=args.cards, ascii=display.ascii)
 
 
 def need_terminal(command: str) -> bool:

@@ -6,7 +6,9 @@ command brings you back to your seat. Keys: ←→ and h/l move across the hand,
 jump by rank, Home/End to its ends, Space selects, Enter lays, n «Не верю», y «Верю», d discards
 quads (k goes on without), 0 declares none, s ready/start, / chat, Tab scores, r rules, p your
 deals on this server, ? help, q leaves, Ctrl-C quits (your seat is kept). Texts in Russian or
-English (from the locale, or --lang); ASCII where the terminal cannot show ♠♥♦♣.
+English (from the locale, or --lang); ASCII where the terminal cannot show ♠♥♦♣. --plain (chosen
+by itself without a terminal or on TERM=dumb): the line mode, a sentence per event and typed
+commands (docs/PLAIN.md).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from neveryu import protocol
 
-from ._ui import add_ui_arguments, display_of, need_terminal, player_name, prefs_of
+from ._ui import add_ui_arguments, display_of, plain_mode, plain_texts, player_name, prefs_of
 
 if TYPE_CHECKING:
     from neveryu.client.session_store import Slot
@@ -50,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"neveryu join: {exc}", file=sys.stderr)
         return 2
-    if need_terminal("join"):
-        return 2
+    plain = plain_mode(args)
     if not args.server:
         from neveryu.client import server_list
 
@@ -71,20 +72,15 @@ def run(args: argparse.Namespace) -> int:
     command = f"neveryu join {address}" + (f" --name {args.name}" if args.name else "")
     password = args.password
     for tries in range(1, PASSWORD_TRIES + 1):
+        common = {"name": name, "password": password, "prefs": prefs_of(args), "slot": slot}
+        common.update(notes=display.notes + tuple(problems), come_back=command, player_key=key)
         try:
-            return run_client(
-                host,
-                port,
-                name=name,
-                texts=Texts(display.lang, ascii=display.ascii),
-                password=password,
-                prefs=prefs_of(args),
-                slot=slot,
-                notes=display.notes + tuple(problems),
-                color_depth=display.color_depth,
-                come_back=command,
-                player_key=key,
-            )
+            if plain:
+                from neveryu.client.plain.session import run_plain
+
+                return run_plain(host, port, texts=plain_texts(args, display), **common)
+            texts = Texts(display.lang, ascii=display.ascii)
+            return run_client(host, port, texts=texts, color_depth=display.color_depth, **common)
         except PasswordRefused:
             if tries == PASSWORD_TRIES:
                 break

@@ -13,6 +13,8 @@ Keys: ←→ (or h/l) move across your hand, ↑↓ or a rank typed jump by rank
 Space selects, Enter lays the selected cards, n «Не верю», y «Верю», d discards quads (k goes on
 without), 0 declares none, Tab scores, r rules, / chat, p your deals (after the match: each one
 replayed), ? help, q quits and ends the game, Ctrl-C quits and keeps it.
+--plain (chosen by itself without a terminal or on TERM=dumb): the line mode, a sentence per
+event and typed commands (docs/PLAIN.md).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any
 from neveryu import engine
 from neveryu.engine.bots import ALIASES, LEVELS
 
-from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, need_terminal, player_name, prefs_of
+from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, plain_mode, plain_texts, player_name, prefs_of
 from .serve import add_record_arguments, with_records
 
 DEFAULT_BOT = "hard"
@@ -81,6 +83,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=900,
         metavar="MS",
         help="how long a bot waits before it acts, in ms (default 900)",
+    )
+    parser.add_argument(
+        "--window",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="the challenge window in ms, where anyone may challenge a set until the next (hoyle,"
+        " cheat; default 1500): longer gives time to hear a claim read aloud",
     )
     parser.add_argument("--log", default=None, metavar="FILE", help="write the server's log to FILE")
     add_record_arguments(parser)
@@ -138,13 +148,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         players, bots = seats_and_bots(args.variant, args.players, args.bots)
         name = player_name(args.name)
-        if args.turn < 0 or args.deals < 1 or args.bot_delay < 0 or (args.quads_window or 0) < 0:
-            raise ValueError("--turn, --quads-window and --bot-delay must be 0 or more, --deals 1 or more")
+        if (
+            args.turn < 0
+            or args.deals < 1
+            or args.bot_delay < 0
+            or (args.quads_window or 0) < 0
+            or (args.window or 0) < 0
+        ):
+            raise ValueError(
+                "--turn, --quads-window, --bot-delay and --window must be 0 or more, --deals 1 or more"
+            )
     except ValueError as exc:
         print(f"neveryu play: {exc}", file=sys.stderr)
         return 2
-    if need_terminal("play"):
-        return 2
+    plain = plain_mode(args)
     _quiet_logging(args.log)
 
     from neveryu.client.player_key import player_key
@@ -161,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
             "grace_ms": 600_000,
             "reveal_after_deal": True,  # one player against bots: his records may hold every hand
         }
+        | ({} if args.window is None else {"challenge_window_ms": args.window})
     )
     config = with_records(config, args)
     slot, config = _kept_game(config, name, args.fresh)
@@ -201,21 +219,21 @@ def run(args: argparse.Namespace) -> int:
         slot.forget()
         slot.close()
         slot = None
+    common: dict[str, Any] = {"script": script, "leave_quits": True, "prefs": prefs_of(args)}
+    common.update(notes=notes, player_key=key, slot=slot, name=name, come_back=_come_back(args))
     try:
-        code = run_client(
-            "127.0.0.1",
-            running.port or 0,  # (start_in_thread returns once it listens: the port is known)
-            name=name,
-            texts=Texts(display.lang, ascii=display.ascii),
-            script=script,
-            leave_quits=True,
-            prefs=prefs_of(args),
-            notes=notes,
-            color_depth=display.color_depth,
-            player_key=key,
-            slot=slot,
-            come_back=_come_back(args),
-        )
+        if plain:
+            from neveryu.client.plain.session import run_plain
+
+            code = run_plain("127.0.0.1", running.port or 0, texts=plain_texts(args, display), **common)
+        else:
+            code = run_client(
+                "127.0.0.1",
+                running.port or 0,  # (start_in_thread returns once it listens: the port is known)
+                texts=Texts(display.lang, ascii=display.ascii),
+                color_depth=display.color_depth,
+                **common,
+            )
     except KeyboardInterrupt:
         code = 130
     finally:

@@ -6,12 +6,17 @@ page. ``{name}`` and the like are filled in by texts.py; a key missing from ``RU
 ``EN``. Counted nouns (``n.*``) hold their forms split by ``|``: English one|many, Russian
 one|few|many («1 карта | 2 карты | 5 карт»). The words are docs/RULES.md's vocabulary.
 
-The texts are one module per language: ``strings_en`` and ``strings_ru``.
+The texts are one module per language: ``strings_en`` and ``strings_ru``; the line mode's own
+(client/plain/) are in ``strings_plain``, joined here.
 """
 
 from __future__ import annotations
 
-from .strings_en import EN
-from .strings_ru import RU
+from .strings_en import EN as _EN
+from .strings_plain import PLAIN_EN, PLAIN_RU
+from .strings_ru import RU as _RU
+
+EN = {**_EN, **PLAIN_EN}
+RU = {**_RU, **PLAIN_RU}
 
 __all__ = ["EN", "RU"]

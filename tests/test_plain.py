@@ -1,0 +1,166 @@
+"""The line mode (client/plain/, ``neveryu play --plain``): its commands and words in-process,
+and whole deals played through it as a script plays them (a pipe) and as a person does (a pty),
+by the player of tests/plain_driver.py.
+
+The transcripts of ``verish`` (seed 1, normal bots, no bot delay) are kept whole in
+tests/data/plain/ in both languages and compared line for line: a text changed on purpose in
+the catalogue changes them; write them again with ``python tests/plain_driver.py`` and read the
+difference. The variants where anyone may challenge (``hoyle``, ``cheat``...) race a bot's
+challenge against the player's set, so their deals are played to the end and checked line by
+line, not compared whole.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plain_driver import golden, join_piped, play_piped, play_pty
+
+from neveryu import engine
+from neveryu.client.plain.commands import Command, LayOrder, Refusal, lay_order, parse
+from neveryu.client.plain.words import PlainTexts, speakable
+
+LANGS = ("en", "ru")
+
+
+def test_a_unique_beginning_names_a_command():
+    assert parse("leg") == Command("legal")
+    assert parse("n") == Command("no")
+    assert parse("не верю") == Command("no")
+    assert parse("Верю") == Command("yes")
+    assert parse("chat hi all") == Command("chat", ("hi", "all"), "hi all")
+    assert parse("") == Command("enter")
+
+
+def test_an_ambiguous_or_unknown_word_is_refused_with_the_reason():
+    with pytest.raises(Refusal) as caught:
+        parse("l")
+    assert caught.value.key == "plain.ambiguous"
+    assert caught.value.args_["commands"] == "lay, last, legal, leave"
+    with pytest.raises(Refusal) as caught:
+        parse("xyzzy")
+    assert caught.value.key == "plain.unknown"
+
+
+def test_lay_reads_cards_counts_ranks_and_claimed_counts():
+    assert lay_order(("7S", "7h", "as", "7")) == LayOrder(("7S", "7H"), None, "7", None)
+    assert lay_order(("2", "as", "Q")) == LayOrder(None, 2, "Q", None)
+    assert lay_order(("10D",)) == LayOrder(("TD",), None, None, None)
+    assert lay_order(("7S", "as", "3", "sevens")) == LayOrder(("7S",), None, "7", 3)
+    assert lay_order(("7S", "as", "дамы", "count", "2")) == LayOrder(("7S",), None, "Q", 2)
+    with pytest.raises(Refusal) as caught:
+        lay_order(("7X",))
+    assert caught.value.key == "plain.bad_card"
+
+
+def test_cards_read_as_words_or_codes():
+    assert PlainTexts("en").cards(["7S", "TH"]) == "seven of spades, ten of hearts"
+    assert PlainTexts("ru").cards(["7S", "QD", "AC"]) == "семёрка пик, дама бубён, туз треф"
+    assert PlainTexts("en", cards="codes").cards(["7S", "TH"]) == "7S 10H"
+
+
+def test_speakable_replaces_what_a_synthesizer_mangles():
+    assert speakable("lay 1–3 as queens · go on") == "lay 1 to 3 as queens, go on"
+    assert speakable("положить 1–3 как дамы", "ru") == "положить от 1 до 3 как дамы"
+    assert speakable("Revealed: 7♠ — the claim is true ✓") == "Revealed: 7♠, the claim is true"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_seeded_deal_through_a_pipe_reads_as_its_transcript(tmp_path: Path, lang: str):
+    lines = play_piped("verish", lang, 1, tmp_path)
+    assert lines == golden(lang).read_text(encoding="utf-8").splitlines()
+
+
+def test_a_deal_at_a_terminal_reads_as_through_a_pipe(tmp_path: Path):
+    lines, raw = play_pty("verish", "en", 1, tmp_path)
+    typed = {"quit", "no", "yes", "keep", "quads"}
+    shown = [x for x in lines if x not in typed and not x.startswith("lay ")]
+    assert shown == golden("en").read_text(encoding="utf-8").splitlines()
+    assert b"\x1b" not in raw  # no cursor movement, no colour, no mode switched: text only
+    assert "lay 1" in lines  # the terminal echoed what was typed
+
+
+@pytest.mark.parametrize("variant", sorted(engine.VARIANTS))
+def test_a_deal_of_every_variant_is_played_to_the_end(tmp_path: Path, variant: str):
+    lang = LANGS[sorted(engine.VARIANTS).index(variant) % 2]
+    t = PlainTexts(lang)
+    lines = play_piped(variant, lang, 2, tmp_path)
+    over = t("log.match_ended", scores="")[:12]
+    assert any(x.startswith(over) for x in lines)
+    turns = [x for x in lines if x.startswith(t("plain.turn"))]
+    assert turns and all("(lay)" in x or "(no)" in x or "(yes)" in x for x in turns)
+    assert [x for x in lines if speakable(x, lang) != x] == []
+    assert [x for x in lines if any(ch in x for ch in "♠♥♦♣\x1b✓▶")] == []
+
+
+def _narrated(messages, lang="en"):
+    """The lines the line mode prints for ``messages`` (in-process), and the timers it set."""
+    from neveryu.client.plain.actions import PlainController
+    from neveryu.client.plain.narrator import Narrator
+
+    clock = [100.0]
+    lines: list[str] = []
+    timers: list[tuple[float, object]] = []
+    c = PlainController(PlainTexts(lang), lambda request: None, clock=lambda: clock[0])
+    narrator = Narrator(c, lines.append, lambda seconds, fn: timers.append((seconds, fn)))
+    for m in messages:
+        c.receive(m)
+        narrator.told(m, c.take_notices())
+    return c, lines, timers
+
+
+def test_the_turn_is_told_once_and_its_time_at_half_10_and_5_seconds():
+    from client_messages import record_deal
+
+    msgs, _ = record_deal("verish", 3, seed=5, seat=0)
+    first = next(i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3)
+    c, lines, timers = _narrated(msgs[: first + 1])
+    turns = [x for x in lines if x.startswith("Your turn.")]
+    assert len(turns) == 1 and turns[0].endswith("(lay).")
+    assert [round(seconds, 3) for seconds, _ in timers] == [15.0, 20.0, 25.0]
+    for _, fn in timers:
+        fn()  # type: ignore[operator]
+    assert lines[-3:] == ["15 seconds left.", "10 seconds left.", "5 seconds left."]
+    c.receive(msgs[first])  # the same offer again: not told twice
+    assert [x for x in lines if x.startswith("Your turn.")] == turns
+
+
+def test_a_refused_lay_says_why_in_one_line_and_sends_nothing():
+    from client_messages import record_deal
+
+    msgs, _ = record_deal("verish", 3, seed=5, seat=0)
+    first = next(i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3)
+    c, _, _ = _narrated(msgs[: first + 1])
+    sent: list[dict] = []
+    c.send = sent.append
+    missing = next(f"{r}S" for r in "23456789TJQKA" if f"{r}S" not in c.hand)
+    c.lay_order(lay_order((missing, "as", "7")))
+    assert sent == [] and len(c.notices) == 1 and c.notices[0].startswith("You do not hold")
+
+
+@pytest.fixture
+def server():
+    from neveryu.server import ServerConfig, start_in_thread
+
+    config = ServerConfig(host="127.0.0.1", port=0, name="plain-test", seed=3, record=False).evolve(
+        table={"bot_delay_ms": 0, "challenge_window_ms": 0, "deal_pause_ms": 100}
+    )
+    running = start_in_thread(config)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def test_from_the_lobby_a_table_is_made_played_and_left(server, tmp_path: Path):
+    lines = join_piped(f"127.0.0.1:{server.port}", "en", tmp_path)
+    t = PlainTexts("en")
+    assert lines[1] == t("plain.tables_none")
+    assert lines[2] == "Asking the server for a table of verish, 4 seats, 3 bots."
+    assert lines[3] == t("log.joined", table=1, seat=1)
+    assert t("log.match_started_n", n=1) in lines
+    assert any(x.startswith("The match is over.") for x in lines)
+    left = lines.index(t("log.left_table"))
+    assert lines[left + 1 :] == [t("plain.tables_none")]  # a table of bots alone closes
+    assert [x for x in lines if speakable(x, "en") != x] == []
