@@ -110,7 +110,7 @@ class Server:
         self.player_requests = PlayerRequests(self.records)
         self.tables: dict[int, Table] = {}
         self.sessions: dict[str, Session] = {}
-        self.restored = Restored()  # the seats' sessions restored from the journal, until resumed
+        self.restored = Restored()  # the sessions restored from the journal, until resumed
         self.connections: set[ClientConnection] = set()
         self.per_address: collections.Counter[str] = collections.Counter()
         self.table_address: dict[int, str] = {}  # table id -> the address of who made it
@@ -209,7 +209,7 @@ class Server:
                 if session.table is not None:
                     session.table.remove(session, "dropped")
                 del self.sessions[token]
-            self.restored.forget_gone()
+            self.restored.forget_gone(now, grace)
 
     # -- one connection -----------------------------------------------------------------------
 
@@ -364,7 +364,7 @@ class Server:
         if isinstance(old, ClientConnection):
             old.bye("replaced")
         log.info("%s resumes (last seq %d of %d%s)", conn, last_seq, session.seq, restarted * ", restarted")
-        missed = None if restarted else session.missed(last_seq)
+        missed = None if restarted and session.table is not None else session.missed(last_seq)
         if missed is not None and len(missed) > self.config.limits.outbox // 2:
             missed = None  # a replay that would fill the outbox: a snapshot instead
         session.reply(req, self._welcome(session, resumed=True, restarted=restarted))

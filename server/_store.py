@@ -72,7 +72,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_MS = 5_000  # how long a statement waits for another connection's lock
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -225,6 +225,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             ms INTEGER NOT NULL,
             action BLOB NOT NULL
         )""",
+    ),
+    (  # 3 -> 4: the actions keyed by their deal's own key; a failed restore kept for inspection
+        "ALTER TABLE live_tables ADD COLUMN deal_key INTEGER",
+        "ALTER TABLE live_tables ADD COLUMN failure TEXT",
+        # A deal journaled by version 3 takes its table's id, negated: new keys are positive.
+        "UPDATE live_tables SET deal_key = -id WHERE deal_no IS NOT NULL",
+        """CREATE TABLE live_actions_4 (
+            table_id INTEGER NOT NULL,
+            deal_key INTEGER NOT NULL,
+            n INTEGER NOT NULL,
+            ms INTEGER NOT NULL,
+            action BLOB NOT NULL
+        )""",
+        # Version 3 keyed the actions by table and deal number only: the rows of a previous
+        # match's deal of the same number may still be there. The current deal's rows are
+        # those from the last action 0 of that number on (rows are appended in order).
+        """WITH starts AS (
+                SELECT table_id, deal_no, max(rowid) AS first FROM live_actions WHERE n = 0
+                GROUP BY table_id, deal_no)
+            INSERT INTO live_actions_4 (table_id, deal_key, n, ms, action)
+            SELECT a.table_id, t.deal_key, a.n, a.ms, a.action FROM live_actions a
+            JOIN live_tables t ON t.id = a.table_id AND t.deal_no = a.deal_no
+            JOIN starts s ON s.table_id = a.table_id AND s.deal_no = a.deal_no
+            WHERE a.rowid >= s.first ORDER BY a.rowid""",
+        "DROP TABLE live_actions",
+        "ALTER TABLE live_actions_4 RENAME TO live_actions",
     ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION

@@ -177,9 +177,12 @@ class Table:
         if self.game is not None:
             self.game.stop()
         self.timers.clear()
+        now = self.timers.clock()
         for session in self._members():
             session.event({"t": "table_closed", "table": self.id, "reason": reason})
             session.table, session.seat = None, None
+            if not session.connected:  # in the lobby now: a grace time there to come back
+                session.dropped_at = now
         self._task.cancel()  # the table task ends
         if self.journal is not None:
             self.journal.closed(self)
