@@ -3,7 +3,8 @@ migrations.
 
 SQLite's own guidance fits a LAN server: an embedded database, WAL mode (readers never wait for
 the writer, and a committed transaction survives the process being killed), one writer
-(``_recorder``). The schema's version is ``PRAGMA user_version``; ``MIGRATIONS[k]`` brings a
+(``_recorder``); ``synchronous = FULL``: a commit is on the disk when it returns, a power cut
+loses nothing committed either. The schema's version is ``PRAGMA user_version``; ``MIGRATIONS[k]`` brings a
 database from version k to k + 1, each in one transaction, so a newer neveryu opens an older
 file and upgrades it, and an older neveryu refuses a newer file (``StoreError``) instead of
 misreading it.
@@ -313,9 +314,9 @@ def connect(path: str | os.PathLike[str], *, write: bool, threads: bool = False)
             )
         if write:
             conn.execute("PRAGMA journal_mode = WAL")
-            # With WAL, NORMAL loses nothing committed when the process dies (a power cut may
-            # lose the last transactions, never the file).
-            conn.execute("PRAGMA synchronous = NORMAL")
+            # FULL: the log is synced at each commit, so a committed transaction survives a
+            # power cut too, not only the process dying (NORMAL would lose the last ones).
+            conn.execute("PRAGMA synchronous = FULL")
         if version < SCHEMA_VERSION:
             _migrate(conn, version)
             if write:  # the new schema's pages into the file: the log starts small again

@@ -37,7 +37,7 @@ def test_a_new_database_is_made_in_wal_mode_at_the_current_schema(tmp_path):
         "live_actions",
     }
     conn.close()
-    assert connect(path, write=True).execute("PRAGMA user_version").fetchone()[0] == 3  # opens again
+    assert connect(path, write=True).execute("PRAGMA user_version").fetchone()[0] == 4  # opens again
 
 
 def test_a_database_from_a_newer_neveryu_is_refused(tmp_path):
