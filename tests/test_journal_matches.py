@@ -23,12 +23,13 @@ import msgpack
 import pytest
 import trio
 import trio.testing
-from test_journal import Played, crash, open_records, snapshot, start
+from test_journal import PASSWORD, Played, crash, open_records, snapshot, start
 from test_server_timing import ListLink
 
-from neveryu import engine
+from neveryu import engine, protocol
 from neveryu.server import DealRecord, Records, check_record, connect_records, deal_ids, load_deal
 from neveryu.server._restore import Restored, restore_tables
+from neveryu.server._session import Session
 from neveryu.server._store import MIGRATIONS, SCHEMA_VERSION, connect
 from neveryu.server._table import Table
 
@@ -176,3 +177,33 @@ def test_a_version_3_journal_keeps_only_the_current_deals_actions(tmp_path):
     ).fetchall()
     assert kept == [(7, -7, n, 10 + n, msgpack.packb(["new", n])) for n in range(3)]
     conn.close()
+
+
+async def test_a_spectator_comes_back_watching(nursery, mock_clock, tmp_path, caplog):
+    db = tmp_path / "records.sqlite3"
+    records = open_records(db)
+    played = await start(nursery, mock_clock, records, "cheat", seats=3, bots=("sharp",), turn_ms=20_000)
+    watcher = Session("eve", replay=1000)
+    watcher.attach(ListLink())
+    played.table.handle(
+        watcher, protocol.parse_request({"t": "spectate", "id": 1, "table": 1, "password": PASSWORD})
+    )
+    await play_until(played, lambda: played.actions >= 5 and played.table.deal.turn in (0, 1))
+    crash(records)
+    played.table.close("killed")
+    again = open_records(db)
+    tables: dict[int, Table] = {}
+    restored = Restored()
+    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    table = tables[1]
+    mock_clock.jump(0.2)  # (the players take a while to come back)
+    await trio.testing.wait_all_tasks_blocked()
+
+    back = restored.reclaim(watcher.token, watcher.seq)
+    assert back is not None and (back.table, back.seat) == (table, None)
+    assert table.spectators == [back]
+    back.attach(ListLink())
+    table.attached(back, snapshot=True)
+    assert [m["t"] for m in back.link.msgs][:2] == ["table_update", "state"]
+
+    again.close()
