@@ -207,3 +207,34 @@ async def test_a_spectator_comes_back_watching(nursery, mock_clock, tmp_path, ca
     assert [m["t"] for m in back.link.msgs][:2] == ["table_update", "state"]
 
     again.close()
+
+
+async def test_the_player_to_act_gets_his_whole_turn_when_he_resumes(nursery, mock_clock, tmp_path):
+    db = tmp_path / "records.sqlite3"
+    records = open_records(db)
+    played = await start(nursery, mock_clock, records, "verish", seats=3, bots=("sharp",), turn_ms=20_000)
+
+    def timed() -> bool:
+        deal, referee = played.table.deal, played.table.game.referee
+        return played.actions >= 3 and deal.turn in (0, 1) and referee.turn_ms_left() is not None
+
+    await play_until(played, timed)
+    crash(records)
+    played.table.close("killed")
+    again = open_records(db)
+    tables: dict[int, Table] = {}
+    restored = Restored()
+    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    table = tables[1]
+    mock_clock.jump(0.2)  # (he takes a while to come back: less than any window or bot delay)
+    await trio.testing.wait_all_tasks_blocked()
+    turn = table.deal.turn
+    assert table.game.referee.turn_ms_left() == 20_000 - 200
+    old = played.sessions[turn]
+    player = restored.reclaim(old.token, old.seq)
+    assert player is not None and player.seat == turn
+    player.attach(ListLink())
+    table.attached(player, snapshot=True)
+    state = next(m for m in player.link.msgs if m["t"] == "state")
+    assert state["time_ms"] == 20_000  # the whole turn, though the table was restored before
+    again.close()
