@@ -20,6 +20,9 @@ tables handed it meanwhile in one transaction (``_journal_store.write``). What a
 - ``closed``: the table is gone (its rows are deleted);
 - ``failed``: a restored table's rows did not replay; they are kept, marked, never restored.
 
+And what a server notes of its sessions, wherever they are (``session``: its token's SHA-256,
+name and player; ``session_gone``: forgotten), so that one in the lobby comes back too.
+
 A killed server loses at most the entries the writer had not committed yet: those of the last
 ``_recorder.BATCH_S`` and the batch being written.
 """
@@ -141,6 +144,14 @@ class Journal:
         """The journal's rows ``jid`` did not restore their table (``why``: one line): they are
         kept, marked with ``why``, for someone to look at; no server restores them again."""
         self._take([("failed", jid, why)])
+
+    def session(self, key: str, name: str, player: str | None) -> None:
+        """A session began (``key``: its token's ``_session.token_key``, never the token)."""
+        self._take([("session", key, name, player)])
+
+    def session_gone(self, key: str) -> None:
+        """A session was forgotten: nothing is left to resume."""
+        self._take([("session_gone", key)])
 
     def changed(self, table: Table) -> None:
         """The table's summary changed: its seats, if they did, and the end of its match."""

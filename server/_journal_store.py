@@ -54,6 +54,16 @@ class Journaled:
     actions: tuple[tuple[int, int, bytes], ...]
 
 
+@attrs.frozen
+class JournaledSession:
+    """A session as the journal holds it (``live_sessions``): its token's ``key`` (SHA-256),
+    ``name`` and ``player`` (``players.key``, None: a guest)."""
+
+    key: str
+    name: str
+    player: str | None
+
+
 def machine() -> str:
     """This machine as ``journal_runs.host``: its name and, where Linux tells it, its boot id
     (a pid noted before a reboot says nothing after it)."""
@@ -85,11 +95,12 @@ def _over(host: str, pid: int, alive_ms: int, now_ms: int, here: str) -> bool:
 
 def begin_run(
     conn: sqlite3.Connection, run: str, server: str, now_ms: int, *, restore: bool, max_age_ms: int
-) -> tuple[list[Journaled], int]:
+) -> tuple[list[Journaled], int, list[JournaledSession]]:
     """Note this run, and take over the live tables of ``server`` whose run is over: those whose
     server was alive within ``max_age_ms`` are returned (``restore``), the others deleted (a
-    table that failed to restore is left alone, and deleted after ``FAILED_KEEP_MS``).
-    Returns the tables taken over and how many were deleted."""
+    table that failed to restore is left alone, and deleted after ``FAILED_KEEP_MS``); their
+    sessions likewise. Returns the tables taken over, how many were deleted, and the sessions
+    taken over."""
     here = machine()
     taken: list[Journaled] = []
     deleted = 0
@@ -137,6 +148,19 @@ def begin_run(
                 if jid in actions and deal_key == current[jid]:
                     actions[jid].append((n, ms, action))
         taken = [attrs.evolve(j, actions=tuple(actions[jid])) for jid, j in claimed.items()]
+        sessions = []
+        for key, owner, name, player, updated in conn.execute(
+            "SELECT key, run, name, player, updated_ms FROM live_sessions WHERE server = ? AND run != ?",
+            (server, run),
+        ).fetchall():
+            over, alive = runs.get(owner, (True, updated))
+            if not over:
+                continue
+            if not restore or now_ms - max(alive, updated) > max_age_ms:
+                conn.execute("DELETE FROM live_sessions WHERE key = ?", (key,))
+                continue
+            conn.execute("UPDATE live_sessions SET run = ?, updated_ms = ? WHERE key = ?", (run, now_ms, key))
+            sessions.append(JournaledSession(key, name, player))
         conn.execute(
             "DELETE FROM journal_runs WHERE server = ? AND run != ? AND run NOT IN"
             " (SELECT run FROM live_tables WHERE failure IS NULL)",
@@ -144,13 +168,13 @@ def begin_run(
         )
         if deleted or failed:
             collect(conn)
-    return taken, deleted
+    return taken, deleted, sessions
 
 
 def end_run(conn: sqlite3.Connection, run: str) -> None:
-    """This run ends: its row goes (and the actions nobody needs). Tables it still holds (none,
-    after a shutdown: its tables closed first) are then the next server's of its name to take
-    over."""
+    """This run ends: its row goes (and the actions nobody needs). Tables and sessions it still
+    holds (no table after a shutdown: its tables closed first) are then the next server's of its
+    name to take over (a session nobody resumes is forgotten after its grace time)."""
     with transaction(conn):
         conn.execute("DELETE FROM journal_runs WHERE run = ?", (run,))
         collect(conn)
@@ -225,6 +249,15 @@ def write(
         elif kind == "close":
             _delete(conn, op[1])
             ended += 1
+        elif kind == "session":
+            _, key, name, player = op
+            conn.execute(
+                "INSERT OR REPLACE INTO live_sessions (key, run, server, name, player, updated_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (key, run, server, name, player, now_ms),
+            )
+        elif kind == "session_gone":
+            conn.execute("DELETE FROM live_sessions WHERE key = ?", (op[1],))
         elif kind == "failed":
             conn.execute(
                 "UPDATE live_tables SET failure = ?, updated_ms = ? WHERE id = ?", (op[2], now_ms, op[1])
@@ -264,9 +297,10 @@ def forget_run(conn: sqlite3.Connection, run: str) -> None:
     """Delete every live table of ``run`` (its journal went off: what it holds is not whole);
     the rows of a table that failed to restore stay."""
     conn.execute("DELETE FROM live_tables WHERE run = ? AND failure IS NULL", (run,))
+    conn.execute("DELETE FROM live_sessions WHERE run = ?", (run,))
     collect(conn)
 
 
 def table_ids(ops: Iterable[Op]) -> set[int]:
     """The journal ids ``ops`` write to."""
-    return {op[1] for op in ops if op[0] != "record"}
+    return {op[1] for op in ops if op[0] not in ("record", "session", "session_gone")}

@@ -86,6 +86,7 @@ class Records:
         self.batch_s = batch_s
         self.journal: Journal | None = None  # made by open() when asked for and records are on
         self.journaled: list[store.Journaled] = []  # the tables to restore (``open``)
+        self.journaled_sessions: list[store.JournaledSession] = []  # and the sessions
         self.run = secrets.token_hex(8)  # this server's run in the journal
         self._want_journal = journal
         self._restore = restore
@@ -140,7 +141,7 @@ class Records:
             return
         if self._want_journal:
             try:
-                self.journaled, deleted = store.begin_run(
+                self.journaled, deleted, self.journaled_sessions = store.begin_run(
                     conn, self.run, self.server, wall_ms(), restore=self._restore, max_age_ms=self._max_age_ms
                 )
             except sqlite3.Error as exc:

@@ -55,9 +55,9 @@ class RestoreError(Exception):
 
 
 class Restored:
-    """The sessions restored from the journal (seated players and spectators, and the players
-    of a table that did not restore), by their token's key, until they resume with the token
-    (``reclaim``) or are forgotten (``forget_gone``)."""
+    """The sessions restored from the journal (seated players and spectators, sessions in the
+    lobby, and the players of a table that did not restore), by their token's key, until they
+    resume with the token (``reclaim``) or are forgotten (``forget_gone``)."""
 
     def __init__(self) -> None:
         self.sessions: dict[str, Session] = {}
@@ -83,15 +83,18 @@ class Restored:
             _turn_afresh(session.table, session.seat)
         return session
 
-    def forget_gone(self, now: float, grace_s: float) -> None:
+    def forget_gone(self, now: float, grace_s: float) -> list[str]:
         """Forget the sessions that nobody resumed within ``grace_s`` of their drop, and that
-        hold no seat (``now``: trio's clock): a spectator stops watching."""
+        hold no seat (``now``: trio's clock): a spectator stops watching. Returns their keys."""
+        gone = []
         for key, session in list(self.sessions.items()):
             if session.seat is not None or (session.dropped_at or -math.inf) + grace_s > now:
                 continue
             if session.table is not None:
                 session.table.remove(session, "dropped")
             del self.sessions[key]
+            gone.append(key)
+        return gone
 
 
 def _closed_event(session: Session) -> dict[str, Any] | None:
@@ -128,8 +131,8 @@ def restore_tables(
     ``start(table.run)`` each. A table whose journal does not replay is not restored: one log
     line says why, its rows are kept (``Journal.failed``) and its players' sessions wait in
     the lobby to be told (``told``)."""
-    journal, journaled = records.journal, records.journaled
-    records.journaled = []
+    journal, journaled, lobby = records.journal, records.journaled, records.journaled_sessions
+    records.journaled, records.journaled_sessions = [], []
     if journal is None:
         return
     for j in journaled:
@@ -152,6 +155,10 @@ def restore_tables(
             table.summary["state"],
             len(sessions),
         )
+    now = trio.current_time()
+    for j in lobby:  # the others: in the lobby (a session at a table came back with it)
+        if j.key not in restored.sessions:
+            restored.sessions[j.key] = Session.restored(j.name, j.key, j.player, replay, now)
 
 
 def restore_table(

@@ -203,13 +203,18 @@ class Server:
         while True:
             await trio.sleep(max(grace / 2, 0.05))
             now = trio.current_time()
+            gone: list[str] = []
             for token, session in list(self.sessions.items()):
                 if session.dropped_at is None or session.dropped_at + grace > now or session.seat is not None:
                     continue
                 if session.table is not None:
                     session.table.remove(session, "dropped")
                 del self.sessions[token]
-            self.restored.forget_gone(now, grace)
+                gone.append(session.key)
+            gone += self.restored.forget_gone(now, grace)
+            if self.records.journal is not None:  # (nothing is left to resume after a restart)
+                for key in gone:
+                    self.records.journal.session_gone(key)
 
     # -- one connection -----------------------------------------------------------------------
 
@@ -345,6 +350,8 @@ class Server:
         player = person_key(req.player_key) if req.player_key is not None else None
         session = Session(name, cfg.limits.replay, conn.address, player)
         self.sessions[session.token] = session
+        if self.records.journal is not None:  # (so that it resumes after a restart too)
+            self.records.journal.session(session.key, session.name, session.player)
         session.attach(conn)
         conn.session = session
         client = req.client

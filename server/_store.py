@@ -62,6 +62,13 @@ Version 3 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The j
   in the order they were written: a batch's rows go to the end of the table, a few pages,
   whatever tables they are of; the rows of deals that ended and of tables that closed are
   deleted every so often (``_journal_store.collect``), not one deal at a time.
+
+Version 4 keys the journal's actions by their deal's own key (``live_tables.deal_key``,
+``live_actions.deal_key`` instead of ``deal_no``: version 3 mixed a previous match's deal of the
+same number into the current one), keeps a table that did not restore (``live_tables.failure``:
+why) and adds ``live_sessions``: one row per session of a running server (``key``: its token's
+SHA-256, never the token; ``run``, ``server``, ``name``, ``player``, ``updated_ms``), so that a
+session in the lobby comes back after a restart too.
 """
 
 from __future__ import annotations
@@ -252,6 +259,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WHERE a.rowid >= s.first ORDER BY a.rowid""",
         "DROP TABLE live_actions",
         "ALTER TABLE live_actions_4 RENAME TO live_actions",
+        """CREATE TABLE live_sessions (
+            key TEXT PRIMARY KEY,
+            run TEXT NOT NULL,
+            server TEXT NOT NULL,
+            name TEXT NOT NULL,
+            player TEXT,
+            updated_ms INTEGER NOT NULL
+        ) WITHOUT ROWID""",
     ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION

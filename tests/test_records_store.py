@@ -35,6 +35,7 @@ def test_a_new_database_is_made_in_wal_mode_at_the_current_schema(tmp_path):
         "journal_runs",
         "live_tables",
         "live_actions",
+        "live_sessions",
     }
     conn.close()
     assert connect(path, write=True).execute("PRAGMA user_version").fetchone()[0] == 4  # opens again
