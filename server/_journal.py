@@ -24,7 +24,8 @@ And what a server notes of its sessions, wherever they are (``session``: its tok
 name and player; ``session_gone``: forgotten), so that one in the lobby comes back too.
 
 A killed server loses at most the entries the writer had not committed yet: those of the last
-``_recorder.BATCH_S`` and the batch being written.
+``_recorder.BATCH_S`` and the batch being written; a power cut no more (``_store``: each commit
+is synced to the disk).
 """
 
 from __future__ import annotations
