@@ -271,10 +271,23 @@ async def test_a_journal_that_does_not_replay_costs_that_table_only(nursery, moc
     assert conn.execute("SELECT count(*) FROM live_actions WHERE table_id != ?", (jid,)).fetchone()[0] == kept
     conn.close()
 
-    # The next start leaves the failed table alone (it restores table 1 again).
+    # The next start leaves the failed table alone (it restores table 1 again); a week later
+    # its rows go.
     third = open_records(db)
     assert [j.table_no for j in third.journaled] == [1]
     third.close()
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "UPDATE live_tables SET updated_ms = updated_ms - 7 * 24 * 3600 * 1000 - 1 WHERE id = ?", (jid,)
+    )
+    conn.commit()
+    conn.close()
+    fourth = open_records(db)
+    fourth.close()
+    conn = sqlite3.connect(db)
+    assert [r[0] for r in conn.execute("SELECT table_no FROM live_tables")] == [1]
+    assert conn.execute("SELECT count(*) FROM live_actions WHERE table_id = ?", (jid,)).fetchone()[0] == 0
+    conn.close()
 
 
 async def test_a_restore_refuses_a_deck_that_is_not_the_committed_one(nursery, mock_clock, tmp_path):
