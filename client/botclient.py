@@ -5,10 +5,11 @@
   received is also kept in ``Client.received`` when ``keep=True`` (tests read it).
 - ``SeatTracker``: the seat's view from the events it receives, kept by the terminal client's
   own reducer (client/ui/model.py) and read as an engine ``View``, so an engine bot can choose.
-- ``play_bot``: join (or create) a table, get ready, start when everyone is, and let an engine
-  bot (``engine.bots``) play until the number of matches asked for has ended. It contributes to
-  every deal's shuffle (fair deal 2: ``seed_committed`` → ``contribute``) and checks every deal
-  at its end as the terminal client does (``BotPlayer.fair``).
+- ``BotPlayer``: an engine bot (``engine.bots``) at a seat: it gets ready, starts when everyone
+  is, and plays until the number of matches asked for has ended. It contributes to every deal's
+  shuffle (fair deal 2: ``seed_committed`` → ``contribute``) and checks every deal at its end as
+  the terminal client does (``BotPlayer.fair``). client/botseat.py takes the seat for ``neveryu
+  bot`` and keeps it across lost connections.
 
 The bot sees only what its seat is sent: it is exactly as blind as a person at that seat.
 """
@@ -26,6 +27,8 @@ import trio
 
 from neveryu import engine, protocol
 from neveryu.client import fairdeal
+from neveryu.client.address import show_address
+from neveryu.client.handshake import HANDSHAKE_S, Refused, closed_at_once, not_neveryu, silent
 from neveryu.client.ui import model
 
 RATE_LIMIT_PAUSE_S = 0.5  # wait this long before trying a rate-limited action again
@@ -75,6 +78,7 @@ class Client:
         self.bye: dict[str, Any] | None = None
         self.heartbeat_s = protocol.HEARTBEAT_MS / 1000
         self.last_sent = 0.0  # trio.current_time() of the last frame sent
+        self.first = b""  # the first bytes the server sent (to say what a peer that is no server is)
         self._ids = 0
         self._pings: set[int] = set()  # pings sent by next_event, whose pong nobody awaits
 
@@ -89,31 +93,42 @@ class Client:
         resume: tuple[str, int] | None = None,
         keep: bool = False,
         player_key: str | None = None,
+        handshake_s: float = HANDSHAKE_S,
     ) -> Client:
         """Open a TCP connection and say ``hello`` (``resume``: (token, last_seq); ``player_key``:
-        who the player is, docs/PLAYERS.md; None: a guest). Raises
-        ``ServerError`` when the server refuses (``SERVER_FULL``, ``BAD_RESUME``, ...), OSError
-        when it cannot be reached."""
-        stream = await trio.open_tcp_stream(host, port)
+        who the player is, docs/PLAYERS.md; None: a guest), each within ``handshake_s`` seconds.
+        Raises ``ServerError`` when the server refuses (``SERVER_FULL``, ``BAD_RESUME``, ...),
+        OSError when it cannot be reached (``TimeoutError``: no answer to the connection), and
+        ``Refused`` when the peer is not a neveryu server (it says nothing, closes at once, or
+        answers something else; client/handshake.py says it as ``neveryu join`` does)."""
+        stream = None
+        with trio.move_on_after(handshake_s):
+            stream = await trio.open_tcp_stream(host, port)
+        if stream is None:
+            raise TimeoutError(f"no answer within {handshake_s:g} s")
         client = cls(stream, keep=keep)
+        fields: dict[str, Any] = {
+            "proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
+            "client": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
+            "name": name,
+        }
+        if password is not None:
+            fields["password"] = password
+        if player_key is not None:
+            fields["player_key"] = player_key
+        if resume is not None:
+            fields["resume"] = {"token": resume[0], "last_seq": resume[1]}
+            client.last_seq = resume[1]
         try:
-            fields: dict[str, Any] = {
-                "proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
-                "client": {"name": CLIENT_NAME, "version": CLIENT_VERSION},
-                "name": name,
-            }
-            if password is not None:
-                fields["password"] = password
-            if player_key is not None:
-                fields["player_key"] = player_key
-            if resume is not None:
-                fields["resume"] = {"token": resume[0], "last_seq": resume[1]}
-                client.last_seq = resume[1]
-            client.welcome = await client.request("hello", **fields)
-            client.heartbeat_s = client.welcome["heartbeat_ms"] / 1000
+            with trio.fail_after(handshake_s):
+                client.welcome = await client.request("hello", **fields)
+        except (protocol.ProtocolError, ConnectionClosed, trio.TooSlowError) as exc:
+            await trio.aclose_forcefully(stream)
+            raise Refused(_not_a_server(show_address(host, port), exc, client.first, handshake_s)) from None
         except BaseException:
             await trio.aclose_forcefully(stream)
             raise
+        client.heartbeat_s = client.welcome["heartbeat_ms"] / 1000
         return client
 
     @property
@@ -143,6 +158,7 @@ class Client:
                 raise ConnectionClosed(self.bye) from exc
             if not data:
                 raise ConnectionClosed(self.bye)
+            self.first = self.first or bytes(data[:64])
             self.wire.receive_data(bytes(data))
         await self._sort(msg)
         return msg
@@ -302,6 +318,7 @@ class BotPlayer:
         self.rules = engine.variant(table["variant"], **table["options"])
         players = len(table["seats"])
         self.tracker = SeatTracker(seat, self.rules, players)
+        self.strength = strength
         self.bot = make_bot(strength, seat, self.rules, players)
         self.rng = rng or random.Random()
         self.delay = delay
@@ -313,6 +330,7 @@ class BotPlayer:
         self.fair: list[str] = []  # each deal's fair-deal verdict (client/fairdeal.py, STATUSES)
         self._acted_after = 0  # the seq of the last event sent before the server took our action
         self._contributed: set[str] = set()  # seed hashes answered (a replayed one is not again)
+        self._ended = 0  # the number of the last deal of the match seen to end
         # v1.1 servers end every batch of the deal with the seat's legal (docs/PROTOCOL.md §6)
         self.batch_ends = (client.welcome.get("minor") or 0) >= 1
 
@@ -332,8 +350,11 @@ class BotPlayer:
                 self.matches += 1
                 if matches is None or self.matches < matches:
                     await self.client.request("ready", ready=True)
-            elif t == "deal_ended":
-                self.deals += 1
+            elif t == "match_started":
+                self._ended = 0
+            elif t == "deal_ended" and msg["deal_no"] > self._ended:
+                # (a deal whose end a restarted server lost ends again: it is counted once)
+                self.deals, self._ended = self.deals + 1, msg["deal_no"]
                 self.fair.append(str((self.tracker.state.result or {}).get("fair_status")))
             elif t == "seed_committed":
                 await self._contribute(msg)
@@ -350,10 +371,22 @@ class BotPlayer:
                 to_answer = False
                 await self._move()
 
+    def resumed(self, client: Client) -> None:
+        """The seat goes on through ``client``, a connection that resumed the session (its
+        events follow on: a snapshot after a restart, whose history the bot learns again)."""
+        self.client = client
+        self.batch_ends = (client.welcome.get("minor") or 0) >= 1
+
     def _observe(self, msg: dict[str, Any]) -> None:
         self.tracker.apply(msg)
         t = msg["t"]
-        if t in engine.EVENT_TYPES and t != "deal_started":
+        if t == "state" and isinstance(msg.get("history"), list):
+            # A snapshot: the bot forgets what it knew and learns the deal again from its history.
+            self.bot = make_bot(self.strength, self.seat, self.rules, self.tracker.players)
+            for event in msg["history"]:
+                fields = {k: v for k, v in event.items() if k != "t"}
+                self.bot.observe(_event(event["t"], fields, self.tracker))
+        elif t in engine.EVENT_TYPES and t != "deal_started":
             fields = {k: v for k, v in msg.items() if k not in ("t", "seq", "ts")}
             self.bot.observe(_event(t, fields, self.tracker))
         elif t == "deal_started":
@@ -419,6 +452,14 @@ class BotPlayer:
                 await self._move(attempts - 1)
 
 
+def _not_a_server(address: str, exc: BaseException, first: bytes, handshake_s: float) -> str:
+    """Why the peer at ``address`` is no neveryu server: the handshake failed with ``exc``
+    after it sent ``first``."""
+    if isinstance(exc, protocol.ProtocolError) or first:
+        return not_neveryu(address, first)
+    return closed_at_once(address) if isinstance(exc, ConnectionClosed) else silent(address, handshake_s)
+
+
 def _event(t: str, fields: dict[str, Any], tracker: SeatTracker) -> engine.Event:
     """An engine event from a wire event (for the bot's memory)."""
     cls: Any = engine.EVENT_TYPES[t]  # one of the engine's event classes, by its wire type
@@ -445,51 +486,3 @@ def _tuple(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_tuple(v) for v in value)
     return value
-
-
-async def play_bot(
-    host: str,
-    port: int,
-    *,
-    name: str = "bot",
-    strength: str = "sharp",
-    password: str | None = None,
-    table: int | None = None,
-    table_password: str | None = None,
-    matches: int | None = None,
-    delay: float = 0.0,
-    seed: int | None = None,
-) -> BotPlayer:
-    """Connect, take a seat and play (``neveryu bot``). ``table`` None: the first waiting table
-    with a free seat, else a new table of the server's default variant. ``matches`` None: play
-    until the table closes or the connection does. Returns the player when it stops. Raises
-    ValueError for an unknown ``strength``, ``ServerError`` when the server refuses."""
-    from neveryu.engine import bots
-
-    if strength not in bots.STRENGTHS:
-        raise ValueError(f"unknown bot strength {strength!r}; known: {', '.join(bots.STRENGTHS)}")
-    client = await Client.connect(host, port, name, password=password)
-    try:
-        joined = None
-        if table is None:
-            tables = (await client.request("list_tables"))["tables"]
-            for summary in tables:
-                free = any(s["name"] is None and s["bot"] is None for s in summary["seats"])
-                if summary["state"] == "waiting" and free and not summary["password"]:
-                    table = summary["id"]
-                    break
-        if table is None:
-            joined = await client.request("create_table")
-        else:
-            fields: dict[str, Any] = {"table": table}
-            if table_password is not None:
-                fields["password"] = table_password
-            joined = await client.request("join_table", **fields)
-        log.info("%s sits at seat %d of table %d", name, joined["seat"], joined["table"]["id"])
-        player = BotPlayer(
-            client, joined["table"], joined["seat"], strength, rng=random.Random(seed), delay=delay
-        )
-        await player.play(matches)
-        return player
-    finally:
-        await client.aclose()

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "scenario": "run scenario files (docs/SCENARIOS.md) and show any mismatch",
     "protocol-info": "print the protocol's JSON Schema and version",
     "servers": "list the servers found on the local network (DNS-SD)",
+    "conformance": "check a client or a server against the protocol (docs/CONFORMANCE.md)",
     "verify": "check that recorded deals were dealt fairly (fair deal: commitment, seed, contributions)",
 }
 

@@ -61,7 +61,8 @@ def table_lines(servers: list[Server], numbered: bool = False) -> list[str]:
 def pick(
     servers: list[Server], ask: Callable[[str], str] = input, out: TextIO | None = None
 ) -> Server | None:
-    """Show *servers* numbered and ask which one to join; Enter takes the first.
+    """Show *servers* numbered and ask which one to join (the only one: whether to join it);
+    Enter takes the first.
 
     Args:
         servers: what ``discovery.discover`` returned (not empty).
@@ -74,7 +75,10 @@ def pick(
     out = out if out is not None else sys.stdout
     for line in table_lines(servers, numbered=True):
         print(line, file=out)
-    prompt = f"Join which server? [1-{len(servers)}, Enter: 1, q: quit] "
+    if len(servers) == 1:
+        prompt = "Join this server? [Enter: yes, q: quit] "
+    else:
+        prompt = f"Join which server? [1-{len(servers)}, Enter: 1, q: quit] "
     while True:
         try:
             answer = ask(prompt).strip()
@@ -86,7 +90,12 @@ def pick(
             return None
         if answer.isdecimal() and 1 <= int(answer) <= len(servers):
             return servers[int(answer) - 1]
-        print(f"Type a number from 1 to {len(servers)}, or q.", file=out)
+        print(
+            "Press Enter to join it, or q."
+            if len(servers) == 1
+            else f"Type a number from 1 to {len(servers)}, or q.",
+            file=out,
+        )
 
 
 def browse_and_pick(

@@ -76,7 +76,6 @@ from ._events import (
     project,
 )
 from ._match import Match
-from ._records import builder
 from ._rules import DEFAULT_VARIANT, VARIANTS, Rules, variant
 from ._timeout import random_turn_action, timeout_for
 from ._view import NO_ACTION, LastSet, LayBounds, Legal, View
@@ -173,7 +172,6 @@ __all__ = [
     "TurnAction",
     "View",
     "WindowClosed",
-    "builder",
     "deal_cards",
     "deck_ranks",
     "draw_for_dealer",

@@ -37,17 +37,9 @@ from ._cards import Card, new_deck, remove_cards
 from ._checks import DealChecks
 from ._dealing import deal_cards
 from ._errors import DealOver, IllegalAction, RuleViolation
-from ._records import builder
 from ._rules import Rules
 from ._state import LaidSet
 from ._steps import DealSteps, score_deal
-
-# The events this module builds on every action, by constructors that take every field by
-# keyword and skip attrs' frozen __setattr__ (engine/_records.py).
-_SetHeld = builder(ev.SetHeld)
-_ChallengeVoid = builder(ev.ChallengeVoid)
-_WindowClosed = builder(ev.WindowClosed)
-_QuadsDiscarded = builder(ev.QuadsDiscarded)
 
 
 class Deal(DealChecks, DealSteps):
@@ -144,7 +136,7 @@ class Deal(DealChecks, DealSteps):
         rank, count = self._check_lay(a)
         if self.window_open or self.quads_window is not None:
             self.held = a
-            events.append(_SetHeld(seat=a.seat, cards=tuple(a.cards), rank=rank, count=count))
+            events.append(ev.SetHeld(seat=a.seat, cards=tuple(a.cards), rank=rank, count=count))
             return
         self._lay(a.seat, tuple(a.cards), rank, count, False, events)
 
@@ -152,7 +144,7 @@ class Deal(DealChecks, DealSteps):
         rank = self._check_declare(a)
         if self.window_open or self.quads_window is not None:
             self.held = a
-            events.append(_SetHeld(seat=a.seat, cards=(), rank=rank, count=0))
+            events.append(ev.SetHeld(seat=a.seat, cards=(), rank=rank, count=0))
             return
         self._lay(a.seat, (), rank, 0, True, events)
 
@@ -161,7 +153,7 @@ class Deal(DealChecks, DealSteps):
         if self._is_premature(a):
             self._end_quads_right(a.seat)
             self.barred.add((a.seat, a.set_no))
-            events.append(_ChallengeVoid(seat=a.seat, set_no=a.set_no))
+            events.append(ev.ChallengeVoid(seat=a.seat, set_no=a.set_no))
             return
         self._reveal(a.seat, False, (), events)
 
@@ -187,7 +179,7 @@ class Deal(DealChecks, DealSteps):
         if shown:
             self.quads_offer = None  # the taker's own action ends his right
         events.append(
-            _QuadsDiscarded(
+            ev.QuadsDiscarded(
                 seat=seat, count=len(a.ranks), ranks=tuple(a.ranks), shown=shown, cards=tuple(gone)
             )
         )
@@ -210,7 +202,7 @@ class Deal(DealChecks, DealSteps):
     def _do_close(self, a: CloseWindow, events: list[ev.Event]) -> None:
         self._check_close(a)
         self.window_open = False
-        events.append(_WindowClosed(set_no=a.set_no))
+        events.append(ev.WindowClosed(set_no=a.set_no))
         self._lay_held(events)
 
     def _do_open_quads(self, a: OpenQuadsWindow, events: list[ev.Event]) -> None:

@@ -15,7 +15,6 @@ from typing import ClassVar
 import attrs
 
 from ._cards import Card, Rank
-from ._records import builder
 
 Hands = tuple[tuple[Card, ...] | None, ...]
 
@@ -107,7 +106,7 @@ class SetLaid(OwnedEvent):
     def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
         if seat == self.seat:
             return self
-        return _SetLaid(
+        return SetLaid(
             seat=self.seat,
             set_no=self.set_no,
             rank=self.rank,
@@ -216,7 +215,7 @@ class PileTaken(OwnedEvent):
     def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
         if seat == self.seat:
             return self
-        return _PileTaken(seat=self.seat, count=self.count if counts_public else None, cards=None)
+        return PileTaken(seat=self.seat, count=self.count if counts_public else None, cards=None)
 
 
 @attrs.frozen
@@ -243,7 +242,7 @@ class QuadsDiscarded(OwnedEvent):
     def for_seat(self, seat: int | None, counts_public: bool) -> QuadsDiscarded:
         if seat == self.seat:
             return self
-        return _QuadsDiscarded(
+        return QuadsDiscarded(
             seat=self.seat,
             count=self.count,
             ranks=self.ranks if self.shown else None,
@@ -289,7 +288,7 @@ class StockDrawn(OwnedEvent):
     cards: tuple[Card, ...] | None
 
     def for_seat(self, seat: int | None, counts_public: bool) -> Event | None:
-        return self if seat == self.seat else _StockDrawn(seat=self.seat, count=self.count, cards=None)
+        return self if seat == self.seat else StockDrawn(seat=self.seat, count=self.count, cards=None)
 
 
 @attrs.frozen
@@ -321,14 +320,6 @@ class DealEnded(Event):
     out: tuple[int, ...]
     scores: tuple[int, ...]
     hand_counts: tuple[int, ...]
-
-
-# The copies for_seat makes, by constructors that take every field by keyword and skip attrs'
-# frozen __setattr__ (engine/_records.py).
-_SetLaid = builder(SetLaid)
-_PileTaken = builder(PileTaken)
-_QuadsDiscarded = builder(QuadsDiscarded)
-_StockDrawn = builder(StockDrawn)
 
 
 def project(event: Event, seat: int | None, counts_public: bool) -> Event | None:

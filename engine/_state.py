@@ -17,7 +17,6 @@ import attrs
 from . import _events as ev
 from ._actions import DeclareNone, LaySet
 from ._cards import Card, Rank, deck_ranks, next_rank, quad_ranks
-from ._records import builder
 from ._rules import Rules
 from ._view import NO_ACTION, LastSet, LayBounds, Legal, View
 
@@ -70,13 +69,6 @@ class LaidSet:
     rank: Rank
     count: int
     none: bool = False
-
-
-# The records this module builds on every query, by constructors that take every field by
-# keyword and skip attrs' frozen __setattr__ (engine/_records.py).
-_View = builder(View)
-_Legal = builder(Legal)
-_Turn = builder(ev.Turn)
 
 
 class DealState:
@@ -213,7 +205,7 @@ class DealState:
         elif quads_rule == "after_taking" and seat == self.quads_offer:
             quads = quad_ranks(hand)
             decline = True
-        return _Legal(
+        return Legal(
             lay=lay,
             challenge=challenge,
             believe=believe,
@@ -231,7 +223,7 @@ class DealState:
             last = self._last_sized if public or seat == laid.seat else self._last_unsized
         hands = self.hands
         over = self.over
-        view = _View(
+        view = View(
             variant=self.rules.name,
             seat=seat,
             players=self.players,
@@ -281,7 +273,7 @@ class DealState:
         """The ``Turn`` event that announces the seat to act now (the last one the deal gave)."""
         last = self.last
         seat = self.turn
-        return _Turn(
+        return ev.Turn(
             seat=seat,
             ranks=self._claimable,
             set_no=last.set_no if last is not None and last.seat != seat else None,

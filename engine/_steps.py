@@ -8,22 +8,8 @@ from __future__ import annotations
 
 from . import _events as ev
 from ._cards import Card, Rank, remove_cards, sorted_cards
-from ._records import builder
 from ._state import DealState, LaidSet
 from ._view import LastSet
-
-# The records this module builds on every action, by constructors that take every field by
-# keyword and skip attrs' frozen __setattr__ (engine/_records.py).
-_LaidSet = builder(LaidSet)
-_LastSet = builder(LastSet)
-_SetLaid = builder(ev.SetLaid)
-_NoneDeclared = builder(ev.NoneDeclared)
-_StockDrawn = builder(ev.StockDrawn)
-_Challenged = builder(ev.Challenged)
-_Believed = builder(ev.Believed)
-_SetRevealed = builder(ev.SetRevealed)
-_PileTaken = builder(ev.PileTaken)
-_PileDiscarded = builder(ev.PileDiscarded)
 
 
 class DealSteps(DealState):
@@ -38,22 +24,22 @@ class DealSteps(DealState):
         self.pile.extend(cards)
         self.set_no = set_no = self.set_no + 1
         covered = self.last
-        self.last = _LaidSet(set_no=set_no, seat=seat, cards=cards, rank=rank, count=count, none=none)
-        self._last_sized = _LastSet(
+        self.last = LaidSet(set_no=set_no, seat=seat, cards=cards, rank=rank, count=count, none=none)
+        self._last_sized = LastSet(
             set_no=set_no, seat=seat, rank=rank, count=count, size=len(cards), none=none
         )
         if not self.rules.hand_counts_public:
-            self._last_unsized = _LastSet(
+            self._last_unsized = LastSet(
                 set_no=set_no, seat=seat, rank=rank, count=count, size=None, none=none
             )
         self.first_set = False
         self.rank = rank
         self._claimable = self._claim(rank)
         if none:
-            events.append(_NoneDeclared(seat=seat, set_no=set_no, rank=rank))
+            events.append(ev.NoneDeclared(seat=seat, set_no=set_no, rank=rank))
         else:
             events.append(
-                _SetLaid(seat=seat, set_no=set_no, rank=rank, count=count, cards=cards, size=len(cards))
+                ev.SetLaid(seat=seat, set_no=set_no, rank=rank, count=count, cards=cards, size=len(cards))
             )
         # The set before is covered: RULES.md, last cards. Where the first out wins, the deal ends
         # with the winner's last set, and this set, laid only to cover it, goes back to its
@@ -82,12 +68,12 @@ class DealSteps(DealState):
             shown = s.cards
             true = all(c[0] == s.rank for c in s.cards) and len(s.cards) == s.count
         events.append(
-            _Believed(seat=caller, set_no=s.set_no)
+            ev.Believed(seat=caller, set_no=s.set_no)
             if believe
-            else _Challenged(seat=caller, set_no=s.set_no, tied=tied)
+            else ev.Challenged(seat=caller, set_no=s.set_no, tied=tied)
         )
         events.append(
-            _SetRevealed(
+            ev.SetRevealed(
                 seat=claimant, set_no=s.set_no, rank=s.rank, count=s.count, cards=shown, claim_true=true
             )
         )
@@ -101,14 +87,14 @@ class DealSteps(DealState):
         taker: int | None
         if believe and true:
             taker = None
-            events.append(_PileDiscarded(count=len(self.pile)))
+            events.append(ev.PileDiscarded(count=len(self.pile)))
             self.discard.extend(self.pile)
         else:
             taker = caller if believe or true else claimant
             # sorted as a hand is: the order says nothing about where the cards lay (issue 27)
             cards = tuple(sorted_cards(self.pile))
             self.hands[taker].extend(cards)
-            events.append(_PileTaken(seat=taker, count=len(cards), cards=cards))
+            events.append(ev.PileTaken(seat=taker, count=len(cards), cards=cards))
             if self.rules.quads == "after_taking":
                 self.quads_offer = taker
         self.pile = []
@@ -156,7 +142,7 @@ class DealSteps(DealState):
                 drawn = self.stock[: lo - len(hand)]
                 del self.stock[: len(drawn)]
                 hand.extend(drawn)
-                events.append(_StockDrawn(seat=seat, count=len(drawn), cards=tuple(drawn)))
+                events.append(ev.StockDrawn(seat=seat, count=len(drawn), cards=tuple(drawn)))
         events.append(self.turn_event())
 
     def _go_out(

@@ -37,7 +37,7 @@ from ._events import PUBLIC, DealEnded, Event, OwnedEvent, PileTaken, project
 from ._match import Match
 from ._rules import Rules
 from ._timeout import random_turn_action
-from .bots import BOTS, make_bot
+from .bots import make_bot, strength_of
 
 ACTION_CAP = 20_000
 """A deal still running after this many applied actions (lays, calls, quads, window closings) is
@@ -143,12 +143,10 @@ class SimulationResult:
 
 
 def parse_lineup(bots: str | Sequence[str], players: int) -> tuple[str, ...]:
-    """One strength per seat from ``bots``: a comma list (or sequence) of ``players`` strengths,
-    or one strength for every seat. Raises ValueError for an unknown strength or a wrong count."""
-    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
-    for name in names:
-        if name not in BOTS:
-            raise ValueError(f"unknown bot strength {name!r}; known: {', '.join(BOTS)}")
+    """One strength per seat from ``bots``: a comma list (or sequence) of ``players`` levels or
+    strengths (``bots.strength_of``: ``hard`` or ``sharp``), or one for every seat. Raises
+    ValueError for an unknown level or a wrong count."""
+    names = [strength_of(b) for b in (bots.split(",") if isinstance(bots, str) else bots)]
     if len(names) == 1:
         names *= players
     if len(names) != players:

@@ -12,6 +12,8 @@ from ._codec import check_sent, decode_body, encode_frame, wire_problem
 from ._connection import Connection, is_uint32
 from ._errors import ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError, error
 from ._events import (
+    HISTORY_EVENTS,
+    HISTORY_MAX,
     Believed,
     Bye,
     Challenged,
@@ -141,6 +143,8 @@ __all__ = [
     "HEADER_SIZE",
     "HEARTBEAT_MS",
     "HELLO_TIMEOUT_MS",
+    "HISTORY_EVENTS",
+    "HISTORY_MAX",
     "IDLE_TIMEOUT_MS",
     "MAX_CHAT_LEN",
     "MAX_CLIENT_FRAME",

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
+from ._errors import error
 from ._limits import MAX_CHAT_LEN
 from ._maps import (
     CONTRIBUTIONS,
@@ -19,7 +22,7 @@ from ._maps import (
     SCORES,
     TABLE,
 )
-from ._message import MAX_CARDS, MAX_SET, Event, event, wire
+from ._message import EVENTS, MAX_CARDS, MAX_SET, Event, event, wire
 from ._types import (
     CARD,
     COUNT,
@@ -37,6 +40,7 @@ from ._types import (
     Nullable,
     Str,
     Tuple,
+    Type,
 )
 
 # -- lobby and table events ---------------------------------------------------------------------
@@ -400,6 +404,58 @@ class LegalEvent(Event):
     decline_quads: bool = wire(Bool(), LEGAL_FIELDS["decline_quads"].doc)
 
 
+HISTORY_EVENTS = frozenset(
+    {
+        "deal_started",
+        "set_laid",
+        "none_declared",
+        "set_held",
+        "set_returned",
+        "challenge_void",
+        "challenged",
+        "believed",
+        "set_revealed",
+        "pile_taken",
+        "pile_discarded",
+        "quads_discarded",
+        "quads_declined",
+        "quads_window_opened",
+        "quads_window_closed",
+        "stock_drawn",
+        "timed_out",
+        "player_out",
+        "deal_ended",
+    }
+)
+"""The game events a ``state.history`` holds (docs/PROTOCOL.md, "state: a snapshot"): the deal's,
+from ``deal_started`` on, but ``turn`` and ``window_closed``, whose outcome the snapshot itself
+tells (and not the draw for the first dealer, which comes before the deal)."""
+
+HISTORY_MAX = 1_000
+"""The most events a ``state.history`` holds: a longer deal's oldest are left out."""
+
+
+@attrs.frozen
+class HistoryEvent(Type):
+    """One event of ``state.history``: a game event of ``HISTORY_EVENTS`` as its receiver was
+    sent it (the same fields, checked by its event class), without ``seq`` and ``ts``."""
+
+    def check(self, value: Any, where: str) -> Any:
+        if type(value) is not dict or value.get("t") not in HISTORY_EVENTS:
+            raise error("BAD_MESSAGE", f"{where}: expected a game event of the deal, got {value!r:.40}")
+        EVENTS[value["t"]].from_wire({**value, "seq": 1, "ts": 0})  # raises for a bad field
+        return value
+
+    def schema(self) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "description": "a game event as the receiver was sent it (its fields as in the event "
+            "of type t), without seq and ts",
+            "properties": {"t": {"enum": sorted(HISTORY_EVENTS)}},
+            "required": ["t"],
+        }
+
+
 @event("state")
 class State(Event):
     """A full snapshot of what the receiver may know of the deal (after join, spectate or resume
@@ -452,5 +508,11 @@ class State(Event):
     held: dict[str, Any] | None = wire(
         Nullable(Map({"cards": Field(Array(CARD, MAX_SET)), "rank": Field(RANK), "count": Field(COUNT)})),
         "the receiver's own set laid early and still held, as set_held told it; nil or absent: none",
+        required=False,
+    )
+    history: tuple[dict[str, Any], ...] | None = wire(
+        Array(HistoryEvent(), HISTORY_MAX),
+        "the deal's events so far, oldest first, as the receiver may see them (docs/PROTOCOL.md, "
+        "state); absent: not sent",
         required=False,
     )

@@ -9,10 +9,15 @@ Fair deal (docs/PROTOCOL.md, section 9): it answers every ``seed_committed`` wit
 random contribution, and at the deal's end checks the commitment and, for fair deal 2, that the
 deck is the one the disclosed seed and the contributions make, with its own among them.
 
+Connection (section 4): it sends ``ping`` whenever it has sent nothing for ``heartbeat_ms``
+(also while events keep arriving); after a drop it comes back with ``hello.resume`` and takes a
+replayed event only once (by ``seq``); a session the server no longer knows starts afresh.
+It passes ``neveryu conformance client`` (docs/CONFORMANCE.md).
+
 Strategy: lay truthfully when the hand holds the rank to claim (as many as allowed), else bluff
 with the fewest cards; declare none when truly holding none; challenge only a claim that cannot
 be true given the own hand, or when there is nothing else to do. Exit status: 0 when the deal
-ended, 1 on a fatal error, a closed connection or the --timeout.
+ended, 1 on a fatal error, a connection closed for good or the --timeout.
 """
 
 from __future__ import annotations
@@ -68,12 +73,24 @@ class Client:
         self.sock = socket.create_connection((host, port), timeout=10)
         self.next_id = 0
         self.early: list[dict] = []  # events that arrived while ``call`` waited for a reply
+        self.last_sent = time.monotonic()  # when the last frame went out (for the heartbeat)
+        self.last_seq = 0  # the highest seq received (for a resume)
+        self.bye: str | None = None  # the reason of the server's bye
 
     def request(self, t: str, **fields) -> int:
         self.next_id += 1
         body = msgpack.packb({"t": t, "id": self.next_id, **fields})
         self.sock.sendall(struct.pack(">I", len(body)) + body)
+        self.last_sent = time.monotonic()
         return self.next_id
+
+    def keep_alive(self, heartbeat_s: float) -> None:
+        """Send ``ping`` when nothing was sent for ``heartbeat_s``, whatever arrives meanwhile:
+        the server drops a client it hears nothing from (``bye`` ``idle``), even one that only
+        receives; then wait for the next frame at most until the next ping is due."""
+        if time.monotonic() - self.last_sent >= heartbeat_s:
+            self.request("ping")
+        self.sock.settimeout(max(0.01, self.last_sent + heartbeat_s - time.monotonic()))
 
     def _read(self, n: int, idle_ok: bool = False) -> bytes:
         """Exactly ``n`` bytes. A socket timeout passes through (TimeoutError) only before the
@@ -100,6 +117,24 @@ class Client:
             raise ConnectionError("a frame that is not a map")
         if msg.get("t") == "error" and msg.get("fatal"):
             raise ConnectionError(f"fatal error {msg['code']}: {msg['msg']}")
+        return msg
+
+    def next_message(self, heartbeat_s: float) -> dict | None:
+        """The next message not seen before; None when none came before a ping was due, or it
+        repeats an event already seen (a resume's replay that overlaps: by ``seq``)."""
+        self.keep_alive(heartbeat_s)
+        if self.early:
+            msg = self.early.pop(0)
+        else:
+            try:
+                msg = self.receive()
+            except TimeoutError:
+                return None
+        if "seq" in msg:
+            if msg["seq"] <= self.last_seq:
+                return None
+            self.last_seq = msg["seq"]
+            self.bye = msg.get("reason") if msg["t"] == "bye" else self.bye
         return msg
 
     def call(self, t: str, **fields) -> dict:
@@ -242,6 +277,33 @@ class Player:
         return count + self._held(rank) > 4 * self.decks
 
 
+class SessionGone(Exception):
+    """The server refused to bring our session back (BAD_RESUME, a restart that lost it)."""
+
+
+HELLO = {"proto": [1, 1], "client": {"name": "example_client.py", "version": "1"}}
+
+
+def reconnect(args: argparse.Namespace, token: str, last_seq: int) -> tuple[Client, dict]:
+    """Come back to our session after a drop (PROTOCOL.md §4, Resume): ``hello.resume`` with the
+    session token and the highest seq received; the server then replays what we missed, or
+    sends a snapshot (``state``). Tries for a few seconds while the server cannot be reached."""
+    for _ in range(10):
+        try:
+            client = Client(args.host, args.port)
+        except OSError:
+            time.sleep(0.5)
+            continue
+        try:
+            resume = {"token": token, "last_seq": last_seq}
+            welcome = client.call("hello", **HELLO, name=args.name, resume=resume)
+        except ConnectionError as exc:  # a fatal refusal: the session is gone
+            raise SessionGone(str(exc)) from None
+        client.last_seq = last_seq
+        return client, welcome
+    raise ConnectionError("the server cannot be reached again")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--host", default="127.0.0.1")
@@ -253,45 +315,60 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     deadline = time.monotonic() + args.timeout
     try:
-        return play(args, deadline)
+        try:
+            return play(args, deadline)
+        except SessionGone as exc:
+            print(f"example client: {exc}; starting afresh")
+            return play(args, deadline)
     except (OSError, ConnectionError, RuntimeError) as exc:
         print(f"example client: {exc}", file=sys.stderr)
         return 1
 
 
-def play(args: argparse.Namespace, deadline: float) -> int:
+def sit(args: argparse.Namespace) -> tuple[Client, dict, Player] | None:
+    """Connect, make a table with bots, get ready and start: the client, its welcome and its
+    player; None when the server has no such variant."""
     client = Client(args.host, args.port)
-    welcome = client.call(
-        "hello", proto=[1, 1], client={"name": "example_client.py", "version": "1"}, name=args.name
-    )
+    welcome = client.call("hello", **HELLO, name=args.name)
     print(f"connected to {welcome['server']['name']} (protocol {welcome['proto']}.{welcome.get('minor', 0)})")
-    batch_ends = welcome.get("minor", 0) >= 1  # 1.0 sent legal only when it changed
     variants = {v["name"]: v for v in client.call("variants")["variants"]}
     if args.variant not in variants:
         print(f"no variant {args.variant!r}; the server offers {', '.join(variants)}", file=sys.stderr)
-        return 1
+        return None
     low, high = variants[args.variant]["players"]
     seats = min(max(low, 3), high)
-    bot = args.bot or (welcome.get("bots") or [None])[0]  # null: the server's default strength
+    bot = args.bot or welcome.get("default_bot")  # None (an early server): null, its default
     joined = client.call("create_table", variant=args.variant, seats=seats, bots=[bot] * (seats - 1), deals=1)
     names = [s["name"] or "?" for s in joined["table"]["seats"]]
     me = Player(joined["seat"], names)
     print(f"table {joined['table']['id']}: {args.variant}, you at seat {me.seat} with {seats - 1} bots")
     client.call("ready", ready=True)
     client.call("start")
-    client.sock.settimeout(welcome["heartbeat_ms"] / 1000)
+    return client, welcome, me
+
+
+def play(args: argparse.Namespace, deadline: float) -> int:
+    seated = sit(args)
+    if seated is None:
+        return 1
+    client, welcome, me = seated
+    batch_ends = welcome.get("minor", 0) >= 1  # 1.0 sent legal only when it changed
+    heartbeat_s = welcome["heartbeat_ms"] / 1000
     waiting_for: int | None = None  # the id of our action awaiting its reply
     tried: set = set()  # actions sent since the last legal, not to repeat
     plain = False  # an action was refused: try the simplest one
     while time.monotonic() < deadline:
-        if client.early:
-            msg = client.early.pop(0)
-        else:
-            try:
-                msg = client.receive()
-            except TimeoutError:
-                client.request("ping")  # nothing for heartbeat_ms: a sign of life
-                continue
+        try:
+            msg = client.next_message(heartbeat_s)
+        except ConnectionError:  # dropped: come back to the seat, unless the server said why not
+            if client.bye in ("shutdown", "replaced"):
+                raise
+            client, welcome = reconnect(args, welcome["session"], client.last_seq)
+            heartbeat_s, waiting_for, me.legal = welcome["heartbeat_ms"] / 1000, None, None
+            tried.clear()
+            continue
+        if msg is None:
+            continue
         if msg.get("t") == "seed_committed":  # fair deal 2: our share of the shuffle, at once
             me.mine[msg["deal_no"]] = secrets.token_hex(32)
             client.request("contribute", deal_no=msg["deal_no"], contribution=me.mine[msg["deal_no"]])
@@ -304,6 +381,9 @@ def play(args: argparse.Namespace, deadline: float) -> int:
                 if msg["t"] == "error":
                     print(f"  (refused: {msg['code']}: {msg['msg']})")
                     plain = True
+                    if msg["code"] == "RATE_LIMITED":  # nothing changed: the same may be tried later
+                        time.sleep(0.5)
+                        tried.clear()
             if waiting_for is not None or not plain:
                 continue
         elif "seq" in msg:

@@ -66,6 +66,7 @@ below::
 import os
 import sqlite3
 
+from ._collector import settle as settle_collector
 from ._config import Limits, ServerConfig, TableDefaults, config_from_mapping, default_db_path, load_config
 from ._derive import Rebuilt, catch_up, pending, rebuild
 from ._history import Summary, deal_ids, list_deals, load_deal
@@ -136,6 +137,7 @@ __all__ = [
     "seat_label",
     "seat_messages",
     "serve",
+    "settle_collector",
     "start_in_thread",
     "table_summary",
     "variants_info",

@@ -1,4 +1,5 @@
-"""The cyclic garbage collector, set for a server (docs/BENCHMARKS.md, "The garbage collector").
+"""The cyclic garbage collector, set for a process that serves (``neveryu serve`` calls ``settle``
+once its server listens; a library user's process is left as it is).
 
 A server holds many long-lived objects (each connection's tasks, streams and cancel scopes; each
 table's deal) and makes many short-lived ones for every action. With CPython's defaults its
@@ -20,7 +21,7 @@ YOUNG_THRESHOLD = 10_000  # allocations between collections of the youngest gene
 
 @functools.cache
 def settle() -> None:
-    """Once per process, as its first server starts: collect, then freeze what is alive
+    """Once per process, when it serves: collect, then freeze what is alive
     (``gc.freeze``: no later collection scans it), and collect the youngest generation every
     ``YOUNG_THRESHOLD`` allocations (the older generations' thresholds are kept)."""
     gc.collect()

@@ -13,12 +13,13 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from neveryu import engine, protocol
 
 from . import _wire
 from ._bots import Bot, default_strength, new_bot
+from ._deal_history import DealEvents, history
 from ._journal import Journal
 from ._record import DealRecord
 from ._recording import Keeper, Recording
@@ -83,6 +84,8 @@ class Game:
         self.told: set[int] = set()  # the seats sent an event of the deal since their last legal
         self.match_uid = secrets.token_hex(8)  # the match in the records
         self.recording: Recording | None = None  # the deal's notes for its record
+        self.events = DealEvents()  # the deal's events, for a snapshot's history
+        self.ended: dict[str, Any] = {}  # the table's own fields of the deal's deal_ended, once sent
 
     # -- the match ----------------------------------------------------------------------------------
 
@@ -336,7 +339,7 @@ class Game:
             return {"time_ms": self.settings.quads_window_ms}
         if type(event) is engine.DealEnded and self.deal is not None:
             more = self.match.deals_played < self.settings.deals
-            return {
+            self.ended = {
                 "salt": self.salt,
                 "deck": list(self.deal.deck_order or ()),
                 "match_scores": list(self.match.scores),
@@ -344,6 +347,7 @@ class Game:
                 "next_deal_ms": self.settings.deal_pause_ms if more else None,
                 **({"seed": self.shuffle.seed.hex()} if self.shuffle is not None else {}),
             }
+            return self.ended
         return {}
 
     def send_turn(self, session: Session) -> None:
@@ -381,9 +385,11 @@ class Game:
             elif held != seat.index and self._bot_again(seat, legal):
                 self._time_bot(seat, legal)
 
-    def send_state(self, session: Session) -> None:
+    def send_state(self, session: Session, history: Literal["own", "public"] | None = None) -> None:
         """A full snapshot of what ``session`` may know of the deal (join, resume); while the
-        next deal waits for contributions, its ``seed_committed`` too."""
+        next deal waits for contributions, its ``seed_committed`` too. ``history``: with the
+        deal's events so far (``state.history``), as ``session``'s seat was sent them (``own``:
+        a resume) or as a spectator sees them (``public``: who joins during the deal saw none)."""
         deal, shuffle = self.deal, self.shuffle
         if deal is not None:
             view = deal.view(session.seat)
@@ -398,6 +404,8 @@ class Game:
                 **self.fair,
                 "held": _wire.held_fields(deal, session.seat),
             }
+            if history is not None:
+                body["history"] = self.history(session.seat if history == "own" else None)
             session.event(body)
             if session.seat is not None:  # a state is complete by itself: it holds the legal
                 self.sent_legal[session.seat] = view.legal
@@ -406,6 +414,20 @@ class Game:
         if shuffle is not None and deadline is not None and not shuffle.dealt:
             left_ms = max(0, round((deadline - self.timers.clock()) * 1000))
             session.event(shuffle.commit_message(left_ms))
+
+    def history(self, seat: int | None) -> list[dict[str, Any]]:
+        """The deal's events so far as ``seat`` (None: a spectator) was sent them, without
+        ``seq`` and ``ts`` (``_deal_history.history``): a ``state``'s ``history``."""
+        deal, referee = self.deal, self.referee
+        if deal is None or referee is None:
+            return []
+        events = self.events.get(deal, self.opening, referee.applied, self.table.rules)
+
+        def extra(event: engine.Event) -> dict[str, Any]:
+            # (the ended deal's own disclosure: the shuffle may be the next deal's by now)
+            return self.ended if type(event) is engine.DealEnded else self._extra(event)
+
+        return history(events, seat, self.table.rules.hand_counts_public, extra)
 
     # -- the deal's record (_recording, _recorder) ---------------------------------------------------
 

@@ -22,6 +22,8 @@ from collections.abc import Sequence
 
 import attrs
 
+from neveryu.engine.bots import LEVELS, level_of
+
 from ._record import DealRecord, SeatRecord
 
 KEY_PREFIX = b"neveryu player key\n"
@@ -82,9 +84,10 @@ class Player:
 
     @property
     def label(self) -> str:
-        """``ann#3f2a``, ``sharp (bot)``, ``bob (guest)``."""
+        """``ann#3f2a``, ``hard (bot)`` (a bot by its level, ``engine.bots.LEVELS``),
+        ``bob (guest)``."""
         if self.kind == "bot":
-            return f"{self.name} (bot)"
+            return f"{level_of(self.name)} (bot)"
         if self.kind == "guest":
             return f"{self.name} (guest)"
         return f"{self.name}#{self.tag}"
@@ -134,9 +137,10 @@ def player_by_key(conn: sqlite3.Connection, key: str) -> Player | None:
 
 def players_named(conn: sqlite3.Connection, name: str, limit: int = 16) -> list[Player]:
     """The players called ``name`` now (any case), people first; ``name#tag`` picks one by his
-    tag; a name a bot strength has (``sharp``) also finds that bot. When nobody is called so now,
-    those who played under that name once."""
+    tag; a bot's level or strength (``hard``, ``sharp``) also finds that bot. When nobody is
+    called so now, those who played under that name once."""
     base, _, tag = name.partition("#")
+    strength = LEVELS.get(base.strip().lower(), base)
     if tag:
         rows = conn.execute(
             f"SELECT {_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE AND tag = ? ORDER BY id LIMIT ?",
@@ -144,9 +148,9 @@ def players_named(conn: sqlite3.Connection, name: str, limit: int = 16) -> list[
         ).fetchall()
         return _players(rows)
     rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE"
+        f"SELECT {_COLUMNS} FROM players WHERE name = ? COLLATE NOCASE OR (kind = 'bot' AND name = ?)"
         " ORDER BY kind = 'guest', kind = 'bot', last_ms DESC LIMIT ?",
-        (name, limit),
+        (name, strength, limit),
     ).fetchall()
     if not rows:
         rows = conn.execute(

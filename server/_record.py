@@ -23,6 +23,7 @@ import attrs
 import msgpack
 
 from neveryu import engine
+from neveryu.engine.bots import level_of
 
 # t -> (the engine's action class, its fields in order)
 ACTIONS: dict[str, tuple[type, tuple[str, ...]]] = {
@@ -125,14 +126,15 @@ class DealRecord:
         return len(self.seats)
 
     def names(self) -> list[str]:
-        """Each seat's name as people read it (a bot seat's with its strength)."""
+        """Each seat's name as people read it (a bot seat's with its level)."""
         return [seat_label(s) for s in self.seats]
 
 
 def seat_label(seat: SeatRecord) -> str:
-    """``ann``, ``bot 3 (sharp)``, or ``seat 2`` for a seat nobody held."""
+    """``ann``, ``bot 3 (hard)`` (a bot seat's with its level, ``engine.bots.LEVELS``), or
+    ``seat 2`` for a seat nobody held."""
     name = seat.name or f"seat {seat.seat + 1}"
-    return f"{name} ({seat.bot})" if seat.bot else name
+    return f"{name} ({level_of(seat.bot)})" if seat.bot else name
 
 
 # -- actions ------------------------------------------------------------------------------------

@@ -3,9 +3,10 @@ move by move through its board; Pokémon Showdown's input log).
 
 ``replay(record)`` deals the recorded deck from the recorded dealer (``engine.deal_cards``, as
 ``engine.Deal.new`` does) and applies every recorded action; ``check(record)`` also demands the
-recorded result and the fair deal's commitment; ``seat_events`` gives one seat's events of a deal
-being played, for the bot that takes it over. ``replay`` and ``check`` raise ``ReplayError``,
-whose message says which action failed and why, for a record that does not replay.
+recorded result and the fair deal's commitment; ``deal_events`` gives the events of a deal being
+played so far (``seat_events``: one seat's, for the bot that takes it over). ``replay`` and
+``check`` raise ``ReplayError``, whose message says which action failed and why, for a record
+that does not replay.
 """
 
 from __future__ import annotations
@@ -115,15 +116,29 @@ def seat_events(
 ) -> list[engine.Event]:
     """Every event of ``deal`` so far as ``seat`` was sent it (``engine.project``): its
     ``opening`` events, then those of each action the referee accepted (``applied``), the deal
+    played again from its deck (``deal_events``). What a bot that takes the seat over must learn
+    (``Game.bot_for``)."""
+    counts = rules.hand_counts_public
+    events = deal_events(deal, opening, applied, rules)
+    return [seen for e in events if (seen := engine.project(e, seat, counts)) is not None]
+
+
+def deal_events(
+    deal: engine.Deal,
+    opening: Sequence[engine.Event],
+    applied: Iterable[tuple[int, engine.Action]],
+    rules: engine.Rules,
+) -> list[engine.Event]:
+    """Every event of ``deal`` so far, whole (every hand; project them for a receiver): its
+    ``opening`` events, then those of each action the referee accepted (``applied``), the deal
     played again from its deck (the engine is deterministic: these are the events that were
-    sent). What a bot that takes the seat over must learn (``Game.bot_for``)."""
+    sent)."""
     assert deal.deck_order is not None
     again = engine.Deal.new(rules, deal.players, deal.dealer, random.Random(), order=deal.deck_order)
     events = list(opening)
     for _ms, action in applied:
         events += again.apply(action)
-    counts = rules.hand_counts_public
-    return [seen for e in events if (seen := engine.project(e, seat, counts)) is not None]
+    return events
 
 
 def describe(action: engine.Action) -> str:

@@ -21,7 +21,6 @@ import trio
 
 from neveryu import engine, protocol
 
-from . import _collector
 from ._bots import default_strength, strengths
 from ._config import ServerConfig, TableDefaults
 from ._connection import ClientConnection
@@ -128,12 +127,10 @@ class Server:
         """Listen on ``config.host``:``config.port`` and serve until cancelled or ``shutdown()``.
         Reports the bound port through ``task_status``. On the way out every table closes
         (``table_closed``) and every client gets ``bye`` ("shutdown"), waiting at most
-        ``limits.shutdown_ms`` for them to be written. The process's first server sets its garbage
-        collector for serving (``_collector.settle``: for the whole process, once)."""
+        ``limits.shutdown_ms`` for them to be written."""
         cfg = self.config
         accepting = trio.CancelScope()
         await trio.to_thread.run_sync(self.records.open)
-        _collector.settle()
         try:
             async with trio.open_nursery() as outer:
                 await outer.start(self._hold_tasks)

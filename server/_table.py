@@ -29,7 +29,6 @@ from neveryu import engine, protocol
 from . import _host
 from ._game import Game
 from ._journal import Journal
-from ._outbox import begin_batch, end_batch
 from ._password import password_ok
 from ._recording import Keeper
 from ._referee import KEYS as REFEREE_KEYS
@@ -130,7 +129,7 @@ class Table:
 
     def attached(self, session: Session, snapshot: bool) -> None:
         """``session`` resumed on a new connection. ``snapshot``: what it missed is no longer
-        kept, so it gets a ``table_update`` and (in a deal) a ``state``."""
+        kept, so it gets a ``table_update`` and (in a deal) a ``state`` with the deal's history."""
         if session.table is not self:
             return
         if session.seat is not None:
@@ -138,7 +137,7 @@ class Table:
         if snapshot:
             session.event({"t": "table_update", "table": self.summary})
             if self.game is not None:
-                self.game.send_state(session)
+                self.game.send_state(session, history="own")
         elif self.game is not None:
             self.game.send_turn(session)  # the replay told the turn's time as it was announced
         self.check_empty()
@@ -210,7 +209,6 @@ class Table:
     def _fire(self, key: str) -> None:
         """A deadline passed: its referee's (the game's), or one of the table's own."""
         name, _, arg = key.partition(":")
-        begin_batch()
         try:
             if name in REFEREE_KEYS:
                 game = self.game
@@ -224,7 +222,6 @@ class Table:
                 getattr(self, "_fire_" + name)(int(arg) if arg else None)
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
-        end_batch()  # (what the deadline sent and is not written yet goes out)
 
     def _fire_close(self, _arg: None) -> None:
         self.close("its players left")
@@ -344,7 +341,7 @@ class Table:
                 other.event({"t": "player_joined", "seat": seat.index, "name": session.name})
         self.table_update()
         if self.game is not None:
-            self.game.send_state(session)
+            self.game.send_state(session, history="public")
             self.game.after_events()
         self.check_empty()
 
@@ -358,7 +355,7 @@ class Table:
         session.reply(req, {"t": "table_joined", "table": self.summary, "seat": None})
         self.table_update()
         if self.game is not None:
-            self.game.send_state(session)
+            self.game.send_state(session, history="public")
         self.check_empty()
 
     def _check_password(self, given: str | None) -> None:

@@ -40,6 +40,30 @@ def cards_in(value: Any) -> list[str]:
     return []
 
 
+def check_cards(msg: dict[str, Any], seat: int | None, rules: engine.Rules) -> None:
+    """Assert that ``msg`` (an event, or an event of a ``state.history``) holds no card ``seat``
+    may not see, and no count the variant hides from it (``state.history``: its own items are
+    checked apart)."""
+    t = msg["t"]
+    for name, value in msg.items():
+        found = cards_in(value)
+        if not found or (t, name) == ("state", "history"):
+            continue
+        kind = CARD_FIELDS.get((t, name))
+        assert kind is not None, f"{t}.{name} holds cards {found}"
+        if kind == "receiver" and t == "state":
+            assert msg["seat"] == seat, f"seat {seat} was sent seat {msg['seat']}'s hand"
+        elif kind == "receiver":
+            assert msg["hand"] is None or seat is not None, f"a spectator was sent a hand in {t}"
+        elif kind == "own":
+            assert msg["seat"] == seat, f"seat {seat} was sent seat {msg['seat']}'s cards in {t}"
+    if not rules.hand_counts_public:  # `cheat`: sizes of hands, pile and others' sets hidden
+        if t in ("set_laid", "pile_taken") and msg["seat"] != seat:
+            assert msg.get("size") is None and (t != "pile_taken" or msg["count"] is None), msg
+        if t in ("deal_started", "state"):
+            assert msg["hand_counts"] is None and msg.get("pile") is None, t
+
+
 def check_frames(frames: list[dict[str, Any]], seat: int | None, rules: engine.Rules, players: int) -> int:
     """Assert that ``frames`` (everything one client received) are valid protocol messages and
     hold no card ``seat`` may not see; returns the number of deals checked against their
@@ -51,21 +75,9 @@ def check_frames(frames: list[dict[str, Any]], seat: int | None, rules: engine.R
         cls = (REPLIES if "re" in msg else EVENTS).get(t)
         assert cls is not None, f"unknown message type {t}"
         cls.from_wire(msg)  # raises ProtocolError if a field is missing or mistyped
-        for name, value in msg.items():
-            found = cards_in(value)
-            if not found:
-                continue
-            kind = CARD_FIELDS.get((t, name))
-            assert kind is not None, f"{t}.{name} holds cards {found}"
-            if kind == "receiver" and t == "state":
-                assert msg["seat"] == seat, f"seat {seat} was sent seat {msg['seat']}'s hand"
-            elif kind == "own":
-                assert msg["seat"] == seat, f"seat {seat} was sent seat {msg['seat']}'s cards in {t}"
-        if not rules.hand_counts_public:  # `cheat`: sizes of hands, pile and others' sets hidden
-            if t in ("set_laid", "pile_taken") and msg["seat"] != seat:
-                assert msg.get("size") is None and (t != "pile_taken" or msg["count"] is None), msg
-            if t in ("deal_started", "state"):
-                assert msg["hand_counts"] is None and msg.get("pile") is None, t
+        check_cards(msg, seat, rules)
+        for item in msg.get("history") or () if t == "state" else ():  # the deal so far
+            check_cards(item, seat, rules)
         if t == "deal_started":
             started = msg
             assert (msg["hand"] is None) == (seat is None)

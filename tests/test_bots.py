@@ -8,7 +8,17 @@ import pytest
 
 from neveryu import engine
 from neveryu.engine import Challenge, DiscardQuads, LaySet, project
-from neveryu.engine.bots import BOTS, STRENGTHS, Bot, HonestBot, SharpBot, make_bot
+from neveryu.engine.bots import (
+    BOTS,
+    LEVELS,
+    STRENGTHS,
+    Bot,
+    HonestBot,
+    SharpBot,
+    level_of,
+    make_bot,
+    strength_of,
+)
 from neveryu.engine.simulate import simulate
 
 
@@ -36,6 +46,31 @@ def test_three_strengths_by_name():
     assert all(issubclass(cls, Bot) for cls in BOTS.values())
     with pytest.raises(ValueError, match="unknown bot strength 'genius'; known: random, honest, sharp"):
         make_bot("genius", 0, engine.variant("verish"), 4)
+
+
+def test_one_table_of_levels_names_every_strength():
+    assert LEVELS == {"easy": "random", "normal": "honest", "hard": "sharp"}
+    assert sorted(LEVELS.values()) == sorted(STRENGTHS)
+    assert [strength_of(n) for n in ("hard", " Normal ", "EASY", "sharp", "random")] == [
+        "sharp",
+        "honest",
+        "random",
+        "sharp",
+        "random",
+    ]
+    assert [level_of(s) for s in STRENGTHS] == ["easy", "normal", "hard"]
+    assert level_of("mystery") == "mystery"
+    with pytest.raises(ValueError, match=r"level .genius.; known: easy, normal, hard \(or random"):
+        strength_of("genius")
+
+
+def test_play_takes_levels_and_strengths_alike():
+    from neveryu.client.commands.play import seats_and_bots
+
+    assert seats_and_bots("verish", None, None) == (4, ["sharp"] * 3)
+    assert seats_and_bots("verish", None, "easy,Normal,sharp") == (4, ["random", "honest", "sharp"])
+    with pytest.raises(ValueError, match="unknown bot level 'genius'"):
+        seats_and_bots("verish", None, "genius")
 
 
 @pytest.mark.parametrize("strength", STRENGTHS)

@@ -11,6 +11,7 @@ import time
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from neveryu.client.ui import keybar
 from neveryu.client.ui.app import build_app
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.texts import Texts
@@ -360,10 +361,31 @@ def test_page_keys_scroll_the_log_and_end_follows_it_again():
     _, c = press(["\x1b[5~", "\x1b[5~"], long_log(), until=lambda c: c.log_scroll.top is not None)
     top = c.log_scroll.top
     assert top is not None and top < c.log_scroll.total - c.log_scroll.page
-    _, c = press(["\x1b[5~", "\x1b[H"], long_log(), until=lambda c: c.log_scroll.top == 0)
-    assert c.log_scroll.top == 0
-    _, c = press(["\x1b[5~", "\x1b[F"], long_log())
+    _, c = press(["\x1b[5~", "\x1b[6~", "\x1b[6~"], long_log(), until=lambda c: c.log_scroll.top is None)
+    assert c.log_scroll.top is None  # PgDn to the end follows it again
+    watching = long_log()
+    watching[1] = {**watching[1], "seat": None}
+    _, c = press(["\x1b[5~", "\x1b[H"], watching, until=lambda c: c.log_scroll.top == 0)
+    assert c.log_scroll.top == 0  # Home and End are the log's where no hand is held
+    _, c = press(["\x1b[5~", "\x1b[F"], watching)
     assert c.log_scroll.top is None
+
+
+def test_a_long_hand_is_crossed_by_rank_and_its_ends():
+    hand = ("2S", "2H", "5C", "5D", "5H", "9C", "TS", "TD", "QS", "AS", "AH")
+    msgs = deal_messages(hand=hand)
+    msgs[2] = {**msgs[2], "hand_counts": [len(hand), 5, 5]}
+    _, c = press(["\x1b[F"], msgs, until=lambda c: c.cursor == 10)  # End: the last card
+    _, c = press(["\x1b[F", "\x1b[H"], msgs, until=lambda c: c.cursor == 0)  # Home: the first
+    _, c = press(["\x1b[B", "\x1b[B"], msgs, until=lambda c: c.cursor == 5)  # ↓ ↓: 2s, 5s, to the 9
+    _, c = press(["\x1b[B", "\x1b[B", "\x1b[A"], msgs, until=lambda c: c.cursor == 2)  # ↑: back to the 5s
+    _, c = press(["\x1b[A"], msgs, until=lambda c: c.cursor == 9)  # ↑ from the first rank: the last
+    _, c = press(["1"], msgs, until=lambda c: c.cursor == 6)  # 1: the tens
+    _, c = press(["Q"], msgs, until=lambda c: c.cursor == 8)
+    _, c = press(["Q", "9"], msgs, until=lambda c: c.cursor == 5)
+    _, c = press(["K"], msgs, until=lambda c: c.notice is not None)
+    assert c.notice.text == "You hold no kings." and c.cursor == 0
+    assert [k.label for k in keybar.entries(c)][:3] == ["select", "by rank", "lay 1–3 as queens"]
 
 
 def test_the_mouse_wheel_scrolls_the_log():

@@ -191,9 +191,58 @@ def test_host_controls_wait_for_the_server_to_offer_them():
     assert c.dialog.kind == "seats"
     c.dialog_move(1)
     c.seat_bot()
+    assert sent == [] and c.dialog.data["confirm"] == ("b", 1)  # Bob's seat: asked first
+    c.seat_bot()
     assert sent == [{"t": "seat_bot", "seat": 1, "strength": "sharp"}]
     c.seat_free()
     assert notice(c) == "Seats are emptied only between matches." and len(sent) == 1
+
+
+def test_the_host_confirms_before_a_player_loses_his_seat():
+    from neveryu.client.ui import keybar
+    from neveryu.client.ui.pages import dialog_text
+
+    msgs = deal_messages()
+    msgs[1]["table"].update(host=0, state="waiting")
+    msgs[1]["table"]["seats"] = [SEATS[0], dict(SEATS[1], name="Bob", bot=None), SEATS[2]]
+    c, sent, _, _ = make(msgs)
+    c.open_seats()
+    c.dialog_move(1)
+    c.seat_free()
+    assert sent == []
+    text = "".join(f[1] for f in dialog_text(c))
+    assert text.endswith(
+        "Take seat 2 from Bob? Bob goes back to the lobby and the seat stays empty until someone sits"
+        " down. Press x again to do it, Esc not to."
+    )
+    assert [(k.key, k.label) for k in keybar.entries(c)][:2] == [("x", "yes, empty the seat"), ("Esc", "no")]
+    c.close_dialog()  # Esc answers the question, and the dialog stays
+    assert c.dialog.kind == "seats" and "confirm" not in c.dialog.data
+    c.seat_free()
+    c.dialog_move(1)  # another seat: the question is gone
+    c.dialog_move(-1)
+    c.seat_free()
+    assert sent == []
+    c.seat_free()
+    assert sent == [{"t": "seat_free", "seat": 1}]
+    c.dialog_move(1)  # a bot's seat is emptied at once: nobody loses anything
+    c.seat_free()
+    assert sent[-1] == {"t": "seat_free", "seat": 2}
+
+
+@pytest.mark.parametrize("playing", [True, False])
+def test_the_removed_player_reads_the_hosts_name_and_what_became_of_his_seat(playing):
+    msgs = deal_messages()
+    msgs[1]["table"].update(host=1, state="playing" if playing else "waiting")
+    msgs[1]["table"]["seats"] = [SEATS[0], dict(SEATS[1], name="Vera", bot=None), SEATS[2]]
+    c, _, _, _ = make(msgs)
+    c.receive({"t": "player_left", "seq": 30, "ts": 0, "seat": 0, "name": "me", "reason": "removed", "by": 1})
+    assert c.state.screen == "lobby"
+    what = "gave your seat to a bot" if playing else "took your seat"
+    assert (
+        c.t.log_line(c.state, c.state.log[-1])
+        == f"Vera, the table's host, {what}: you are back in the lobby."
+    )
 
 
 def test_the_host_may_ask_for_a_present_looking_seat_and_the_server_decides():
@@ -205,6 +254,7 @@ def test_the_host_may_ask_for_a_present_looking_seat_and_the_server_decides():
     c, sent, _, _ = make(msgs)
     c.open_seats()
     c.dialog_move(1)
+    c.seat_bot()
     c.seat_bot()
     assert sent == [{"t": "seat_bot", "seat": 1, "strength": "sharp"}]
     c.receive({"t": "error", "re": 9, "code": "SEAT_TAKEN", "msg": "Bob holds seat 1", "fatal": False})

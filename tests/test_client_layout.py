@@ -156,7 +156,28 @@ def test_away_is_never_cut_beside_the_dealer_and_the_cards():
     for width in (40, 30, 26, 24):
         row = lines(screen._player_cells(seats, width))[0]
         assert len(row) <= width and "away" in row and "4 cards" in row, (width, row)
-    assert lines(screen._player_cells(seats, 40))[0] == "▶ Ann (you)          4 cards away dealer"
+    assert lines(screen._player_cells(seats, 40)) == [  # each tag in a column of its own
+        "▶ Ann (you)   4 cards away        dealer",
+        "  Bot 2       5 cards      normal",
+        "  Bot 3       5 cards      normal",
+    ]
+
+
+def test_the_players_columns_line_up_whatever_the_counts_and_tags():
+    seats = [
+        dict(SEATS[0], away=True),
+        dict(SEATS[1], name="Vera", bot=None),
+        dict(SEATS[2], name="bot 3", bot="sharp"),
+    ]
+    msgs = deal_messages()
+    msgs[1]["table"].update(seats=seats, host=1)
+    msgs[2] = {**msgs[2], "dealer": 2, "hand_counts": [1, 13, 5]}
+    screen, _c, _ = screen_for(msgs)
+    assert lines(screen._player_cells(seats, 48)) == [
+        "▶ Ann (you)        1 card  away",
+        "  Vera            13 cards                  host",
+        "  Bot 3            5 cards      hard dealer",
+    ]
 
 
 def test_the_ready_screen_says_what_it_waits_for():
@@ -245,3 +266,22 @@ def test_players_of_the_same_name_are_told_apart_by_their_seat():
     msgs[1]["table"]["seats"] = [SEATS[0], dict(SEATS[1], name="Ann", bot=None), SEATS[2]]
     _, c, _ = screen_for(msgs)
     assert [c.t.seat_name(c.state, i) for i in range(3)] == ["Ann #1 (you)", "Ann #2", "Bot 3"]
+
+
+def test_a_stopped_server_leaves_a_lobby_with_no_stale_tables_and_one_message():
+    tables = [{"id": 1, "variant": "verish", "seats": SEATS, "state": "waiting"}]
+    welcome = {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "s"}
+    screen, c, _ = screen_for([welcome, {"t": "tables", "re": 2, "tables": tables}])
+    assert [k.key for k in keybar.entries(c)][:3] == ["↑↓", "Enter", "v"]
+    lost = screen_for([welcome, {"t": "tables", "re": 2, "tables": tables}])[1]
+    lost.receive({"t": "_connection", "status": "lost", "reason": "reset"})
+    assert [k.key for k in keybar.entries(lost)] == ["?", "q"]  # the list stays, to come back on resume
+    c.receive({"t": "bye", "seq": 3, "ts": 0, "reason": "shutdown"})
+    assert lines(screen._lobby_lines(64, 10)) == ["Not connected: no tables to show."]
+    assert [(k.key, k.label) for k in keybar.entries(c)] == [("?", "help"), ("q", "quit")]
+    log = [c.t.log_line(c.state, line) for line in c.state.log]
+    notice = plain(screen._notice_text())
+    assert log == ["The server has stopped."]
+    assert notice == "q quits; when the server runs again, join it afresh."
+    c = screen_for(deal_messages() + [{"t": "bye", "seq": 30, "ts": 0, "reason": "shutdown"}])[1]
+    assert plain(status(c.state, c.t, 0)) == "Disconnected: the server has stopped."

@@ -287,8 +287,8 @@ def test_a_resume_that_finds_the_seat_given_away_lands_in_the_lobby_and_says_why
     assert [line.key for line in s.log] == ["conn_resumed", "removed_away", "recap"]
     en = Texts("en")
     assert en.log_line(s, s.log[1]) == (
-        "While you were away the table's host gave your seat to someone else: you are in the lobby."
+        "While you were away the table's host took your seat: you are in the lobby."
     )
     assert en.log_line(s, s.recap) == (
-        "While you were away: the table's host gave your seat to someone else, and you are in the lobby."
+        "While you were away: the table's host took your seat, and you are in the lobby."
     )

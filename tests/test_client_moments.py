@@ -112,6 +112,12 @@ def test_the_final_call_says_what_each_answer_does():
     )
 
 
+def test_the_lead_says_the_counts_the_key_bar_offers():
+    s = state("verish", {"lay": {"min": 1, "max": 3, "ranks": list("6789TJQKA")}})
+    assert Texts("en").why(s, *moment(s)) == "You lead: lay 1–3 cards and claim any rank."
+    assert Texts("ru").why(s, *moment(s)) == "Ваш заход: положите от 1 до 3 карт и заявите любой ранг."
+
+
 def test_nothing_to_explain_when_it_is_plain():
     s = state("verish", {}, turn=1, last=last_set(2))
     assert moment(s) is None  # another seat plays; the key bar says whom we wait for

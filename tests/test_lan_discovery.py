@@ -87,7 +87,7 @@ def test_servers_finds_a_server_advertised_on_another_host_with_its_counts(lan):
         stderr=its_end,
     )
     os.close(its_end)
-    shown = read_until(terminal, "Join which server?", 20)
+    shown = read_until(terminal, "Join this server?", 20)
     os.write(terminal, b"q\n")
     assert join.wait(timeout=10) == 1
     os.close(terminal)
@@ -95,7 +95,7 @@ def test_servers_finds_a_server_advertised_on_another_host_with_its_counts(lan):
         "Looking for servers on the local network (3 s)...",
         "#  NAME             ADDRESS         TABLES  FREE SEATS  PROTOCOL",
         "1  Dorm 4.2 «Верю»  10.77.0.1:7420  1       3           1",
-        "Join which server? [1-1, Enter: 1, q: quit] ",
+        "Join this server? [Enter: yes, q: quit] ",
     ]
 
 

@@ -327,3 +327,13 @@ async def test_a_network_that_never_answers_delays_neither_start_nor_shutdown(ma
             assert not ad.registered.is_set()  # still probing, in its thread
             started = trio.current_time()
         assert trio.current_time() - started <= advertise.CLOSE_TIMEOUT + 0.5
+
+
+def test_pick_of_the_only_server_asks_whether_to_join_it():
+    answers = iter(["2", ""])
+    prompts = []
+    out = io.StringIO()
+    only = _two_servers()[:1]
+    assert server_list.pick(only, lambda p: prompts.append(p) or next(answers), out) == only[0]
+    assert prompts == ["Join this server? [Enter: yes, q: quit] "] * 2
+    assert out.getvalue().splitlines()[-1] == "Press Enter to join it, or q."

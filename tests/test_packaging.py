@@ -50,6 +50,7 @@ def test_the_wheel_has_one_top_level_package(wheel: Path) -> None:
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert tops == {"neveryu"}
     assert "neveryu/protocol/schema.json" in names
+    assert "neveryu/client/conformance/cases/handshake.json" in names  # the conformance kit's cases
     assert {f"neveryu/{top}/__init__.py" for top in FOLDERS} <= set(names)
     assert not any(name.startswith(("neveryu/tests/", "neveryu/scripts/")) for name in names)
 

@@ -49,12 +49,12 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 ANN = [
     f"ann#{TAG}, player 1",
-    "  hoyle: 3 deals; won 0 (0%); score -3",
+    "  hoyle: 3 deals; won 0 (0%); chips -3",
     "    rating 22.42 ± 15.79, rank 2",
     "    sets 31, bluffs 7 (23%): caught 5, survived 2",
     "    «не верю» 3 (right 33%), «верю» 0 (right -)",
     "    cards taken 29; 34 actions, 0.7 s each; timeouts 0",
-    "  verish: 3 deals; lost 0 (0%); score +0; out 2. 1, 3. 2",
+    "  verish: 3 deals; lost 0 (0%); went out 2nd once, 3rd twice",
     "    rating 26.00 ± 15.44, rank 2",
     "    sets 44, bluffs 22 (50%): caught 9, survived 13",
     "    «не верю» 22 (right 59%), «верю» 0 (right -)",
@@ -66,7 +66,14 @@ def test_stats_of_a_player_by_name(db, capsys):
     assert run(capsys, "stats", "--db", db, "ann") == (0, "\n".join(ANN) + "\n", "")
     code, out, _ = run(capsys, "stats", "--db", db, f"ANN#{TAG}", "--variant", "verish")
     assert (code, out.splitlines()) == (0, [ANN[0], *ANN[6:]])
-    assert run(capsys, "stats", "--db", db, "zoya") == (0, "Nobody called zoya has played here.\n", "")
+    assert run(capsys, "stats", "--db", db, "zoya") == (
+        1,
+        "",
+        "neveryu stats: nobody called zoya has played here\n",
+    )
+    code, out, _ = run(capsys, "stats", "--db", db, "hard")  # a bot by its level, as the client names it
+    assert (code, out.splitlines()[0]) == (0, "hard (bot), player 2")
+    assert run(capsys, "stats", "--db", db, "sharp")[1] == out
 
 
 def test_stats_of_you_are_those_of_your_player_key(db, capsys, tmp_path):
@@ -87,16 +94,16 @@ def test_the_leaderboards(db, capsys):
     assert out.splitlines() == [
         "hoyle: 4 players rated",
         "    #  player                rating          range  deals",
-        "    1  sharp (bot)    32.90 ± 16.21      16.7–49.1  3",
+        "    1  hard (bot)     32.90 ± 16.21      16.7–49.1  3",
         f"    2  ann#{TAG}       22.42 ± 15.79       6.6–38.2  3",  # three tied: by id
-        "    3  random (bot)   22.42 ± 15.79       6.6–38.2  3",
-        "    4  honest (bot)   22.42 ± 15.79       6.6–38.2  3",
+        "    3  easy (bot)     22.42 ± 15.79       6.6–38.2  3",
+        "    4  normal (bot)   22.42 ± 15.79       6.6–38.2  3",
     ]
     code, out, _ = run(capsys, "stats", "--db", db, "--top", "--limit", "1")
     assert out.split("\n\n")[0].splitlines()[0] == "verish: 4 players rated"
     assert [line.split()[:2] for line in out.splitlines() if line.startswith("    1")] == [
-        ["1", "sharp"],
-        ["1", "sharp"],
+        ["1", "hard"],
+        ["1", "hard"],
     ]
 
 
@@ -207,3 +214,22 @@ def test_a_damaged_key_file_is_left_alone_and_the_player_is_a_guest(tmp_path):
         f"{folder / 'player_key'} holds no valid player key (it is left as it is); you play as a guest"
     ]
     assert (folder / "player_key").read_text() == "not a key!\n"
+
+
+def test_counts_read_as_words():
+    from neveryu.client.commands.stats import ordinal, plural, times
+
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 103)] == [
+        "1st",
+        "2nd",
+        "3rd",
+        "4th",
+        "11th",
+        "12th",
+        "13th",
+        "21st",
+        "22nd",
+        "103rd",
+    ]
+    assert [times(n) for n in (1, 2, 3)] == ["once", "twice", "3 times"]
+    assert (plural(1, "deal"), plural(0, "deal"), plural(2, "seat")) == ("1 deal", "0 deals", "2 seats")

@@ -415,7 +415,18 @@ def test_legal_and_state_fields_are_the_engine_fields():
         "seed_hash",
         "contributions",
         "held",
+        "history",
     }
+
+
+def test_a_history_holds_game_events_of_the_deal_only():
+    told_by_state = {"turn", "window_closed"}
+    assert set(engine.EVENT_TYPES) - told_by_state - {"dealer_drawn"} == protocol.HISTORY_EVENTS
+    state = EVENTS["state"].wire_fields()["history"].type
+    state.check([{"t": "challenged", "seat": 1, "set_no": 3, "tied": []}], "state.history")
+    for bad in ({"t": "turn", "seat": 1}, {"t": "challenged", "seat": "1", "set_no": 3, "tied": []}):
+        with pytest.raises(protocol.RemoteProtocolError):
+            state.check([bad], "state.history")
 
 
 def plain(value):

@@ -47,10 +47,10 @@ def test_history_lists_the_deals_newest_first(db, capsys):
     code, out, err = run(capsys, "history", "--db", db, "--limit", "3")
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "id  date              variant  players                                           result",
-        " 6  2023-11-14 22:23  lozh     ann, bob (sharp), cyril (random), dasha (honest)  lost: cyril",
-        " 5  2023-11-14 22:13  lozh     ann, bob (sharp), cyril (sharp), dasha (random)   lost: dasha",
-        " 4  2023-11-14 22:23  hoyle    ann, bob (sharp), cyril (random), dasha (honest)  won: bob",
+        "id  date              variant  players                                        result",
+        " 6  2023-11-14 22:23  lozh     ann, bob (hard), cyril (easy), dasha (normal)  lost: cyril",
+        " 5  2023-11-14 22:13  lozh     ann, bob (hard), cyril (hard), dasha (easy)    lost: dasha",
+        " 4  2023-11-14 22:23  hoyle    ann, bob (hard), cyril (easy), dasha (normal)  won: bob",
     ]
 
 

@@ -139,7 +139,39 @@ def test_the_screen_shows_every_hand_or_one_seats():
     header = "".join(text for _style, text in Screen(ReplayController(Texts("en"), c.player))._header_text())
     assert header.rstrip().endswith(f"replay of deal 7 · step 0/{c.index} · 0:00 · every hand")
     c.show_seat(2)
-    assert screen._hand_title().startswith("Your hand") and c.notice.text == "as Bot 3 saw it"
+    assert screen._hand_title() == "Bot 3's hand: 0 cards" and c.notice.text == "as Bot 3 saw it"
+
+
+def test_a_replay_names_no_seat_you_and_promises_no_next_deal():
+    """A seat's view is the view of a seat, not the reader's: no "(you)", no "Your turn!"; and
+    after the recorded deal nothing starts."""
+    from neveryu.client.ui.status import status
+
+    record, _ = played_deals("verish", 1, seed=6)[0]
+    c = ReplayController(Texts("en"), Replay(deal_of(record)), seat=1)
+    screen = Screen(c)
+    c.step(1)
+    while c.state.turn != 1:
+        c.step(1)
+    assert "".join(f[1] for f in status(c.state, c.t, 0)).startswith("Turn: Bot 2")
+    assert c.t.seat_name(c.state, 1) == "Bot 2"
+    assert screen._hand_title().startswith("Bot 2's hand: ")
+    c.go(-1)
+    shown = "".join(f[1] for f in status(c.state, c.t, 0))
+    assert shown.startswith("Deal ") and shown.endswith(" loses.") and "Watching" not in shown
+    c.next_view()  # every hand
+    assert "".join(f[1] for f in status(c.state, c.t, 0)) == shown
+
+
+def test_every_hand_lines_up_its_cards_and_an_empty_hand():
+    record, _ = played_deals("verish", 1, seed=6)[0]
+    c = ReplayController(Texts("en"), Replay(deal_of(record)))
+    c.go(-1)
+    lines = ["".join(text for _style, text in line) for line in Screen(c)._hand_lines(100, 10)]
+    assert any("no cards" in line for line in lines) and any("no cards" not in line for line in lines)
+    # a one-character rank is right-aligned in three columns: its face starts one column in
+    starts = {len(line) - len(line[7:].lstrip()) for line in lines}
+    assert len(starts) == 1, lines
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
@@ -160,7 +192,8 @@ def test_neveryu_replay_in_tmux(tmp_path):
         tmux.keys("End")
         screen = tmux.wait_for(lambda s: "Deal 2/2 over" in s, what="the deal's end")
         tmux.keys("v")
-        screen = tmux.wait_for(lambda s: "Your hand" in s and "as ann saw it" in s, what="ann's view")
+        screen = tmux.wait_for(lambda s: "ann's hand" in s and "as ann saw it" in s, what="ann's view")
+        assert "(you)" not in screen and "starts in a moment" not in screen
         tmux.keys("q")
         tmux.wait_for(lambda s: "exit=0" in s, what="the replay to quit")
         conn = sqlite3.connect(db)

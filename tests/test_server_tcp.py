@@ -16,7 +16,8 @@ import trio
 from server_checks import check_frames
 
 from neveryu import engine
-from neveryu.client.botclient import BotPlayer, Client, ConnectionClosed, SeatTracker, ServerError, play_bot
+from neveryu.client.botclient import BotPlayer, Client, ConnectionClosed, SeatTracker, ServerError
+from neveryu.client.botseat import play_bot
 from neveryu.server import ServerConfig, serve
 
 HOST = "127.0.0.1"

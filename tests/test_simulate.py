@@ -48,7 +48,8 @@ def test_strengths_rotate_through_the_seats():
 def test_parse_lineup_one_for_all_or_one_per_seat():
     assert parse_lineup("honest", 3) == ("honest",) * 3
     assert parse_lineup("sharp, random", 2) == ("sharp", "random")
-    with pytest.raises(ValueError, match="unknown bot strength 'genius'"):
+    assert parse_lineup("hard, Easy,normal", 3) == ("sharp", "random", "honest")
+    with pytest.raises(ValueError, match=r"level .genius.; known: easy, normal, hard \(or random"):
         parse_lineup("genius", 3)
     with pytest.raises(ValueError, match="2 strengths for 3 seats"):
         parse_lineup("sharp,random", 3)
@@ -86,7 +87,13 @@ def test_cli_json_has_the_promised_fields(capsys):
 def test_cli_text_report_and_bad_arguments(capsys):
     assert main(["simulate", "--variant", "hoyle", "--players", "2", "--deals", "3", "--bots", "random"]) == 0
     text = capsys.readouterr().out
-    assert "deals completed     3 of 3" in text and "invariant violations 0" in text
-    assert "deals per second" in text
+    lines = text.splitlines()
+    assert lines[0] == "hoyle, 2 players, bots easy,easy, seed 1"
+    assert lines[1] == "deals completed      3 of 3"
+    assert lines[3] == "invariant violations 0"
+    assert lines[5].startswith("  easy     seats ")
+    assert lines[6].startswith("deals per second     ")
+    assert main(["simulate", "--variant", "hoyle", "--players", "2", "--deals", "1", "--bots", "hard"]) == 0
+    assert "bots hard,hard" in capsys.readouterr().out
     assert main(["simulate", "--players", "9", "--deals", "1"]) == 2
     assert "2–6 players" in capsys.readouterr().err

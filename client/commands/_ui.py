@@ -63,8 +63,18 @@ def display_of(args: argparse.Namespace) -> Display:
 
 
 def player_name(arg: str | None) -> str:
-    name = arg or os.environ.get("NEVERYU_NAME") or _login() or "player"
-    return name.strip()[: protocol.MAX_NAME_LEN] or "player"
+    """The name to play under: ``--name``, else ``NEVERYU_NAME``, else the login name. Raises
+    ValueError (saying where it came from) for one longer than the protocol allows
+    (``protocol.MAX_NAME_LEN`` characters): it is refused, not cut."""
+    given = arg or os.environ.get("NEVERYU_NAME")
+    name = (given or _login() or "player").strip() or "player"
+    if len(name) > protocol.MAX_NAME_LEN:
+        where = "--name" if arg else "NEVERYU_NAME" if given else "your login name"
+        raise ValueError(
+            f"{where} is {len(name)} characters long; a name holds at most {protocol.MAX_NAME_LEN}"
+            + ("" if arg else ": give a shorter one with --name")
+        )
+    return name
 
 
 def _login() -> str | None:

@@ -1,6 +1,7 @@
 """A bot that plays on a server over the protocol, like any client: tests, load, and empty
 seats filled from another machine. Without --table it joins the first waiting table with a free
-seat, or makes a table of the server's default variant.
+seat, or makes a table of the server's default variant. It keeps its seat: after a dropped
+connection or a server restart it takes it back, as neveryu join does.
 
 Bots come in three levels: easy (random: any legal move), normal (honest: tells the truth when
 it can) and hard (sharp: remembers cards, bluffs, challenges well)."""
@@ -11,10 +12,11 @@ import argparse
 import logging
 import sys
 
-LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from neveryu.engine.bots import LEVELS
+
+    levels = f"{', '.join(LEVELS)} (or {', '.join(LEVELS.values())})"
     parser.add_argument(
         "server",
         nargs="?",
@@ -29,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strength",
         default="hard",
-        help="the bot's level: easy, normal, hard (or random, honest, sharp); default hard",
+        help=f"the bot's level: {levels}; default hard",
     )
     parser.add_argument("--name", default="bot", help="the name it plays under")
     parser.add_argument(
@@ -60,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from neveryu.client.address import show_address
-    from neveryu.client.botclient import ConnectionClosed, ServerError, play_bot
+    from neveryu.client.botclient import ConnectionClosed, ServerError
+    from neveryu.client.botseat import play_bot
+    from neveryu.client.handshake import Refused
 
     try:
         host, port = address(args)
@@ -68,7 +72,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"neveryu bot: {exc}", file=sys.stderr)
         return 2
     where = show_address(host, port)
-    strength = LEVEL_NAMES.get(args.strength.lower(), args.strength.lower())
+    from neveryu.engine.bots import strength_of
+
+    try:
+        strength = strength_of(args.strength)
+    except ValueError as exc:
+        print(f"neveryu bot: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)-7s %(message)s")
     try:
         player = trio.run(
@@ -91,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     except ServerError as exc:
         print(f"neveryu bot: the server refused: {exc}", file=sys.stderr)
         return 1
-    except ConnectionClosed as exc:
+    except (ConnectionClosed, Refused) as exc:
         print(f"neveryu bot: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

@@ -7,9 +7,10 @@ Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them 
 replay ID`` shows one again, every hand. A game cut short (the terminal closed, the process
 killed) is not lost: the next ``neveryu play`` on the same records brings the table back and
 sits you at it again (--fresh starts a new one instead).
-Keys: arrows (or h/l) move across your hand, Space selects, Enter lays the selected cards,
-n «Не верю», y «Верю», d discards quads (k goes on without), 0 declares none, Tab scores, r
-rules, / chat, p your deals (after the match: each one replayed), ? help, q leaves.
+Keys: ←→ (or h/l) move across your hand, ↑↓ or a rank typed jump by rank, Home/End to its ends,
+Space selects, Enter lays the selected cards, n «Не верю», y «Верю», d discards quads (k goes on
+without), 0 declares none, Tab scores, r rules, / chat, p your deals (after the match: each one
+replayed), ? help, q leaves.
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ import sys
 from typing import Any
 
 from neveryu import engine
+from neveryu.engine.bots import LEVELS
 
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, need_terminal, player_name, prefs_of
 from .serve import add_record_arguments, with_records
 
-LEVEL_NAMES = {"easy": "random", "normal": "honest", "hard": "sharp"}
-DEFAULT_BOT = "sharp"
+DEFAULT_BOT = "hard"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,8 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="LIST",
         help=(
-            "bot levels for the other seats: one for all, or a comma list; easy, normal, hard (or "
-            f"random, honest, sharp); default hard. {BOT_LEVELS_HELP}"
+            f"bot levels for the other seats: one for all, or a comma list; {', '.join(LEVELS)} (or "
+            f"{', '.join(LEVELS.values())}); default {DEFAULT_BOT}. {BOT_LEVELS_HELP}"
         ),
     )
     parser.add_argument("--seed", type=int, default=None, help="make the deals reproducible")
@@ -74,25 +75,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple[int, list[str]]:
     """The seat count and one bot strength per other seat. Raises ValueError with a message a
     person can act on."""
-    from neveryu.engine.bots import STRENGTHS
+    from neveryu.engine.bots import strength_of
 
     rules = engine.VARIANTS[variant]
     lo, hi = rules.players
-    names = [LEVEL_NAMES.get(b.strip().lower(), b.strip().lower()) for b in bots.split(",")] if bots else []
+    names = [strength_of(b) for b in bots.split(",")] if bots else []
     if players is None:
         players = len(names) + 1 if len(names) > 1 else min(max(4, lo), hi)
     if not lo <= players <= hi:
         raise ValueError(f"{variant} is for {lo}–{hi} players, not {players}")
     if len(names) <= 1:
-        names = [names[0] if names else DEFAULT_BOT] * (players - 1)
+        names = [names[0] if names else strength_of(DEFAULT_BOT)] * (players - 1)
     if len(names) != players - 1:
         raise ValueError(
             f"--bots names {len(names)} bots, but {players} players leave {players - 1} seats for bots"
-        )
-    unknown = sorted(set(names) - set(STRENGTHS))
-    if unknown:
-        raise ValueError(
-            f"unknown bot level {', '.join(unknown)}; known: easy, normal, hard ({', '.join(STRENGTHS)})"
         )
     return players, names
 
@@ -100,6 +96,7 @@ def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple
 def run(args: argparse.Namespace) -> int:
     try:
         players, bots = seats_and_bots(args.variant, args.players, args.bots)
+        name = player_name(args.name)
         if args.turn < 0 or args.deals < 1 or args.bot_delay < 0:
             raise ValueError("--turn and --bot-delay must be 0 or more, --deals 1 or more")
     except ValueError as exc:
@@ -165,7 +162,6 @@ def run(args: argparse.Namespace) -> int:
     problems: list[str] = []
     key = player_key(problem=problems.append)
     notes = (*notes, *problems)
-    name = player_name(args.name)
     slot = _slot(config, name, args.fresh) if records.journal is not None else None
     try:
         code = run_client(

@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
 async def _main(config: ServerConfig, advertise: bool = True) -> None:
     import trio
 
-    from neveryu.server import Server
+    from neveryu.server import Server, settle_collector
 
     server = Server(config)
     async with trio.open_nursery() as nursery:
@@ -127,6 +127,7 @@ async def _main(config: ServerConfig, advertise: bool = True) -> None:
 
         await nursery.start(_watch_signals, server)  # before anyone can see the server listen
         port = await nursery.start(serve_then_stop)
+        settle_collector()  # this process serves: its collector set for a server
         try:
             from neveryu.server.addresses import print_reachable
 

@@ -12,7 +12,7 @@ import sys
 import time
 
 from neveryu import engine
-from neveryu.engine.bots import STRENGTHS
+from neveryu.engine.bots import LEVELS, level_of
 from neveryu.engine.simulate import ACTION_CAP, SimulationResult, simulate
 
 
@@ -28,9 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the seed of the whole run; default %(default)s")
     parser.add_argument(
         "--bots",
-        default="sharp",
-        help=f"one strength for every seat, or a comma list with one per seat "
-        f"({', '.join(STRENGTHS)}); seats rotate between deals; default %(default)s",
+        default="hard",
+        help=f"one bot level for every seat, or a comma list with one per seat: {', '.join(LEVELS)} "
+        f"(or {', '.join(LEVELS.values())}); seats rotate between deals; default %(default)s",
     )
     parser.add_argument(
         "--no-check",
@@ -65,26 +65,32 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+LABEL = 21
+"""The width of the report's labels (the longest, ``invariant violations``, and a space)."""
+
+
 def render(r: SimulationResult) -> str:
-    """The text report of one simulation."""
+    """The text report of one simulation: a label column, then the figures; bots by level."""
+    checked = str(r.invariant_violations) if r.checked else "not checked (--no-check)"
     lines = [
-        f"{r.variant}, {r.players} players, bots {','.join(r.lineup)}, seed {r.seed}",
-        f"deals completed     {r.completed} of {r.deals}"
+        f"{r.variant}, {r.players} players, bots {','.join(map(level_of, r.lineup))}, seed {r.seed}",
+        "deals completed".ljust(LABEL)
+        + f"{r.completed} of {r.deals}"
         + (f" ({r.unfinished} unfinished at {ACTION_CAP} actions or a failed check)" if r.unfinished else ""),
-        f"actions per deal    {r.actions_per_deal:.1f} (longest {r.longest})",
-        "invariant violations " + (str(r.invariant_violations) if r.checked else "not checked (--no-check)"),
+        "actions per deal".ljust(LABEL) + f"{r.actions_per_deal:.1f} (longest {r.longest})",
+        "invariant violations".ljust(LABEL) + checked,
     ]
     lines += [f"  {note}" for note in r.violations]
     if r.bot_errors:
-        lines.append(f"bot errors          {r.bot_errors} (None or illegal answers, played by timeout)")
+        why = "None or illegal answers, played by timeout"
+        lines.append("bot errors".ljust(LABEL) + f"{r.bot_errors} ({why})")
     what = "losses" if r.result == "last_loses" else "wins"
-    lines.append(f"results ({what}; {r.result}) and scores per strength:")
+    lines.append(f"results ({what}; {r.result}) and scores per level:")
     for name, s in r.strengths.items():
         count = s.losses if r.result == "last_loses" else s.wins
         rate = s.loss_rate if r.result == "last_loses" else s.win_rate
-        lines.append(
-            f"  {name:<8} seats {s.seats:>7}  {what} {count:>7}  rate {rate:6.1%}  score {s.score:>+8}"
-        )
+        figures = f"seats {s.seats:>7}  {what} {count:>7}  rate {rate:6.1%}  score {s.score:>+8}"
+        lines.append(f"  {level_of(name):<8} {figures}")
     if r.deals_per_s is not None:
-        lines.append(f"deals per second    {r.deals_per_s:.1f} ({r.seconds:.2f} s)")
+        lines.append("deals per second".ljust(LABEL) + f"{r.deals_per_s:.1f} ({r.seconds:.2f} s)")
     return "\n".join(lines)

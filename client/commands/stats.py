@@ -112,7 +112,9 @@ def _show(conn: sqlite3.Connection, args: argparse.Namespace, behind: int) -> st
         return "\n".join(t for t in (text or "Nobody is rated yet.", note) if t)
     if args.name is not None:
         players = players_named(conn, args.name)
-        missing = f"Nobody called {args.name} has played here."
+        if not players:
+            raise Failed(f"nobody called {args.name} has played here" + (f" {note}" if note else ""))
+        missing = ""
     else:
         from neveryu.client.player_key import key_path, read_player_key
 
@@ -170,19 +172,38 @@ def _percent(part: int, whole: int) -> str:
     return f"{part / whole:.0%}" if whole else "-"
 
 
+def ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def times(n: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def plural(n: int, word: str) -> str:
+    """``1 deal``, ``3 deals``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _variant_lines(v: VariantStats) -> list[str]:
     from neveryu import engine
 
     c = v.counts
-    if engine.variant(v.variant).result == "last_loses":
+    rules = engine.variant(v.variant)
+    if rules.result == "last_loses":
         result = f"lost {v.lost} ({_percent(v.lost, v.seats)})"
     else:
         result = f"won {v.won} ({_percent(v.won, v.seats)})"
-    places = ", ".join(f"{i}. {n}" for i, n in enumerate(v.places, 1) if n)
-    seats = f" in {v.seats} seats" if v.seats != v.deals else ""
-    out = [f"  {v.variant}: {v.deals} deals{seats}; {result}; score {v.score:+d}"]
+    seats = f" in {plural(v.seats, 'seat')}" if v.seats != v.deals else ""
+    out = [f"  {v.variant}: {plural(v.deals, 'deal')}{seats}; {result}"]
+    if rules.result == "first_wins" and (v.score or rules.scoring != "none"):
+        out[0] += f"; chips {v.score:+d}"  # what he won less what he paid; deals lost are said above
+    places = ", ".join(f"{ordinal(i)} {times(n)}" for i, n in enumerate(v.places, 1) if n)
     if places:
-        out[0] += f"; out {places}"
+        out[0] += f"; went out {places}"
     if v.rating is not None:
         rank = f", rank {v.rating.rank}" if v.rating.rank is not None else " (a guest: not ranked)"
         out.append(f"    rating {rating_text(v.rating)}{rank}")

@@ -226,6 +226,21 @@ def exit_note(c: Controller, address: str, command: str) -> str | None:
     return None
 
 
+NOTES_S = 60.0
+"""How long the notes on the terminal stay at most (a key takes them down sooner)."""
+
+
+def say_notes(controller: Controller, texts: Texts, notes: tuple[str, ...]) -> None:
+    """What the terminal lacks (English for want of Cyrillic, ASCII cards), said first and kept
+    until a key is pressed, whatever comes meanwhile (sticky), so that it is read."""
+    controller.say(" ".join(texts(n) for n in notes), "message", seconds=NOTES_S, sticky=True)
+
+
+class PasswordRefused(Exception):
+    """The server refused the password ``hello`` gave, or asked for one none was given
+    (``WRONG_PASSWORD``, docs/PROTOCOL.md): the caller may ask for it and try again."""
+
+
 def run_client(
     host: str,
     port: int,
@@ -244,6 +259,8 @@ def run_client(
 ) -> int:
     """Run the terminal client against ``host``:``port`` until the player quits. Returns 0, or 1
     when the connection could never be made (the reason is printed after the screen closes).
+    Raises ``PasswordRefused`` when the server refused ``password`` (or its absence) before it
+    ever welcomed this client: nothing is printed then.
 
     ``script(net, msg)``, if given, sees every message before the screen does and may send
     requests (``neveryu play`` creates its table and starts the match this way); without one, a
@@ -253,6 +270,7 @@ def run_client(
     printed when he leaves his seat behind. ``player_key``: sent in ``hello``
     (client/player_key.py; None: the player is a guest)."""
     failure: list[str] = []
+    refused: list[str] = []  # the server's WRONG_PASSWORD, before it welcomed this client
     said: list[str] = []
 
     async def main() -> None:
@@ -279,6 +297,8 @@ def run_client(
             if script is not None:
                 script(net, msg)
             never_connected = not net.welcomed
+            if never_connected and msg.get("t") == "error" and msg.get("code") == "WRONG_PASSWORD":
+                refused.append(str(msg.get("msg") or ""))
             controller.receive(msg)
             if keeper is not None:
                 keeper.follow(msg, controller.state)
@@ -303,7 +323,7 @@ def run_client(
         controller.send = net.send
         controller.address = net.address
         if notes:
-            controller.say(" ".join(texts(n) for n in notes), "message", seconds=15.0)
+            say_notes(controller, texts, notes)
         net.start()
         refresh = asyncio.ensure_future(_refresh_lobby(controller, net))
         try:
@@ -323,6 +343,8 @@ def run_client(
     finally:
         if slot is not None:
             slot.close()
+    if refused:
+        raise PasswordRefused(refused[0])
     if failure:
         print(f"neveryu: {failure[0]}", file=sys.stderr)
         return 1
@@ -346,7 +368,7 @@ def run_replay(
         controller = ReplayController(texts, Replay(deal), seat)
         app = build_app(controller, color_depth=color_depth, keys=replay_keys(controller))
         if notes:
-            controller.say(" ".join(texts(n) for n in notes), "message", seconds=15.0)
+            say_notes(controller, texts, notes)
         await app.run_async()
 
     asyncio.run(main())

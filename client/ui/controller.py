@@ -26,13 +26,14 @@ import attrs
 from . import model
 from .controller_base import NOTICE_MIN_S, NOTICE_S, Dialog, Msg, Notice, Prefs, moment_of
 from .controller_dialogs import Dialogs
+from .controller_hand import HandMoves
 from .controller_lobby import Lobby
 from .controller_records import Records
 
 __all__ = ["NOTICE_MIN_S", "NOTICE_S", "Controller", "Dialog", "Notice", "Prefs", "moment_of"]
 
 
-class Controller(Dialogs, Lobby, Records):
+class Controller(Dialogs, Lobby, Records, HandMoves):
     """The client's state and the meaning of its keys (``ControllerBase`` says what it holds)."""
 
     # -- the network side -------------------------------------------------------------------
@@ -78,10 +79,13 @@ class Controller(Dialogs, Lobby, Records):
             self.notice = None  # what the link says comes first
         if s.recap is not None and s.recap is not before.recap:
             self.say(self.t.log_line(s, s.recap), "good", seconds=30.0, sticky=True)
-        elif self.notice is not None and self.notice.moment is not None:
-            now = self.clock()
-            if moment_of(s) != self.notice.moment and now - self.notice.since >= NOTICE_MIN_S:
+        elif (n := self.notice) is not None and n.moment is not None and moment_of(s) != n.moment:
+            # Its moment has passed: it goes now when it has been read a little, or one's turn
+            # came (the turn's own line takes its place); else as soon as it has been.
+            if self.clock() - n.since >= NOTICE_MIN_S or (s.my_turn and not before.my_turn):
                 self.notice = None
+            else:
+                self.notice = attrs.evolve(n, until=min(n.until, n.since + NOTICE_MIN_S))
         if (s.my_turn and not before.my_turn) or (_my_window(s) and not _my_window(before)):
             self.on_attention("turn")
         if s.chat and (not before.chat or s.chat[-1] is not before.chat[-1]):

@@ -5,6 +5,8 @@ a dialog's answer completes (a set's rank, leaving) is the controller's own (con
 
 from __future__ import annotations
 
+from neveryu import protocol
+
 from .controller_base import ControllerBase, Dialog
 from .create_form import CreateForm
 
@@ -16,6 +18,7 @@ class Dialogs(ControllerBase):
         d = self.dialog
         if d is not None and d.options:
             d.index = (d.index + step) % len(d.options)
+            d.data.pop("confirm", None)  # a question asked about the seat left behind
 
     def dialog_pick(self, key: str) -> bool:
         """A typed key picks an option: a rank letter (``q``, ``1`` for ten) or a count digit."""
@@ -32,8 +35,10 @@ class Dialogs(ControllerBase):
         return False
 
     def close_dialog(self) -> None:
-        """Esc: close the dialog; never a game action."""
+        """Esc: close the dialog (or first the question it asks); never a game action."""
         d = self.dialog
+        if d is not None and d.data.pop("confirm", None) is not None:
+            return
         was_chat = d is not None and d.kind == "chat"
         self.dialog = None
         if d is not None and d.kind == "record" and d.data.get("back") is not None:
@@ -65,17 +70,23 @@ class Dialogs(ControllerBase):
         self.dialog = Dialog("chat")
         self.on_open_chat()
 
-    def send_chat(self, text: str) -> None:
-        """Enter in the text field: a chat line, or the table password the field asked for."""
+    def send_chat(self, text: str) -> bool:
+        """Enter in the text field: a chat line, or the table password the field asked for.
+        Returns True when the field stays open with its text: a line longer than the protocol
+        allows (``protocol.MAX_CHAT_LEN`` characters) is not sent, and the player is told."""
         data = self.dialog.data if self.dialog is not None else {}
+        if data.get("password_for") is None and len(text.strip()) > protocol.MAX_CHAT_LEN:
+            self.say(self.t("chat.too_long", n=len(text.strip()), most=protocol.MAX_CHAT_LEN), "warn")
+            return True
         self.close_dialog()
         if data.get("password_for") is not None:
             kind = "spectate" if data.get("spectate") else "join_table"
             self.send({"t": kind, "table": data["password_for"], "password": text})
-            return
+            return False
         text = text.strip()
         if text:
-            self.send({"t": "chat", "text": text[:500]})
+            self.send({"t": "chat", "text": text})
+        return False
 
     def open_create(self) -> None:
         s = self.state

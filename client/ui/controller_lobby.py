@@ -5,7 +5,7 @@ item 2: a bot in an absent player's seat, bot seats added or removed between mat
 from __future__ import annotations
 
 from .controller_base import ControllerBase, Dialog, Msg
-from .create_form import levels
+from .create_form import DEFAULT_LEVEL, levels
 
 
 class Lobby(ControllerBase):
@@ -55,7 +55,8 @@ class Lobby(ControllerBase):
         else:
             seats = tuple(x.get("seat") for x in s.seats)
             level = levels(s.bots)
-            self.dialog = Dialog("seats", seats, 0, {"strength": "sharp" if "sharp" in level else level[-1]})
+            strength = DEFAULT_LEVEL if DEFAULT_LEVEL in level else level[-1]
+            self.dialog = Dialog("seats", seats, 0, {"strength": strength})
 
     def seats_level(self, step: int) -> None:
         d = self.dialog
@@ -66,7 +67,8 @@ class Lobby(ControllerBase):
         d.data["strength"] = level[((level.index(now) if now in level else 0) + step) % len(level)]
 
     def seat_bot(self) -> None:
-        """``b`` in the seats dialog: a bot (of the level shown) takes the chosen seat."""
+        """``b`` in the seats dialog: a bot (of the level shown) takes the chosen seat; a
+        player's, when ``b`` is pressed again to confirm."""
         d = self.dialog
         if d is None or d.kind != "seats" or not d.options:
             return
@@ -76,8 +78,20 @@ class Lobby(ControllerBase):
             return
         # The summary does not say whose client has dropped: the server decides, and a player
         # who is here keeps his seat (SEAT_TAKEN, said in words by ``seat_refused``).
+        if self._ask_first(d, "b", seat):
+            return
         d.data["asked"] = seat
         self.send({"t": "seat_bot", "seat": seat, "strength": d.data.get("strength")})
+
+    def _ask_first(self, d: Dialog, key: str, seat: int) -> bool:
+        """True when ``key`` would take ``seat`` from a player and has not been pressed twice
+        for it: the dialog asks first (``d.data["confirm"]``), the next press of it does it."""
+        info = self.state.seat_info(seat)
+        if info.get("bot") or not info.get("name") or d.data.get("confirm") == (key, seat):
+            d.data.pop("confirm", None)
+            return False
+        d.data["confirm"] = (key, seat)
+        return True
 
     def seat_refused(self, msg: Msg) -> bool:
         """An error that answers the seats dialog's ``seat_bot``, said in words; False when
@@ -92,8 +106,8 @@ class Lobby(ControllerBase):
         return True
 
     def seat_free(self) -> None:
-        """``x`` in the seats dialog: the chosen seat is emptied (a bot leaves, or a player is
-        sent back to the lobby): only between matches."""
+        """``x`` in the seats dialog: the chosen seat is emptied (a bot leaves, or, when ``x``
+        is pressed again to confirm, a player is sent back to the lobby): only between matches."""
         d = self.dialog
         if d is None or d.kind != "seats" or not d.options:
             return
@@ -103,5 +117,7 @@ class Lobby(ControllerBase):
             return
         if (self.state.table or {}).get("state") == "playing":
             self.say(self.t("host.between_matches"))
+            return
+        if self._ask_first(d, "x", seat):
             return
         self.send({"t": "seat_free", "seat": seat})

@@ -18,9 +18,10 @@ from typing import Any
 import attrs
 
 from neveryu import engine
+from neveryu.engine import bots
 
-LEVELS = ("random", "honest", "sharp")  # the bot strengths, easiest first (texts: easy/normal/hard)
-DEFAULT_LEVEL = "sharp"
+LEVELS = tuple(bots.LEVELS.values())  # the bot strengths, easiest first (texts: their levels)
+DEFAULT_LEVEL = bots.LEVELS["hard"]
 TURN_S = (0, 15, 30, 45, 60, 90, 120, 180)  # 0: untimed
 DEALS = (1, 3, 5, 7, 10)
 QUADS_WINDOW_MS = (0, 1000, 2000, 3000, 5000)  # 0: off

@@ -39,6 +39,8 @@ def entries(c: Controller) -> list[Key]:
     if c.replay is not None:
         return replay_entries(c)
     out: list[Key] = []
+    if s.screen == "lobby" and s.connection != "connected":  # nothing else can be done meanwhile
+        return [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
     if s.screen == "lobby":
         if s.tables:
             out += [
@@ -60,6 +62,8 @@ def entries(c: Controller) -> list[Key]:
         lo, hi = lay.get("min"), lay.get("max")
         ranks = t.ranks(lay.get("ranks"))
         out.append(Key(t.glyph("leftright") + " Space", t("keys.select"), 0))
+        if len(c.hand) > 1:
+            out.append(Key(t.glyph("updown"), t("keys.rank"), 0))
         out.append(
             Key(
                 "Enter",
@@ -147,6 +151,10 @@ def dialog_entries(c: Controller) -> list[Key]:
         ]
     if kind == "quit":
         return [Key("y", t("keys.dialog.yes"), 2), Key("n", t("keys.dialog.no"), 2)]
+    if kind == "seats" and d is not None and d.data.get("confirm") is not None:
+        key = str(d.data["confirm"][0])
+        yes = "keys.dialog.yes_b" if key == "b" else "keys.dialog.yes_x"
+        return [Key(key, t(yes), 2), Key("Esc", t("keys.dialog.no"), 2)]
     if kind == "seats":
         return [
             Key(ud, t("keys.dialog.seat"), 2),

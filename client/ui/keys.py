@@ -12,6 +12,7 @@ keys that play do nothing, and the replay adds its own (``replay.replay_keys``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from prompt_toolkit.filters import Condition, Filter
@@ -19,6 +20,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from . import players
 from .controller import Controller
+from .controller_hand import TYPED_RANKS
 
 # key -> the same key on a Russian ЙЦУКЕН layout
 RU_TWIN = {
@@ -50,6 +52,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     playing = Condition(lambda: c.dialog is None and c.state.screen == "table" and c.replay is None)
     replaying = Condition(lambda: c.dialog is None and c.replay is not None)
     in_lobby = Condition(lambda: c.dialog is None and c.state.screen == "lobby")
+    seated = playing & Condition(lambda: c.state.seat is not None)
 
     def dialog_is(*kinds: str) -> Condition:
         return Condition(lambda: c.dialog is not None and c.dialog.kind in kinds)
@@ -80,6 +83,12 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("tab",), at_table, c.open_scores)
     add(("r",), at_table, c.open_rules)
     add(("m",), playing, c.open_seats)
+    add(("home",), seated, lambda: c.hand_end(False))
+    add(("end",), seated, lambda: c.hand_end(True))
+    add(("down",), seated, lambda: c.jump_rank(1))
+    add(("up",), seated, lambda: c.jump_rank(-1))
+    for key in TYPED_RANKS:
+        add((key,), seated, functools.partial(c.go_rank, key))
 
     # -- the lobby --------------------------------------------------------------------------
     add(("up", "k"), in_lobby, lambda: c.lobby_move(-1))
@@ -101,8 +110,8 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     )
     add(("pageup",), scrollable, lambda: c.scroll("up"))
     add(("pagedown",), scrollable, lambda: c.scroll("down"))
-    add(("home",), scrollable & ~replaying, lambda: c.scroll("home"))
-    add(("end",), scrollable & ~replaying, lambda: c.scroll("end"))
+    add(("home",), scrollable & ~replaying & ~seated, lambda: c.scroll("home"))
+    add(("end",), scrollable & ~replaying & ~seated, lambda: c.scroll("end"))
 
     @kb.add("<any>", filter=no_dialog)
     def _(event: KeyPressEvent) -> None:

@@ -57,6 +57,7 @@ from .wrap import Drawn, Line, TextView, fit, wrap
 __all__ = ["FAIR_PANEL", "MIN_HEIGHT", "MIN_WIDTH", "STYLE", "Screen"]
 
 NOTICE_LINES = 3
+CHAT_LINES = 4  # a chat message shows in at most about this many lines, cut with an ellipsis
 KEY_LINES = 3
 
 STYLE = Style.from_dict(
@@ -184,8 +185,7 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
             self.layout.focus(self.header)
 
     def _chat_accept(self, buffer: Any) -> bool:
-        self.c.send_chat(buffer.text)
-        return False
+        return self.c.send_chat(buffer.text)  # True: the field keeps its text (too long to send)
 
     def _connecting_screen(self) -> AnyContainer:
         return HSplit([Window(self._view(self._connecting_text)), self._notice_window(), self._keys_window()])
@@ -436,13 +436,11 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
 
     def _chat_text(self) -> StyleAndTextTuples:
         s, t = self.c.state, self.t
+        most = CHAT_LINES * max(1, self._chat_width() - 2)  # one message leaves room for others
         out: StyleAndTextTuples = []
         for line in s.chat[-40:]:
-            who = t.safe(line.name) if line.name else t.seat_name(s, line.seat)
-            if line.seat is None:
-                who = t("chat.watcher", name=who)
-            out.append(("class:mine", who + ":"))
-            out.append(("", " " + t.safe(line.text) + "\n"))
+            out.append(("class:mine", t.speaker(line) + ":"))
+            out.append(("", " " + _cut(t.safe(line.text), most, t.glyph("ellipsis")) + "\n"))
         return out
 
     # -- the notice ---------------------------------------------------------------------------
@@ -524,3 +522,8 @@ _WARN_LINES = frozenset(
         "removed",
     }
 )
+
+
+def _cut(text: str, most: int, ellipsis: str) -> str:
+    """``text``, or its first ``most`` characters ending in ``ellipsis``."""
+    return text if len(text) <= most else text[: most - len(ellipsis)].rstrip() + ellipsis

@@ -18,6 +18,8 @@ class HandRegions(Regions):
             return t("replay.hands")
         if s.hand is None:
             return t("hand")
+        if not t.live:  # a replay from a seat's view: that seat's hand, not the reader's
+            return t("replay.hand", name=t.seat_name(s, s.seat), n=t.n_cards(len(c.hand)))
         title = t("hand.n", n=t.n_cards(len(c.hand)))
         chosen = c.selected_cards()
         if chosen:
@@ -31,6 +33,8 @@ class HandRegions(Regions):
         if s.hand is None:
             return [[("class:dim", t("spectating") if s.seat is None else t("not_started"))]]
         if not c.hand:
+            if not t.live:
+                return [[("class:dim", t("replay.no_cards"))]]
             return [[("class:dim", t("hand.empty") if s.playing else t("not_started"))]]
         per = max(1, width // CELL)
         out: list[Line] = []
@@ -71,7 +75,7 @@ class HandRegions(Regions):
                 for i, card in enumerate(row):
                     red = not t.ascii and card[1:] in RED_SUITS
                     line.append(("class:red" if red else "", (" " if i else "") + t.card(card).rjust(3)))
-                if not row:
-                    line.append(("class:dim", t("replay.no_cards")))
+                if not row:  # where a card's face starts (a card is right-aligned in 3 columns)
+                    line.append(("class:dim", " " + t("replay.no_cards")))
                 out.append(line)
         return out

@@ -6,6 +6,7 @@ from __future__ import annotations
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from .layout_common import Regions, plain_wrap, screen_size
+from .model import names_of
 from .record_pages import seat_label as lobby_seat
 from .record_pages import summary_line
 from .wrap import Line, fit
@@ -25,6 +26,8 @@ class LobbyRegions(Regions):
 
     def _lobby_lines(self, width: int, height: int) -> list[Line]:
         s, t = self.c.state, self.t
+        if s.connection == "closed":  # for good: the list is stale, and nothing can be joined
+            return [[("class:warn", line)] for line in plain_wrap(t("lobby.closed"), width)]
         if not s.tables:
             return [[("", line)] for line in plain_wrap(t("lobby.none"), width)]
         ell = t.glyph("ellipsis")
@@ -34,7 +37,11 @@ class LobbyRegions(Regions):
         for i, table in enumerate(s.tables[first:], first):
             seats = [x for x in table.get("seats") or () if isinstance(x, dict)]
             taken = sum(1 for x in seats if x.get("name") or x.get("bot"))
-            names = ", ".join(lobby_seat(t, x) for x in seats)
+            told = names_of(table, None)  # players of one name, told apart by their tags
+            names = ", ".join(
+                t.seat_name(told, x["seat"]) if x.get("name") and not x.get("bot") else lobby_seat(t, x)
+                for x in seats
+            )
             state = t("state." + str(table.get("state", "waiting")))
             mark = t.glyph("turn") if i == cursor else " "
             lock = "*" if table.get("password") else " "

@@ -13,6 +13,10 @@ from .layout_common import Regions, deal_of, screen_size
 from .status import table_waiting, waiting_text
 from .wrap import Line, fit
 
+NAME_WHOLE = 16
+"""Columns of a player's name kept whole before his least needed tags (host, dealer, a bot's
+level) go; past it, and past 8, the name is cut first."""
+
 
 class TableRegions(Regions):
     def _player_rows(self) -> tuple[int, int]:
@@ -80,27 +84,41 @@ class TableRegions(Regions):
             turn = s.playing and s.turn == seat
             rows.append((seat, name, count, tags, turn))
 
-        def tags_width(tags: list[tuple[int, str, str]]) -> int:
-            return sum(get_cwidth(text) + 1 for _, _, text in tags)
+        # Each kind of tag (its keep tells it) has a column of its own, as wide as its widest.
+        def slots(floor: int) -> dict[int, int]:
+            widths: dict[int, int] = {}
+            for r in rows:
+                for keep, _, text in r[3]:
+                    if keep > floor:
+                        widths[keep] = max(widths.get(keep, 0), get_cwidth(text))
+            return dict(sorted(widths.items(), reverse=True))
 
-        count_w = max((get_cwidth(r[2]) for r in rows), default=0)
-        for floor in (0, 1, 2, 3, 4, 8):  # drop tags of keep <= floor until the names keep 8 columns
-            tags_w = max((tags_width([g for g in r[3] if g[0] > floor]) for r in rows), default=0)
-            if 2 + 8 + 1 + count_w + tags_w <= width:
+        counts = [_count_parts(r[2]) for r in rows]
+        num_w = max((get_cwidth(n) for n, _ in counts), default=0)
+        shown = [(n.rjust(num_w) + " " + word if n else word) for n, word in counts]
+        count_w = max((get_cwidth(c) for c in shown), default=0)
+        # Drop tags of keep <= floor until the names are whole (up to NAME_WHOLE columns), and
+        # if they cannot be, until they keep 8 columns.
+        whole = min(NAME_WHOLE, max((get_cwidth(r[1]) for r in rows), default=8))
+        floors = [(need, floor) for need in (max(8, whole), 8) for floor in (0, 1, 2, 3, 4, 8)]
+        for need, floor in floors:
+            tags_w = sum(w + 1 for w in slots(floor).values())
+            if 2 + need + 1 + count_w + tags_w <= width:
                 break
-        kept = [[g for g in r[3] if g[0] > floor] for r in rows]
-        tags_w = max((tags_width(k) for k in kept), default=0)
+        kept = slots(floor)
         name_w = max(1, width - 2 - (count_w + 1 if count_w else 0) - tags_w)
         ell = t.glyph("ellipsis")
         cells: list[Line] = []
-        for (seat, name, count, _tags, turn), tags in zip(rows, kept):
+        for (seat, name, _count, tags, turn), count in zip(rows, shown):
             style = "class:turn" if turn else ("class:mine" if seat == s.seat else "")
             line: Line = [(style, (t.glyph("turn") if turn else " ") + " " + fit(name, name_w, ell))]
             if count_w:
-                line.append(("class:good" if seat in s.out else "", " " + count.rjust(count_w)))
-            for _keep, tag_style, text in tags:
+                line.append(("class:good" if seat in s.out else "", " " + count.ljust(count_w)))
+            by_keep = {keep: (tag_style, text) for keep, tag_style, text in tags}
+            for keep, slot_w in kept.items():
+                tag_style, text = by_keep.get(keep, ("", ""))
                 line.append(("", " "))
-                line.append((tag_style, text))
+                line.append((tag_style, text.ljust(slot_w)))
             cells.append(line)
         return cells
 
@@ -218,3 +236,9 @@ FAIR_PANEL = {
     "unknown": "fair.unknown",
 }
 """The deal's-end line of each fair-deal verdict (client/fairdeal.py, ``STATUSES``)."""
+
+
+def _count_parts(count: str) -> tuple[str, str]:
+    """``13 cards`` as ``("13", "cards")``, to line the numbers up; ``out 3`` as ``("", "out 3")``."""
+    number, _, word = count.partition(" ")
+    return (number, word) if number.isdigit() else ("", count)

@@ -17,7 +17,8 @@ afterwards. Each table keeps its own log; the lobby has one too.
 
 One reducer, in parts by job: ``model_state`` (the ``State`` and the log's helpers),
 ``model_lobby`` (the session, the lobby, seats, matches, chat, the recap after a resume),
-``model_deal`` (a deal's events), ``model_fair`` (the fair deal); this module joins their
+``model_deal`` (a deal's events), ``model_snapshot`` (the ``state`` snapshot and the deal's
+history it brings), ``model_fair`` (the fair deal); this module joins their
 ``HANDLERS`` and adds what a bot reads (``engine_view``).
 
 Local notes (``t`` starting with ``_``), made by the network side (client/ui/net.py):
@@ -46,7 +47,7 @@ import attrs
 
 from neveryu import engine
 
-from . import model_deal, model_fair, model_lobby
+from . import model_deal, model_fair, model_lobby, model_snapshot
 from .model_lobby import recap_args
 from .model_state import (
     NO_NAMES,
@@ -81,10 +82,10 @@ __all__ = [
 
 DEAL_EVENTS = frozenset(engine.EVENT_TYPES) - {"dealer_drawn"}  # a batch of these ends with a legal
 
-HANDLERS = {**model_lobby.HANDLERS, **model_fair.HANDLERS, **model_deal.HANDLERS}
+HANDLERS = {**model_lobby.HANDLERS, **model_fair.HANDLERS, **model_deal.HANDLERS, **model_snapshot.HANDLERS}
 """Every message type the model knows, and its handler ``(state, msg, now) -> state``."""
 
-TABLE_EVENTS = frozenset(model_deal.HANDLERS) - {"state"} | {
+TABLE_EVENTS = frozenset(model_deal.HANDLERS) | {
     "seed_committed",
     "player_joined",
     "seat_changed",

@@ -1,7 +1,7 @@
 """The model's handlers of a deal's events: the deal dealt, turns, sets, challenges and reveals,
-piles taken and discarded, quads, players out, the deal's end, ``legal`` and the ``state``
-snapshot. Each handler is ``(state, msg, now) -> state``; ``HANDLERS`` maps message types to them.
-Game events mirror engine/_events.py field for field (docs/PROTOCOL.md).
+piles taken and discarded, quads, players out, the deal's end and ``legal`` (the ``state``
+snapshot: ``model_snapshot``). Each handler is ``(state, msg, now) -> state``; ``HANDLERS`` maps
+message types to them. Game events mirror engine/_events.py field for field (docs/PROTOCOL.md).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from .model_state import (
     as_int,
     as_ints,
     remove_cards,
-    seat_table,
     sort_hand,
 )
 
@@ -365,71 +364,6 @@ def _legal(s: State, m: Msg, now: float) -> State:
     return attrs.evolve(s, legal=legal)
 
 
-def _state(s: State, m: Msg, now: float) -> State:
-    """A full snapshot (after a join or resume mid-deal): engine View's fields plus table info."""
-    if isinstance(m.get("table"), dict):
-        s = seat_table(attrs.evolve(s, screen="table"), m["table"], m.get("seat", s.seat))
-    hand, legal, last, time_ms = m.get("hand"), m.get("legal"), m.get("last"), m.get("time_ms")
-    s = attrs.evolve(
-        s,
-        screen="table",
-        in_deal=True,
-        seat=m.get("seat", s.seat),
-        variant=str(m.get("variant") or s.variant),
-        deal_no=as_int(m.get("deal_no"), s.deal_no),
-        players=as_int(m.get("players"), s.players),
-        dealer=m.get("dealer"),
-        deck=str(m.get("deck") or s.deck),
-        hand=None if hand is None else sort_hand(hand),
-        hand_counts=as_ints(m.get("hand_counts")),
-        pile=m.get("pile"),
-        discard=as_int(m.get("discard")),
-        stock=as_int(m.get("stock")),
-        hidden=as_int(m.get("hidden")),
-        set_aside=as_int(m.get("set_aside")),
-        last=dict(last) if isinstance(last, dict) else None,
-        set_no=as_int(m.get("set_no"), s.set_no),
-        reveal=None,
-        ranks=tuple(m.get("ranks") or ()),
-        turn=m.get("turn"),
-        answer_set_no=last.get("set_no")
-        if isinstance(last, dict) and last.get("seat") != m.get("turn")
-        else None,
-        turn_deadline=None if not isinstance(time_ms, int) else now + time_ms / 1000.0,
-        window_open=bool(m.get("window_open")),
-        quads_window=_snapshot_quads_window(m.get("quads_window")),
-        out=tuple(m.get("out") or ()),
-        waiting=tuple(m.get("waiting") or ()),
-        over=bool(m.get("over")),
-        commitment=m.get("commitment", s.commitment),
-        fair=fair_of(s.next_fair, m, as_int(m.get("deal_no"), s.deal_no), None)
-        if as_int(m.get("deal_no"), s.deal_no) != s.deal_no or s.fair is None
-        else s.fair,
-        match_scores=as_ints(m.get("match_scores")) or s.match_scores,
-        held=_held_of(m.get("held")),
-        legal=None,
-        recap_snapshot=s.recap_snapshot or s.recapping,
-    )
-    if isinstance(legal, dict):
-        s = _legal(s, legal, now)
-    return s
-
-
-def _held_of(held: object) -> Msg | None:
-    """``state.held`` as ``set_held`` gives it (None: no set held)."""
-    if not isinstance(held, dict):
-        return None
-    return {"cards": tuple(held.get("cards") or ()), "rank": held.get("rank"), "count": held.get("count")}
-
-
-def _snapshot_quads_window(taker: object) -> Msg | None:
-    """``state.quads_window`` (the taker, or null) as the model keeps it; a snapshot does not say
-    how long the window has left."""
-    if isinstance(taker, bool) or not isinstance(taker, int):
-        return None
-    return {"seat": taker, "deadline": None}
-
-
 HANDLERS = {
     "dealer_drawn": _dealer_drawn,
     "deal_started": _deal_started,
@@ -454,5 +388,4 @@ HANDLERS = {
     "player_out": _player_out,
     "deal_ended": _deal_ended,
     "legal": _legal,
-    "state": _state,
 }

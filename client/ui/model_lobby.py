@@ -36,6 +36,7 @@ def _welcome(s: State, m: Msg, now: float) -> State:
         bye=None,
         error=None,
         batch_ends=(m.get("minor") or 0) >= 1,
+        restarted=bool(m.get("resumed") and m.get("restarted")),
     )
     if not m.get("resumed"):
         if s.screen == "connecting":
@@ -230,8 +231,14 @@ def _player_joined(s: State, m: Msg, now: float) -> State:
 def _player_left(s: State, m: Msg, now: float) -> State:
     removed = m.get("reason") == "removed"
     if removed and m.get("seat") == s.seat and s.seat is not None:
-        s = _left(s, m, now)  # the table's host took this seat away: back to the lobby
-        return add_log(s, "removed", name=m.get("name"), by=m.get("by"))
+        # The table's host took this seat away: back to the lobby. Who he is and whether a bot
+        # got the seat (only during a match) are known only at the table: kept for the line.
+        by = m.get("by")
+        host = s.names.seat_name(by) if isinstance(by, int) else None
+        tag = s.names.tag(by) if isinstance(by, int) and host and s.names.shared(host, by) else None
+        to_bot = (s.table or {}).get("state") == "playing"
+        s = _left(s, m, now)
+        return add_log(s, "removed", name=m.get("name"), by=by, host=host, tag=tag, bot=to_bot)
     if removed and s.recapping and s.screen == "lobby" and m.get("name") == s.name and s.name:
         # Resumed into the lobby (the seat is gone), the replay tells why: the host gave it away
         # while this client was gone. (The seat is not known after a restart; the name is.)
@@ -284,7 +291,7 @@ def _table_closed(s: State, m: Msg, now: float) -> State:
 
 
 def _chat(s: State, m: Msg, now: float) -> State:
-    line = ChatLine(m.get("seat"), str(m.get("name") or ""), str(m.get("text") or ""))
+    line = ChatLine(m.get("seat"), str(m.get("name") or ""), str(m.get("text") or ""), s.names)
     s = attrs.evolve(s, chat=(s.chat + (line,))[-CHAT_KEEP:])
     if s.recapping and s.recap_seen is not None and s.last_seq > s.recap_seen:
         s = attrs.evolve(s, recap_chats=s.recap_chats + 1)
@@ -303,9 +310,14 @@ def _error(s: State, m: Msg, now: float) -> State:
 
 def _connection(s: State, m: Msg, now: float) -> State:
     status = str(m.get("status"))
+    outage = s.connection in ("lost", "resuming")  # the link was already down: a retry
     s = attrs.evolve(s, connection=status)
     if status == "lost" and s.recap_seen is None and s.session is not None:
         s = attrs.evolve(s, recap_seen=s.last_seq)
+    if outage and status in ("lost", "resuming"):
+        said = next((line.key for line in reversed(s.log) if line.key.startswith("conn_")), None)
+        if status == "lost" or said == "conn_resuming":
+            return s  # one outage is said once, however many tries it takes
     if status in ("lost", "resuming", "closed"):
         return add_log(s, "conn_" + status, reason=m.get("reason"))
     return s

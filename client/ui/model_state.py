@@ -28,10 +28,16 @@ RECAP_KEEP = 200  # lines a recap summarises at most
 class Names:
     """Who sat where at one moment: ``seats`` holds ``(seat, name, bot)`` per seat (``name``
     None: a free seat; ``bot``: the strength of a bot seat, else None); ``seat`` is this
-    client's own seat (None: watching, or in the lobby)."""
+    client's own seat (None: watching, or in the lobby); ``tags`` holds ``(seat, tag)`` for
+    each player who has a tag (docs/PLAYERS.md: four hex digits that tell names apart)."""
 
     seats: tuple[tuple[int, str | None, str | None], ...] = ()
     seat: int | None = None
+    tags: tuple[tuple[int, str], ...] = ()
+
+    def tag(self, seat: int) -> str | None:
+        """The tag of ``seat``'s player, or None (a guest, a bot, an older server)."""
+        return next((tag for index, tag in self.tags if index == seat), None)
 
     def seat_name(self, seat: int | None) -> str | None:
         """The player's name at ``seat``, ``"bot:<strength>"`` for a bot seat, or None."""
@@ -52,12 +58,14 @@ NO_NAMES = Names()
 
 def names_of(table: Msg | None, seat: int | None) -> Names:
     """The ``Names`` of a table summary (``seats``) for a client at ``seat``."""
-    seats = []
+    seats, tags = [], []
     for x in (table or {}).get("seats") or ():
         if isinstance(x, dict) and isinstance(x.get("seat"), int):
             name, bot = x.get("name"), x.get("bot")
             seats.append((int(x["seat"]), str(name) if name is not None else None, str(bot) if bot else None))
-    return Names(tuple(seats), seat)
+            if isinstance(x.get("tag"), str) and x["tag"] and name is not None:
+                tags.append((int(x["seat"]), x["tag"]))
+    return Names(tuple(seats), seat, tuple(tags))
 
 
 @attrs.frozen
@@ -72,9 +80,13 @@ class Line:
 
 @attrs.frozen
 class ChatLine:
+    """One chat message: the speaker's ``seat`` (None: a spectator) and ``name``, the ``text``,
+    and ``names``, the seats' names when it was said (to tell speakers of one name apart)."""
+
     seat: int | None
     name: str
     text: str
+    names: Names = NO_NAMES
 
 
 @attrs.frozen
@@ -109,7 +121,8 @@ class State:
     (client/fairdeal.py, ``STATUSES``) hold the check made at the deal's end.
 
     The recap after a resume: ``recap_seen`` the last ``seq`` seen before the break (None: no
-    break); ``recapping`` while the replayed events arrive; ``recap`` the summary line, once made.
+    break); ``recapping`` while the replayed events arrive; ``recap`` the summary line, once made;
+    ``restarted``: the last ``welcome`` said the server restarted (and may have lost moves).
     """
 
     screen: str = "connecting"
@@ -178,6 +191,7 @@ class State:
     recap_lines: tuple[Line, ...] = ()
     recap_chats: int = 0
     recap_snapshot: bool = False
+    restarted: bool = False  # the last welcome: the server restarted since (it may have lost moves)
     recap: Line | None = None
     # the batch end (docs/PROTOCOL.md section 6): a server of v1.1 ends every batch that brings
     # an event of the deal with the seat's legal; ``in_batch``: such an event came after it
@@ -201,6 +215,9 @@ class State:
 
     def shared(self, name: str, seat: int) -> bool:
         return self.names.shared(name, seat)
+
+    def tag(self, seat: int) -> str | None:
+        return self.names.tag(seat)
 
     def seat_info(self, seat: int | None = None) -> Msg:
         """The summary of ``seat`` (default: this client's own), or {}."""

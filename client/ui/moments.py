@@ -71,8 +71,8 @@ def moment(s: State) -> Why | None:
             return ("why.hold", {"rank": ranks[0]})
     if lay.get("count_min") is not None:
         return ("why.count_lies", {})  # RULES.md, cheat: count_may_lie
-    if len(ranks) > 1 and not last:
-        return ("why.lead", {})
+    if len(ranks) > 1 and not last:  # the counts as the key bar says them: lay 1–3
+        return ("why.lead", {"lo": lay.get("min"), "hi": lay.get("max")})
     return None
 
 

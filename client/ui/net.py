@@ -41,18 +41,13 @@ import trio
 
 from neveryu import protocol
 from neveryu.client import fairdeal
+from neveryu.client.handshake import HANDSHAKE_S, RETRY_DELAYS_S, Refused, closed_at_once, not_neveryu, silent
 
 log = logging.getLogger("neveryu.client")
 
 Msg = dict[str, Any]
 
-HANDSHAKE_S = 5.0  # connect, then welcome: each within this (the server's own handshake time)
-RETRY_DELAYS_S = (0.5, 1.0, 2.0, 3.0, 5.0)
 RESUMABLE_BYES = frozenset({"idle", "too_slow", "frame_timeout"})
-
-
-class Refused(Exception):
-    """The peer is not a neveryu server we can talk to; the message says why, for people."""
 
 
 class Net:
@@ -253,15 +248,13 @@ class Net:
             while True:
                 data = await stream.receive_some(65536)
                 if not data:
-                    raise Refused(
-                        f"{self.address} closed the connection without a word: is it a neveryu server?"
-                    )
+                    raise Refused(closed_at_once(self.address))
                 first = first or data
                 try:
                     conn.receive_data(data)
                     msg = conn.next_message()
                 except protocol.ProtocolError:
-                    raise Refused(_not_neveryu(self.address, first)) from None
+                    raise Refused(not_neveryu(self.address, first)) from None
                 if msg is None:
                     continue
                 if msg.get("t") == "welcome":
@@ -276,12 +269,8 @@ class Net:
                     self.deliver(msg)
                     self._closed(f"{msg.get('code')}: {msg.get('msg')}")
                     return None
-                raise Refused(_not_neveryu(self.address, first))
-        raise Refused(
-            f"no answer from {self.address} within {HANDSHAKE_S:g} s: is it a neveryu server?"
-            if not first
-            else _not_neveryu(self.address, first)
-        )
+                raise Refused(not_neveryu(self.address, first))
+        raise Refused(silent(self.address, HANDSHAKE_S) if not first else not_neveryu(self.address, first))
 
     async def _write(self, stream: trio.SocketStream, conn: protocol.Connection, request: Msg) -> int:
         rid = next(self._ids)
@@ -422,15 +411,3 @@ def _os_reason(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror
     return str(exc) if isinstance(exc, OSError) else ""
-
-
-def _not_neveryu(address: str, first: bytes) -> str:
-    """What to say when ``address`` answered ``first`` (its first bytes) instead of a neveryu
-    frame: a web server by its status line, anything else as "something else"."""
-    if first.startswith(b"HTTP/"):
-        status = first.split(b"\r\n", 1)[0].decode("ascii", "replace")[:60]
-        return f"{address} is not a neveryu server: it answers as a web server ({status})"
-    if first.startswith((b"SSH-", b"220 ", b"+OK", b"* OK")):
-        line = first.split(b"\n", 1)[0].decode("ascii", "replace").strip()[:60]
-        return f"{address} is not a neveryu server: it answers {line!r}"
-    return f"{address} is not a neveryu server: it answers something else"

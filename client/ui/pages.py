@@ -22,6 +22,8 @@ from .wrap import hang
 
 HELP_TABLE = (
     ("help.k.move", "help.move"),
+    ("help.k.rank", "help.rank"),
+    ("Home End", "help.ends"),
     ("Space", "help.select"),
     ("Enter", "help.lay"),
     ("n (т)", "help.challenge"),
@@ -35,7 +37,7 @@ HELP_TABLE = (
     ("Tab", "help.scores"),
     ("r (к)", "help.rules"),
     ("m (ь)", "help.seats"),
-    ("PgUp PgDn", "help.scroll"),
+    ("PgUp PgDn", "help.scroll_table"),
     ("?", "help.help"),
     ("q (й)", "help.leave"),
     ("Ctrl-C", "help.ctrl_c"),
@@ -275,4 +277,12 @@ def _seats(c: Controller) -> StyleAndTextTuples:
         )
         out.append(("", "\n"))
     out.append(("", "\n" + t("seats.level", level=t.level(str(d.data.get("strength"))))))
+    asked = d.data.get("confirm")
+    if asked is not None:
+        key, seat = asked
+        level = t.level(str(d.data.get("strength")))
+        name = t.seat_name(s, seat)
+        ask = "seats.ask_bot" if key == "b" else "seats.ask_free"
+        question = t(ask, seat=seat + 1, name=name, level=level)
+        out.append(("class:warn", "\n\n" + question))
     return out

@@ -72,7 +72,7 @@ def player_label(t: Texts, p: dict[str, Any]) -> str:
     """``ann#3f2a``, ``Bot (hard)``, ``bob (guest)``."""
     name = t.safe(str(p.get("name") or "?"))
     if p.get("kind") == "bot":
-        return t("players.bot", level=t("level." + name) if name in ("random", "honest", "sharp") else name)
+        return t("players.bot", level=t.level(name))
     if p.get("kind") == "guest":
         return t("players.guest", name=name)
     return f"{name}#{p.get('tag')}" if p.get("tag") else name

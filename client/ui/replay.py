@@ -90,6 +90,7 @@ class ReplayController(Controller):
         self.player = replay
         self.index = 0
         self.view = seat
+        texts = Texts(texts.lang, ascii=texts.ascii, live=False)  # no seat is the reader's own
         super().__init__(texts, lambda request: None, leave_quits=True, state=replay.states[seat][0], **kw)
         self._show()
 

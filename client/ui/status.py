@@ -57,13 +57,13 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
     if s.connection != "connected":  # nothing on the table moves meanwhile
         key = "status.bye." + (s.bye or "") if s.bye else "status.conn." + s.connection
         return [("class:warn", t(key) if key in t.table else t("status.conn.closed"))]
-    if s.seat is None:
+    if s.seat is None and t.live:
         out.append(("class:dim", t("status.watching") + " "))
     window = s.quads_window if s.playing else None
-    if window is not None and window.get("seat") == s.seat and s.seat is not None:
+    if window is not None and window.get("seat") == s.seat and s.seat is not None and t.live:
         return out + _my_quads_window(s, t, now, window)
     if s.playing and s.turn is not None:
-        if s.my_turn:
+        if s.my_turn and t.live:
             out.append(("class:myturn", t.glyph("turn") + " " + t("turn.you")))
         else:
             out.append(("class:turn", t("turn", name=t.seat_name(s, s.turn))))
@@ -103,7 +103,8 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
         else:
             who = ""
         deals = table.get("deals")
-        out.append(("class:turn", t("status.deal_over", deal=_deal_of(s.deal_no, deals), who=who)))
+        key = "status.deal_over" if t.live else "status.replay_over"  # a replay: nothing comes next
+        out.append(("class:turn", t(key, deal=_deal_of(s.deal_no, deals), who=who)))
         return out
     board = standings(s) if s.match_over is not None else None
     if board is not None:

@@ -14,11 +14,15 @@ its names when seats change afterwards.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from neveryu import engine
+from neveryu.engine.bots import level_of
 
 from .strings import EN, RU
+
+if TYPE_CHECKING:
+    from .model_state import ChatLine
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset("HD")
@@ -174,14 +178,19 @@ class SeatNames(Protocol):
 
     def shared(self, name: str, seat: int) -> bool: ...
 
+    def tag(self, seat: int) -> str | None: ...
+
 
 class Texts:
-    """One language's texts (``lang``: ``"ru"`` or ``"en"``); ``ascii``: ASCII only."""
+    """One language's texts (``lang``: ``"ru"`` or ``"en"``); ``ascii``: ASCII only; ``live``:
+    a live table, whose seat is the reader's own («(вы)», "Your turn!"); False for a replay,
+    whose seat is only the view shown and after whose deal nothing comes."""
 
-    def __init__(self, lang: str = "en", ascii: bool = False) -> None:
+    def __init__(self, lang: str = "en", ascii: bool = False, live: bool = True) -> None:
         self.lang = lang if lang in LANGS else "en"
         self.table = LANGS[self.lang]
         self.ascii = ascii
+        self.live = live
 
     def __call__(self, key: str, /, **args: Any) -> str:
         text = self.table.get(key) or EN.get(key) or key
@@ -255,7 +264,7 @@ class Texts:
     def level(self, strength: str) -> str:
         """A bot strength as people call it: easy, normal, hard (лёгкий, средний, сильный)."""
         key = "level." + strength
-        return self(key) if key in self.table else self.safe(strength)
+        return self(key) if key in self.table else self.safe(level_of(strength))
 
     def variant_name(self, name: str, long: bool = False) -> str:
         """``verish``, or with ``long`` its title: ``verish «Веришь — не веришь»`` (in English
@@ -279,16 +288,27 @@ class Texts:
             name = self("bot_n", n=seat + 1) if raw else self("seat_n", n=seat + 1)
         else:
             name = self._told_apart(names, raw, seat)
-        if you and seat == names.seat:
+        if you and self.live and seat == names.seat:
             name = f"{name} ({self('you')})"
         return name
 
     def _told_apart(self, names: SeatNames, raw: str, seat: int) -> str:
-        """``raw`` as shown; with the seat's number (``ann #3``) when another seat has the same
-        name (the server does not make names unique)."""
+        """``raw`` as shown; when another seat has the same name (the server does not make
+        names unique), with the player's tag (``ann#3f2a``, docs/PLAYERS.md), or for a player
+        with none (a guest) the seat's number (``ann #3``)."""
         if names.shared(raw, seat):
-            return self.safe(f"{raw} #{seat + 1}")
+            tag = names.tag(seat)
+            return self.safe(f"{raw}#{tag}" if tag else f"{raw} #{seat + 1}")
         return self.safe(raw)
+
+    def speaker(self, line: ChatLine) -> str:
+        """Who said a chat ``line``: his name, told apart from another player's of the same
+        name as at the table (``ann#3f2a``); a spectator's marked so."""
+        names = line.names
+        if line.seat is not None and names.seat_name(line.seat) == line.name and line.name:
+            return self.seat_name(names, line.seat, you=False)
+        who = self.safe(line.name) if line.name else self.seat_name(names, line.seat)
+        return self("chat.watcher", name=who) if line.seat is None else who
 
     def names(self, names: SeatNames, seats: Iterable[Any]) -> str:
         """Several players: "Ann, Bob and Carl" («Ann, Bob и Carl»)."""
@@ -328,14 +348,26 @@ class Texts:
         if key == "player_joined":
             raw = str(a.get("name") or "")
             seat = a.get("seat")
-            shown = self._told_apart(names, raw, seat) if raw and isinstance(seat, int) else name
+            # The newcomer's tag comes with the summary after this line: the table's names now
+            # know it while he still sits there.
+            now = state if isinstance(seat, int) and state.seat_name(seat) == raw else names
+            shown = self._told_apart(now, raw, seat) if raw and isinstance(seat, int) else name
             return self("log.player_joined", name=shown)
         if key == "player_left":
             reason = a.get("reason")
             sub = "log.player_dropped" if reason == "dropped" else "log.player_left"
-            return self(sub, name=self.safe(str(a.get("name") or name)))
+            raw, seat = str(a.get("name") or ""), a.get("seat")
+            if raw and isinstance(seat, int) and names.seat_name(seat) == raw:
+                return self(sub, name=self._told_apart(names, raw, seat))
+            return self(sub, name=self.safe(raw or name))
         if key == "removed":
-            return self("log.removed", by=self.seat_name(names, a.get("by"), you=False))
+            host, tag = a.get("host"), a.get("tag")
+            by = (
+                self.safe(f"{host}#{tag}" if tag else str(host))
+                if host
+                else self.seat_name(names, a.get("by"), False)
+            )
+            return self("log.removed_bot" if a.get("bot") else "log.removed", by=by)
         if key == "seat_changed":
             action = str(a.get("action") or "")
             sub = "log.seat_" + action if ("log.seat_" + action) in self.table else "log.seat_changed"
@@ -419,9 +451,8 @@ class Texts:
             return self("log.error", msg=a.get("msg") or a.get("code"))
         if key == "bye":
             reason = str(a.get("reason") or "")
-            return (
-                self("bye." + reason) if ("bye." + reason) in self.table else self("log.bye", reason=reason)
-            )
+            key = "log.bye." + reason
+            return self(key) if key in self.table else self("log.bye", reason=self.safe(reason))
         if key.startswith("conn_") or key == "fresh":
             return self("log." + key, reason=self.safe(str(a.get("reason") or self.glyph("dash"))))
         if key == "deal_ended":
@@ -445,12 +476,15 @@ class Texts:
             return self("log.player_out", name=name, place=a.get("place"))
         if key == "fair_bad":
             return self("log.fair_bad", problem=self.fair_problem(a.get("problem")))
-        if key == "back" and a.get("seat") == names.seat:
-            return self("log.back_you")
+        mine = "log." + key + "_you"  # a line about one's own seat, said to him: "Your time ran out"
+        if mine in self.table and self.live and a.get("seat") == names.seat and names.seat is not None:
+            return self(mine)
         if key in ("spectators_more", "spectators_fewer"):
             return self("log." + key, watchers=self.count(int(a.get("n") or 0), "watchers"))
         if key == "recap":
             return self.recap(names, a)
+        if key == "undone":
+            return self("log.undone", moves=self.count(int(a.get("n") or 0), "moves"))
         return self("log." + key, name=name, **{k: v for k, v in a.items() if k not in ("seat", "name")})
 
     def fair_problem(self, code: Any) -> str:

@@ -2,7 +2,8 @@
 
 A bot sees what a player at its seat sees and nothing more: it is fed its seat's projected
 events (``observe(event)``) and asked for an action (``choose(view, rng) -> Action | None``).
-``make_bot(strength, seat, rules, players)`` makes one; ``BOTS`` maps each strength to its class:
+``make_bot(strength, seat, rules, players)`` makes one; ``BOTS`` maps each strength to its class,
+and ``LEVELS`` each level people see (easy, normal, hard) to its strength:
 
 - ``random``: any legal action;
 - ``honest``: tells the truth when it can, challenges rarely;
@@ -21,6 +22,33 @@ from ._sharp import SharpBot
 BOTS: dict[str, type[Bot]] = {cls.strength: cls for cls in (RandomBot, HonestBot, SharpBot)}
 STRENGTHS: tuple[str, ...] = tuple(BOTS)
 
+LEVELS: dict[str, str] = {
+    "easy": "random",
+    "normal": "honest",
+    "hard": "sharp",
+}
+"""Each bot level as people call it (the commands, the client, the records' readers) to its
+strength, the name the protocol and the records use; easiest first. A new level is one line."""
+
+
+def strength_of(name: str) -> str:
+    """The strength that ``name`` (a level or a strength, any case, spaces around) stands for:
+    ``hard`` and ``sharp`` give ``sharp``. Raises ValueError for an unknown name (the message
+    lists the levels, then the strengths)."""
+    key = name.strip().lower()
+    if key in LEVELS:
+        return LEVELS[key]
+    if key in BOTS:
+        return key
+    known = ", ".join(LEVELS)
+    raise ValueError(f"unknown bot level {name.strip()!r}; known: {known} (or {', '.join(LEVELS.values())})")
+
+
+def level_of(strength: str) -> str:
+    """The level people call ``strength`` by (``sharp`` gives ``hard``); a strength with no
+    level, as it is."""
+    return next((level for level, s in LEVELS.items() if s == strength), strength)
+
 
 def make_bot(strength: str, seat: int, rules: Rules, players: int) -> Bot:
     """A bot of ``strength`` (a key of ``BOTS``) for ``seat`` of a ``players``-seat deal of
@@ -32,4 +60,15 @@ def make_bot(strength: str, seat: int, rules: Rules, players: int) -> Bot:
     return cls(seat, rules, players)
 
 
-__all__ = ["BOTS", "STRENGTHS", "Bot", "HonestBot", "RandomBot", "SharpBot", "make_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "STRENGTHS",
+    "Bot",
+    "HonestBot",
+    "RandomBot",
+    "SharpBot",
+    "level_of",
+    "make_bot",
+    "strength_of",
+]

@@ -13,7 +13,6 @@ import random
 from collections.abc import Mapping, Sequence
 
 from .._actions import Action, Believe, Challenge, DeclareNone, DiscardQuads, LaySet
-from .._records import builder
 from .._rules import Rules
 from .._view import View
 from ._odds import at_least, claim_ratios, tails_for
@@ -35,8 +34,6 @@ with two, going out is ``WIN``."""
 NOISE = 0.25
 """Up to this much (in cards) is added at random to the value of each set considered, so that its
 play cannot be read (and two sharp bots cannot fall into a fixed cycle)."""
-
-_lay_set = builder(LaySet)  # LaySet by keyword, built fast (engine/_records.py)
 
 
 class SharpBot(SharpMemory):
@@ -310,7 +307,7 @@ class SharpBot(SharpMemory):
                 if r != rank:
                     cards += _first_of(hand_, held_ranks, r, k - len(cards))
         # _play.lay, inline: the claimed count is sent only where counts may lie
-        return best_value, _lay_set(
+        return best_value, LaySet(
             seat=seat, cards=tuple(cards), rank=rank, count=claim if lie_count else None
         )
 

@@ -25,7 +25,7 @@ import signal
 import attrs
 import trio
 
-from neveryu.server import Limits, Server, ServerConfig
+from neveryu.server import Limits, Server, ServerConfig, settle_collector
 
 
 def bench_config(
@@ -66,6 +66,7 @@ async def _main(config: ServerConfig, stats: str | None = None) -> None:
     server = Server(config)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run)
+        settle_collector()  # as ``neveryu serve`` does
         print("PORT", port, flush=True)
         with trio.open_signal_receiver(signal.SIGTERM) as signals:
             async for _ in signals:

@@ -1,0 +1,126 @@
+"""The model's handler of the ``state`` snapshot (after joining or spectating during a deal, or a
+resume that crossed a snapshot, a server restart among them): the deal as it stands, and its
+``history`` (docs/PROTOCOL.md, "state: a snapshot") folded into the log: what the log does not
+hold yet, a line for moves a restarted server lost, and the claims on the pile counted from it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from neveryu import protocol
+
+from .model_deal import HANDLERS as DEAL_HANDLERS
+from .model_fair import FAIR_LOG, fair_of
+from .model_state import Line, Msg, State, add_log, as_int, as_ints, seat_table, sort_hand
+
+
+def _state(s: State, m: Msg, now: float) -> State:
+    """A full snapshot (after a join or resume mid-deal): engine View's fields plus table info;
+    its ``history`` (the deal so far) goes to the log (``_with_history``)."""
+    before, history = s, m.get("history")
+    if isinstance(m.get("table"), dict):
+        s = seat_table(attrs.evolve(s, screen="table"), m["table"], m.get("seat", s.seat))
+    hand, legal, last, time_ms = m.get("hand"), m.get("legal"), m.get("last"), m.get("time_ms")
+    s = attrs.evolve(
+        s,
+        screen="table",
+        in_deal=True,
+        seat=m.get("seat", s.seat),
+        variant=str(m.get("variant") or s.variant),
+        deal_no=as_int(m.get("deal_no"), s.deal_no),
+        players=as_int(m.get("players"), s.players),
+        dealer=m.get("dealer"),
+        deck=str(m.get("deck") or s.deck),
+        hand=None if hand is None else sort_hand(hand),
+        hand_counts=as_ints(m.get("hand_counts")),
+        pile=m.get("pile"),
+        discard=as_int(m.get("discard")),
+        stock=as_int(m.get("stock")),
+        hidden=as_int(m.get("hidden")),
+        set_aside=as_int(m.get("set_aside")),
+        last=dict(last) if isinstance(last, dict) else None,
+        set_no=as_int(m.get("set_no"), s.set_no),
+        reveal=None,
+        ranks=tuple(m.get("ranks") or ()),
+        turn=m.get("turn"),
+        answer_set_no=last.get("set_no")
+        if isinstance(last, dict) and last.get("seat") != m.get("turn")
+        else None,
+        turn_deadline=None if not isinstance(time_ms, int) else now + time_ms / 1000.0,
+        window_open=bool(m.get("window_open")),
+        quads_window=_snapshot_quads_window(m.get("quads_window")),
+        out=tuple(m.get("out") or ()),
+        waiting=tuple(m.get("waiting") or ()),
+        over=bool(m.get("over")),
+        commitment=m.get("commitment", s.commitment),
+        fair=fair_of(s.next_fair, m, as_int(m.get("deal_no"), s.deal_no), None)
+        if as_int(m.get("deal_no"), s.deal_no) != s.deal_no or s.fair is None
+        else s.fair,
+        match_scores=as_ints(m.get("match_scores")) or s.match_scores,
+        held=_held_of(m.get("held")),
+        legal=None,
+        recap_snapshot=s.recap_snapshot or (s.recapping and not isinstance(history, list)),
+    )
+    if isinstance(legal, dict):
+        s = DEAL_HANDLERS["legal"](s, legal, now)
+    if isinstance(history, list):
+        s = _with_history(before, s, history, now)
+    return s
+
+
+def _with_history(before: State, s: State, history: list[object], now: float) -> State:
+    """``s`` (a snapshot taken) with the deal's ``history`` (``state.history``: its events so
+    far, docs/PROTOCOL.md): the log gets the lines of the events it does not hold yet (after a
+    restart or a long absence: what happened meanwhile, which a recap then sums up), and, when
+    the server restarted without the last moves the log holds, a line that says so. The claims on
+    the pile are counted from it (a snapshot does not tell them)."""
+    played = attrs.evolve(s, log=(), recapping=False, recap_seen=None, pile_claimed=0, barred=None)
+    for event in history:
+        t = event.get("t") if isinstance(event, dict) else None
+        if t in protocol.HISTORY_EVENTS and isinstance(event, dict):
+            played = DEAL_HANDLERS[str(t)](played, event, now)
+    s = attrs.evolve(s, pile_claimed=played.pile_claimed, barred=played.barred)
+    known, undone = _known(before, s.commitment, played.log)
+    for line in played.log[known:]:
+        s = add_log(s, line.key, **line.args)
+    return add_log(s, "undone", n=undone) if undone and s.restarted else s
+
+
+def _known(before: State, commitment: object, lines: tuple[Line, ...]) -> tuple[int, int]:
+    """How many of a history's log ``lines`` the log of ``before`` (the state before the
+    snapshot) already holds, in order from the deal's start; and how many lines of the deal it
+    holds past them that the history has not (moves a restarted server lost). (0, 0) when it
+    was not at that deal (its ``commitment``) or holds no line of it."""
+    if before.commitment != commitment or not lines or lines[0].key != "deal_started":
+        return 0, 0
+    log = before.log
+    start = next((i for i in range(len(log) - 1, -1, -1) if log[i].key == "deal_started"), None)
+    if start is None or log[start].args != lines[0].args:
+        return 0, 0
+    held = [(x.key, x.args) for x in log[start:] if x.key in DEAL_LINES]
+    known = 0
+    while known < min(len(held), len(lines)) and held[known] == (lines[known].key, lines[known].args):
+        known += 1
+    return known, len(held) - known
+
+
+def _held_of(held: object) -> Msg | None:
+    """``state.held`` as ``set_held`` gives it (None: no set held)."""
+    if not isinstance(held, dict):
+        return None
+    return {"cards": tuple(held.get("cards") or ()), "rank": held.get("rank"), "count": held.get("count")}
+
+
+def _snapshot_quads_window(taker: object) -> Msg | None:
+    """``state.quads_window`` (the taker, or null) as the model keeps it; a snapshot does not say
+    how long the window has left."""
+    if isinstance(taker, bool) or not isinstance(taker, int):
+        return None
+    return {"seat": taker, "deadline": None}
+
+
+DEAL_LINES = protocol.HISTORY_EVENTS | {"set_held_quads", "fair_bad", *FAIR_LOG.values()}
+"""The keys of the log lines a deal's events write (``state.history`` writes them again)."""
+
+HANDLERS = {"state": _state}

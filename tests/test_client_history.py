@@ -1,0 +1,148 @@
+"""The client keeps the deal's history across a snapshot (issue 33, item 2): the model, fed a
+``state`` with its ``history`` (docs/PROTOCOL.md, "state: a snapshot"), shows in its log what
+happened in the deal, in order, as its log had it, adds only what it had not seen (then summed up
+as "while you were away"), says when a restarted server lost moves it had shown, and counts the
+claims on the pile (``Pile: N claimed``, where the variant hides sizes) from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from neveryu.client.ui import model
+from neveryu.client.ui.texts import Texts
+
+COMMITMENT = "ab" * 32
+TABLE = {
+    "id": 1,
+    "variant": "cheat",
+    "options": {},
+    "deals": 3,
+    "state": "playing",
+    "seats": [
+        {"seat": 0, "name": "ann", "bot": None, "ready": True, "away": False},
+        {"seat": 1, "name": "bob", "bot": None, "ready": True, "away": False},
+        {"seat": 2, "name": "bot 3", "bot": "sharp", "ready": True, "away": False},
+    ],
+}
+STARTED = {
+    "t": "deal_started", "dealer": 2, "deck": "52", "hand": ["2S", "3S", "4S", "AH", "AD"],
+    "hand_counts": None, "hidden": 0, "set_aside": 0, "stock": 0, "commitment": COMMITMENT, "deal_no": 1,
+}  # fmt: skip
+DEAL = [
+    STARTED,
+    {"t": "set_laid", "seat": 0, "set_no": 1, "rank": "A", "count": 1, "cards": ["2S"], "size": 1},
+    {"t": "set_laid", "seat": 1, "set_no": 2, "rank": "A", "count": 1, "cards": None, "size": None},
+    {"t": "challenged", "seat": 2, "set_no": 2, "tied": []},
+    {"t": "set_revealed", "seat": 1, "set_no": 2, "rank": "A", "count": 1, "cards": ["AS"],
+     "claim_true": True},
+    {"t": "pile_taken", "seat": 2, "count": None, "cards": None},
+    {"t": "set_laid", "seat": 2, "set_no": 3, "rank": "K", "count": 1, "cards": None, "size": None},
+    {"t": "set_laid", "seat": 0, "set_no": 4, "rank": "K", "count": 1, "cards": ["3S"], "size": None},
+]  # fmt: skip
+"""A deal of `cheat` as seat 0 (ann) was sent it, without seq and ts: the pile holds two sets of
+one claimed card each at its end."""
+
+
+def events(bodies: list[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
+    return [{**b, "seq": seq + i, "ts": 0} for i, b in enumerate(bodies)]
+
+
+def snapshot(history: list[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
+    """What a restarted server sends a resumed ann: welcome, table_update, state (and her last set)."""
+    state = {
+        "t": "state", "seq": seq + 1, "ts": 0, "variant": "cheat", "seat": 0, "players": 3, "deck": "52",
+        "dealer": 2, "hand": ["4S", "AH", "AD"], "hand_counts": None, "pile": None, "discard": 0,
+        "stock": 0, "hidden": 0, "set_aside": 0, "ranks": ["K", "A", "Q"], "turn": 1, "set_no": 4,
+        "last": {"set_no": 4, "seat": 0, "rank": "K", "count": 1, "size": None, "none": False},
+        "window_open": False, "out": [], "waiting": [], "over": False, "loser": None, "winner": None,
+        "legal": {"lay": None, "challenge": None, "believe": None, "declare_none": None,
+                  "discard_quads": [], "decline_quads": False},
+        "table": TABLE, "deal_no": 1, "commitment": COMMITMENT, "match_scores": [0, 0, 0],
+        "time_ms": None, "history": history,
+    }  # fmt: skip
+    welcome = {"t": "welcome", "re": 1, "session": "tok", "resumed": True, "restarted": True}
+    welcome |= {"table": TABLE, "seat": 0, "minor": 1, "server": {"name": "dorm"}}
+    return [welcome, {"t": "table_update", "seq": seq, "ts": 0, "table": TABLE}, state]
+
+
+def deal_log(state: model.State) -> list[str]:
+    """The log's lines from the deal's start, in English."""
+    t = Texts("en")
+    start = max(i for i, line in enumerate(state.log) if line.key == "deal_started")
+    return [t.log_line(state, line) for line in state.log[start:]]
+
+
+def played(upto: int) -> model.State:
+    """Ann's client after the first ``upto`` events of the deal, seated at the table."""
+    welcome = {"t": "welcome", "re": 1, "session": "tok", "resumed": False, "server": {"name": "dorm"}}
+    joined = {"t": "table_joined", "re": 2, "table": TABLE, "seat": 0}
+    return model.reduce_all([welcome, joined, *events(DEAL[:upto], 10)])
+
+
+def resumed(state: model.State, history: list[dict[str, Any]]) -> model.State:
+    lost = {"t": "_connection", "status": "lost", "reason": "reset"}
+    return model.reduce_all([lost, *snapshot(history, 100), {"t": "_replayed"}], state)
+
+
+def test_a_restart_that_lost_nothing_keeps_the_log_and_says_nothing_happened():
+    before = played(len(DEAL))
+    after = resumed(before, DEAL)
+    assert deal_log(after)[: len(deal_log(before))] == deal_log(before)
+    assert [line.key for line in after.log[-3:]] == ["conn_lost", "server_restarted", "recap"]
+    assert Texts("en").log_line(after, after.log[-1]) == "While you were away: nothing happened."
+    assert after.pile_claimed == before.pile_claimed == 2
+
+
+def test_what_happened_meanwhile_is_logged_in_order_and_summed_up():
+    before = played(3)  # away from the challenge on
+    after = resumed(before, DEAL)
+    assert deal_log(after)[:3] == deal_log(before)
+    assert deal_log(after)[3:] == [
+        "Connection lost (reset); resuming…",
+        "The server restarted; resuming…",
+        *deal_log(played(len(DEAL)))[3:],
+        "While you were away: 2 sets laid (1 by the bot in your seat); Bot 3 took the pile.",
+    ]
+    assert after.pile_claimed == 2
+
+
+def test_moves_a_restarted_server_lost_are_said_to_be_undone():
+    before = played(len(DEAL))
+    after = resumed(before, DEAL[:-2])  # the journal's last batch was lost
+    said = [Texts(lang).log_line(after, after.log[-2]) for lang in ("en", "ru")]
+    assert said == [
+        "The server came back without the last 2 moves above: they are undone.",
+        "Сервер вернулся без последних ходов выше (2 хода): они отменены.",
+    ]
+    assert after.pile_claimed == 0  # the pile taken, and nothing laid on it since
+
+
+def test_only_a_restarted_server_undoes_moves():
+    before = played(len(DEAL))
+    lost = {"t": "_connection", "status": "lost", "reason": "reset"}
+    welcome, update, state = snapshot(DEAL[:-2], 100)
+    after = model.reduce_all([lost, {**welcome, "restarted": None}, update, state], before)
+    assert [line.key for line in after.log[len(before.log) :]] == ["conn_lost", "conn_resumed"]
+
+
+def test_a_client_started_afresh_shows_the_whole_deal_and_counts_the_pile():
+    after = model.reduce_all(snapshot(DEAL, 100))  # no log at all: `neveryu join` run again
+    assert deal_log(after) == deal_log(played(len(DEAL)))
+    assert after.pile_claimed == 2
+    one_more = {"t": "set_laid", "seq": 102, "ts": 0, "seat": 1, "set_no": 5, "rank": "K", "count": 1}
+    after = model.reduce(after, {**one_more, "cards": None, "size": None})
+    assert after.pile_claimed == 3
+    assert Texts("en")("pile.claimed", n=after.pile_claimed) == "Pile: 3 claimed"
+
+
+def test_a_snapshot_without_history_still_says_the_game_went_on():
+    before = played(3)
+    after = model.reduce_all(
+        [
+            {"t": "_connection", "status": "lost", "reason": "reset"},
+            *[{k: v for k, v in m.items() if k != "history"} for m in snapshot(DEAL, 100)],
+            {"t": "_replayed"},
+        ],
+        before,
+    )
+    assert Texts("en").log_line(after, after.log[-1]).startswith("While you were away: the game went on")
