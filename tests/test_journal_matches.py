@@ -1,9 +1,10 @@
-"""Every live table comes back after a restart, whatever its match and deal (issue 33), in
-process on trio's MockClock with a real database file: at every variant, matches of three
-deals and of one deal, the server "killed" at seeded moments (during a deal, right after a
-match ends, during the next match's first deal, its first action or before it) and started
-again on the same file; each time the table comes back exactly as it was, its players resume
-their seats, and every deal of every match is recorded once and replays through the rules.
+"""Every live table comes back after a restart, whatever its match and deal (issue 33), in process
+on trio's MockClock with a real database file: at every variant, matches of two deals and of
+one deal (and two variants with options), the server "killed" at seeded moments (during a deal,
+right after a match ends, during the next match's first deal, its first action or before it)
+and started again on the same file; each time the table comes back exactly as it was, its
+players resume their seats, and every deal of every match is recorded once and replays through
+the rules.
 
 A "kill" is the writer stopped with the tables still journaled (``crash``), as in
 tests/test_journal.py: the journal holds what was committed; tests/test_journal_restart.py kills
@@ -120,15 +121,34 @@ async def restart(nursery, records: Records, played: Played, caplog) -> tuple[Re
     return again, Played(table, sessions, played.clock, played.rng)
 
 
-@pytest.mark.parametrize("deals", [3, 1])
-@pytest.mark.parametrize("variant", list(engine.VARIANTS))
-async def test_every_table_comes_back_in_every_match(nursery, mock_clock, tmp_path, caplog, variant, deals):
+CASES = [(variant, {}, deals) for variant in engine.VARIANTS for deals in (2, 1)] + [
+    ("hoyle", {"declare_none": True, "scoring": "chips_per_card"}, 2),
+    ("veryu", {"deck": "52"}, 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "deals"),
+    CASES,
+    ids=[f"{v}-{'-'.join(map(str, o.values()))}-{d}" for v, o, d in CASES],
+)
+async def test_every_table_comes_back_in_every_match(
+    nursery, mock_clock, tmp_path, caplog, variant, options, deals
+):
     caplog.set_level(logging.INFO, logger="neveryu.server")
-    rng = random.Random(f"{variant} {deals}")
+    rng = random.Random(f"{variant} {options} {deals}")
     db = tmp_path / "records.sqlite3"
     records = open_records(db)
     played = await start(
-        nursery, mock_clock, records, variant, seats=3, bots=("sharp",), deals=deals, turn_ms=1_500
+        nursery,
+        mock_clock,
+        records,
+        variant,
+        seats=3,
+        bots=("sharp",),
+        deals=deals,
+        turn_ms=1_500,
+        options=options,
     )
     matches = set()
     for moment in MOMENTS:
