@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -88,7 +87,8 @@ class Restored:
         hold no seat (``now``: trio's clock): a spectator stops watching. Returns their keys."""
         gone = []
         for key, session in list(self.sessions.items()):
-            if session.seat is not None or (session.dropped_at or -math.inf) + grace_s > now:
+            dropped = session.dropped_at
+            if session.seat is not None or (dropped is not None and dropped + grace_s > now):
                 continue
             if session.table is not None:
                 session.table.remove(session, "dropped")

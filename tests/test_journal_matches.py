@@ -258,3 +258,12 @@ async def test_the_player_to_act_gets_his_whole_turn_when_he_resumes(nursery, mo
     state = next(m for m in player.link.msgs if m["t"] == "state")
     assert state["time_ms"] == 20_000  # the whole turn, though the table was restored before
     again.close()
+
+
+def test_a_restored_session_nobody_resumes_is_forgotten_after_its_grace_time():
+    restored = Restored()
+    lobby = Session.restored("zoe", "k" * 64, None, 10, now=0.0)  # (dropped when the clock read 0)
+    restored.sessions[lobby.key] = lobby
+    assert restored.forget_gone(29.9, 30.0) == []
+    assert restored.forget_gone(30.0, 30.0) == [lobby.key]
+    assert restored.sessions == {}
