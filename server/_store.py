@@ -333,9 +333,7 @@ def connect(path: str | os.PathLike[str], *, write: bool, threads: bool = False)
             # power cut too, not only the process dying (NORMAL would lose the last ones).
             conn.execute("PRAGMA synchronous = FULL")
         if version < SCHEMA_VERSION:
-            _migrate(conn, version)
-            if write:  # the new schema's pages into the file: the log starts small again
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            _migrate(conn, version, checkpoint=write)
         if write:  # the proof that it takes writes
             with transaction(conn):
                 now = str(time.time_ns() // 1_000_000)
@@ -350,13 +348,17 @@ def connect(path: str | os.PathLike[str], *, write: bool, threads: bool = False)
         raise
 
 
-def _migrate(conn: sqlite3.Connection, version: int) -> None:
-    """Bring the schema from ``version`` to ``SCHEMA_VERSION``, one transaction per step."""
+def _migrate(conn: sqlite3.Connection, version: int, *, checkpoint: bool) -> None:
+    """Bring the schema from ``version`` to ``SCHEMA_VERSION``, one transaction per step; with
+    ``checkpoint``, each step's pages go into the file at once: the log never holds more than
+    one step (a new file fits a small disk)."""
     for step in range(version, SCHEMA_VERSION):
         with transaction(conn):
             for statement in MIGRATIONS[step]:
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {step + 1}")
+        if checkpoint:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 @contextlib.contextmanager
