@@ -22,6 +22,8 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     quads_window_ms = 10000    # verish, timed tables: the next set waits while the taker may discard quads
     deals = 5                  # deals per match
     contribute_ms = 1000       # fair deal 2: the wait for the players' contributions to a shuffle
+    deal_pause_ms = 4000       # the pause between the deals of a match
+    grace_ms = 30000           # a dropped player's seat waits this long, then a bot plays it
 
     [limits]
     handshake_ms = 5000

@@ -9,16 +9,23 @@ tables handed it meanwhile in one transaction (``_journal_store.write``). What a
 - ``opened``: its settings (a table password only as a ``_password.Digest``) and seats;
 - ``changed``: its seats (names, bot strengths, player ids, the SHA-256 of each seated
   session's token, never the token; ready, away), the host's seat, and a match that ended;
-- ``match_started``; ``dealt``: the deal's number, dealer, deck as dealt, fair-deal material
-  (salt, commitment, the server's seed and the contributions) and its record's notes;
+- ``match_started``; ``dealt``: the deal's key (random: its actions are keyed by it, so the
+  rows of two deals are never confused, whatever their match and number), number, dealer,
+  deck as dealt, fair-deal material (salt, commitment, the server's seed and the
+  contributions) and its record's notes;
 - ``played``: every action the referee accepted since the last note, and, when the deal has
   ended, its record (``DealRecord``), the match's scores and next dealer, all in one entry: the
   writer commits an entry whole or not at all, so a deal is never both recorded and still
   journaled as being played;
-- ``closed``: the table is gone (its rows are deleted).
+- ``closed``: the table is gone (its rows are deleted);
+- ``failed``: a restored table's rows did not replay; they are kept, marked, never restored.
+
+And what a server notes of its sessions, wherever they are (``session``: its token's SHA-256,
+name and player; ``session_gone``: forgotten), so that one in the lobby comes back too.
 
 A killed server loses at most the entries the writer had not committed yet: those of the last
-``_recorder.BATCH_S`` and the batch being written.
+``_recorder.BATCH_S`` and the batch being written; a power cut no more (``_store``: each commit
+is synced to the disk).
 """
 
 from __future__ import annotations
@@ -56,6 +63,7 @@ class Table(Protocol):
     id: int
     settings: TableSettings
     seats: list[Seat]
+    spectators: list[Any]  # their Sessions
     host: Any  # its Session, or None
     deals_played: int
     game: Any  # its Game, or None
@@ -79,15 +87,16 @@ class Game(Protocol):
 
 class _Notes:
     """What the journal holds of one table: its ``id`` in the journal, the ``state`` last noted,
-    the deal whose actions it holds (``deal_no``) and how many (``n``), the match (``match``:
-    its uid, None between matches)."""
+    the deal whose actions it holds (``deal``: its key, random, made when it was dealt: no two
+    deals share one, whatever their table, match and number; 0: none) and how many (``n``),
+    the match (``match``: its uid, None between matches)."""
 
-    __slots__ = ("deal_no", "id", "match", "n", "state")
+    __slots__ = ("deal", "id", "match", "n", "state")
 
     def __init__(self, jid: int, state: tuple[Any, ...]) -> None:
         self.id = jid
         self.state = state
-        self.deal_no = 0
+        self.deal = 0
         self.n = 0
         self.match: str | None = None
 
@@ -125,16 +134,25 @@ class Journal:
         notes = self._notes[table.id] = _Notes(secrets.randbits(62) + 1, table_state(table))
         self._take([("open", notes.id, table.id, settings_json(table.settings), notes.state)])
 
-    def adopt(self, table: Table, jid: int, match: str | None, deal_no: int, n: int) -> None:
+    def adopt(self, table: Table, jid: int, match: str | None, deal: int, n: int) -> None:
         """``table`` was restored from the journal's rows ``jid``: its notes go on there (``n``
-        actions of deal ``deal_no`` are held)."""
+        actions of the deal keyed ``deal`` are held)."""
         notes = self._notes[table.id] = _Notes(jid, table_state(table))
-        notes.match, notes.deal_no, notes.n = match, deal_no, n
+        notes.match, notes.deal, notes.n = match, deal, n
         self._take([("state", jid, notes.state)])
 
-    def drop(self, jid: int) -> None:
-        """Forget the journal's rows ``jid`` (a table that could not be restored)."""
-        self._take([("close", jid)])
+    def failed(self, jid: int, why: str) -> None:
+        """The journal's rows ``jid`` did not restore their table (``why``: one line): they are
+        kept, marked with ``why``, for someone to look at; no server restores them again."""
+        self._take([("failed", jid, why)])
+
+    def session(self, key: str, name: str, player: str | None) -> None:
+        """A session began (``key``: its token's ``_session.token_key``, never the token)."""
+        self._take([("session", key, name, player)])
+
+    def session_gone(self, key: str) -> None:
+        """A session was forgotten: nothing is left to resume."""
+        self._take([("session_gone", key)])
 
     def changed(self, table: Table) -> None:
         """The table's summary changed: its seats, if they did, and the end of its match."""
@@ -147,8 +165,8 @@ class Journal:
             notes.state = state
             ops.append(("state", notes.id, state))
         if notes.match is not None and table.game is None:  # the match ended
-            notes.match, notes.n = None, 0
-            ops += [("match", notes.id, None), ("deal", notes.id, None)]
+            notes.match, notes.deal, notes.n = None, 0, 0
+            ops += [("match", notes.id, None), ("deal", notes.id, None, None)]
         if ops:
             self._take(ops)
 
@@ -156,16 +174,16 @@ class Journal:
         notes = self._notes.get(game.table.id)
         if notes is None:
             return
-        notes.match, notes.n = game.match_uid, 0
-        self._take([("match", notes.id, match_state(game)), ("deal", notes.id, None)])
+        notes.match, notes.deal, notes.n = game.match_uid, 0, 0
+        self._take([("match", notes.id, match_state(game)), ("deal", notes.id, None, None)])
 
     def dealt(self, game: Game) -> None:
         """A deal was dealt (before its opening events are published)."""
         notes = self._notes.get(game.table.id)
         if notes is None:
             return
-        notes.deal_no, notes.n = game.deal_no, 0
-        self._take([("deal", notes.id, deal_state(game))])
+        notes.deal, notes.n = secrets.randbits(62) + 1, 0
+        self._take([("deal", notes.id, notes.deal, deal_state(game))])
 
     def played(self, game: Game, record: DealRecord | None) -> None:
         """After every batch of the game's events: the actions the referee accepted since the
@@ -182,17 +200,17 @@ class Journal:
         if not deal.over:  # (after nearly every action: kept short)
             if len(applied) > done:
                 notes.n = len(applied)
-                if not self.put([("actions", notes.id, notes.deal_no, done, applied.rows(done))]):
+                if not self.put([("actions", notes.id, notes.deal, done, applied.rows(done))]):
                     self.off = True
                     self._notes.clear()
             return
         ops: list[Op] = []
         if len(applied) > done:
-            ops.append(("actions", notes.id, notes.deal_no, done, applied.rows(done)))
+            ops.append(("actions", notes.id, notes.deal, done, applied.rows(done)))
         if record is not None:
             ops.append(("record", record))
-        ops += [("match", notes.id, match_state(game)), ("deal", notes.id, None)]
-        notes.n = 0
+        ops += [("match", notes.id, match_state(game)), ("deal", notes.id, None, None)]
+        notes.deal, notes.n = 0, 0
         self._take(ops, now=True)  # (a deal's end: written at once)
         if self.off and record is not None:
             self.keep(record)
@@ -208,9 +226,10 @@ class Journal:
 
 
 def table_state(table: Table) -> tuple[Any, ...]:
-    """``(host seat, deals played, seats)``, each seat ``(name, bot strength, session key,
-    player, ready, away)`` (``player``: the ``players.key`` of the person whose session holds
-    the seat, None for a guest: ``Session.player``)."""
+    """``(host seat, deals played, seats, spectators)``, each seat ``(name, bot strength,
+    session key, player, ready, away)`` (``player``: the ``players.key`` of the person whose
+    session holds the seat, None for a guest: ``Session.player``), each spectator ``(name,
+    session key, player)``."""
     host = table.host.seat if table.host is not None else None
     seats = tuple(
         (
@@ -223,7 +242,8 @@ def table_state(table: Table) -> tuple[Any, ...]:
         )
         for s in table.seats
     )
-    return (host, table.deals_played, seats)
+    spectators = tuple((s.name, s.key, s.player) for s in table.spectators)
+    return (host, table.deals_played, seats, spectators)
 
 
 def settings_json(settings: TableSettings) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The journal's rows (``_store`` version 3: ``journal_runs``, ``live_tables``, ``live_actions``),
+"""The journal's rows (``_store`` version 4: ``journal_runs``, ``live_tables``, ``live_actions``),
 written by the records' writer thread (``_recorder``) and read once, when a server starts.
 
 Every running server that keeps a journal has a row in ``journal_runs`` (its ``run``: random),
@@ -6,7 +6,9 @@ which its writer keeps alive (``alive``, at least every ``ALIVE_MS``). A startin
 over the live tables of its own name (``server``) whose run is over (``begin_run``): the row is
 gone (the run ended), the process is gone (same machine and boot, no such pid), or it has not
 been alive for ``STALE_MS`` (another machine, or a reused pid). So two servers of the same name
-on one database (two ``neveryu play``) never take each other's tables while both run.
+on one database (two ``neveryu play``) never take each other's tables while both run. A table
+whose rows did not restore it is marked (``failure``: why) and kept ``FAILED_KEEP_MS`` for
+someone to look at; no server takes it over.
 
 Every function takes an open connection (``_store.connect``) and raises ``sqlite3.Error``.
 """
@@ -30,14 +32,15 @@ from ._store import transaction
 
 ALIVE_MS = 10_000  # a running server's writer notes it is alive at least this often
 STALE_MS = 60_000  # a run not alive for this long is over (another machine, or a reused pid)
+FAILED_KEEP_MS = 7 * 24 * 3600 * 1000  # how long the rows of a table that did not restore are kept
 
 
 @attrs.frozen
 class Journaled:
     """A live table as the journal holds it (JSON text, decoded by ``_restore``): its journal
     ``id``, ``table_no``, times (Unix ms), ``settings``, ``state``, ``match`` and ``deal``
-    (None: none), and ``actions``: ``(deal_no, n, ms, action)`` in order (``action``: msgpack
-    of ``_record.packed_action``)."""
+    (None: none), the deal's key (``deal_key``, 0: none), and the deal's ``actions``:
+    ``(n, ms, action)`` in the order written (``action``: msgpack of ``_record.packed_action``)."""
 
     id: int
     table_no: int
@@ -47,7 +50,18 @@ class Journaled:
     state: str
     match: str | None
     deal: str | None
-    actions: tuple[tuple[int, int, int, bytes], ...]
+    deal_key: int
+    actions: tuple[tuple[int, int, bytes], ...]
+
+
+@attrs.frozen
+class JournaledSession:
+    """A session as the journal holds it (``live_sessions``): its token's ``key`` (SHA-256),
+    ``name`` and ``player`` (``players.key``, None: a guest)."""
+
+    key: str
+    name: str
+    player: str | None
 
 
 def machine() -> str:
@@ -81,10 +95,12 @@ def _over(host: str, pid: int, alive_ms: int, now_ms: int, here: str) -> bool:
 
 def begin_run(
     conn: sqlite3.Connection, run: str, server: str, now_ms: int, *, restore: bool, max_age_ms: int
-) -> tuple[list[Journaled], int]:
+) -> tuple[list[Journaled], int, list[JournaledSession]]:
     """Note this run, and take over the live tables of ``server`` whose run is over: those whose
-    server was alive within ``max_age_ms`` are returned (``restore``), the others deleted.
-    Returns the tables taken over and how many were deleted."""
+    server was alive within ``max_age_ms`` are returned (``restore``), the others deleted (a
+    table that failed to restore is left alone, and deleted after ``FAILED_KEEP_MS``); their
+    sessions likewise. Returns the tables taken over, how many were deleted, and the sessions
+    taken over."""
     here = machine()
     taken: list[Journaled] = []
     deleted = 0
@@ -101,14 +117,18 @@ def begin_run(
                 (server, run),
             )
         }
+        failed = conn.execute(
+            "DELETE FROM live_tables WHERE server = ? AND failure IS NOT NULL AND updated_ms < ?",
+            (server, now_ms - FAILED_KEEP_MS),
+        ).rowcount
         rows = conn.execute(
-            "SELECT id, run, table_no, opened_ms, updated_ms, settings, state, match, deal, deal_no"
-            " FROM live_tables WHERE server = ? AND run != ? ORDER BY table_no, id",
+            "SELECT id, run, table_no, opened_ms, updated_ms, settings, state, match, deal, deal_key"
+            " FROM live_tables WHERE server = ? AND run != ? AND failure IS NULL ORDER BY table_no, id",
             (server, run),
         ).fetchall()
         claimed: dict[int, Journaled] = {}
-        current: dict[int, int | None] = {}  # each claimed table's deal
-        for jid, owner, table_no, opened, updated, settings, state, match, deal, deal_no in rows:
+        current: dict[int, int] = {}  # each claimed table's deal
+        for jid, owner, table_no, opened, updated, settings, state, match, deal, deal_key in rows:
             over, alive = runs.get(owner, (True, updated))
             if not over:
                 continue  # its server runs
@@ -117,30 +137,44 @@ def begin_run(
                 deleted += 1
                 continue
             conn.execute("UPDATE live_tables SET run = ?, updated_ms = ? WHERE id = ?", (run, now_ms, jid))
-            claimed[jid] = Journaled(jid, table_no, opened, updated, settings, state, match, deal, ())
-            current[jid] = deal_no
-        actions: dict[int, list[tuple[int, int, int, bytes]]] = {jid: [] for jid in claimed}
+            key = deal_key or 0
+            claimed[jid] = Journaled(jid, table_no, opened, updated, settings, state, match, deal, key, ())
+            current[jid] = key
+        actions: dict[int, list[tuple[int, int, bytes]]] = {jid: [] for jid in claimed}
         if claimed:
-            for jid, deal_no, n, ms, action in conn.execute(
-                "SELECT table_id, deal_no, n, ms, action FROM live_actions ORDER BY rowid"
+            for jid, deal_key, n, ms, action in conn.execute(
+                "SELECT table_id, deal_key, n, ms, action FROM live_actions ORDER BY rowid"
             ):
-                if jid in actions and deal_no == current[jid]:
-                    actions[jid].append((deal_no, n, ms, action))
+                if jid in actions and deal_key == current[jid]:
+                    actions[jid].append((n, ms, action))
         taken = [attrs.evolve(j, actions=tuple(actions[jid])) for jid, j in claimed.items()]
+        sessions = []
+        for key, owner, name, player, updated in conn.execute(
+            "SELECT key, run, name, player, updated_ms FROM live_sessions WHERE server = ? AND run != ?",
+            (server, run),
+        ).fetchall():
+            over, alive = runs.get(owner, (True, updated))
+            if not over:
+                continue
+            if not restore or now_ms - max(alive, updated) > max_age_ms:
+                conn.execute("DELETE FROM live_sessions WHERE key = ?", (key,))
+                continue
+            conn.execute("UPDATE live_sessions SET run = ?, updated_ms = ? WHERE key = ?", (run, now_ms, key))
+            sessions.append(JournaledSession(key, name, player))
         conn.execute(
             "DELETE FROM journal_runs WHERE server = ? AND run != ? AND run NOT IN"
-            " (SELECT run FROM live_tables)",
+            " (SELECT run FROM live_tables WHERE failure IS NULL)",
             (server, run),
         )
-        if deleted:
+        if deleted or failed:
             collect(conn)
-    return taken, deleted
+    return taken, deleted, sessions
 
 
 def end_run(conn: sqlite3.Connection, run: str) -> None:
-    """This run ends: its row goes (and the actions nobody needs). Tables it still holds (none,
-    after a shutdown: its tables closed first) are then the next server's of its name to take
-    over."""
+    """This run ends: its row goes (and the actions nobody needs). Tables and sessions it still
+    holds (no table after a shutdown: its tables closed first) are then the next server's of its
+    name to take over (a session nobody resumes is forgotten after its grace time)."""
     with transaction(conn):
         conn.execute("DELETE FROM journal_runs WHERE run = ?", (run,))
         collect(conn)
@@ -152,7 +186,7 @@ def collect(conn: sqlite3.Connection) -> int:
     the actions instead of a search per deal (``live_actions`` has no index)."""
     cursor = conn.execute(
         "DELETE FROM live_actions WHERE NOT EXISTS (SELECT 1 FROM live_tables t"
-        " WHERE t.id = live_actions.table_id AND t.deal_no = live_actions.deal_no)"
+        " WHERE t.id = live_actions.table_id AND t.deal_key = live_actions.deal_key)"
     )
     return cursor.rowcount
 
@@ -182,9 +216,9 @@ def write(
     for op in ops:
         kind = op[0]
         if kind == "actions":
-            _, jid, deal_no, n, actions = op
+            _, jid, deal_key, n, actions = op
             for ms, data in actions:  # (packed by ``Applied``)
-                rows.append((jid, deal_no, n, ms, data))
+                rows.append((jid, deal_key, n, ms, data))
                 n += 1
             continue
         if rows:
@@ -199,8 +233,12 @@ def write(
             conn.execute("UPDATE live_tables SET match = ? WHERE id = ?", (match, op[1]))
         elif kind == "deal":  # (the actions of the deal before go at the next ``collect``)
             ended += 1
-            deal, deal_no = (None, None) if op[2] is None else (_json(op[2]), op[2]["deal_no"])
-            conn.execute("UPDATE live_tables SET deal = ?, deal_no = ? WHERE id = ?", (deal, deal_no, op[1]))
+            _, jid, deal_key, state = op
+            deal, deal_no = (None, None) if state is None else (_json(state), state["deal_no"])
+            conn.execute(
+                "UPDATE live_tables SET deal = ?, deal_no = ?, deal_key = ? WHERE id = ?",
+                (deal, deal_no, deal_key, jid),
+            )
         elif kind == "open":
             _, jid, table_no, settings, state = op
             conn.execute(
@@ -211,6 +249,19 @@ def write(
         elif kind == "close":
             _delete(conn, op[1])
             ended += 1
+        elif kind == "session":
+            _, key, name, player = op
+            conn.execute(
+                "INSERT OR REPLACE INTO live_sessions (key, run, server, name, player, updated_ms)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (key, run, server, name, player, now_ms),
+            )
+        elif kind == "session_gone":
+            conn.execute("DELETE FROM live_sessions WHERE key = ?", (op[1],))
+        elif kind == "failed":
+            conn.execute(
+                "UPDATE live_tables SET failure = ?, updated_ms = ? WHERE id = ?", (op[2], now_ms, op[1])
+            )
         else:
             raise ValueError(f"not a journal entry: {kind!r}")
     return records, ended
@@ -221,7 +272,7 @@ FLUSH_ROWS = 100  # rows an INSERT statement carries at most (5 variables each)
 
 @functools.cache
 def _insert(rows: int) -> str:
-    return "INSERT INTO live_actions (table_id, deal_no, n, ms, action) VALUES " + ",".join(
+    return "INSERT INTO live_actions (table_id, deal_key, n, ms, action) VALUES " + ",".join(
         ["(?, ?, ?, ?, ?)"] * rows
     )
 
@@ -243,11 +294,13 @@ def forget_tables(conn: sqlite3.Connection, jids: Iterable[int]) -> None:
 
 
 def forget_run(conn: sqlite3.Connection, run: str) -> None:
-    """Delete every live table of ``run`` (its journal went off: what it holds is not whole)."""
-    conn.execute("DELETE FROM live_tables WHERE run = ?", (run,))
+    """Delete every live table of ``run`` (its journal went off: what it holds is not whole);
+    the rows of a table that failed to restore stay."""
+    conn.execute("DELETE FROM live_tables WHERE run = ? AND failure IS NULL", (run,))
+    conn.execute("DELETE FROM live_sessions WHERE run = ?", (run,))
     collect(conn)
 
 
 def table_ids(ops: Iterable[Op]) -> set[int]:
     """The journal ids ``ops`` write to."""
-    return {op[1] for op in ops if op[0] != "record"}
+    return {op[1] for op in ops if op[0] not in ("record", "session", "session_gone")}

@@ -78,13 +78,15 @@ class Records:
         self.on = False
         self.off: str | None = None if path is not None else "records are turned off"
         self.written = 0
-        self.dropped = 0
+        self._refused = 0  # records not queued (counted by the trio thread alone)
+        self._lost = 0  # records the writer could not write (counted by the writer thread alone)
         self.actions = 0  # actions the journal has written
         self.cpu_s = 0.0  # the writer thread's CPU time (benchmarks)
         self.size = size
         self.batch_s = batch_s
         self.journal: Journal | None = None  # made by open() when asked for and records are on
         self.journaled: list[store.Journaled] = []  # the tables to restore (``open``)
+        self.journaled_sessions: list[store.JournaledSession] = []  # and the sessions
         self.run = secrets.token_hex(8)  # this server's run in the journal
         self._want_journal = journal
         self._restore = restore
@@ -119,6 +121,12 @@ class Records:
     def __repr__(self) -> str:
         return f"<records {self.path!r} {'on' if self.on else 'off: ' + str(self.off)}>"
 
+    @property
+    def dropped(self) -> int:
+        """Deals not recorded: refused (records off, the queue full) or lost by the writer.
+        Two counters, each written by one thread only, so that neither loses a count."""
+        return self._refused + self._lost
+
     # -- starting and stopping -----------------------------------------------------------------
 
     def open(self) -> None:
@@ -133,7 +141,7 @@ class Records:
             return
         if self._want_journal:
             try:
-                self.journaled, deleted = store.begin_run(
+                self.journaled, deleted, self.journaled_sessions = store.begin_run(
                     conn, self.run, self.server, wall_ms(), restore=self._restore, max_age_ms=self._max_age_ms
                 )
             except sqlite3.Error as exc:
@@ -180,7 +188,7 @@ class Records:
         """Queue ``record`` for the writer; never waits. Dropped (and counted) when records are
         off or the queue is full."""
         if not self.put([("record", record)], now=True):
-            self.dropped += 1
+            self._refused += 1
 
     def put(self, entries: list[Op], now: bool = False) -> bool:
         """Queue ``entries`` (a deal's record, journal entries), to be committed together
@@ -233,7 +241,7 @@ class Records:
                     if due:
                         alive_at = time.monotonic()
                 elif batch:
-                    self.dropped += sum(1 for entries in batch for op in entries if op[0] == "record")
+                    self._lost += sum(1 for entries in batch for op in entries if op[0] == "record")
                 with self._done_changed:
                     self._done += len(batch)
                     self._done_changed.notify_all()
@@ -255,27 +263,36 @@ class Records:
         now = wall_ms()
         try:
             with transaction(conn):
-                self._write_entries(conn, batch, now, alive)
+                done = self._write_entries(conn, batch, now, alive)
+            self._written(done)
             return
-        except Exception:
-            pass
+        except Exception as exc:  # (said once per batch: the retry may well succeed)
+            log.warning("records: a batch of %d entries failed (%r); written one by one", len(batch), exc)
         for k, entries in enumerate(batch):
             try:
                 with transaction(conn):
-                    self._write_entries(conn, [entries], now, alive and k == 0)
+                    done = self._write_entries(conn, [entries], now, alive and k == 0)
+                self._written(done)
             except sqlite3.Error as exc:
                 if not isinstance(exc, sqlite3.IntegrityError):
-                    self.dropped += sum(1 for e in batch[k:] for op in e if op[0] == "record")
+                    self._lost += sum(1 for e in batch[k:] for op in e if op[0] == "record")
                     self._turn_off(describe(exc, self.path or "?"))
                     return
-                self._lost(conn, entries, exc)
+                self._forget(conn, entries, exc)
             except Exception as exc:  # a bug in one entry
-                self._lost(conn, entries, exc)
+                self._forget(conn, entries, exc)
 
-    def _write_entries(self, conn: sqlite3.Connection, batch: list[list[Op]], now: int, alive: bool) -> None:
+    def _write_entries(
+        self, conn: sqlite3.Connection, batch: list[list[Op]], now: int, alive: bool
+    ) -> tuple[int, int, int, bool, bool]:
+        """Write ``batch`` inside the caller's transaction. Returns what it did, to be counted
+        once the transaction is committed (a rolled-back one did nothing): records written,
+        actions written, deals and tables ended, whether this run's tables were forgotten (the
+        journal went off) and whether the actions nobody needs were collected."""
         journal = self.journal
         rows: list[Any] = []  # the actions' rows, inserted together
-        written = ended = 0
+        written = ended = actions = 0
+        forgot = collected = False
         for entries in batch:
             if journal is None or journal.off:
                 entries = [op for op in entries if op[0] == "record"]
@@ -284,23 +301,32 @@ class Records:
             records, gone = store.write(conn, self.run, self.server, entries, now, rows)
             written, ended = written + records, ended + gone
         if rows:
-            self.actions += len(rows)
+            actions = len(rows)
             store.flush(conn, rows)
         if journal is not None:
             if journal.off and not self._forgot:  # what it holds of this run's tables is not whole
                 store.forget_run(conn, self.run)
-                self._forgot = True
+                forgot = True
             if alive:
                 store.alive(conn, self.run, now)
-            self._ended += ended
-            if self._ended and time.monotonic() >= self._collected + COLLECT_S:
+            if self._ended + ended and time.monotonic() >= self._collected + COLLECT_S:
                 store.collect(conn)  # the actions of the deals that ended meanwhile
-                self._ended, self._collected = 0, time.monotonic()
-        self.written += written
+                collected = True
+        return written, actions, ended, forgot, collected
 
-    def _lost(self, conn: sqlite3.Connection, entries: list[Op], exc: Exception) -> None:
+    def _written(self, done: tuple[int, int, int, bool, bool]) -> None:
+        """A transaction of ``_write_entries`` was committed: count what it did."""
+        written, actions, ended, forgot, collected = done
+        self.written += written
+        self.actions += actions
+        self._forgot = self._forgot or forgot
+        self._ended += ended
+        if collected:
+            self._ended, self._collected = 0, time.monotonic()
+
+    def _forget(self, conn: sqlite3.Connection, entries: list[Op], exc: Exception) -> None:
         """``entries`` could not be written: their record is lost, their tables' journal too."""
-        self.dropped += sum(1 for op in entries if op[0] == "record")
+        self._lost += sum(1 for op in entries if op[0] == "record")
         jids = store.table_ids(entries)
         self._broken |= jids
         log.error("records: entries could not be written (%r); journal %s forgotten", exc, sorted(jids))

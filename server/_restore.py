@@ -7,11 +7,15 @@ action by action through the engine (as ``_replay`` replays a record; the bots a
 learn every event their seat was sent, as they did). Each seated player's session comes back
 with its token's key only (``Session.restored``), dropped: he resumes it with the token his
 client kept; until then his seat waits the grace time, then a bot plays it, as after any drop.
-The deadlines start afresh, each with its whole time (``Referee.resume``; the pause before the
-next deal, the grace times, the table's closing when nobody comes back).
+A spectator's session comes back the same way, watching. The deadlines start afresh, each with
+its whole time (``Referee.resume``; the pause before the next deal, the grace times, the
+table's closing when nobody comes back); the turn starts afresh once more when the player to
+act resumes, so that his snapshot's ``time_ms`` is the whole turn time.
 
 Anything that does not replay (a journal of a changed rules version, a bug) raises
-``RestoreError`` with one line saying why: the server drops that table and restores the others.
+``RestoreError`` with one line saying why: the server logs it, keeps the table's rows marked
+for someone to look at (``Journal.failed``), restores the others, and tells the table's
+players when they resume: they are in the lobby, and get ``table_closed`` with ``FAILED``.
 """
 
 from __future__ import annotations
@@ -41,37 +45,76 @@ from ._table import Table
 
 log = logging.getLogger("neveryu.server")
 
+FAILED = "the server restarted and could not bring this table back"
+"""``table_closed.reason`` for the players of a table whose journal did not replay."""
+
 
 class RestoreError(Exception):
     """The journal of a table does not restore it: the message says why (one line)."""
 
 
 class Restored:
-    """The sessions of the seats restored from the journal, by their token's key, until their
-    players resume them with the token (``reclaim``)."""
+    """The sessions restored from the journal (seated players and spectators, sessions in the
+    lobby, and the players of a table that did not restore), by their token's key, until they
+    resume with the token (``reclaim``) or are forgotten (``forget_gone``)."""
 
     def __init__(self) -> None:
         self.sessions: dict[str, Session] = {}
 
     def reclaim(self, token: str, last_seq: int) -> Session | None:
         """The restored session ``token`` holds, now the server's again (``token`` set), its
-        ``seq`` going on after ``last_seq``: its events before the restart are gone, so the
-        client gets a snapshot. None: the token holds no restored seat (any more)."""
+        ``seq`` going on after ``last_seq`` (none of its own events reached a client). At a
+        table, its events before the restart are gone: the client gets a snapshot, and if it
+        is his turn, his turn time starts afresh, whole. In the lobby (its table closed, or did
+        not restore) it keeps the ``table_closed`` it missed, as a resume replays it. None:
+        the token holds no restored session (any more)."""
         session = self.sessions.pop(token_key(token), None)
-        if session is None or session.table is None:
+        if session is None:
             return None
+        closed = _closed_event(session) if session.table is None else None
         session.token = token
-        session.seq = max(session.seq, last_seq)
+        session.seq = session.evicted = last_seq
         session.buffer.clear()
         session.buffer_seqs.clear()
-        session.evicted = session.seq
+        if closed is not None:
+            session.event(closed)
+        elif session.table is not None and session.seat is not None:
+            _turn_afresh(session.table, session.seat)
         return session
 
-    def forget_gone(self) -> None:
-        """Forget the sessions whose seat is gone (the table closed, the seat was given up)."""
+    def forget_gone(self, now: float, grace_s: float) -> list[str]:
+        """Forget the sessions that nobody resumed within ``grace_s`` of their drop, and that
+        hold no seat (``now``: trio's clock): a spectator stops watching. Returns their keys."""
+        gone = []
         for key, session in list(self.sessions.items()):
-            if session.table is None:
-                del self.sessions[key]
+            dropped = session.dropped_at
+            if session.seat is not None or (dropped is not None and dropped + grace_s > now):
+                continue
+            if session.table is not None:
+                session.table.remove(session, "dropped")
+            del self.sessions[key]
+            gone.append(key)
+        return gone
+
+
+def _closed_event(session: Session) -> dict[str, Any] | None:
+    """The last ``table_closed`` ``session`` was sent (its body), if any."""
+    for frame in reversed(session.buffer):
+        body = msgpack.unpackb(frame[4:])
+        if body.get("t") == "table_closed":
+            return {k: v for k, v in body.items() if k not in ("seq", "ts")}
+    return None
+
+
+def _turn_afresh(table: Any, seat: int) -> None:
+    """``seat``'s player is back after the restart: if it is his turn, it starts afresh."""
+    game = table.game
+    deal = game.deal if game is not None else None
+    referee = game.referee if game is not None else None
+    if deal is None or referee is None or deal.over or deal.turn != seat:
+        return
+    if referee.turn_ms_left() is not None:  # (a timed turn, not a held set's)
+        referee.restart_turn()
 
 
 def restore_tables(
@@ -85,10 +128,11 @@ def restore_tables(
     """Restore every table ``records`` took over from the journal (``Records.journaled``) into
     ``tables`` (by its number, or the next free one), its players' sessions into ``restored``
     (``replay``: the events each keeps), ``on_close(table)`` when one closes, and
-    ``start(table.run)`` each. A table whose journal does not replay is dropped, with one log
-    line naming it."""
-    journal, journaled = records.journal, records.journaled
-    records.journaled = []
+    ``start(table.run)`` each. A table whose journal does not replay is not restored: one log
+    line says why, its rows are kept (``Journal.failed``) and its players' sessions wait in
+    the lobby to be told (``told``)."""
+    journal, journaled, lobby = records.journal, records.journaled, records.journaled_sessions
+    records.journaled, records.journaled_sessions = [], []
     if journal is None:
         return
     for j in journaled:
@@ -98,8 +142,9 @@ def restore_tables(
                 j, table_id=number, journal=journal, replay=replay, records=records, on_close=on_close
             )
         except RestoreError as exc:
-            log.warning("journal: table %d is not restored: %s", j.table_no, exc)
-            journal.drop(j.id)
+            log.warning("journal: table %d is not restored (its rows are kept): %s", j.table_no, exc)
+            journal.failed(j.id, str(exc))
+            restored.sessions.update((s.key, s) for s in told(j, replay))
             continue
         tables[table.id] = table
         restored.sessions.update((s.key, s) for s in sessions)
@@ -110,6 +155,10 @@ def restore_tables(
             table.summary["state"],
             len(sessions),
         )
+    now = trio.current_time()
+    for j in lobby:  # the others: in the lobby (a session at a table came back with it)
+        if j.key not in restored.sessions:
+            restored.sessions[j.key] = Session.restored(j.name, j.key, j.player, replay, now)
 
 
 def restore_table(
@@ -145,11 +194,11 @@ def restore_table(
         table,
         journaled.id,
         game.match_uid if game is not None else None,
-        game.deal_no if game is not None else 0,
+        journaled.deal_key if game is not None and game.deal is not None else 0,
         len(referee.applied) if referee is not None else 0,
     )
     for session in sessions:
-        table.detached(session)  # the grace time, then a bot plays the seat
+        table.detached(session)  # the grace time, then a bot plays the seat (a spectator: none)
     if game is not None and game.deal is None and game.match.deals_played >= settings.deals:
         table.match_over()  # its last deal had ended
     elif game is not None and game.deal is None:
@@ -178,9 +227,29 @@ def settings_from_json(values: dict[str, Any]) -> TableSettings:
     return settings
 
 
+def told(journaled: Journaled, replay: int) -> list[Session]:
+    """The sessions of the seated players and spectators of ``journaled``, a table that did not
+    restore, in the lobby, each holding a ``table_closed`` (reason ``FAILED``) to be replayed
+    when it resumes (none where its seats cannot be read)."""
+    try:
+        _host, _deals, seats, *more = _load(journaled.state)
+        people = [(seat[0], seat[2], seat[3]) for seat in seats] + [tuple(p) for p in (more or [[]])[0]]
+    except (RestoreError, ValueError, TypeError, IndexError):
+        return []
+    now = trio.current_time()
+    sessions = []
+    for name, key, player in people:
+        if key is not None:
+            session = Session.restored(str(name or "?"), str(key), player, replay, now)
+            session.event({"t": "table_closed", "table": journaled.table_no, "reason": FAILED})
+            sessions.append(session)
+    return sessions
+
+
 def _seat(table: Table, state: list[Any], replay: int) -> list[Session]:
-    """The seats as journaled; a session for each seated player."""
-    host, deals_played, seats = state
+    """The seats and spectators as journaled; a session for each seated player and spectator
+    (a journal of version 3 holds no spectators)."""
+    host, deals_played, seats, *more = state
     if len(seats) != len(table.seats):
         raise RestoreError(f"{len(seats)} seats journaled for a table of {len(table.seats)}")
     now = trio.current_time()
@@ -194,6 +263,11 @@ def _seat(table: Table, state: list[Any], replay: int) -> list[Session]:
             sessions.append(session)
     table.host = table.seats[host].session if host is not None else None
     table.deals_played = int(deals_played)
+    for name, key, player in more[0] if more else ():
+        session = Session.restored(str(name or "?"), str(key), player, replay, now)
+        session.table = table
+        table.spectators.append(session)
+        sessions.append(session)
     return sessions
 
 
@@ -218,7 +292,7 @@ def _match(table: Table, match: dict[str, Any], deal: dict[str, Any] | None, act
         raise RestoreError("the deck does not match the deal's commitment")
     game.shuffle = _shuffle(deal, dealt, table.rules.deck_for(dealt.players))
     game.seat_deal(dealt, int(deal["deal_no"]), opening)
-    _replay(game, dealt, [a for a in actions if a[0] == game.deal_no])
+    _replay(game, dealt, list(actions))
     records = table.records
     if deal["record"] is not None and records is not None and records.on:
         game.recording = Recording.restored(
@@ -244,12 +318,12 @@ def _shuffle(deal: dict[str, Any], dealt: engine.Deal, kind: str) -> Shuffle | N
 
 
 def _replay(game: Game, deal: engine.Deal, rows: list[Any]) -> None:
-    """Apply the journaled actions ``rows`` (``(deal_no, n, ms, action)``, msgpack) to ``deal``, as
+    """Apply the journaled actions ``rows`` (``(n, ms, action)``, msgpack) to ``deal``, as
     the referee did (a bot, made when first needed, learns the deal from them: ``Game.bot_for``)."""
     referee = game.referee
     assert referee is not None
     ms = 0
-    for k, (_deal_no, n, ms, data) in enumerate(rows):
+    for k, (n, ms, data) in enumerate(rows):
         if n != k:
             raise RestoreError(f"action {k} is missing from the journal")
         try:

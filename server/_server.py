@@ -109,7 +109,7 @@ class Server:
         self.player_requests = PlayerRequests(self.records)
         self.tables: dict[int, Table] = {}
         self.sessions: dict[str, Session] = {}
-        self.restored = Restored()  # the seats' sessions restored from the journal, until resumed
+        self.restored = Restored()  # the sessions restored from the journal, until resumed
         self.connections: set[ClientConnection] = set()
         self.per_address: collections.Counter[str] = collections.Counter()
         self.table_address: dict[int, str] = {}  # table id -> the address of who made it
@@ -207,13 +207,18 @@ class Server:
         while True:
             await trio.sleep(max(grace / 2, 0.05))
             now = trio.current_time()
+            gone: list[str] = []
             for token, session in list(self.sessions.items()):
                 if session.dropped_at is None or session.dropped_at + grace > now or session.seat is not None:
                     continue
                 if session.table is not None:
                     session.table.remove(session, "dropped")
                 del self.sessions[token]
-            self.restored.forget_gone()
+                gone.append(session.key)
+            gone += self.restored.forget_gone(now, grace)
+            if self.records.journal is not None:  # (nothing is left to resume after a restart)
+                for key in gone:
+                    self.records.journal.session_gone(key)
 
     # -- one connection -----------------------------------------------------------------------
 
@@ -349,6 +354,8 @@ class Server:
         player = person_key(req.player_key) if req.player_key is not None else None
         session = Session(name, cfg.limits.replay, conn.address, player)
         self.sessions[session.token] = session
+        if self.records.journal is not None:  # (so that it resumes after a restart too)
+            self.records.journal.session(session.key, session.name, session.player)
         session.attach(conn)
         conn.session = session
         client = req.client
@@ -368,7 +375,7 @@ class Server:
         if isinstance(old, ClientConnection):
             old.bye("replaced")
         log.info("%s resumes (last seq %d of %d%s)", conn, last_seq, session.seq, restarted * ", restarted")
-        missed = None if restarted else session.missed(last_seq)
+        missed = None if restarted and session.table is not None else session.missed(last_seq)
         if missed is not None and len(missed) > self.config.limits.outbox // 2:
             missed = None  # a replay that would fill the outbox: a snapshot instead
         session.reply(req, self._welcome(session, resumed=True, restarted=restarted))

@@ -84,9 +84,10 @@ class Session:
 
     @classmethod
     def restored(cls, name: str, key: str, player: str | None, replay: int, now: float) -> Session:
-        """A seated player's session brought back from the journal of live tables (``_restore``),
-        dropped since ``now``: the server knows only its token's ``key`` (and ``player``) until
-        the player resumes with the token (``token`` is "" until then)."""
+        """A session brought back from the journal of live tables (``_restore``: a seated
+        player's, a spectator's, one in the lobby), dropped since ``now``: the server knows only
+        its token's ``key`` (and ``player``) until it resumes with the token (``token`` is ""
+        until then)."""
         session = cls(name, replay, "journal", player)
         session.token, session.key, session.dropped_at = "", key, now
         return session

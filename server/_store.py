@@ -3,7 +3,8 @@ migrations.
 
 SQLite's own guidance fits a LAN server: an embedded database, WAL mode (readers never wait for
 the writer, and a committed transaction survives the process being killed), one writer
-(``_recorder``). The schema's version is ``PRAGMA user_version``; ``MIGRATIONS[k]`` brings a
+(``_recorder``); ``synchronous = FULL``: a commit is on the disk when it returns, a power cut
+loses nothing committed either. The schema's version is ``PRAGMA user_version``; ``MIGRATIONS[k]`` brings a
 database from version k to k + 1, each in one transaction, so a newer neveryu opens an older
 file and upgrades it, and an older neveryu refuses a newer file (``StoreError``) instead of
 misreading it.
@@ -61,6 +62,13 @@ Version 3 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The j
   in the order they were written: a batch's rows go to the end of the table, a few pages,
   whatever tables they are of; the rows of deals that ended and of tables that closed are
   deleted every so often (``_journal_store.collect``), not one deal at a time.
+
+Version 4 keys the journal's actions by their deal's own key (``live_tables.deal_key``,
+``live_actions.deal_key`` instead of ``deal_no``: version 3 mixed a previous match's deal of the
+same number into the current one), keeps a table that did not restore (``live_tables.failure``:
+why) and adds ``live_sessions``: one row per session of a running server (``key``: its token's
+SHA-256, never the token; ``run``, ``server``, ``name``, ``player``, ``updated_ms``), so that a
+session in the lobby comes back after a restart too.
 """
 
 from __future__ import annotations
@@ -72,7 +80,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_MS = 5_000  # how long a statement waits for another connection's lock
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -226,6 +234,40 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             action BLOB NOT NULL
         )""",
     ),
+    (  # 3 -> 4: the actions keyed by their deal's own key; a failed restore kept for inspection
+        "ALTER TABLE live_tables ADD COLUMN deal_key INTEGER",
+        "ALTER TABLE live_tables ADD COLUMN failure TEXT",
+        # A deal journaled by version 3 takes its table's id, negated: new keys are positive.
+        "UPDATE live_tables SET deal_key = -id WHERE deal_no IS NOT NULL",
+        """CREATE TABLE live_actions_4 (
+            table_id INTEGER NOT NULL,
+            deal_key INTEGER NOT NULL,
+            n INTEGER NOT NULL,
+            ms INTEGER NOT NULL,
+            action BLOB NOT NULL
+        )""",
+        # Version 3 keyed the actions by table and deal number only: the rows of a previous
+        # match's deal of the same number may still be there. The current deal's rows are
+        # those from the last action 0 of that number on (rows are appended in order).
+        """WITH starts AS (
+                SELECT table_id, deal_no, max(rowid) AS first FROM live_actions WHERE n = 0
+                GROUP BY table_id, deal_no)
+            INSERT INTO live_actions_4 (table_id, deal_key, n, ms, action)
+            SELECT a.table_id, t.deal_key, a.n, a.ms, a.action FROM live_actions a
+            JOIN live_tables t ON t.id = a.table_id AND t.deal_no = a.deal_no
+            JOIN starts s ON s.table_id = a.table_id AND s.deal_no = a.deal_no
+            WHERE a.rowid >= s.first ORDER BY a.rowid""",
+        "DROP TABLE live_actions",
+        "ALTER TABLE live_actions_4 RENAME TO live_actions",
+        """CREATE TABLE live_sessions (
+            key TEXT PRIMARY KEY,
+            run TEXT NOT NULL,
+            server TEXT NOT NULL,
+            name TEXT NOT NULL,
+            player TEXT,
+            updated_ms INTEGER NOT NULL
+        ) WITHOUT ROWID""",
+    ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -287,13 +329,11 @@ def connect(path: str | os.PathLike[str], *, write: bool, threads: bool = False)
             )
         if write:
             conn.execute("PRAGMA journal_mode = WAL")
-            # With WAL, NORMAL loses nothing committed when the process dies (a power cut may
-            # lose the last transactions, never the file).
-            conn.execute("PRAGMA synchronous = NORMAL")
+            # FULL: the log is synced at each commit, so a committed transaction survives a
+            # power cut too, not only the process dying (NORMAL would lose the last ones).
+            conn.execute("PRAGMA synchronous = FULL")
         if version < SCHEMA_VERSION:
-            _migrate(conn, version)
-            if write:  # the new schema's pages into the file: the log starts small again
-                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            _migrate(conn, version, checkpoint=write)
         if write:  # the proof that it takes writes
             with transaction(conn):
                 now = str(time.time_ns() // 1_000_000)
@@ -308,13 +348,17 @@ def connect(path: str | os.PathLike[str], *, write: bool, threads: bool = False)
         raise
 
 
-def _migrate(conn: sqlite3.Connection, version: int) -> None:
-    """Bring the schema from ``version`` to ``SCHEMA_VERSION``, one transaction per step."""
+def _migrate(conn: sqlite3.Connection, version: int, *, checkpoint: bool) -> None:
+    """Bring the schema from ``version`` to ``SCHEMA_VERSION``, one transaction per step; with
+    ``checkpoint``, each step's pages go into the file at once: the log never holds more than
+    one step (a new file fits a small disk)."""
     for step in range(version, SCHEMA_VERSION):
         with transaction(conn):
             for statement in MIGRATIONS[step]:
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {step + 1}")
+        if checkpoint:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
 @contextlib.contextmanager

@@ -161,6 +161,8 @@ class Table:
             log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
             self.broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
         session.table, session.seat = None, None
+        if not session.connected:  # in the lobby now: a grace time there to come back
+            session.dropped_at = self.timers.clock()
         if session is self.host:  # the host passes to the player in the first seat
             self.host = next((s.session for s in self.seats if s.session is not None), None)
         self.table_update()
@@ -179,9 +181,12 @@ class Table:
         if self.game is not None:
             self.game.stop()
         self.timers.clear()
+        now = self.timers.clock()
         for session in self._members():
             session.event({"t": "table_closed", "table": self.id, "reason": reason})
             session.table, session.seat = None, None
+            if not session.connected:  # in the lobby now: a grace time there to come back
+                session.dropped_at = now
         self._task.cancel()  # the table task ends
         if self.journal is not None:
             self.journal.closed(self)

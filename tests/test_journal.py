@@ -27,7 +27,7 @@ from test_server_timing import ListLink
 from neveryu import engine, protocol
 from neveryu.server import Records
 from neveryu.server._history import deal_ids, insert_deal
-from neveryu.server._restore import Restored, RestoreError, restore_table, restore_tables
+from neveryu.server._restore import FAILED, Restored, RestoreError, restore_table, restore_tables
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
 from neveryu.server._store import MIGRATIONS, SCHEMA_VERSION, connect
@@ -242,19 +242,51 @@ async def test_a_journal_that_does_not_replay_costs_that_table_only(nursery, moc
     restored = Restored()
     restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
     assert sorted(tables) == [1]
-    assert {s.seat for s in restored.sessions.values()} == {0, 1}
+    seated = {(s.table.id if s.table else None, s.seat) for s in restored.sessions.values()}
+    assert seated == {(1, 0), (1, 1), (None, None)}  # table 2's players wait in the lobby
     said = [r.getMessage() for r in caplog.records if "not restored" in r.getMessage()]
     assert said == [
-        "journal: table 2 is not restored: action 1 (lay by seat 0) is refused: it is seat 2's turn"
+        "journal: table 2 is not restored (its rows are kept): action 1 (lay by seat 0) is refused:"
+        " it is seat 2's turn"
     ]
+    # Its players are told when they resume: in the lobby, the table closed, and why.
+    for k, old in enumerate(bad.sessions):
+        back = restored.reclaim(old.token, old.seq)
+        assert back is not None and (back.table, back.seat) == (None, None)
+        assert back.missed(old.seq) is not None
+        (frame,) = back.missed(old.seq)
+        told = msgpack.unpackb(frame[4:])
+        assert {k: told[k] for k in ("t", "table", "reason", "seq")} == {
+            "t": "table_closed",
+            "table": 2,
+            "reason": FAILED,
+            "seq": old.seq + 1,
+        }
     assert again.flush()
+    again.close()  # (collected: the actions of the failed table stay, as its rows do)
+    conn = sqlite3.connect(db)
+    rows = conn.execute("SELECT table_no, failure FROM live_tables ORDER BY table_no").fetchall()
+    assert rows == [(1, None), (2, "action 1 (lay by seat 0) is refused: it is seat 2's turn")]
+    assert conn.execute("SELECT count(*) FROM live_actions WHERE table_id = ?", (jid,)).fetchone()[0] >= 6
+    assert conn.execute("SELECT count(*) FROM live_actions WHERE table_id != ?", (jid,)).fetchone()[0] == kept
+    conn.close()
+
+    # The next start leaves the failed table alone (it restores table 1 again); a week later
+    # its rows go.
+    third = open_records(db)
+    assert [j.table_no for j in third.journaled] == [1]
+    third.close()
+    conn = sqlite3.connect(db)
+    conn.execute(
+        "UPDATE live_tables SET updated_ms = updated_ms - 7 * 24 * 3600 * 1000 - 1 WHERE id = ?", (jid,)
+    )
+    conn.commit()
+    conn.close()
+    fourth = open_records(db)
+    fourth.close()
     conn = sqlite3.connect(db)
     assert [r[0] for r in conn.execute("SELECT table_no FROM live_tables")] == [1]
-    conn.close()
-    again.close()  # (the dropped table's actions are deleted with the others nobody needs)
-    conn = sqlite3.connect(db)
     assert conn.execute("SELECT count(*) FROM live_actions WHERE table_id = ?", (jid,)).fetchone()[0] == 0
-    assert conn.execute("SELECT count(*) FROM live_actions").fetchone()[0] == kept  # table 1's
     conn.close()
 
 
@@ -392,7 +424,11 @@ async def test_the_actions_of_ended_deals_are_deleted_as_the_table_plays_on(
     assert played.table.game.deal_no == 2
     assert records.flush()
     conn = sqlite3.connect(db)
-    held = conn.execute("SELECT deal_no, count(*) FROM live_actions GROUP BY deal_no").fetchall()
+    held = conn.execute(
+        "SELECT t.deal_no, count(*) FROM live_actions a JOIN live_tables t ON t.deal_key = a.deal_key"
+        " GROUP BY a.deal_key"
+    ).fetchall()
+    kept = conn.execute("SELECT count(*) FROM live_actions").fetchone()[0]
     conn.close()
-    assert held == [(2, played.actions)]
+    assert held == [(2, played.actions)] and kept == played.actions
     records.close()

@@ -13,7 +13,9 @@ counts); both deals of the match end, each recorded once, and every record repla
 rules (tests/records_checks.py: the card invariant, the result, the commitment). And
 ``--fresh`` starts without the tables: the players' tokens are then unknown (``BAD_RESUME``).
 A full disk costs the journal and the records, never a game. The terminal client says that the
-server restarted, and a snapshot tells it which of its sets is held.
+server restarted, and a snapshot tells it which of its sets is held. A spectator and a session
+in the lobby resume too; a table whose journal does not replay tells its players why
+(``table_closed``), in the lobby.
 """
 
 from __future__ import annotations
@@ -287,3 +289,105 @@ def test_a_snapshot_says_which_set_of_yours_is_held():
         state, {"t": "set_returned", "seq": 10, "ts": 0, "seat": 1, "cards": ["QS", "QH"]}
     )
     assert returned.held is None and sorted(returned.hand) == ["6H", "QH", "QS"]  # never twice
+
+
+async def wait_for_rows(db: Path, query: str, done: Any) -> None:
+    """Wait until ``done(rows of query)`` holds in the journal (its writer commits every 100 ms)."""
+    while True:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            if done(conn.execute(query).fetchall()):
+                return
+        finally:
+            conn.close()
+        await trio.sleep(0.01)
+
+
+async def kill_and_restart(tmp_path: Path, first: Served, args: list[str]) -> Served:
+    first.proc.kill()  # SIGKILL: no shutdown, no flush
+    await trio.to_thread.run_sync(first.proc.wait)
+    return await trio.to_thread.run_sync(lambda: Served(args, log=tmp_path / "again.log"))
+
+
+async def test_a_spectator_and_a_session_in_the_lobby_come_back_too(tmp_path):
+    db = tmp_path / "records.sqlite3"
+    args = ["--db", str(db), "--config", str(write_config(tmp_path))]
+    first = Served(args, log=tmp_path / "first.log")
+    again = None
+    try:
+        with trio.fail_after(60):
+            ann = await Client.connect(HOST, first.port, "ann", keep=True)
+            made = await ann.request(
+                "create_table", variant="cheat", seats=3, bots=["sharp", "sharp"], deals=3
+            )
+            await ann.request("ready", ready=True)
+            await ann.request("start")
+            eve = await Client.connect(HOST, first.port, "eve", keep=True)
+            await eve.request("spectate", table=made["table"]["id"])
+            zoe = await Client.connect(HOST, first.port, "zoe", keep=True)
+            await wait_for_rows(
+                db, "SELECT state FROM live_tables", lambda rows: rows and "eve" in rows[0][0]
+            )
+            await wait_for_rows(db, "SELECT name FROM live_sessions", lambda rows: len(rows) == 3)
+            again = await kill_and_restart(tmp_path, first, args)
+            back = {}
+            for who in (ann, eve, zoe):
+                back[who] = await Client.connect(
+                    HOST, again.port, "x", resume=(who.token, who.last_seq), keep=True
+                )
+            welcomes = {name: back[who].welcome for name, who in (("ann", ann), ("eve", eve), ("zoe", zoe))}
+            assert {n: (w["resumed"], w.get("restarted"), w["seat"]) for n, w in welcomes.items()} == {
+                "ann": (True, True, 0),
+                "eve": (True, True, None),
+                "zoe": (True, True, None),
+            }
+            assert welcomes["eve"]["table"]["id"] == made["table"]["id"] and welcomes["zoe"]["table"] is None
+            # The snapshot: during a deal its state, between deals the next deal's commitment.
+            seen = [(await back[eve].next_event())["t"] for _ in range(2)]
+            assert seen in (["table_update", "state"], ["table_update", "seed_committed"]), seen
+            assert (await back[zoe].request("list_tables"))["tables"][0]["spectators"] == 1
+    finally:
+        first.kill()
+        if again is not None:
+            again.stop()
+
+
+async def test_a_table_that_does_not_restore_tells_its_players_why(tmp_path):
+    db = tmp_path / "records.sqlite3"
+    args = ["--db", str(db), "--config", str(write_config(tmp_path))]
+    first = Served(args, log=tmp_path / "first.log")
+    again = None
+    try:
+        with trio.fail_after(60):
+            ann = await Client.connect(HOST, first.port, "ann", keep=True)
+            await ann.request("create_table", variant="cheat", seats=3, bots=["sharp", "sharp"], deals=3)
+            await ann.request("ready", ready=True)
+            await ann.request("start")
+            await wait_for_rows(db, "SELECT deal FROM live_tables", lambda rows: rows and rows[0][0])
+            first.proc.kill()
+            await trio.to_thread.run_sync(first.proc.wait)
+            conn = sqlite3.connect(db)  # rules this server does not know, as after a downgrade
+            conn.execute("UPDATE live_tables SET settings = json_set(settings, '$.variant', 'nonesuch')")
+            conn.commit()
+            conn.close()
+            again = await kill_and_restart(tmp_path, first, args)
+            back = await Client.connect(HOST, again.port, "x", resume=(ann.token, ann.last_seq), keep=True)
+            assert (back.welcome["resumed"], back.welcome.get("restarted"), back.welcome["table"]) == (
+                True,
+                True,
+                None,
+            )
+            closed = await back.next_event()
+            assert (closed["t"], closed["table"], closed["seq"]) == ("table_closed", 1, ann.last_seq + 1)
+            assert closed["reason"] == "the server restarted and could not bring this table back"
+    finally:
+        first.kill()
+        if again is not None:
+            again.stop()
+    said = [line for line in (tmp_path / "again.log").read_text().splitlines() if "not restored" in line]
+    assert (
+        len(said) == 1 and "journal: table 1 is not restored (its rows are kept): the journal" in said[0]
+    ), said
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT failure IS NOT NULL FROM live_tables").fetchall() == [(1,)]
+    conn.close()

@@ -29,15 +29,16 @@ def test_a_new_database_is_made_in_wal_mode_at_the_current_schema(tmp_path):
     path = tmp_path / "sub" / "records.sqlite3"
     conn = connect(path, write=True)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert tables == {"meta", "matches", "deals", "deal_seats", "players", "seat_stats", "ratings"} | {
         "journal_runs",
         "live_tables",
         "live_actions",
+        "live_sessions",
     }
     conn.close()
-    assert connect(path, write=True).execute("PRAGMA user_version").fetchone()[0] == 3  # opens again
+    assert connect(path, write=True).execute("PRAGMA user_version").fetchone()[0] == 4  # opens again
 
 
 def test_a_database_from_a_newer_neveryu_is_refused(tmp_path):

@@ -88,6 +88,12 @@ async def test_a_table_whose_player_dropped_closes_when_his_grace_ends(autojump_
         assert all(s.table is None for s in server.sessions.values())
         closed = [m["reason"] for m in kept(server) if m["t"] == "table_closed"]
         assert closed == (["its players left"] if start else [])
+        # His session waits in the lobby a grace time from there (docs/PROTOCOL.md, "Resume").
+        nursery.start_soon(server._forget_sessions)  # (what ``Server.run`` runs)
+        await trio.sleep(GRACE * 0.9)
+        assert [s.name for s in server.sessions.values()] == ["ann"]
+        await trio.sleep(GRACE * 0.6)
+        assert not server.sessions
         nursery.cancel_scope.cancel()
 
 

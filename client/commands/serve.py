@@ -34,7 +34,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=None, help="the TCP port (default: 7420)")
     parser.add_argument("--name", default=None, help="the server's name, shown to players")
     parser.add_argument("--password", default=None, help="a password every player must give")
-    parser.add_argument("--config", default=None, metavar="FILE", help="a TOML file of settings")
+    parser.add_argument(
+        "--config",
+        default=None,
+        metavar="FILE",
+        help="a TOML file of settings ([table]: turn_ms, grace_ms, deal_pause_ms, ...: README)",
+    )
     parser.add_argument(
         "--seed", type=int, default=None, help="fixed seed for every table (reproducible deals)"
     )

@@ -213,7 +213,7 @@ def note_cost(actions: int = 50_000, tables: int = 250) -> dict:
     played = _actions(actions)
     games = []
     for k in range(tables):
-        table = SimpleNamespace(id=k, host=None, deals_played=0, seats=[], game=None)
+        table = SimpleNamespace(id=k, host=None, deals_played=0, seats=[], spectators=[], game=None)
         journal.adopt(table, k + 1, None, 1, 0)  # (a stand-in for a table: no seats)
         referee = SimpleNamespace(applied=Applied())
         deal = SimpleNamespace(over=False)
@@ -231,14 +231,20 @@ def note_cost(actions: int = 50_000, tables: int = 250) -> dict:
     return {"actions": len(played), "cpu_us_per_action": round(spent / len(played) * 1e6, 2)}
 
 
-def write_cost(actions: int = 50_000, per_batch: int = 120, tables: int = 250) -> dict:
+def write_cost(
+    actions: int = 50_000, per_batch: int = 120, tables: int = 250, synchronous: str | None = None
+) -> dict:
     """The writer's part, per action: real actions of ``tables`` tables, ``per_batch`` to a
     transaction (what 50 ms hold at 2,400 actions/s), packed beforehand as the tables pack them
     (``Applied``), then committed as the writer does (``_journal_store.write`` and ``flush``,
-    then the run's ``alive_ms``)."""
+    then the run's ``alive_ms``); ``synchronous``: SQLite's setting, if not the server's own
+    (``_store.connect``). CPU (user and system: the syncs' own included) and wall time per action."""
     path = f"/tmp/neveryu-bench-journal-write-{os.getpid()}.sqlite3"
     _remove(path)
     conn = connect(path, write=True, threads=True)
+    if synchronous is not None:
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+    mode = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}[conn.execute("PRAGMA synchronous").fetchone()[0]]
     run = "bench"
     try:
         store.begin_run(conn, run, "bench", 0, restore=False, max_age_ms=0)
@@ -249,12 +255,12 @@ def write_cost(actions: int = 50_000, per_batch: int = 120, tables: int = 250) -
         played = [(ms, msgpack.packb(packed_action(a))) for ms, a in _actions(actions)]  # (``Applied``'s)
         counts = [0] * tables
         rng = random.Random(1)
-        cpu = time.process_time()
+        cpu, wall = time.process_time(), time.perf_counter()
         for start in range(0, len(played), per_batch):
             batch = []
             for action in played[start : start + per_batch]:
                 k = rng.randrange(tables)
-                batch.append([("actions", k + 1, 1, counts[k], (action,))])
+                batch.append([("actions", k + 1, k + 1, counts[k], (action,))])
                 counts[k] += 1
             rows: list = []
             with transaction(conn):
@@ -262,12 +268,14 @@ def write_cost(actions: int = 50_000, per_batch: int = 120, tables: int = 250) -
                     store.write(conn, run, "bench", entries, 1, rows)
                 store.flush(conn, rows)
                 store.alive(conn, run, 1)
-        spent = time.process_time() - cpu
+        spent, waited = time.process_time() - cpu, time.perf_counter() - wall
     finally:
         conn.close()
         _remove(path)
     return {
         "actions": len(played),
         "per_batch": per_batch,
+        "synchronous": mode,
         "cpu_us_per_action": round(spent / len(played) * 1e6, 2),
+        "wall_us_per_action": round(waited / len(played) * 1e6, 2),
     }
