@@ -100,35 +100,22 @@ class Outbox:
 
     async def run(self) -> None:
         """Write what ``send`` queued until the last message is written (or writing fails);
-        then return, and the connection closes.
-
-        One cancel scope is both the heartbeat timer (while waiting) and the write deadline
-        (while writing): its deadline is moved between the two, and a new one is made only when
-        it fires (trio's scopes cannot be reused once cancelled)."""
+        then return, and the connection closes."""
         while True:
-            writing = False
-            with trio.CancelScope() as timer:
-                while True:
-                    timer.deadline = self.last_written_at + self.heartbeat_s
-                    await self._wake.wait()
-                    self._wake = trio.Event()  # (what is queued from now on wakes the next round)
-                    closing = self._closing
-                    data = self._take(closing)
-                    if data:
-                        writing = True
-                        timer.deadline = trio.current_time() + self.send_s
-                        if not await self._write(data):
-                            return
-                        writing = False
-                        self.last_written_at = trio.current_time()
-                    if closing:
-                        await self._close()
-                        return
-            if writing:  # the write's deadline passed
-                self.failure = "send_timeout"
+            with trio.move_on_at(self.last_written_at + self.heartbeat_s):
+                await self._wake.wait()
+            if not self._wake.is_set():  # nothing written for heartbeat_ms
+                self.on_idle()  # (it sends a heartbeat, which wakes the next round)
+                self.last_written_at = trio.current_time()  # the next one is due from now
+                continue
+            self._wake = trio.Event()  # (what is queued from now on wakes the next round)
+            closing = self._closing
+            data = self._take(closing)
+            if data and not await self._write(data):
                 return
-            self.on_idle()  # nothing written for heartbeat_ms: it sends a heartbeat
-            self.last_written_at = trio.current_time()  # (the next one is due heartbeat_ms from now)
+            if closing:
+                await self._close()
+                return
 
     def _take(self, closing: bool) -> bytes:
         """Everything queued, taken off the queue, and (``closing``) the last message."""
@@ -140,13 +127,17 @@ class Outbox:
         return data
 
     async def _write(self, data: bytes) -> bool:
-        """Write ``data``; False (and ``failure`` said) when the peer is gone."""
-        try:
-            await self.stream.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.failure = "broken"
-            return False
-        return True
+        """Write ``data`` within ``send_s``; False (and ``failure`` said) when it did not go."""
+        with trio.move_on_after(self.send_s):
+            try:
+                await self.stream.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self.failure = "broken"
+                return False
+            self.last_written_at = trio.current_time()
+            return True
+        self.failure = "send_timeout"
+        return False
 
     async def _close(self) -> None:
         self.last_written = self._last is not None

@@ -213,3 +213,22 @@ async def test_nothing_written_for_heartbeat_s_asks_for_a_heartbeat(autojump_clo
         box.end()
     assert [round(t - start, 3) for t in idle] == [3.5, 5.5]
     assert await client.receive_some(100) == b"ahh"
+
+
+async def test_a_frame_queued_as_the_heartbeat_falls_due_is_written_not_timed_out(mock_clock):
+    """The heartbeat's deadline passes while the writer waits, and a frame is queued before the
+    writer runs again: the frame is written (whether a heartbeat goes first or not), and the
+    write is not taken for one that timed out."""
+    stream, client = pair()
+    idle: list[float] = []
+    box = outbox(stream, heartbeat_s=1.0, send_s=0.5, on_idle=lambda: idle.append(trio.current_time()))
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(box.run)
+        await trio.testing.wait_all_tasks_blocked()
+        mock_clock.jump(2.0)  # past the heartbeat's deadline, with no checkpoint yet
+        box.send(b"frame")
+        await trio.testing.wait_all_tasks_blocked()
+        assert box.failure is None
+        assert await client.receive_some(100) == b"frame"
+        box.end()
+    assert box.failure is None
