@@ -68,21 +68,21 @@ import sqlite3
 
 from ._collector import settle as settle_collector
 from ._config import Limits, ServerConfig, TableDefaults, config_from_mapping, default_db_path, load_config
-from ._derive import Rebuilt, catch_up, pending, rebuild
-from ._history import Summary, deal_ids, list_deals, load_deal
-from ._league import PlayerStats, Standing, VariantStats, leaderboard, player_stats
-from ._players import Player, person_key, player_by_id, player_by_key, players_named
-from ._record import DealRecord, RecordError, seat_label
-from ._recorder import Records
-from ._replay import ReplayError, Step
-from ._replay import check as check_record
-from ._replay import describe as describe_action
 from ._server import SERVER_VERSION, Server, serve, variants_info
-from ._store import StoreError
-from ._store import connect as _connect
 from ._thread import RunningServer, start_in_thread
-from ._views import dumps as record_text
-from ._views import record_from_json, record_json, seat_messages, table_summary
+from .records.database import StoreError
+from .records.database import connect as _connect
+from .records.deal_record import DealRecord, RecordError, seat_label
+from .records.derive import Rebuilt, catch_up, pending, rebuild
+from .records.hand_history import dumps as record_text
+from .records.hand_history import record_from_json, record_json, seat_messages, table_summary
+from .records.history import Summary, deal_ids, list_deals, load_deal
+from .records.league import PlayerStats, Standing, VariantStats, leaderboard, player_stats
+from .records.players import Player, person_key, player_by_id, player_by_key, players_named
+from .records.replay import ReplayError, Step
+from .records.replay import check as check_record
+from .records.replay import describe as describe_action
+from .records.writer import Records
 
 
 def connect_records(path: str | os.PathLike[str], *, write: bool = False) -> sqlite3.Connection:

@@ -17,8 +17,8 @@ from typing import Any
 from neveryu import engine, protocol
 
 from . import _wire
-from ._record import Applied
-from ._replay import deal_events
+from .records.deal_record import Applied
+from .records.replay import deal_events
 
 
 class DealEvents:

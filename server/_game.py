@@ -20,17 +20,17 @@ from neveryu import engine, protocol
 from . import _wire
 from ._bots import Bot, default_strength, new_bot
 from ._deal_history import DealEvents, history
-from ._journal import Journal
-from ._record import DealRecord
-from ._recording import Keeper, Recording
 from ._referee import Referee
-from ._replay import seat_events
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings
 from ._shuffle import Shuffle
 from ._timers import Timers
 from ._wire import ActionOf
+from .records.deal_notes import Keeper, Recording
+from .records.deal_record import DealRecord
+from .records.journal import Journal
+from .records.replay import seat_events
 
 log = logging.getLogger("neveryu.server")
 TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (RULES.md "Timing rules")

@@ -40,9 +40,9 @@ from collections.abc import Callable
 
 from neveryu import engine
 
-from ._record import Applied
 from ._settings import TableError, TableSettings
 from ._timers import Timers
+from .records.deal_record import Applied
 
 log = logging.getLogger("neveryu.server")
 

@@ -28,16 +28,16 @@ from neveryu import engine
 
 from . import _wire
 from ._game import Game
-from ._journal import Journal
-from ._journal_store import Journaled
 from ._password import Digest
-from ._record import RecordError, unpacked_action
-from ._recording import Recording
-from ._replay import describe
 from ._session import Session, token_key
 from ._settings import TableSettings
 from ._shuffle import Shuffle
 from ._table import Table
+from .records.deal_notes import Recording
+from .records.deal_record import RecordError, unpacked_action
+from .records.journal import Journal
+from .records.journal_rows import Journaled
+from .records.replay import describe
 
 log = logging.getLogger("neveryu.server")
 

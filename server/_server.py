@@ -25,15 +25,15 @@ from ._bots import default_strength, strengths
 from ._config import ServerConfig, TableDefaults
 from ._connection import ClientConnection
 from ._password import password_ok
-from ._player_requests import PlayerRequests
-from ._players import person_key, tag_of
-from ._record_requests import RecordRequests
-from ._recorder import Records
 from ._restore import Restored, restore_tables
 from ._session import Session
 from ._settings import TableError, TableSettings
 from ._table import Table
 from ._text import blank, shown
+from .records.history_requests import RecordRequests
+from .records.player_requests import PlayerRequests
+from .records.players import person_key, tag_of
+from .records.writer import Records
 
 log = logging.getLogger("neveryu.server")
 

@@ -28,9 +28,7 @@ from neveryu import engine, protocol
 
 from . import _host
 from ._game import Game
-from ._journal import Journal
 from ._password import password_ok
-from ._recording import Keeper
 from ._referee import KEYS as REFEREE_KEYS
 from ._seats import Seat
 from ._session import Session
@@ -38,6 +36,8 @@ from ._settings import TableError, TableSettings, table_seed
 from ._text import shown
 from ._timers import Timers
 from ._wire import GAME_ACTIONS
+from .records.deal_notes import Keeper
+from .records.journal import Journal
 
 log = logging.getLogger("neveryu.server")
 

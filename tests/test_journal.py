@@ -26,12 +26,12 @@ from test_server_timing import ListLink
 
 from neveryu import engine, protocol
 from neveryu.server import Records
-from neveryu.server._history import deal_ids, insert_deal
 from neveryu.server._restore import Restored, RestoreError, restore_table, restore_tables
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
-from neveryu.server._store import MIGRATIONS, SCHEMA_VERSION, connect
 from neveryu.server._table import Table
+from neveryu.server.records.database import MIGRATIONS, SCHEMA_VERSION, connect
+from neveryu.server.records.history import deal_ids, insert_deal
 
 PASSWORD = "пароль"  # a table password, in Cyrillic
 
@@ -379,7 +379,7 @@ def test_a_records_database_of_version_1_is_upgraded_and_keeps_its_deals(tmp_pat
 async def test_the_actions_of_ended_deals_are_deleted_as_the_table_plays_on(
     nursery, mock_clock, tmp_path, monkeypatch
 ):
-    from neveryu.server import _recorder
+    from neveryu.server.records import writer as _recorder
 
     monkeypatch.setattr(_recorder, "COLLECT_S", 0.0)  # at every batch (the server: every minute)
     db = tmp_path / "records.sqlite3"

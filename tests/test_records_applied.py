@@ -9,7 +9,7 @@ import pytest
 from records_deals import played_deals
 
 from neveryu import engine
-from neveryu.server._record import ACTIONS, KIND_OF, Applied, action_from_fields, unpacked_action
+from neveryu.server.records.deal_record import ACTIONS, KIND_OF, Applied, action_from_fields, unpacked_action
 
 
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))

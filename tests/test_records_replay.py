@@ -11,7 +11,7 @@ from records_deals import played_deals
 
 from neveryu import engine
 from neveryu.server import ReplayError, check_record, record_from_json, record_json, seat_messages
-from neveryu.server._replay import replay
+from neveryu.server.records.replay import replay
 
 SEEDS = (1, 2, 3)
 

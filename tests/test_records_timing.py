@@ -9,7 +9,7 @@ from records_checks import check_database
 from test_server_timing import TIE, WINDOW, start_table
 
 from neveryu.server import Records
-from neveryu.server._record import action_json
+from neveryu.server.records.deal_record import action_json
 
 
 async def test_the_timing_rules_actions_are_recorded_and_replay(nursery, mock_clock, tmp_path):

@@ -17,7 +17,7 @@ from test_server_timing import Harness, start_table
 
 from neveryu import engine
 from neveryu.server import _wire
-from neveryu.server._replay import seat_events
+from neveryu.server.records.replay import seat_events
 
 STEPS = 40  # rounds of play before the comparison (a deal that ends first is compared at its end)
 

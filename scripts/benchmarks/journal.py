@@ -35,11 +35,11 @@ import msgpack
 import trio
 
 from neveryu.server import Records
-from neveryu.server import _journal_store as store
-from neveryu.server._journal import Journal
-from neveryu.server._record import Applied, packed_action
 from neveryu.server._restore import Restored, restore_tables
-from neveryu.server._store import connect, transaction
+from neveryu.server.records import journal_rows as store
+from neveryu.server.records.database import connect, transaction
+from neveryu.server.records.deal_record import Applied, packed_action
+from neveryu.server.records.journal import Journal
 
 from . import capacity
 from .records import real_deals

@@ -26,8 +26,13 @@ import time
 import attrs
 
 from neveryu import engine
-from neveryu.server import _derive, _history, _league, _players, _store, _wire
-from neveryu.server._record import DealRecord, Result, SeatRecord
+from neveryu.server import _wire
+from neveryu.server.records import database as _store
+from neveryu.server.records import derive as _derive
+from neveryu.server.records import history as _history
+from neveryu.server.records import league as _league
+from neveryu.server.records import players as _players
+from neveryu.server.records.deal_record import DealRecord, Result, SeatRecord
 
 from . import records as rec
 

@@ -29,8 +29,11 @@ import attrs
 
 from neveryu import engine
 from neveryu.engine import simulate
-from neveryu.server import _history, _replay, _store, _views
-from neveryu.server._record import DealRecord, Result, SeatRecord
+from neveryu.server.records import database as _store
+from neveryu.server.records import hand_history as _views
+from neveryu.server.records import history as _history
+from neveryu.server.records import replay as _replay
+from neveryu.server.records.deal_record import DealRecord, Result, SeatRecord
 
 NAMES = (
     "ann", "bob", "cyril", "dasha", "egor", "fedya", "galya", "igor", "katya", "lena", "misha", "nadia",

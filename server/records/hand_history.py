@@ -18,8 +18,8 @@ from typing import Any
 
 from neveryu import engine
 
-from . import _wire
-from ._record import (
+from .. import _wire
+from .deal_record import (
     DealRecord,
     RecordError,
     Result,
@@ -29,7 +29,7 @@ from ._record import (
     rules_from_json,
     rules_json,
 )
-from ._replay import Step
+from .replay import Step
 
 FORMAT = "neveryu-record"
 VERSION = 1

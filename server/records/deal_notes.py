@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from neveryu import engine
 
-from ._record import DealRecord, Result, SeatRecord
+from .deal_record import DealRecord, Result, SeatRecord
 
 if TYPE_CHECKING:
-    from ._seats import Seat
-    from ._settings import TableSettings
+    from .._seats import Seat
+    from .._settings import TableSettings
 
 
 class Keeper(Protocol):

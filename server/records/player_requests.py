@@ -14,11 +14,11 @@ from typing import Any
 
 from neveryu import engine, protocol
 
-from ._league import DEFAULT_LIMIT, leaderboard, player_stats
-from ._players import Player, guest_key, player_by_id, player_by_key, players_named
-from ._recorder import Records
-from ._session import Session
-from ._store import StoreError
+from .._session import Session
+from .database import StoreError
+from .league import DEFAULT_LIMIT, leaderboard, player_stats
+from .players import Player, guest_key, player_by_id, player_by_key, players_named
+from .writer import Records
 
 Request = protocol.PlayerStatsRequest | protocol.LeaderboardRequest
 

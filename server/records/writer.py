@@ -33,15 +33,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
-from . import _journal_store as store
-from ._derive import catch_up
-from ._journal import Journal, Op
-from ._record import DealRecord
-from ._recording import wall_ms
-from ._store import StoreError, connect, describe, transaction
+from . import journal_rows as store
+from .database import StoreError, connect, describe, transaction
+from .deal_notes import wall_ms
+from .deal_record import DealRecord
+from .derive import catch_up
+from .journal import Journal, Op
 
 if TYPE_CHECKING:
-    from ._config import ServerConfig
+    from .._config import ServerConfig
 
 log = logging.getLogger("neveryu.server")
 

@@ -24,13 +24,13 @@ from collections.abc import Callable
 
 import attrs
 
-from ._history import load_deal, write_deal
-from ._players import with_players
-from ._ratings import PRIOR, Rating, finishing_ranks, rate
-from ._record import DealRecord, RecordError
-from ._replay import ReplayError, check
-from ._stats import COUNTS, seat_stats
-from ._store import transaction
+from .database import transaction
+from .deal_record import DealRecord, RecordError
+from .history import load_deal, write_deal
+from .players import with_players
+from .ratings import PRIOR, Rating, finishing_ranks, rate
+from .replay import ReplayError, check
+from .statistics import COUNTS, seat_stats
 
 log = logging.getLogger("neveryu.server")
 

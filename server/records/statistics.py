@@ -23,8 +23,8 @@ import attrs
 
 from neveryu import engine
 
-from ._record import DealRecord
-from ._replay import Step
+from .deal_record import DealRecord
+from .replay import Step
 
 PLAYER_ACTIONS = (
     engine.LaySet,

@@ -21,14 +21,14 @@ from typing import Any
 
 from neveryu import protocol
 
-from ._history import DEFAULT_LIMIT, Summary, list_deals, load_deal
-from ._players import player_by_key
-from ._record import RecordError, SeatRecord
-from ._recorder import Records
-from ._replay import ReplayError, check
-from ._session import Session
-from ._store import StoreError
-from ._views import record_json
+from .._session import Session
+from .database import StoreError
+from .deal_record import RecordError, SeatRecord
+from .hand_history import record_json
+from .history import DEFAULT_LIMIT, Summary, list_deals, load_deal
+from .players import player_by_key
+from .replay import ReplayError, check
+from .writer import Records
 
 log = logging.getLogger("neveryu.server")
 

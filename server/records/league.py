@@ -16,9 +16,9 @@ from typing import Any
 
 import attrs
 
-from ._players import Player
-from ._ratings import Z
-from ._stats import COUNTS
+from .players import Player
+from .ratings import Z
+from .statistics import COUNTS
 
 DEFAULT_LIMIT = 20
 _LOW = f"(r.mu - {Z} * r.sigma)"

@@ -31,15 +31,15 @@ import attrs
 
 from neveryu import engine
 
-from ._password import Digest
+from .._password import Digest
 
 if TYPE_CHECKING:
-    from ._record import DealRecord
-    from ._recording import Recording
-    from ._referee import Referee
-    from ._seats import Seat
-    from ._settings import TableSettings
-    from ._shuffle import Shuffle
+    from .._referee import Referee
+    from .._seats import Seat
+    from .._settings import TableSettings
+    from .._shuffle import Shuffle
+    from .deal_notes import Recording
+    from .deal_record import DealRecord
 
 Op = tuple[Any, ...]
 """One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``_journal_store``)."""

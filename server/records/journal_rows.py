@@ -24,9 +24,9 @@ from typing import Any
 
 import attrs
 
-from ._derive import keep_deal
-from ._journal import Op
-from ._store import transaction
+from .database import transaction
+from .derive import keep_deal
+from .journal import Op
 
 ALIVE_MS = 10_000  # a running server's writer notes it is alive at least this often
 STALE_MS = 60_000  # a run not alive for this long is over (another machine, or a reused pid)

@@ -13,7 +13,8 @@ from typing import Any
 
 import attrs
 
-from ._record import (
+from .database import transaction
+from .deal_record import (
     DealRecord,
     RecordError,
     Result,
@@ -23,7 +24,6 @@ from ._record import (
     rules_from_json,
     rules_json,
 )
-from ._store import transaction
 
 DEFAULT_LIMIT = 20
 
