@@ -28,7 +28,7 @@ from .controller_base import NOTICE_MIN_S, NOTICE_S, Dialog, Msg, Notice, Prefs,
 from .controller_dialogs import Dialogs
 from .controller_hand import HandMoves
 from .controller_lobby import Lobby
-from .controller_records import Records
+from .controller_own_deals import Records
 
 __all__ = ["NOTICE_MIN_S", "NOTICE_S", "Controller", "Dialog", "Notice", "Prefs", "moment_of"]
 
