@@ -179,7 +179,7 @@ class Game:
     def bot_for(self, seat: Seat) -> Bot:
         """The bot that plays ``seat`` (a bot seat, or an away player's), told every event of the
         deal its seat was sent. It is made when first needed, and learns what came before by
-        playing the deal again from its opening (``_replay.seat_events``); then ``_send`` keeps it
+        playing the deal again from its opening (``records.replay.seat_events``); then ``_send`` keeps it
         current. Most seats are a person's, whose bot is never needed: nothing is kept for it.
         It is asked for between batches (a bot's deadline, the referee's ``choose`` before it
         applies anything), when every accepted action's events have been sent: the replay is
@@ -429,7 +429,7 @@ class Game:
 
         return history(events, seat, self.table.rules.hand_counts_public, extra)
 
-    # -- the deal's record (_recording, _recorder) ---------------------------------------------------
+    # -- the deal's record (records.deal_notes, records.writer) ----------------------------------
 
     def _note_deal(self, deal: engine.Deal, opening: list[engine.Event]) -> None:
         """The deal is dealt: note what its record needs (nothing when records are off)."""

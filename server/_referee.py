@@ -84,7 +84,7 @@ class Referee:
         self.thought: tuple[int, engine.Legal, engine.Action | None] | None = None
         self.started = timers.clock()
         # Every action the deal accepted, with its time in ms from the deal's start, kept packed
-        # (``Applied``): the deal's record (``_record``) replays them exactly.
+        # (``Applied``): the deal's record (``records.deal_record``) replays them exactly.
         self.applied = Applied()
 
     # -- what the table asks ------------------------------------------------------------------

@@ -33,7 +33,7 @@ from ._text import blank, shown
 from .records.history_requests import RecordRequests
 from .records.player_requests import PlayerRequests
 from .records.players import person_key, tag_of
-from .records.writer import Records
+from .records.writer import RecordsWriter
 
 log = logging.getLogger("neveryu.server")
 
@@ -104,7 +104,7 @@ class Server:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.records = Records.of(config)
+        self.records = RecordsWriter.of(config)
         self.record_requests = RecordRequests(self.records)
         self.player_requests = PlayerRequests(self.records)
         self.tables: dict[int, Table] = {}

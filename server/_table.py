@@ -46,7 +46,7 @@ class Table:
     """A table. Create it, start ``run`` in a nursery (its deadlines), and ``handle``
     requests. ``on_close(table)`` is called once when it closes (its people all left, or the
     server is shutting down); ``records``: where its ended deals' records go; ``journal``: the
-    journal of live tables that notes it (``_journal``; the server opens it there)."""
+    journal of live tables that notes it (``records.journal``; the server opens it there)."""
 
     def __init__(
         self,

@@ -1,4 +1,4 @@
-"""Players, statistics and ratings over real database files (server/_players.py, _stats.py,
+"""Players, statistics and ratings over real database files (server/records/players.py, _stats.py,
 _ratings.py, _derive.py, _league.py; docs/PLAYERS.md): seeded deals written through the records'
 writer's own transaction (``keep_deal``), statistics checked against counts made here by hand,
 ratings made again from the records alone (``rebuild``), and a file of records schema 1 upgraded."""

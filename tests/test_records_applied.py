@@ -1,4 +1,4 @@
-"""``Applied``, a deal's accepted actions kept packed (server/_record.py): what it gives back is
+"""``Applied``, a deal's accepted actions kept packed (server/records/deal_record.py): what it gives back is
 exactly what was appended, in seeded deals of every variant and for one action of every kind,
 and its journal rows are the same actions packed."""
 

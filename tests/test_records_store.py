@@ -1,4 +1,4 @@
-"""The records database (server/_store.py, _history.py, _record.py) over real SQLite files in a
+"""The records database (server/records/database.py, _history.py, _record.py) over real SQLite files in a
 temporary folder: the schema and its version, a deal written and read back whole, the history's
 filters, and files that cannot be used."""
 

@@ -28,12 +28,12 @@ from .controller_base import NOTICE_MIN_S, NOTICE_S, Dialog, Msg, Notice, Prefs,
 from .controller_dialogs import Dialogs
 from .controller_hand import HandMoves
 from .controller_lobby import Lobby
-from .controller_own_deals import Records
+from .controller_own_deals import OwnDeals
 
 __all__ = ["NOTICE_MIN_S", "NOTICE_S", "Controller", "Dialog", "Notice", "Prefs", "moment_of"]
 
 
-class Controller(Dialogs, Lobby, Records, HandMoves):
+class Controller(Dialogs, Lobby, OwnDeals, HandMoves):
     """The client's state and the meaning of its keys (``ControllerBase`` says what it holds)."""
 
     # -- the network side -------------------------------------------------------------------

@@ -4,13 +4,13 @@ database.
 
 - ``sanity(deals, seed)``: per variant, ``deals`` seeded deals of one ``sharp`` against three
   ``honest`` bots (the simulator's game, seats rotating), kept as the server's writer keeps them
-  (``_derive.keep_deal``: the deal, its players, its statistics, its ratings); then the
+  (``records.derive.keep_deal``: the deal, its players, its statistics, its ratings); then the
   variant's leaderboard: ``sharp`` must rank above ``honest`` with intervals (mu ± 2 sigma) that
   do not overlap. Also the writer's CPU per deal, with and without the counting and rating.
 - ``board(total, seed)``: a database of ``total`` deals (``records.real_deals``: a few hundred
   real deals per variant written again and again, seat 0 each time one of 32 people with a
   player key of his own, the other seats the sharp bots), every deal counted from scratch
-  (``_derive.catch_up``, what ``neveryu stats --rebuild`` costs), then the leaderboard and a
+  (``records.derive.catch_up``, what ``neveryu stats --rebuild`` costs), then the leaderboard and a
   player's statistics read: in-process (the server's query, median of 20) and as ``neveryu
   stats`` run by a user (a new process each time, median of 3).
 """

@@ -272,7 +272,7 @@ def overhead(clients: int, seconds: float, rounds: int, warmup: float, say=print
 def write_cost(count: int = 300, variant: str = "verish") -> dict:
     """The writer's CPU per deal and per action, measured alone (no noise from other work in the
     same process): ``count`` real deals of ``variant`` encoded and committed one transaction
-    each, as the writer thread does (``_history.insert_deal``)."""
+    each, as the writer thread does (``records.history.insert_deal``)."""
     import time as _time
 
     deals = list(real_deals(variant, count, seed=11))

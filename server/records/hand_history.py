@@ -40,7 +40,7 @@ VERSION = 1
 
 def record_json(record: DealRecord, steps: Sequence[Step], view: int | None = None) -> dict[str, Any]:
     """``record`` in the format of docs/RECORDS.md (docs/record.schema.json); ``steps``: its
-    replay (``_replay.replay``). ``view`` None: whole; a seat: as that seat saw it."""
+    replay (``records.replay.replay``). ``view`` None: whole; a seat: as that seat saw it."""
     hidden, laid = _hidden_actions(record, steps, view) if view is not None else (set(), set())
     actions = []
     for i, (ms, action) in enumerate(record.actions):
@@ -162,7 +162,7 @@ def _made(action: engine.Action | None) -> engine.Action | None:
 
 def record_from_json(doc: Any) -> DealRecord:
     """A whole record (``view`` null) in the format of docs/RECORDS.md, as a ``DealRecord`` (for
-    ``_replay``; no seat's ``session``: a record never says which session held a seat). Raises
+    ``records.replay``; no seat's ``session``: a record never says which session held a seat). Raises
     RecordError for one that is malformed or is a seat's view."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} document")

@@ -1,7 +1,7 @@
-"""The records' rows (``_store``'s tables): a deal written in one transaction, read back whole,
+"""The records' rows (``records.database``'s tables): a deal written in one transaction, read back whole,
 and listed for a history.
 
-Every function takes an open connection (``_store.connect``) and raises ``sqlite3.Error`` when
+Every function takes an open connection (``records.database.connect``) and raises ``sqlite3.Error`` when
 the database does, and ``RecordError`` for a row it cannot read back.
 """
 

@@ -1,10 +1,10 @@
 """The journal of live tables (issue 25): what a table notes as it changes, so that a server
 started again on the same database brings the table back (``_restore``).
 
-The journal lives in the records' database (``_store``, version 2: ``live_tables``,
-``live_actions``) and is written by the records' one writer thread (``_recorder``): a table
+The journal lives in the records' database (``records.database``, version 2: ``live_tables``,
+``live_actions``) and is written by the records' one writer thread (``records.writer``): a table
 hands it a list of entries (``put``), which never waits, and the writer commits whatever
-tables handed it meanwhile in one transaction (``_journal_store.write``). What a table notes:
+tables handed it meanwhile in one transaction (``records.journal_rows.write``). What a table notes:
 
 - ``opened``: its settings (a table password only as a ``_password.Digest``) and seats;
 - ``changed``: its seats (names, bot strengths, player ids, the SHA-256 of each seated
@@ -18,7 +18,7 @@ tables handed it meanwhile in one transaction (``_journal_store.write``). What a
 - ``closed``: the table is gone (its rows are deleted).
 
 A killed server loses at most the entries the writer had not committed yet: those of the last
-``_recorder.BATCH_S`` and the batch being written.
+``records.writer.BATCH_S`` and the batch being written.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .deal_record import DealRecord
 
 Op = tuple[Any, ...]
-"""One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``_journal_store``)."""
+"""One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``records.journal_rows``)."""
 
 Put = Callable[..., bool]
 """``put(entries, now=False)`` hands entries to the writer, to be committed together (``now``:

@@ -1,5 +1,5 @@
-"""The journal's rows (``_store`` version 2: ``journal_runs``, ``live_tables``, ``live_actions``),
-written by the records' writer thread (``_recorder``) and read once, when a server starts.
+"""The journal's rows (``records.database`` version 2: ``journal_runs``, ``live_tables``, ``live_actions``),
+written by the records' writer thread (``records.writer``) and read once, when a server starts.
 
 Every running server that keeps a journal has a row in ``journal_runs`` (its ``run``: random),
 which its writer keeps alive (``alive``, at least every ``ALIVE_MS``). A starting server takes
@@ -8,7 +8,7 @@ gone (the run ended), the process is gone (same machine and boot, no such pid), 
 been alive for ``STALE_MS`` (another machine, or a reused pid). So two servers of the same name
 on one database (two ``neveryu play``) never take each other's tables while both run.
 
-Every function takes an open connection (``_store.connect``) and raises ``sqlite3.Error``.
+Every function takes an open connection (``records.database.connect``) and raises ``sqlite3.Error``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class Journaled:
     """A live table as the journal holds it (JSON text, decoded by ``_restore``): its journal
     ``id``, ``table_no``, times (Unix ms), ``settings``, ``state``, ``match`` and ``deal``
     (None: none), and ``actions``: ``(deal_no, n, ms, action)`` in order (``action``: msgpack
-    of ``_record.packed_action``)."""
+    of ``records.deal_record.packed_action``)."""
 
     id: int
     table_no: int
