@@ -26,7 +26,7 @@ import trio
 
 from neveryu import engine, protocol
 
-from . import _host
+from . import _seating as _host
 from ._game import Game
 from ._password import password_ok
 from ._referee import KEYS as REFEREE_KEYS
