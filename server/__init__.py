@@ -27,7 +27,8 @@ Or in its own thread, from code that is not trio (``neveryu play`` runs the clie
 nursery.start(server.run)`` and ``server.shutdown()`` do the same as ``serve`` and expose
 ``server.tables``, ``server.sessions`` and ``server.connections``.
 
-Inside, following one request: ``_server`` (listening, the handshake, the lobby) hands each
+Inside, following one request: ``_server`` (listening, the handshake, the lobby; what the
+lobby answers: ``_lobby``) hands each
 connection to ``_connection`` (its reader, its deadlines and rate limit), which hands each
 request to the server; a table's requests go to ``_table`` (seats, people, requests, deadlines)
 and its match to ``_game`` (deals, bots, who is sent which copy of each event: ``_wire.copies``),
@@ -77,7 +78,8 @@ import sqlite3
 
 from ._collector import settle as settle_collector
 from ._config import Limits, ServerConfig, TableDefaults, config_from_mapping, default_db_path, load_config
-from ._server import SERVER_VERSION, Server, serve, variants_info
+from ._lobby import SERVER_VERSION, variants_info
+from ._server import Server, serve
 from ._thread import RunningServer, start_in_thread
 from .records.database import StoreError
 from .records.database import connect as _connect
