@@ -179,6 +179,8 @@ class Client:
                 self.replies[msg["re"]] = msg
                 self._reply_seqs[msg["re"]] = self.last_seq
         else:
+            if msg["seq"] <= self.last_seq and msg["t"] != "bye":
+                return  # a replayed event this session has already had (a resume's overlap)
             self.last_seq = msg["seq"]
             if msg["t"] == "bye":
                 self.bye = msg

@@ -10,7 +10,7 @@
   when the encoding has no Cyrillic.
 - Colour is off with ``NO_COLOR`` (https://no-color.org), ``TERM=dumb`` or a terminal whose
   terminfo entry has fewer than 8 colours: the screen is then drawn in one colour, with bold,
-  underline and reverse only (everything stays readable: DESIGN.md, client/).
+  underline and reverse only (everything stays readable: docs/ARCHITECTURE.md, client/).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rules of «Верю — не верю» in every variant of RULES.md: pure, synchronous, no I/O.
+"""The rules of «Верю — не верю» in every variant of docs/RULES.md: pure, synchronous, no I/O.
 
 A deal is a state machine (``Deal.apply(action) -> list[Event]``); ``Deal.legal_actions(seat)`` says what a
 seat may do, ``Deal.view(seat)`` what it may know, ``project(event, seat, counts_public)`` which

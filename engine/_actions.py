@@ -24,7 +24,7 @@ class LaySet:
 
 @attrs.frozen
 class Challenge:
-    """Say «не верю» to set number ``set_no`` (RULES.md, "Timing rules")."""
+    """Say «не верю» to set number ``set_no`` (docs/RULES.md, "Timing rules")."""
 
     seat: int
     set_no: int
@@ -56,7 +56,7 @@ class DiscardQuads:
 
 @attrs.frozen
 class DeclineQuads:
-    """The taker gives up his right to discard quads (``quads = after_taking``, RULES.md
+    """The taker gives up his right to discard quads (``quads = after_taking``, docs/RULES.md
     `verish`, **Decision**: the right ends with the next set laid by anyone, or with the taker's
     own action; this is that action when he keeps his quads). Lets a referee that holds the next
     set for the taker (the quads window) apply it at once."""
@@ -67,7 +67,7 @@ class DeclineQuads:
 @attrs.frozen
 class OpenQuadsWindow:
     """The referee holds the next set for ``seat``'s quads window: ``seat`` has just taken the
-    pile and may discard quads (``quads = after_taking``, RULES.md `verish`, **Decision**); a set
+    pile and may discard quads (``quads = after_taking``, docs/RULES.md `verish`, **Decision**); a set
     the next player lays meanwhile waits, and is applied when the window closes
     (``CloseQuadsWindow``) or at once when ``seat`` discards quads or declines. The referee opens
     one after every take by a seat a person plays, whatever it holds."""
@@ -85,7 +85,7 @@ class CloseQuadsWindow:
 @attrs.frozen
 class Challenges:
     """The referee's group of simultaneous challenges of ``set_no`` (received within the tie
-    window); the one nearest to the claimant's left wins (RULES.md, `hoyle`)."""
+    window); the one nearest to the claimant's left wins (docs/RULES.md, `hoyle`)."""
 
     seats: tuple[int, ...]
     set_no: int
@@ -104,7 +104,7 @@ TurnAction = LaySet | DeclareNone | Challenge | Believe
 
 @attrs.frozen
 class Timeout:
-    """The referee: ``seat``'s turn time ran out and ``action`` is made for it (RULES.md, "Timing
+    """The referee: ``seat``'s turn time ran out and ``action`` is made for it (docs/RULES.md, "Timing
     rules"; docs/PROTOCOL.md, "Timers": the server acts for him and reveals nothing).
 
     ``action`` is one of ``seat``'s own turn actions (a set, a declared none, a challenge or a

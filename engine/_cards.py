@@ -2,7 +2,7 @@
 
 A card is a two-character string, rank then suit: ranks ``2..9 T J Q K A``, suits ``S H D C``
 (``"TS"`` is the ten of spades). A double deck repeats strings. Ranks alone are the first
-character. (DESIGN.md, "Types on the wire".)
+character. (docs/ARCHITECTURE.md, "Types on the wire".)
 """
 
 from __future__ import annotations

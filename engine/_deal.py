@@ -1,6 +1,6 @@
 """One deal as a state machine: ``apply(action) -> list[Event]``.
 
-The rules are RULES.md's parameters (``Rules``); every place where variants differ reads a
+The rules are docs/RULES.md's parameters (``Rules``); every place where variants differ reads a
 parameter. An action that breaks a rule raises a ``RuleViolation`` and changes nothing: ``apply``
 checks everything before it changes anything.
 
@@ -64,7 +64,7 @@ class Deal(DealChecks, DealSteps):
         *,
         order: Sequence[Card] | None = None,
     ) -> Deal:
-        """Shuffle the deck with ``rng`` and deal it (RULES.md, ``deal``; dealing starts left of
+        """Shuffle the deck with ``rng`` and deal it (docs/RULES.md, ``deal``; dealing starts left of
         ``dealer``); ``order`` deals that deck instead, top first (``rng`` is then not used).
         Raises ValueError for a seat count the variant does not allow, or an ``order`` that is
         not a whole deck of the kind the variant uses at that many seats."""

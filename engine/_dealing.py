@@ -1,4 +1,4 @@
-"""How cards reach hands (RULES.md, parameter ``deal``), and the first dealer by a draw."""
+"""How cards reach hands (docs/RULES.md, parameter ``deal``), and the first dealer by a draw."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def deal_cards(rules: Rules, deck: list[Card], players: int, dealer: int) -> Dea
 def draw_for_dealer(
     players: int, kind: str, rng: random.Random, pack: Sequence[Card] | None = None
 ) -> tuple[tuple[tuple[tuple[int, Card], ...], ...], int]:
-    """RULES.md, `lozh`: every player draws a card, the lowest rank deals (2 lowest, ace highest),
+    """docs/RULES.md, `lozh`: every player draws a card, the lowest rank deals (2 lowest, ace highest),
     ties draw again among the tied; **Decision**: only a tie for the lowest card draws again (a
     tie between higher cards decides nothing). Returns (the draws, round by round, and the dealer's seat).
     The cards come from a shuffled ``kind`` deck, reshuffled when it runs out; ``pack`` (tests,

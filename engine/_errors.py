@@ -32,7 +32,7 @@ class NotYourTurn(RuleViolation):
 
 
 class StaleSet(RuleViolation):
-    """A challenge or believe names a set that is no longer the last one (RULES.md, "Timing rules")."""
+    """A challenge or believe names a set that is no longer the last one (docs/RULES.md, "Timing rules")."""
 
     code = "STALE_SET"
 
@@ -44,7 +44,7 @@ class PrematureChallenge(RuleViolation):
 
 
 class ChallengeBarred(RuleViolation):
-    """The seat made a premature challenge of this set and may not challenge it (RULES.md, `hoyle`)."""
+    """The seat made a premature challenge of this set and may not challenge it (docs/RULES.md, `hoyle`)."""
 
     code = "CHALLENGE_BARRED"
 

@@ -162,7 +162,7 @@ class WindowClosed(Event):
 @attrs.frozen
 class ChallengeVoid(Event):
     """``seat`` challenged set ``set_no`` before it was laid: void, and ``seat`` may not
-    challenge that set (RULES.md, `hoyle`, premature challenges)."""
+    challenge that set (docs/RULES.md, `hoyle`, premature challenges)."""
 
     type: ClassVar[str] = "challenge_void"
     seat: int
@@ -254,7 +254,7 @@ class QuadsDiscarded(OwnedEvent):
 @attrs.frozen
 class QuadsDeclined(Event):
     """``seat``, who has just taken the pile, gives up his right to discard quads
-    (``quads = after_taking``, RULES.md `verish`). Public."""
+    (``quads = after_taking``, docs/RULES.md `verish`). Public."""
 
     type: ClassVar[str] = "quads_declined"
     seat: int
@@ -263,7 +263,7 @@ class QuadsDeclined(Event):
 @attrs.frozen
 class QuadsWindowOpened(Event):
     """The next set waits while ``seat``, who has just taken the pile, may discard quads (the
-    quads window, RULES.md `verish`, **Decision**). Public: the window opens after every take by
+    quads window, docs/RULES.md `verish`, **Decision**). Public: the window opens after every take by
     a person, whatever he holds, so it tells nothing of his hand."""
 
     type: ClassVar[str] = "quads_window_opened"
@@ -301,7 +301,7 @@ class TimedOut(Event):
 
 @attrs.frozen
 class PlayerOut(Event):
-    """``seat`` has finished (RULES.md, "out"); ``place`` is 1 for the first out."""
+    """``seat`` has finished (docs/RULES.md, "out"); ``place`` is 1 for the first out."""
 
     type: ClassVar[str] = "player_out"
     seat: int

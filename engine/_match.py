@@ -1,4 +1,4 @@
-"""A match: deals one after another, the dealer's seat, and the scores (RULES.md, ``first_dealer``,
+"""A match: deals one after another, the dealer's seat, and the scores (docs/RULES.md, ``first_dealer``,
 ``next_dealer``, ``scoring``)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The parameters of RULES.md as one frozen, validated record, and the named variants.
+"""The parameters of docs/RULES.md as one frozen, validated record, and the named variants.
 
-A variant is data: the values of every parameter of RULES.md ("The parameters"). Behaviour that
+A variant is data: the values of every parameter of docs/RULES.md ("The parameters"). Behaviour that
 differs by variant is chosen by these values in the deal, never by the variant's name.
 """
 
@@ -39,9 +39,9 @@ def _pair(_inst: Any, attribute: attrs.Attribute[tuple[int, int]], value: tuple[
 
 @attrs.frozen
 class Rules:
-    """Every parameter of RULES.md for one variant (and the table's chosen options).
+    """Every parameter of docs/RULES.md for one variant (and the table's chosen options).
 
-    Fields are named as in RULES.md, "The parameters". Extra fields:
+    Fields are named as in docs/RULES.md, "The parameters". Extra fields:
 
     - ``deck_auto``: ``((max_players, deck), ...)``, ascending; what ``deck = "auto"`` picks.
     - ``deck_choices``: the decks a table may choose instead of ``auto``.
@@ -53,7 +53,7 @@ class Rules:
       stays 1–4 with two decks).
     - ``options``: the names of fields a table may set (``Rules.with_options``).
 
-    Raises ValueError on any value outside RULES.md.
+    Raises ValueError on any value outside docs/RULES.md.
     """
 
     name: str
@@ -139,7 +139,7 @@ class Rules:
         return attrs.evolve(self, **options)
 
 
-_HOYLE = Rules(  # RULES.md, `hoyle` (seed 000)
+_HOYLE = Rules(  # docs/RULES.md, `hoyle` (seed 000)
     name="hoyle",
     title="Не верю",
     players=(2, 12),
@@ -163,7 +163,7 @@ _HOYLE = Rules(  # RULES.md, `hoyle` (seed 000)
     options=("deck", "packet_size", "declare_none", "scoring"),
 )
 
-_CHEAT = Rules(  # RULES.md, `cheat` (seed 004)
+_CHEAT = Rules(  # docs/RULES.md, `cheat` (seed 004)
     name="cheat",
     title="Обманщик",
     players=(3, 12),
@@ -172,10 +172,10 @@ _CHEAT = Rules(  # RULES.md, `cheat` (seed 004)
     deal="one_by_one",
     rank_order="ascending",
     # Sets of 1–4 cards with one deck or two (seed 004: "lays one to four cards"); the 1–8 of
-    # two decks is `hoyle`'s only (RULES.md, `cheat`).
+    # two decks is `hoyle`'s only (docs/RULES.md, `cheat`).
     set_size=(1, 4),
     set_size_per_deck=False,
-    # **Decision** (RULES.md, `cheat`): the claimed count may differ from the cards laid either
+    # **Decision** (docs/RULES.md, `cheat`): the claimed count may differ from the cards laid either
     # way, more cards than claimed (the seed's second way to cheat) or fewer; both within 1–4.
     count_may_lie=True,
     hand_counts_public=False,
@@ -190,7 +190,7 @@ _CHEAT = Rules(  # RULES.md, `cheat` (seed 004)
 VARIANTS: dict[str, Rules] = {
     r.name: r
     for r in (
-        Rules(  # RULES.md, `verish` (seed 001; the default)
+        Rules(  # docs/RULES.md, `verish` (seed 001; the default)
             name="verish",
             title="Веришь — не веришь",
             players=(2, 6),
@@ -206,7 +206,7 @@ VARIANTS: dict[str, Rules] = {
             result="last_loses",
             scoring="losses",
         ),
-        Rules(  # RULES.md, `veryu` (seed 002)
+        Rules(  # docs/RULES.md, `veryu` (seed 002)
             name="veryu",
             title="Верю — не верю",
             players=(2, 12),
@@ -225,14 +225,14 @@ VARIANTS: dict[str, Rules] = {
             scoring="losses",
             options=("deck",),
         ),
-        Rules(  # RULES.md, `lozh` (seed 003)
+        Rules(  # docs/RULES.md, `lozh` (seed 003)
             name="lozh",
             title="Ложь во спасение",
             players=(2, 12),
             deck_auto=((6, "36"), (10, "52"), (12, "2x52")),
             deck_choices=DECK_KINDS,
             deal="equal_set_aside",
-            # **Decision** (RULES.md, `lozh`): only a tie for the lowest card draws again
+            # **Decision** (docs/RULES.md, `lozh`): only a tie for the lowest card draws again
             # (engine/_dealing.py, draw_for_dealer).
             first_dealer="lowest_draw",
             next_dealer="loser",
@@ -247,11 +247,11 @@ VARIANTS: dict[str, Rules] = {
             options=("deck",),
         ),
         _HOYLE,
-        attrs.evolve(  # RULES.md, `hoyle-three` (seed 000, the stock sub-variant): as `hoyle` except
+        attrs.evolve(  # docs/RULES.md, `hoyle-three` (seed 000, the stock sub-variant): as `hoyle` except
             _HOYLE,
             name="hoyle-three",
             title="Не верю (по три)",
-            # **Decision** (RULES.md, `hoyle-three`): 3–8 players; three cards a set need at least
+            # **Decision** (docs/RULES.md, `hoyle-three`): 3–8 players; three cards a set need at least
             # three, and 52 cards over more than 8 leave a stock larger than a hand.
             players=(3, 8),
             deal="equal_with_stock",
@@ -269,7 +269,7 @@ DEFAULT_VARIANT = "verish"
 
 
 def variant(name: str, **options: Any) -> Rules:
-    """The named variant of RULES.md with a table's options applied.
+    """The named variant of docs/RULES.md with a table's options applied.
 
     Raises ValueError for an unknown name (the message lists the known ones) or a bad option.
     """

@@ -24,7 +24,7 @@ RANK_STEP = {"ascending": 1, "descending": -1}
 
 
 def _ranks_after(order: str, ranks: str, rank: Rank) -> tuple[Rank, ...]:
-    """The ranks a set may claim after a claim of ``rank`` this round (RULES.md,
+    """The ranks a set may claim after a claim of ``rank`` this round (docs/RULES.md,
     ``rank_order``): the same rank (``hold``), any (``free``), the next one up or down."""
     if order == "hold":
         return (rank,)
@@ -121,7 +121,7 @@ class DealState:
         self.waiting: list[int] = []  # empty-handed seats not yet out (last cards)
         self.out: list[int] = []
         # The seat that holds the right to discard quads after taking the pile (after_taking):
-        # from its take until the next set laid by anyone or its own next action (RULES.md,
+        # from its take until the next set laid by anyone or its own next action (docs/RULES.md,
         # `verish`, **Decision**).
         self.quads_offer: int | None = None
         self.quads_window: int | None = None  # the taker whose quads window holds the next set
@@ -156,7 +156,7 @@ class DealState:
         raise AssertionError("no active seat")
 
     def claim_ranks(self) -> tuple[Rank, ...]:
-        """The ranks the next set may claim (RULES.md, ``rank_order`` and ``first_rank``)."""
+        """The ranks the next set may claim (docs/RULES.md, ``rank_order`` and ``first_rank``)."""
         return self._claimable
 
     def _claim(self, rank: Rank | None) -> tuple[Rank, ...]:
@@ -258,7 +258,7 @@ class DealState:
         return Counter(cards)
 
     def check_invariant(self) -> None:
-        """RULES.md card conservation: hands + pile + discard + hidden + set-aside + stock is the
+        """docs/RULES.md card conservation: hands + pile + discard + hidden + set-aside + stock is the
         deck, as a multiset. Raises AssertionError with the difference when it is not."""
         now = self._all_cards()
         if now != self._cards:

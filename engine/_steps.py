@@ -41,9 +41,9 @@ class DealSteps(DealState):
             events.append(
                 ev.SetLaid(seat=seat, set_no=set_no, rank=rank, count=count, cards=cards, size=len(cards))
             )
-        # The set before is covered: RULES.md, last cards. Where the first out wins, the deal ends
+        # The set before is covered: docs/RULES.md, last cards. Where the first out wins, the deal ends
         # with the winner's last set, and this set, laid only to cover it, goes back to its
-        # owner's hand before the chips are counted (RULES.md, `hoyle`, scoring, **Decision**;
+        # owner's hand before the chips are counted (docs/RULES.md, `hoyle`, scoring, **Decision**;
         # the same in `cheat`, whose scoring is none: its hand counts stay true).
         if covered is not None and covered.seat in self.waiting and self.rules.last_cards != "final_call":
             self._go_out([covered.seat], seat, events, cover=self.last)
@@ -56,7 +56,7 @@ class DealSteps(DealState):
         self._begin_turn(nxt if nxt not in self.out else self.next_active(seat), events)
 
     def _reveal(self, caller: int, believe: bool, tied: tuple[int, ...], events: list[ev.Event]) -> None:
-        """Turn up the last set and settle it (RULES.md, "What every variant shares")."""
+        """Turn up the last set and settle it (docs/RULES.md, "What every variant shares")."""
         self._end_quads_right(caller)
         s = self.last
         assert s is not None
@@ -83,7 +83,7 @@ class DealSteps(DealState):
         self.window_open = False
         self.last = None
         # believe: true → the discard, false → the believer; challenge: true → the challenger,
-        # false → the claimant (RULES.md, `veryu`, `lozh`, "What every variant shares").
+        # false → the claimant (docs/RULES.md, `veryu`, `lozh`, "What every variant shares").
         taker: int | None
         if believe and true:
             taker = None
@@ -91,7 +91,7 @@ class DealSteps(DealState):
             self.discard.extend(self.pile)
         else:
             taker = caller if believe or true else claimant
-            # sorted as a hand is: the order says nothing about where the cards lay (issue 27)
+            # sorted as a hand is: the order says nothing about where the cards lay
             cards = tuple(sorted_cards(self.pile))
             self.hands[taker].extend(cards)
             events.append(ev.PileTaken(seat=taker, count=len(cards), cards=cards))
@@ -100,7 +100,7 @@ class DealSteps(DealState):
         self.pile = []
         if taker in self.waiting:
             self.waiting.remove(taker)
-        # Empty-handed seats that did not take the pile are out (RULES.md, last cards).
+        # Empty-handed seats that did not take the pile are out (docs/RULES.md, last cards).
         gone = [s for s in self.waiting if not self.hands[s]]
         if gone:
             self._go_out(gone, caller, events)
@@ -109,7 +109,7 @@ class DealSteps(DealState):
         self._next_leader(caller, claimant, taker, events)
 
     def _next_leader(self, caller: int, claimant: int, taker: int | None, events: list[ev.Event]) -> None:
-        """RULES.md, ``leader_after_reveal``."""
+        """docs/RULES.md, ``leader_after_reveal``."""
         how = self.rules.leader_after_reveal
         if how == "sequence":
             if self.turn in self.out:
@@ -148,7 +148,7 @@ class DealSteps(DealState):
     def _go_out(
         self, seats: list[int], actor: int, events: list[ev.Event], cover: LaidSet | None = None
     ) -> None:
-        """Put ``seats`` out in turn order from ``actor`` (RULES.md, "Only one left"). ``cover``:
+        """Put ``seats`` out in turn order from ``actor`` (docs/RULES.md, "Only one left"). ``cover``:
         the set that covered the last set of the seat going out; it goes back to its owner's
         hand when that seat wins (``first_wins``)."""
         n = self.players
@@ -202,7 +202,7 @@ class DealSteps(DealState):
 def score_deal(
     scoring: str, hand_counts: tuple[int, ...], loser: int | None, winner: int | None
 ) -> tuple[int, ...]:
-    """One deal's score change per seat (RULES.md, ``scoring``): ``losses`` +1 to the loser;
+    """One deal's score change per seat (docs/RULES.md, ``scoring``): ``losses`` +1 to the loser;
     ``chips_per_player``: every other seat pays the winner 1; ``chips_per_card``: every other seat
     pays the winner one chip per card left in its hand; ``none``: zeros."""
     n = len(hand_counts)

@@ -1,4 +1,4 @@
-"""What is made for a seat whose turn time ran out (RULES.md, "Timing rules"; docs/PROTOCOL.md,
+"""What is made for a seat whose turn time ran out (docs/RULES.md, "Timing rules"; docs/PROTOCOL.md,
 "Timers"): the server acts for him and reveals nothing.
 
 The action is chosen outside the rules code and passed in whole (``Timeout(seat, action)``), so

@@ -22,11 +22,11 @@ class LayBounds:
 
 @attrs.frozen
 class Legal:
-    """What a seat may do now, compactly (DESIGN.md, "Turns"). ``lay``: None if it may not lay;
+    """What a seat may do now, compactly (docs/ARCHITECTURE.md, "Turns"). ``lay``: None if it may not lay;
     ``challenge`` / ``believe``: the ``set_no`` it may answer so, or None; ``declare_none``: the
     rank it may declare none of, or None; ``discard_quads``: the quads it may discard (one rank
     per quad); ``decline_quads``: True for the seat that holds the right to discard quads after
-    taking the pile (``quads = after_taking``, RULES.md `verish`), whatever it holds: it may give
+    taking the pile (``quads = after_taking``, docs/RULES.md `verish`), whatever it holds: it may give
     the right up (``DeclineQuads``)."""
 
     lay: LayBounds | None = None

@@ -2,14 +2,14 @@
 
 Pure: no I/O, no clock of its own (pass ``clock`` to measure deals per second). Each deal is
 played by one bot per seat (``engine.bots``) that sees only its seat's view and projected events;
-the simulator plays the referee of RULES.md, "Timing rules", without time:
+the simulator plays the referee of docs/RULES.md, "Timing rules", without time:
 
 - after each set in an `anyone` variant every other active seat is asked (``choose``) whether it
   challenges; one or more challenges are applied together as ``Challenges(seats, set_no)`` (the
   engine settles ties by seat order), else ``CloseWindow(set_no)`` and the seat to act lays the
   set it chose;
 - after a pile is taken with ``quads = after_taking`` the taker is asked at once, before the
-  next set is laid (which ends his right, RULES.md `verish`), whether it discards quads, when it
+  next set is laid (which ends his right, docs/RULES.md `verish`), whether it discards quads, when it
   is not the seat to act (the seat to act is asked on its turn anyway); a taker that keeps them
   lets the right lapse with the next set;
 - the seat to act is asked for its action; a bot that answers None or an illegal action is
@@ -53,7 +53,7 @@ MAX_VIOLATION_NOTES = 10
 class StrengthResult:
     """How one strength did: ``seats`` seat-deals played (one per seat per completed deal),
     ``wins`` (``first_wins``: deals it won), ``losses`` (``last_loses``: deals it lost), ``score``
-    (the sum of its seats' score changes, RULES.md ``scoring``)."""
+    (the sum of its seats' score changes, docs/RULES.md ``scoring``)."""
 
     seats: int = 0
     wins: int = 0

@@ -331,10 +331,14 @@ class QuadsWindowOpened(Event):
     """The quads window: the next set waits while ``seat``, who has just taken the pile, may
     discard quads (`verish`; it opens after every take by a person, whatever he holds).
 
-    RULES.md: quad (`verish`, quads after taking, Decision)."""
+    docs/RULES.md: quad (`verish`, quads after taking, Decision)."""
 
     seat: int = wire(SEAT, "the taker")
-    time_ms: int = wire(MS, "how long the window stays open at most")
+    time_ms: int | None = wire(
+        Nullable(MS),
+        "how long the window stays open at most (a timed table); nil: until the taker discards or"
+        " declines (an untimed table)",
+    )
 
 
 @event("quads_window_closed")
@@ -365,7 +369,7 @@ class TimedOut(Event):
 class PlayerOut(Event):
     """``seat`` has finished: it is out, and skipped from then on.
 
-    RULES.md: out."""
+    docs/RULES.md: out."""
 
     seat: int = wire(SEAT, "the seat")
     place: int = wire(Int(1, MAX_SEATS), "1 for the first out")

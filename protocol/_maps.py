@@ -75,7 +75,10 @@ TABLE = Ref(
             "challenge_window_ms": Field(MS, doc="the challenge window (challengers = anyone)"),
             "tie_window_ms": Field(MS, doc="challenges this close to the first are simultaneous"),
             "quads_window_ms": Field(
-                MS, required=False, doc="the quads window (`verish`; 0: none); absent from older servers"
+                MS,
+                required=False,
+                doc="the quads window's time at a timed table (`verish`; at an untimed one it waits"
+                " for the taker; 0: none); absent from older servers",
             ),
             "deals": Field(Int(1), doc="deals per match"),
             "deal_no": Field(

@@ -32,7 +32,7 @@ from ._types import (
 )
 
 MAX_CARDS = 104  # a 2x52 deck
-MAX_SET = 8  # a set of a 2x52 deck (RULES.md, `hoyle`: 1-8 cards)
+MAX_SET = 8  # a set of a 2x52 deck (docs/RULES.md, `hoyle`: 1-8 cards)
 MAX_TABLES = 1024
 
 

@@ -103,7 +103,8 @@ class CreateTable(Request):
     tie_window_ms: int | None = wire(MS, "tie window (challengers = anyone)", required=False)
     quads_window_ms: int | None = wire(
         MS,
-        "quads window (`verish`: the next set waits while the taker may discard quads); 0: none",
+        "quads window (`verish`: the next set waits while the taker may discard quads): its time at a"
+        " timed table; at an untimed one it waits for the taker's decision; 0: none",
         required=False,
     )
     password: str | None = wire(PASSWORD, "a password others need to join or spectate", required=False)
@@ -183,7 +184,7 @@ class ChatRequest(Request):
 class Lay(Request):
     """Lay a set face down with a claim.
 
-    RULES.md: set, claim."""
+    docs/RULES.md: set, claim."""
 
     cards: tuple[str, ...] = wire(Array(CARD, MAX_SET, 1), "the cards, from the hand")
     rank: str | None = wire(
@@ -200,7 +201,7 @@ class Lay(Request):
 class ChallengeRequest(Request):
     """«Не верю»: challenge set ``set_no``.
 
-    RULES.md: challenge."""
+    docs/RULES.md: challenge."""
 
     set_no: int = wire(SET_NO, "the set aimed at")
 
@@ -209,7 +210,7 @@ class ChallengeRequest(Request):
 class BelieveRequest(Request):
     """«Верю»: believe set ``set_no``.
 
-    RULES.md: believe."""
+    docs/RULES.md: believe."""
 
     set_no: int = wire(SET_NO, "the set aimed at")
 
@@ -223,7 +224,7 @@ class DeclareNoneRequest(Request):
 class DiscardQuadsRequest(Request):
     """Discard quads from the hand, one rank per quad.
 
-    RULES.md: quad."""
+    docs/RULES.md: quad."""
 
     ranks: tuple[str, ...] = wire(Array(RANK, 26, 1), "one rank per quad")
 
@@ -233,7 +234,7 @@ class DeclineQuadsRequest(Request):
     """Give up the right to discard quads after taking the pile (``legal.decline_quads``):
     keep them.
 
-    RULES.md: quad (`verish`, quads after taking)."""
+    docs/RULES.md: quad (`verish`, quads after taking)."""
 
 
 @request("contribute")

@@ -242,6 +242,8 @@ class Player:
             }
         if legal.get("discard_quads"):
             return "discard_quads", {"ranks": legal["discard_quads"]}
+        if legal.get("decline_quads"):  # verish: no quads to discard; the next set need not wait
+            return "decline_quads", {}
         stuck = self.turn == self.seat and not self.held and lay is None and legal.get("believe") is None
         if challenge is not None and (stuck or self._impossible()):
             return "challenge", {"set_no": challenge}

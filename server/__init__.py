@@ -1,4 +1,4 @@
-"""The neveryu server (DESIGN.md, server/): trio TCP, the lobby, tables and their referee.
+"""The neveryu server (docs/ARCHITECTURE.md, server/): trio TCP, the lobby, tables and their referee.
 
 Run one in-process (tests, ``neveryu play``)::
 
@@ -33,7 +33,7 @@ deadlines and rate limit), which hands each request to the server; a table's req
 ``_table`` (seats, people, requests, deadlines; who sits where: ``_seating``) and its match to
 ``_game`` (deals, its bots: ``_game_bots``, who is sent which copy of each event:
 ``_wire.copies``), whose ``_referee`` applies the deal's actions under the timing rules of
-RULES.md (deadlines: ``_timers``); everything sent to a client goes through its ``_session``
+docs/RULES.md (deadlines: ``_timers``); everything sent to a client goes through its ``_session``
 (seq, replay for a resume) into its ``_outbox``, the one writer. Also: ``_settings``,
 ``_seats``, ``_bots`` (engine bots for bot and away seats), ``_shuffle`` (fair deal 2),
 ``_restore`` (live tables back from the journal), ``_config`` (settings, TOML), ``_thread``.

@@ -1,4 +1,4 @@
-"""Bots for the seats a table gives them and for away players (RULES.md, "Timing rules").
+"""Bots for the seats a table gives them and for away players (docs/RULES.md, "Timing rules").
 
 ``new_bot(strength, seat, rules, players)`` is the one place the server makes a bot: one of the
 engine's bots (``engine.bots``), which sees what a player at its seat sees (it is fed its seat's

@@ -19,7 +19,7 @@ and ``[limits]`` (``Limits``: timeouts and bounds). Times are integer millisecon
     turn_ms = 60000            # 0: untimed turns
     challenge_window_ms = 1500
     tie_window_ms = 250
-    quads_window_ms = 2000     # verish: the next set waits while the taker may discard quads
+    quads_window_ms = 10000    # verish, timed tables: the next set waits while the taker may discard quads
     deals = 5                  # deals per match
     contribute_ms = 1000       # fair deal 2: the wait for the players' contributions to a shuffle
 
@@ -61,12 +61,14 @@ class TableDefaults:
     """What a new table gets when its ``create_table`` request leaves a value out.
 
     ``turn_ms``: the turn time limit (0: untimed). ``challenge_window_ms`` and ``tie_window_ms``:
-    RULES.md, "Timing rules" (`anyone` variants). ``quads_window_ms``: how long the next set waits
-    after a person takes the pile while he may discard quads (RULES.md, `verish`; 0: no window).
+    docs/RULES.md, "Timing rules" (`anyone` variants). ``quads_window_ms``: at a timed table, how
+    long the next set waits after a person takes the pile while he may discard quads
+    (docs/RULES.md, `verish`; 0: no window); at an untimed one the window waits until he
+    discards or declines.
     ``bot_delay_ms``: how long a bot (or an away player's bot) waits before it acts, so people can
     follow; it chooses halfway and acts at the end, and the bot that makes a timed-out player's
     move chooses half as long before his deadline, so the time of a bot's move says nothing of
-    the move (issue 27). ``deal_pause_ms``: the pause between the deals of a match.
+    the move. ``deal_pause_ms``: the pause between the deals of a match.
     ``contribute_ms``: how long the server waits, before each deal of a table without a fixed
     seed, for the players' contributions to its shuffle (fair deal 2, docs/PROTOCOL.md section
     9; it deals as soon as every connected player's has come, so only a client that does not
@@ -81,7 +83,7 @@ class TableDefaults:
     turn_ms: int = attrs.field(default=60_000, validator=_ms)
     challenge_window_ms: int = attrs.field(default=1_500, validator=_ms)
     tie_window_ms: int = attrs.field(default=250, validator=_ms)
-    quads_window_ms: int = attrs.field(default=2_000, validator=_ms)
+    quads_window_ms: int = attrs.field(default=10_000, validator=_ms)
     bot_delay_ms: int = attrs.field(default=800, validator=_ms)
     deal_pause_ms: int = attrs.field(default=4_000, validator=_ms)
     contribute_ms: int = attrs.field(default=1_000, validator=_ms)
@@ -93,7 +95,7 @@ class TableDefaults:
 
 @attrs.frozen(kw_only=True)
 class Limits:
-    """Timeouts and bounds that keep one client from hurting others (DESIGN.md, server/), and
+    """Timeouts and bounds that keep one client from hurting others (docs/ARCHITECTURE.md, server/), and
     what a client meets when it crosses one (docs/PROTOCOL.md, "Errors"):
 
     - ``handshake_ms``: time allowed for ``hello``; then fatal ``HELLO_TIMEOUT``.

@@ -33,7 +33,7 @@ log = logging.getLogger("neveryu.server")
 
 
 class Game(SeatBots):
-    """The match at ``table`` (RULES.md: a match is several deals). ``start`` deals the first."""
+    """The match at ``table`` (docs/RULES.md: a match is several deals). ``start`` deals the first."""
 
     def __init__(self, table: Place) -> None:
         self.table = table
@@ -77,7 +77,7 @@ class Game(SeatBots):
         (``seed_committed``), then deal once every connected player has contributed, or when the
         ``contributions`` deadline (``contribute_ms``) passes. A seeded table deals at once."""
         match, seed, players = self.match, self.table.seed, len(self.seats)
-        if seed is None:  # DESIGN.md: each deal seeded afresh from secrets
+        if seed is None:  # docs/ARCHITECTURE.md: each deal seeded afresh from secrets
             match.rng = random.Random(secrets.randbits(128))
         for event in match.choose_dealer():  # the first dealer's draw (lozh): public, before the seed
             self._send(event)
@@ -110,6 +110,17 @@ class Game(SeatBots):
         self.shuffle.contribute(session.seat, req.deal_no, req.contribution)
         session.ok(req)
         if self.shuffle.complete:
+            self.deal_cards()
+
+    def seat_dropped(self, seat: int) -> None:
+        """Seat ``seat``'s connection dropped: a pending shuffle stops waiting for its
+        contribution, and the cards are dealt at once when it was the last one awaited
+        (docs/PROTOCOL.md, 9.2: the seats of players whose connection is down are not waited for)."""
+        shuffle = self.shuffle
+        if shuffle is None or shuffle.dealt:
+            return
+        shuffle.stop_awaiting(seat)
+        if shuffle.complete:
             self.deal_cards()
 
     def deal_cards(self) -> None:
@@ -244,8 +255,8 @@ class Game(SeatBots):
             return {"commitment": self.commitment, "deal_no": self.deal_no, **self.fair}
         if type(event) is engine.Turn and self.referee is not None:
             return {"time_ms": self.referee.turn_time_ms(event.seat)}
-        if type(event) is engine.QuadsWindowOpened:
-            return {"time_ms": self.settings.quads_window_ms}
+        if type(event) is engine.QuadsWindowOpened and self.referee is not None:
+            return {"time_ms": self.referee.quads_time_ms()}
         if type(event) is engine.DealEnded and self.deal is not None:
             more = self.match.deals_played < self.settings.deals
             self.ended = {

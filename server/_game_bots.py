@@ -1,5 +1,5 @@
 """The bots of the match at a table: one plays each bot seat and each away player's seat
-(RULES.md, "Timing rules"), made when first needed and timed so that how long it took to choose
+(docs/RULES.md, "Timing rules"), made when first needed and timed so that how long it took to choose
 shows in no event's time.
 
 ``SeatBots`` is the part of ``_game.Game`` that asks them; ``Place`` is what a game needs of
@@ -25,7 +25,7 @@ from .records.journal import Journal
 from .records.replay import seat_events
 
 log = logging.getLogger("neveryu.server")
-TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (RULES.md "Timing rules")
+TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (docs/RULES.md "Timing rules")
 
 
 class Place(Protocol):
@@ -101,7 +101,7 @@ class SeatBots:
 
     def fire_bot(self, index: int) -> None:
         """The ``bot:<seat>`` deadline, twice (``_time_bot``): the bot playing that seat chooses,
-        then acts at the time fixed before it chose (issue 27): how long choosing took, which
+        then acts at the time fixed before it chose: how long choosing took, which
         may differ between a true set and a bluff, shows in no event's time."""
         deal, referee, seat = self.deal, self.referee, self.seats[index]
         if deal is None or referee is None or deal.over or not seat.by_bot:
@@ -124,6 +124,11 @@ class SeatBots:
             if deal.actions != before:  # a challenge was settled first: the bot is asked again
                 return
             log.warning("table %d: the bot at seat %d tried %r: %s", self.table.id, index, action, exc)
+        if not deal.over and deal.quads_window == index:
+            # A bot now plays the taker's seat (he left, or went away) and discards nothing: it
+            # goes on, so that a window with no time does not wait for him for ever.
+            self.publish(referee.act(engine.DeclineQuads(index)))
+            return
         # A bot that has no move (or a wrong one) on its own turn must not stall the deal: a
         # random turn action is made for the seat, as when a turn's time runs out.
         if not deal.over and deal.turn == index and deal.held is None and deal.legal_actions(index).lay:

@@ -37,7 +37,7 @@ their table; the rest are the lobby's)."""
 
 def variants_info(defaults: TableDefaults) -> list[dict[str, Any]]:
     """The ``variants`` reply: every variant with its seats and options (default, choices), and
-    where it has a quads window (RULES.md `verish`), its default length (``defaults``)."""
+    where it has a quads window (docs/RULES.md `verish`), its default length (``defaults``)."""
     out = []
     for rules in engine.VARIANTS.values():
         options: dict[str, Any] = {}

@@ -1,4 +1,4 @@
-"""The referee: the timing rules of RULES.md ("Timing rules") over one deal.
+"""The referee: the timing rules of docs/RULES.md ("Timing rules") over one deal.
 
 A real table settles by voice who spoke first; here the referee does, on a clock. It is the one
 place where a deal's actions are applied: a seat's action (``act``) and what a deadline does
@@ -15,11 +15,13 @@ callable):
   group (``Challenges(seats, set_no)``: the seat nearest the claimant's left wins). While a group
   collects, no set is applied: one that arrives is refused (``CHALLENGE_PENDING``), since the
   challenge came first and will reveal the set it would cover.
-- ``quads``: the quads window (RULES.md `verish`, **Decision**): after every take by a seat a
+- ``quads``: the quads window (docs/RULES.md `verish`, **Decision**): after every take by a seat a
   person plays (``by_bot`` false), whatever he holds, the referee opens it
-  (``OpenQuadsWindow``): the next set waits, held, while the taker may discard quads; when
-  ``quads_window_ms`` pass the referee closes it (``CloseQuadsWindow``) and a held set is laid;
-  the taker's discard or decline closes it at once.
+  (``OpenQuadsWindow``): the next set waits, held, while the taker may discard quads. The
+  taker's discard or decline closes it (and a held set is laid); at a timed table (``turn_ms``
+  not 0) so does the end of its time, ``quads_window_ms`` (``CloseQuadsWindow``). At an untimed
+  table it has no time: nobody loses a right to a clock he was not shown. Its time, or its lack
+  of one, is the table's, never the taker's hand's.
 - ``turn``: the turn time limit of a seat a person plays; when it runs out the seat's bot (the
   one that plays it while it is away) chooses for it, else a random turn action is made
   (``engine.timeout_for``), and the engine applies ``Timeout(seat, action)``: what is done for
@@ -27,7 +29,7 @@ callable):
 - ``think``: the bot chooses that move ahead of the ``turn`` deadline (half ``bot_delay_ms``
   before it, at most half the turn time), so that the move comes exactly when the time runs out
   whatever it is: how long choosing took, which may differ between a true set and a bluff,
-  shows in no event's time (issue 27). When what the seat may do has changed since, the bot
+  shows in no event's time. When what the seat may do has changed since, the bot
   chooses again at the deadline.
 """
 
@@ -141,6 +143,12 @@ class Referee:
             return None
         return self.settings.turn_ms
 
+    def quads_time_ms(self) -> int | None:
+        """The time limit of a quads window, in ms, that ``quads_window_opened`` announces: None
+        at an untimed table (``turn_ms`` 0), where it lasts until the taker discards or declines
+        (docs/RULES.md, `verish`)."""
+        return self.settings.quads_window_ms if self.settings.turn_ms else None
+
     def turn_ms_left(self) -> int | None:
         """What is left of the running turn time, in ms (None: no turn is timed)."""
         at = self.timers.deadline("turn")
@@ -162,7 +170,7 @@ class Referee:
         if deal.over:
             return
         if deal.quads_window is not None:
-            self.timers.start("quads", self.settings.quads_window_ms)
+            self._time_quads()
         if deal.window_open and deal.last is not None:
             self._window_set = deal.last.set_no
             self.timers.start("window", self.settings.challenge_window_ms)
@@ -202,7 +210,7 @@ class Referee:
             and any(type(e) is engine.PileTaken for e in events)
         ):
             events = events + self._applied_now(engine.OpenQuadsWindow(taker))
-            self.timers.start("quads", self.settings.quads_window_ms)
+            self._time_quads()
         if deal.quads_window is None:
             self.timers.cancel("quads")
         if any(type(e) is engine.Turn for e in events):
@@ -222,6 +230,11 @@ class Referee:
             self.timers.cancel("think")
         return events
 
+    def _time_quads(self) -> None:
+        time_ms = self.quads_time_ms()
+        if time_ms is not None:
+            self.timers.start("quads", time_ms)
+
     def _time_turn(self) -> None:
         self.timers.cancel("turn")
         self.timers.cancel("think")
@@ -237,7 +250,7 @@ class Referee:
     # -- challenges -----------------------------------------------------------------------------
 
     def _collect(self, action: engine.Challenge) -> bool:
-        """RULES.md, "Timing rules": the first valid challenge of the last set opens the tie
+        """docs/RULES.md, "Timing rules": the first valid challenge of the last set opens the tie
         window; later ones within it join the group. True if ``action`` was taken into a group;
         False to apply it now (a premature challenge: void, and its sender is barred). Raises
         the engine's RuleViolation for a challenge the rules refuse."""

@@ -1,5 +1,5 @@
 """A live table brought back from the journal (``records.journal``) when a server starts again on the
-same database (issue 25; docs/PROTOCOL.md, "Across a server restart").
+same database (docs/PROTOCOL.md, "Across a server restart").
 
 ``restore_table`` rebuilds the table from its journaled rows: its settings and seats, the match
 so far, and the current deal, dealt again from the journaled deck and dealer and replayed

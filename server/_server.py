@@ -4,8 +4,8 @@
 (``ClientConnection``), which catches every exception of its own connection, and one task per
 table (``Table.run``, its deadlines). Lobby requests (``list_tables``, ``create_table``,
 ``variants``, ...) are answered here; table and game requests go to the session's table at once
-(``Table.handle``). What a request sends is queued on the receivers' outboxes and written by
-their writer tasks once the request is done (``_outbox``).
+(``Table.handle``). What a request sends goes to each receiver's outbox (``_outbox``: when it is
+written is said there).
 """
 
 from __future__ import annotations
@@ -60,6 +60,7 @@ class Server:
         self._nursery: trio.Nursery | None = None
         self._tasks = trio.CancelScope(shield=True)
         self._stop = trio.Event()
+        self._keep_tables = False  # (shutdown)
         self._refused = 0
         self._refusal_logged = -REFUSAL_LOG_EVERY
 
@@ -121,13 +122,19 @@ class Server:
                 task_status=task_status,
             )
 
-    def shutdown(self) -> None:
-        """Ask ``run`` to stop: every client gets ``bye`` and the server returns."""
+    def shutdown(self, keep_tables: bool = False) -> None:
+        """Ask ``run`` to stop: every client gets ``bye`` and the server returns. ``keep_tables``:
+        the tables stay in the journal, as after a kill (docs/PROTOCOL.md, "Across a server
+        restart"), with every action taken so far: the server started again on the same records
+        brings them back (``neveryu play`` after Ctrl-C); without a journal they are lost."""
+        self._keep_tables = keep_tables
         self._stop.set()
 
     async def _shutdown(self) -> None:
         log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.tables))
         for table in list(self.tables.values()):
+            if self._keep_tables:
+                table.journal = None  # its closing is not noted: the journal keeps it
             table.close("the server is shutting down")
         for conn in list(self.connections):
             conn.bye("shutdown")

@@ -2,7 +2,7 @@
 
 A session has an unguessable token (``secrets.token_urlsafe``), the ``seq`` of its events
 (strictly increasing, kept across a resume) and a bounded buffer of the events it was sent, so a
-resume can replay what a dropped connection missed (DESIGN.md, "Resume"). While connected it
+resume can replay what a dropped connection missed (docs/ARCHITECTURE.md, "Resume"). While connected it
 holds a ``Link``: the sending side of its connection. Nothing here awaits: a table sends and
 never waits for a slow reader (a connection that falls behind is dropped instead).
 """

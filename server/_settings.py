@@ -50,7 +50,7 @@ class TableSettings:
     turn_ms: int = 60_000
     challenge_window_ms: int = 1_500
     tie_window_ms: int = 250
-    quads_window_ms: int = 2_000
+    quads_window_ms: int = 10_000
     bot_delay_ms: int = 800
     deal_pause_ms: int = 4_000
     contribute_ms: int = 1_000

@@ -87,6 +87,11 @@ class Shuffle:
         self.contributions[seat] = protocol.from_hex(contribution, protocol.CONTRIBUTION_BYTES)
         self.awaited.discard(seat)
 
+    def stop_awaiting(self, seat: int) -> None:
+        """Seat ``seat``'s connection dropped: its contribution is no longer waited for (it is
+        still taken if it comes before the cards are dealt: docs/PROTOCOL.md, 9.2)."""
+        self.awaited.discard(seat)
+
     def deck(self) -> list[str]:
         """The deck, top first (``protocol.fair_deck``); no contribution is taken after this."""
         self.dealt = True

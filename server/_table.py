@@ -5,7 +5,7 @@ handlers never await and send without waiting on any connection, so one connecti
 are done and answered in order, and each handler is atomic (trio runs one task at a time). The
 match itself, while one is played, is the table's ``Game`` (``_game``): game requests go to it.
 The table's own task (``Table.run``) sleeps until the earliest deadline, the game's referee's
-(the timing rules of RULES.md, ``_referee.Referee``) or one of the table's own:
+(the timing rules of docs/RULES.md, ``_referee.Referee``) or one of the table's own:
 
 - ``bot:<seat>``: a bot (a bot seat, or an away player's) acts after ``bot_delay_ms``.
 - ``grace:<seat>``: a dropped player's seat is played by a bot after ``grace_ms`` (between
@@ -69,7 +69,7 @@ class Table:
         self.deals_played = 0  # deals of the last match, once it ended (the summary's deal_no)
         self.timers = Timers(trio.current_time)
         # A fixed seed makes the table's deals reproducible, its own (``table_seed``); else each
-        # deal is seeded afresh from ``secrets`` (DESIGN.md, engine/).
+        # deal is seeded afresh from ``secrets`` (docs/ARCHITECTURE.md, engine/).
         self.seed = table_seed(settings.seed, table_id) if settings.seed is not None else None
         self.rng = random.Random(self.seed if self.seed is not None else secrets.randbits(64))
         self.summary: dict[str, Any] = {}
@@ -121,9 +121,12 @@ class Table:
     def detached(self, session: Session) -> None:
         """``session``'s connection dropped: a seat waits ``grace_ms``, then a bot plays it
         (between matches the seat is given up); a spectator watches on, unseen, until the
-        server forgets the session (``Table.remove``)."""
+        server forgets the session (``Table.remove``). A fair deal 2 shuffle stops waiting for
+        the seat's contribution."""
         if session.table is self and session.seat is not None and self.seats[session.seat].session is session:
             self.timers.start(f"grace:{session.seat}", self.settings.grace_ms)
+            if self.game is not None:
+                self.game.seat_dropped(session.seat)
         self.check_empty()
 
     def attached(self, session: Session, snapshot: bool) -> None:

@@ -13,7 +13,9 @@ from ._server import Server
 class RunningServer:
     """A server running in a background thread. ``port``: where it listens; ``records``: its
     records (``on``, or ``off`` and why); ``stop()`` sends every client ``bye`` and waits for the
-    thread to end; ``error``: what stopped it, if it failed."""
+    thread to end (``stop(keep_tables=True)``: its tables stay in the journal, to come back
+    when a server is started again on the same records); ``error``: what stopped it, if it
+    failed."""
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
@@ -47,11 +49,13 @@ class RunningServer:
             raise RuntimeError(f"the server failed to start: {self.error}") from self.error
         return self
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """Shut the server down (clients get ``bye``) and join its thread."""
+    def stop(self, timeout: float = 10.0, keep_tables: bool = False) -> None:
+        """Shut the server down (clients get ``bye``; ``Server.shutdown``) and join its thread."""
         if self._token is not None and self._thread.is_alive():
             try:
-                trio.from_thread.run_sync(self._server.shutdown, trio_token=self._token)
+                trio.from_thread.run_sync(
+                    lambda: self._server.shutdown(keep_tables=keep_tables), trio_token=self._token
+                )
             except trio.RunFinishedError:
                 pass
         self._thread.join(timeout)

@@ -82,7 +82,7 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 def legal_message(legal: engine.Legal) -> dict[str, Any]:
-    """A ``legal`` event body from engine ``Legal`` (DESIGN.md, "Turns")."""
+    """A ``legal`` event body from engine ``Legal`` (docs/ARCHITECTURE.md, "Turns")."""
     lay = None
     if legal.lay is not None:
         lay = {"min": legal.lay.min, "max": legal.lay.max, "ranks": list(legal.lay.ranks)}
@@ -121,7 +121,7 @@ def held_fields(deal: engine.Deal, seat: int | None) -> dict[str, Any] | None:
     return {"cards": [], "rank": rank, "count": 0}
 
 
-# -- the fair deal (DESIGN.md, "Fair deal") ---------------------------------------------------
+# -- the fair deal (docs/ARCHITECTURE.md, "Fair deal") ---------------------------------------------------
 
 
 def new_salt() -> str:

@@ -67,11 +67,15 @@ def _records_stay_in_the_test(
 ) -> Iterator[None]:
     """``neveryu serve`` and ``neveryu play`` record by default in the user's data folder: in a
     test (and the programs it starts) that folder is the test's own, and every deal recorded
-    there must replay exactly too."""
+    there must replay exactly too. The user's state folder (kept sessions, the player key) is
+    the test's own as well."""
     from records_checks import check_database
 
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("NEVERYU_DATA_DIR", str(folder))
+    # kept sessions and the player key too: the user's own are not the test's, and test workers
+    # running at once must not share them
+    monkeypatch.setenv("NEVERYU_STATE_DIR", str(tmp_path_factory.mktemp("state")))
     yield
     if (folder / "records.sqlite3").exists():
         check_database(folder / "records.sqlite3")

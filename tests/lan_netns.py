@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import budget
 
 REPO = Path(__file__).resolve().parent.parent
 PREFIX = "nvytest"
@@ -182,11 +183,12 @@ class Lan:
         return self.popen(host, [sys.executable, "-m", "neveryu.client.cli", *args], **kwargs)
 
     def run(self, host: Host, argv: Sequence[str], timeout: float) -> subprocess.CompletedProcess[str]:
-        """Run *argv* on *host* to its end, within *timeout* seconds (else kill it and raise
+        """Run *argv* on *host* to its end, within *timeout* seconds scaled by the machine's load
+        (tests/budget.py; else kill it and raise
         ``subprocess.TimeoutExpired``); returns its exit status and output."""
         proc = self.popen(host, argv)
         try:
-            out, err = proc.communicate(timeout=timeout)
+            out, err = proc.communicate(timeout=budget.seconds(timeout))
         except subprocess.TimeoutExpired:
             _kill(proc)
             raise
@@ -247,8 +249,8 @@ def wait_for(
 ) -> Any:
     """Poll *check* until it returns something true, and return that; raise AssertionError
     naming *what* (and adding ``detail()``, such as the processes' output) after *timeout*
-    seconds."""
-    deadline = time.monotonic() + timeout
+    seconds, scaled by the machine's load (tests/budget.py)."""
+    deadline = time.monotonic() + budget.seconds(timeout)
     while True:
         result = check()
         if result:

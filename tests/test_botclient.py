@@ -6,7 +6,9 @@ import random
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
+import budget
 import pytest
 import trio
 
@@ -54,20 +56,37 @@ async def test_neveryu_bot_takes_host_port_as_join_does(records_db):
 
 
 async def test_ctrl_c_stops_neveryu_bot_with_a_word_on_how_to_start_it_again():
-    with trio.fail_after(60):
+    with trio.fail_after(budget.seconds(60)):
         async with trio.open_nursery() as nursery:
             port = await nursery.start(serve, ServerConfig(host=HOST, port=0, seed=3))
             process = await trio.lowlevel.open_process(
-                [*BOT_COMMAND, f"{HOST}:{port}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                [*BOT_COMMAND, f"{HOST}:{port}"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                # as from a terminal: a test run started in the background (`scripts/test &`)
+                # ignores SIGINT, and a process keeps an ignored SIGINT across exec
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
             )
             watcher = await Client.connect(HOST, port, "watcher")
             while not (await watcher.request("list_tables"))["tables"]:  # the bot made its table
                 await trio.sleep(0.05)
+            said, read = bytearray(), trio.Event()
+
+            async def read_stderr() -> None:  # all along: a full pipe would stall the bot
+                while chunk := await process.stderr.receive_some():
+                    said.extend(chunk)
+                read.set()
+
+            nursery.start_soon(read_stderr)
             process.send_signal(signal.SIGINT)
-            assert await process.wait() == 130
-            said = b""
-            while chunk := await process.stderr.receive_some():
-                said += chunk
+            with trio.move_on_after(budget.seconds(20)):
+                assert await process.wait() == 130
+            if process.returncode is None:  # say why (blocked or ignored signals?), then fail
+                status = Path(f"/proc/{process.pid}/status").read_text()
+                masks = [line for line in status.splitlines() if line.startswith(("State", "Sig"))]
+                process.kill()
+                pytest.fail(f"neveryu bot did not stop on SIGINT; {masks}; stderr: {bytes(said)!r}")
+            await read.wait()
             assert (
                 said.decode()
                 .strip()

@@ -76,7 +76,7 @@ def _fields(state):
 
 
 def test_lay_then_challenge_false_claim_layer_takes_pile():
-    """RULES.md, `verish` worked example: A lays K♥ 7♣ as two kings, B challenges, A takes all 6."""
+    """docs/RULES.md, `verish` worked example: A lays K♥ 7♣ as two kings, B challenges, A takes all 6."""
     state = model.reduce_all(
         [
             {

@@ -1,8 +1,10 @@
-"""The quads window of ``verish`` in the terminal client (RULES.md, ``verish``, quads after taking;
-issue 18 item 1): the model follows ``quads_window_opened`` and ``quads_window_closed``; the
-taker sees a countdown and the keys (``d`` discards, ``k`` goes on, ``в`` and ``л`` on a Russian
-layout); everyone else sees a neutral line that is the same whatever the taker holds; a set laid
-early waits for the window. Model, controller, screen texts and pipe-input keys; no server."""
+"""The quads window of ``verish`` in the terminal client (docs/RULES.md, ``verish``, quads after taking):
+the model follows ``quads_window_opened`` and ``quads_window_closed`` (a close by time is
+logged); the taker sees a countdown at a timed table, none at an untimed one (the window waits
+for him), and the keys (``d`` discards, ``k`` goes on, ``в`` and ``л`` on a Russian layout),
+also over a dialog that hides the table; everyone else sees a neutral line that is the same
+whatever the taker holds; a set laid early waits for the window. Model, controller, screen
+texts and pipe-input keys; no server."""
 
 from __future__ import annotations
 
@@ -139,7 +141,27 @@ def test_the_window_opens_with_its_deadline_on_the_local_clock_and_closes():
     assert s.quads_window == {"seat": ANN, "deadline": 52.0}
     assert model.engine_view(s).quads_window == ANN
     closed = model.reduce(s, {"t": "quads_window_closed", "seq": 12, "ts": 0, "seat": ANN}, 51.0)
-    assert closed.quads_window is None and closed.log == s.log  # the status line said it; no log line
+    assert closed.quads_window is None and closed.log[:-1] == s.log  # its time was up: one line
+    assert Texts("en").log_line(closed, closed.log[-1]) == "Ann's quads window has closed: its time is up."
+    assert Texts("ru").log_line(closed, closed.log[-1]) == "Окно четвёрок (Ann) закрылось: время вышло."
+    mine = model.reduce_all(
+        [*take(ANN, quads=True), {"t": "quads_window_closed", "seq": 12, "ts": 0, "seat": ANN}]
+    )
+    assert Texts("en").log_line(mine, mine.log[-1]) == "Your quads window has closed: its time is up."
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [
+        {"t": "quads_declined", "seat": ANN},
+        {"t": "quads_discarded", "seat": ANN, "count": 1, "ranks": ["9"], "shown": True, "cards": None},
+    ],
+)
+def test_a_window_the_taker_closed_is_logged_once_by_his_decision(decision):
+    s = model.reduce_all(take(BOB, quads=True))
+    s = model.reduce(s, {**decision, "seq": 12, "ts": 0})
+    closed = model.reduce(s, {"t": "quads_window_closed", "seq": 13, "ts": 0, "seat": ANN})
+    assert closed.quads_window is None and closed.log == s.log  # the decision's line said it all
 
 
 def test_a_set_laid_ends_the_window_and_a_new_deal_starts_without_one():
@@ -242,6 +264,20 @@ def test_the_taker_with_quads_sees_a_countdown_and_both_keys():
     assert ("d", "discard quads") in shown[2] and ("k", "go on") in shown[2]
     clock[0] += 1.5
     assert plain(status(c.state, c.t, clock[0])) == "▶ You took the pile: quads? · 0:01 left · Turn: Bob"
+
+
+@pytest.mark.parametrize("quads", [True, False])
+def test_at_an_untimed_table_the_taker_sees_no_clock_and_the_window_waits(quads):
+    c, _, clock = controller(
+        take(ANN, quads=quads, window_ms=None)
+        + [{"t": "quads_window_opened", "seq": 11, "ts": 0, "seat": ANN, "time_ms": None}]
+    )
+    status_line, notice, bar = what_is_shown(c)
+    assert status_line == "▶ You took the pile: quads? · Turn: Bob"
+    assert notice.endswith("The next set waits meanwhile.") and ("k", "go on") in bar
+    clock[0] += 3600.0
+    assert what_is_shown(c) == (status_line, notice, bar)  # an hour on: nothing ran out
+    assert c.next_tick(clock[0]) is None  # nothing on the screen runs on the clock
 
 
 def test_the_taker_without_quads_is_offered_only_to_go_on():
@@ -369,3 +405,68 @@ def test_the_takers_keys_send_the_request(lang, key, wanted):
 def test_the_next_player_may_lay_during_the_window_and_k_does_nothing_for_him():
     sent, c = press(["k", " ", "\r"], take(BOB, quads=True), until=lambda c: c.dialog is not None)
     assert sent == [] and c.dialog.kind == "rank"  # k sent nothing; the lay asks the rank first
+
+
+# -- a dialog that hides the table -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dialog_key", ["q", "?", "r", "\t"])
+def test_a_dialog_over_the_window_shows_it_and_takes_d_and_k(dialog_key):
+    """The Leave dialog (or help, rules, scores) covers the status line: it shows the window, its
+    countdown and its keys, and ``k`` there goes on, so no dialog uses the window up unseen."""
+    sent, c = press(
+        [dialog_key, lambda c: c.dialog is not None, "k"],
+        take(ANN, quads=True),
+        until=lambda c: c.state.legal is None,  # (sending clears the offer)
+    )
+    assert sent == [{"t": "decline_quads"}] and c.dialog is not None  # the dialog stays open
+
+
+def test_the_dialog_says_what_the_status_line_would():
+    c, _, _ = controller(take(ANN, quads=True))
+    c.quit_key()
+    assert c.dialog.kind == "quit" and c.quads_over_dialog()
+    text = plain(Screen(c)._dialog_text())
+    assert text.startswith(
+        "▶ You took the pile: quads? · 0:02 left · Turn: Bob\n"
+        "You have just taken the pile: d discards your quads of nines, k goes on without. "
+        "The next set waits meanwhile.\n\n"
+    )
+    assert [(k.key, k.label) for k in keybar.entries(c)][:2] == [("d", "discard quads"), ("k", "go on")]
+    bystander, _, _ = controller(take(BOB, quads=True))
+    bystander.quit_key()
+    assert not bystander.quads_over_dialog()  # only the taker's own window
+
+
+def test_the_new_table_form_says_how_long_the_window_waits():
+    from neveryu.client.ui.create_form import CreateForm
+    from neveryu.client.ui.pages import _form_value
+
+    verish = {"name": "verish", "title": "x", "players": [2, 6], "options": {}, "quads_window_ms": 10_000}
+    form = CreateForm(variants=(verish,))
+    form.set_variant("verish")
+    t = Texts("en")
+    assert form.turn == 60 and _form_value(t, form, "quads_window") == "10 s"
+    form.turn = 0  # untimed turns: the window waits for the taker
+    assert _form_value(t, form, "quads_window") == "until the taker decides"
+    assert form.request()["quads_window_ms"] == 10_000 and form.request()["turn_ms"] == 0
+    form.quads_window = 0
+    assert _form_value(t, form, "quads_window") == "off"
+
+
+@pytest.mark.parametrize(
+    ("argv", "wanted"),
+    [
+        ([], {"turn_ms": 0}),  # untimed: the window waits for the player (the server's default)
+        (["--turn", "60"], {"turn_ms": 60_000}),  # timed: the server's default window, 10 s
+        (["--turn", "60", "--quads-window", "20"], {"turn_ms": 60_000, "quads_window_ms": 20_000}),
+        (["--quads-window", "0"], {"turn_ms": 0, "quads_window_ms": 0}),  # no window at all
+    ],
+)
+def test_neveryu_play_sets_the_window(argv, wanted):
+    from neveryu.client.cli import build_parser
+    from neveryu.client.commands.play import table_request
+
+    args = build_parser().parse_args(["play", *argv])
+    request = table_request(args, 4, ["sharp"] * 3)
+    assert {k: v for k, v in request.items() if k in ("turn_ms", "quads_window_ms")} == wanted

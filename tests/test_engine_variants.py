@@ -1,4 +1,4 @@
-"""The variants as RULES.md gives them (issues 2, 3 and 21): each variant's parameters and deck
+"""The variants as docs/RULES.md gives them (issues 2, 3 and 21): each variant's parameters and deck
 by seat count, how the cards are dealt and who deals, and malformed actions, which are rule
 violations that change nothing. The seeded sweep of whole deals is tests/test_properties.py.
 """
@@ -24,7 +24,7 @@ from neveryu.engine import (
     Timeout,
 )
 
-# -- dealing and dealers (RULES.md, ``deal``, ``first_dealer``, ``next_dealer``) ---------------------
+# -- dealing and dealers (docs/RULES.md, ``deal``, ``first_dealer``, ``next_dealer``) ---------------------
 
 
 @pytest.mark.parametrize("name", list(engine.VARIANTS))
@@ -142,7 +142,7 @@ def test_malformed_actions_are_rule_violations(name):
                 assert snapshot(deal) == before, action
 
 
-# -- the parameters of each variant, as RULES.md states them -----------------------------------------
+# -- the parameters of each variant, as docs/RULES.md states them -----------------------------------------
 
 RULES_TABLE = {
     # each row: the values of FIELDS below, in that order
@@ -308,7 +308,7 @@ FIELDS = (
     "scoring",
 )
 
-DECKS = {  # seats -> deck, "auto" (RULES.md, each variant's deck paragraph)
+DECKS = {  # seats -> deck, "auto" (docs/RULES.md, each variant's deck paragraph)
     "verish": {2: "36", 3: "36", 4: "52", 6: "52"},
     "veryu": {2: "36", 4: "36", 5: "52", 8: "52", 9: "2x52", 12: "2x52"},
     "lozh": {2: "36", 6: "36", 7: "52", 10: "52", 11: "2x52", 12: "2x52"},

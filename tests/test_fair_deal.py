@@ -4,6 +4,9 @@ it.
 
 - The shuffle: the test vectors of docs/PROTOCOL.md (9.4) against ``protocol.fair_deck`` and
   against the Python code printed in 9.3; its parts one by one.
+- A seeded table's seed, deal seeds and first dealer: the vector of docs/PROTOCOL.md (9.6)
+  against the formula as written there (SHA-256, HMAC, a Mersenne Twister written here from
+  its reference) and against the server's code.
 - The client's check (client/fairdeal.py through the terminal client's model) of one deal's
   disclosure, and ``neveryu verify`` of one.
 
@@ -15,8 +18,10 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import hmac
 import itertools
 import pathlib
+import random
 import re
 from typing import Any
 
@@ -102,7 +107,101 @@ def test_the_step_by_step_of_vector_1():
     stream = protocol.byte_stream(bytes.fromhex(v["key"]))
     assert [protocol.uniform_below(stream, m) for m in (36, 35, 34)] == [33, 33, 24]
     assert 2**32 - 2**32 % 36 == 4_294_967_292 and int("fa3f0ef9", 16) == 4_198_436_601
-    assert f"`{protocol.seeded_deal_seed(7, 1).hex()}`" in PROTOCOL_MD
+
+
+def seeded_vector() -> dict[str, list[str]]:
+    """The ```text vector seeded block of docs/PROTOCOL.md, 9.6, as ``name: words``."""
+    (body,) = re.findall(r"```text vector seeded\n(.*?)```", PROTOCOL_MD, re.S)
+    fields: dict[str, list[str]] = {}
+    name = ""
+    for line in body.splitlines():
+        if "=" in line and not line.startswith(" "):
+            name, _, value = (x.strip() for x in line.partition("="))
+            fields[name] = value.split()
+        else:
+            fields[name] += line.split()
+    return fields
+
+
+SEEDED = seeded_vector()
+
+
+class MT19937:
+    """The Mersenne Twister of Matsumoto and Nishimura's reference code (mt19937ar.c):
+    ``init_by_array`` and ``genrand_int32``, as docs/PROTOCOL.md 9.6 names them."""
+
+    def __init__(self, key: list[int]) -> None:
+        mt = [0] * 624
+        mt[0] = 19650218
+        for i in range(1, 624):
+            mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & 0xFFFFFFFF
+        i, j = 1, 0
+        for _ in range(max(624, len(key))):
+            mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + key[j] + j) & 0xFFFFFFFF
+            i, j = i + 1, (j + 1) % len(key)
+            if i >= 624:
+                mt[0], i = mt[623], 1
+        for _ in range(623):
+            mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & 0xFFFFFFFF
+            i += 1
+            if i >= 624:
+                mt[0], i = mt[623], 1
+        mt[0] = 0x80000000
+        self.mt, self.index = mt, 624
+
+    def genrand_uint32(self) -> int:
+        mt = self.mt
+        if self.index >= 624:
+            for k in range(624):
+                y = (mt[k] & 0x80000000) | (mt[(k + 1) % 624] & 0x7FFFFFFF)
+                mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+            self.index = 0
+        y = mt[self.index]
+        self.index += 1
+        y ^= y >> 11
+        y ^= (y << 7) & 0x9D2C5680
+        y ^= (y << 15) & 0xEFC60000
+        return y ^ (y >> 18)
+
+
+def first_dealer_as_documented(table_seed: int, seats: int) -> int:
+    words = [table_seed & 0xFFFFFFFF, table_seed >> 32] if table_seed >= 2**32 else [table_seed]
+    mt, k = MT19937(words), seats.bit_length()
+    while (u := mt.genrand_uint32() >> (32 - k)) >= seats:
+        pass
+    return u
+
+
+def test_the_seeded_tables_vector_follows_the_formula_written_in_9_6():
+    seed, table_id = int(SEEDED["seed"][0]), int(SEEDED["table id"][0])
+    digest = hashlib.sha256(f"neveryu table {seed} {table_id}".encode()).digest()
+    t = int.from_bytes(digest[:8], "big") % 2**63
+    assert SEEDED["T"] == [str(t), f"({t:#x})"]
+    deal_seed = hmac.new(t.to_bytes(8, "big"), b"neveryu seeded deal" + (1).to_bytes(4, "big"), "sha256")
+    assert SEEDED["deal 1 seed"] == [deal_seed.hexdigest()]
+    assert SEEDED["seed_hash"] == [hashlib.sha256(deal_seed.digest()).hexdigest()]
+    assert SEEDED["first dealer"] == [str(first_dealer_as_documented(t, 3)), "(of", "3", "seats)"]
+    assert SEEDED["deck (36)"] == protocol.fair_deck(deal_seed.digest(), "36", [None] * 3)
+
+
+def test_the_server_makes_the_seeded_tables_seeds_as_9_6_says():
+    from neveryu.server._settings import table_seed
+
+    t = table_seed(int(SEEDED["seed"][0]), int(SEEDED["table id"][0]))
+    assert SEEDED["T"][0] == str(t)
+    assert SEEDED["deal 1 seed"] == [protocol.seeded_deal_seed(t, 1).hex()]
+    for big in (t, 1, 0, 2**32 - 1, 2**32, 2**63 - 1):
+        for seats in (2, 3, 4, 5, 7, 12):
+            assert random.Random(big).randrange(seats) == first_dealer_as_documented(big, seats)
+
+
+def test_9_7_lists_every_field_of_a_disclosure_and_no_other():
+    import attrs
+
+    section = PROTOCOL_MD[PROTOCOL_MD.index("### 9.7") : PROTOCOL_MD.index("## 10.")]
+    rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("  | `")]
+    documented = {name for cell in rows for name in re.findall(r"`(\w+)`", cell)}
+    assert documented == {a.name for a in attrs.fields(fairdeal.Disclosure)}
 
 
 @pytest.mark.parametrize("kind", engine.DECK_KINDS)

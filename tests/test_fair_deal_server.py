@@ -237,6 +237,22 @@ async def test_a_dropped_player_is_not_waited_for(nursery, mock_clock):
     assert room.events(0, "deal_started")[1]["contributions"][1] is None
 
 
+async def test_a_player_who_drops_while_the_deal_waits_for_contributions_is_not_waited_for(
+    nursery, mock_clock
+):
+    room = await open_room(nursery, mock_clock)
+    start = trio.current_time()
+    mine, _ = await room.contribute(0)
+    assert not room.events(0, "deal_started")
+    gone = room.players[1]
+    gone.detach(gone.link, trio.current_time())  # type: ignore[arg-type]
+    room.table.detached(gone)
+    await trio.testing.wait_all_tasks_blocked()
+    (started,) = room.events(0, "deal_started")
+    assert trio.current_time() == start  # dealt when the drop was seen, not when the window closed
+    assert started["contributions"][:2] == [mine, None]
+
+
 async def test_contributions_the_server_does_not_take(nursery, mock_clock):
     room = await open_room(nursery, mock_clock)
     c = fairdeal.new_contribution()
@@ -274,7 +290,7 @@ async def test_a_seeded_table_asks_for_nothing_and_deals_the_same_decks(nursery,
         assert started["fair"] == 2 and started["contributions"] == [None, None, None]
         await room.play_out()
         (ended,) = room.events(0, "deal_ended")
-        seed = table_seed(7, room.table.id)  # the table's own, from its maker's seed (issue 27)
+        seed = table_seed(7, room.table.id)  # the table's own, from its maker's seed
         assert bytes.fromhex(ended["seed"]) == protocol.seeded_deal_seed(seed, 1)
         assert protocol.seed_hash(bytes.fromhex(ended["seed"])) == started["seed_hash"]
         decks.append(ended["deck"])
@@ -283,6 +299,9 @@ async def test_a_seeded_table_asks_for_nothing_and_deals_the_same_decks(nursery,
         room.table.close("test")
         await trio.testing.wait_all_tasks_blocked()
     assert decks[0] == decks[1] == protocol.fair_deck(protocol.seeded_deal_seed(seed, 1), "36", [None] * 3)
+    # the vector of docs/PROTOCOL.md, 9.6 (seed 7, table 1, verish at 3 seats): what a third party computes
+    assert (room.table.id, started["dealer"]) == (1, 1)
+    assert " ".join(decks[0]).startswith("8C KS KD 8H 9H TS AH 7H 7C AD")
 
 
 # -- test doubles of a cheating server: the client's check catches each -----------------------------

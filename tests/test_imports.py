@@ -1,4 +1,4 @@
-"""The packages' imports as DESIGN.md ("Layout") fixes them, read from the sources: no import
+"""The packages' imports as docs/ARCHITECTURE.md ("Layout") fixes them, read from the sources: no import
 cycle anywhere (an import inside a function or under ``TYPE_CHECKING`` counts too), and each
 package imports only what it may."""
 

@@ -24,6 +24,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import budget
 import pytest
 import trio
 from records_checks import check_database
@@ -144,7 +145,7 @@ async def test_a_server_killed_at_any_moment_loses_no_game(tmp_path, variant, se
     served = [Served(args, log=tmp_path / "server0.log")]
     rules = engine.variant(variant)
     try:
-        with trio.fail_after(120):
+        with trio.fail_after(budget.seconds(120)):
             ann = await Client.connect(HOST, served[0].port, "ann", keep=True)
             seed = {"seed": rng.randrange(1 << 30)} if seeded else {}
             made = await ann.request(
@@ -206,7 +207,7 @@ async def test_fresh_starts_without_the_tables(tmp_path):
     args = ["--db", str(db), "--config", str(write_config(tmp_path))]
     first = Served(args, log=tmp_path / "first.log")
     try:
-        with trio.fail_after(60):
+        with trio.fail_after(budget.seconds(60)):
             ann = await Client.connect(HOST, first.port, "ann", keep=True)
             await ann.request("create_table", variant="cheat", seats=3, bots=["sharp", "sharp"], deals=1)
             await ann.request("ready", ready=True)
@@ -241,7 +242,7 @@ async def test_a_full_disk_costs_the_journal_never_a_game(tmp_path):
     args = ["--db", str(db), "--config", str(write_config(tmp_path))]
     served = Served(args, log=tmp_path / "log", setup=f"mount -t tmpfs -o size=128k tmpfs {disk}")
     try:
-        with trio.fail_after(120):
+        with trio.fail_after(budget.seconds(120)):
             ann = await Client.connect(HOST, served.port, "ann", keep=True)
             made = await ann.request(
                 "create_table", variant="verish", seats=3, bots=["sharp", "sharp"], deals=20

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+import budget
 import pytest
 from lan_netns import Lan, Lines, skip_reason, wait_for
 
@@ -128,7 +129,7 @@ def test_new_counts_reach_browsers_and_a_goodbye_removes_the_server(lan):
 
     say(proc, "quit")
     closed = wait_for("the withdrawal", lambda: out.find(r"^closed ([\d.]+)$"), 10)
-    assert float(closed.group(1)) <= 1.5  # CLOSE_TIMEOUT and a little
+    assert float(closed.group(1)) <= budget.seconds(1.5)  # CLOSE_TIMEOUT and a little, on an idle machine
     assert proc.wait(timeout=10) == 0
 
     status, found, hint = servers(lan, client)

@@ -1,9 +1,10 @@
-"""The distribution installs as one namespace, ``neveryu`` (DESIGN.md, "Layout"): the folders at
+"""The distribution installs as one namespace, ``neveryu`` (docs/ARCHITECTURE.md, "Layout"): the folders at
 the repository's top level become ``neveryu.engine``, ``neveryu.protocol``, ``neveryu.server`` and
 ``neveryu.client``; nothing else lands at the top of site-packages."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -33,10 +34,14 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel built from this checkout (no build isolation: the test extras hold setuptools)."""
-    out = tmp_path_factory.mktemp("wheel")
+    """The wheel built from a copy of this checkout (no build isolation: the test extras hold
+    setuptools). A copy: setuptools writes its build folders beside the sources, and two test
+    workers may each build the wheel at once."""
+    out, src = tmp_path_factory.mktemp("wheel"), tmp_path_factory.mktemp("src") / "neveryu"
+    junk = (".venv", ".git", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis")
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(*junk))
     subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(ROOT)],
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(src)],
         check=True,
         capture_output=True,
         timeout=300,

@@ -2,7 +2,7 @@
 variants at their fewest, four and most seats (and the double decks the variants allow), and
 after every action of every deal:
 
-- the card invariant (RULES.md: hands + pile + discard + hidden + set-aside + stock = the deck);
+- the card invariant (docs/RULES.md: hands + pile + discard + hidden + set-aside + stock = the deck);
 - no seat's view, and no event projected for it (nor a spectator's), holds a card it may not
   see, nor (where ``hand_counts_public`` is false) an exact hand or pile size; a taken pile's
   cards reach the taker sorted as a hand is (their order says nothing about where they lay);
@@ -13,7 +13,7 @@ after every action of every deal:
   waits for ``close_window``), and every action built from ``legal_actions(seat)`` is accepted
   (the quads right of `verish` used, declined, or let lapse);
 - an illegal action raises a RuleViolation, agrees with ``check``, and changes no state;
-- each reveal's truth, taker and next leader, and the deal's result, are those RULES.md gives;
+- each reveal's truth, taker and next leader, and the deal's result, are those docs/RULES.md gives;
 - deals played by a simple bot end within ``ACTION_CAP`` actions.
 
 Pure Python and derandomized: every deal is seeded by its case and number (``deal_seed``), the
@@ -51,7 +51,7 @@ from neveryu.server import _wire
 
 ACTION_CAP = 5000
 """A deal played by ``simple_action`` ends within this many applied actions (referee actions
-included); RULES.md's variants all end: cards leave the game only by going out or discards."""
+included); docs/RULES.md's variants all end: cards leave the game only by going out or discards."""
 
 
 Options = tuple[tuple[str, object], ...]
@@ -370,7 +370,7 @@ def check_views(deal: Deal, wire: bool = False) -> None:
 
 
 def check_outcome(deal: Deal, events) -> None:
-    """RULES.md's outcomes, recomputed from the events: a revealed claim is true exactly when
+    """docs/RULES.md's outcomes, recomputed from the events: a revealed claim is true exactly when
     every card is of the claimed rank and (where counts may lie) the count is right; the pile
     goes where "What every variant shares" and `veryu` say; the next leader is the one
     ``leader_after_reveal`` names; the result follows ``result``."""
@@ -522,7 +522,7 @@ def test_simple_bot_deals_end_within_the_cap(name):
 
 @pytest.mark.parametrize("name", list(engine.VARIANTS))
 def test_same_seed_same_actions_same_deal(name):
-    """DESIGN.md: the same seed and the same actions give the same deal."""
+    """docs/ARCHITECTURE.md: the same seed and the same actions give the same deal."""
 
     def run():
         rng = random.Random(42)

@@ -10,7 +10,10 @@ import pathlib
 import subprocess
 import sys
 
+import budget
 import pytest
+
+from neveryu import server
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "example_client.py"
@@ -70,12 +73,12 @@ def test_example_client_contributes_and_checks_fair_deal_2(fair_server_port, var
             "--variant",
             variant,
             "--timeout",
-            "25",
+            str(round(budget.seconds(25))),
             *bot_args(),
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=budget.seconds(60),
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert result.stdout.splitlines()[-2:] == [
@@ -86,9 +89,6 @@ def test_example_client_contributes_and_checks_fair_deal_2(fair_server_port, var
 
 @pytest.fixture(scope="module")
 def server_port():
-    server = pytest.importorskip("server")
-    if not hasattr(server, "start_in_thread"):
-        pytest.skip("the server cannot be started in-process yet")
     config = server.ServerConfig(host="127.0.0.1", port=0, seed=3).evolve(
         table={"bot_delay_ms": 0, "challenge_window_ms": 30, "tie_window_ms": 5},
         limits={"max_tables_per_address": 64},  # every test here makes a table from 127.0.0.1
@@ -102,10 +102,8 @@ def server_port():
 
 def bot_args() -> list[str]:
     """The bots' strength, where the server's welcome does not name one (null then works too)."""
-    try:
-        from neveryu.server._bots import strengths
-    except ImportError:
-        return []
+    from neveryu.server._bots import strengths
+
     return ["--bot", strengths()[0]]
 
 
@@ -124,12 +122,12 @@ def test_example_client_plays_a_whole_deal(server_port, variant):
             "--variant",
             variant,
             "--timeout",
-            "40",
+            str(round(budget.seconds(40))),
             *bot_args(),
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=budget.seconds(60),
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     lines = result.stdout.splitlines()
@@ -160,7 +158,18 @@ def test_every_frame_the_server_sends_matches_the_schema(request, variant, fair,
         example.Client, "receive", lambda self: received.append(receive(self)) or received[-1]
     )
     assert (
-        example.main(["--port", str(server_port), "--variant", variant, "--timeout", "40", *bot_args()]) == 0
+        example.main(
+            [
+                "--port",
+                str(server_port),
+                "--variant",
+                variant,
+                "--timeout",
+                str(round(budget.seconds(40))),
+                *bot_args(),
+            ]
+        )
+        == 0
     )
     defs = protocol.build_schema()["$defs"]
     validators: dict[str, jsonschema.Draft202012Validator] = {}

@@ -1,6 +1,7 @@
 """The referee alone (server/_referee.py), on a clock the test moves: the quads window of
-`verish` (RULES.md, quads after_taking, Decision) and the tie window that no set cuts short
-(RULES.md, "Timing rules"), at their exact boundaries. Deals are arranged by hand, as the
+`verish` (docs/RULES.md, quads after_taking, Decision; timed at a timed table, waiting for the taker
+at an untimed one, and the same whatever he holds) and the tie window that no set cuts short
+(docs/RULES.md, "Timing rules"), at their exact boundaries. Deals are arranged by hand, as the
 scenario files arrange them."""
 
 from __future__ import annotations
@@ -68,9 +69,12 @@ def verish_take() -> engine.Deal:
     return deal
 
 
+TIMED = {"turn_ms": 30_000}  # a timed table: its quads window has a time limit
+
+
 def test_a_persons_take_opens_the_quads_window_and_the_next_set_waits_for_its_end():
     deal = verish_take()
-    ref, clock = referee(deal, settings("verish"))
+    ref, clock = referee(deal, settings("verish", **TIMED))
     events = ref.act(engine.Challenge(A, 1))
     assert types(events)[-1] == "quads_window_opened" and events[-1].seat == A
     assert ref.next() == pytest.approx(102.0)
@@ -99,7 +103,7 @@ def test_the_takers_decline_lays_the_held_set_at_once():
 
 def test_the_takers_discard_lays_the_held_set_at_once():
     deal = verish_take()
-    ref, clock = referee(deal, settings("verish"))
+    ref, clock = referee(deal, settings("verish", **TIMED))
     ref.act(engine.Challenge(A, 1))
     ref.act(engine.LaySet(B, ("JH",), "J", None))
     events = ref.act(engine.DiscardQuads(A, ("9",)))
@@ -118,6 +122,51 @@ def test_the_window_opens_whatever_the_taker_holds():
     deal.apply(engine.LaySet(C, ("9C",), "9", None))
     ref, _ = referee(deal, settings("verish"))
     assert types(ref.act(engine.Challenge(A, 1)))[-1] == "quads_window_opened"  # A holds no quad
+
+
+def test_at_an_untimed_table_the_window_waits_for_the_takers_decision():
+    deal = verish_take()
+    ref, clock = referee(deal, settings("verish"))  # turn_ms 0
+    assert types(ref.act(engine.Challenge(A, 1)))[-1] == "quads_window_opened"
+    assert ref.quads_time_ms() is None and ref.next() == float("inf")
+    assert types(ref.act(engine.LaySet(B, ("8S",), "8", None))) == ["set_held"]
+    assert fire_at(ref, clock, 100_000.0) == [] and deal.quads_window == A  # no clock ends it
+    closed = ref.act(engine.DeclineQuads(A))
+    assert types(closed) == ["quads_declined", "quads_window_closed", "set_laid", "turn"]
+
+
+@pytest.mark.parametrize(("times", "due"), [({}, None), (TIMED, 102.0)])
+def test_a_window_restored_from_the_journal_keeps_the_tables_timing(times, due):
+    deal = verish_take()
+    ref, _ = referee(deal, settings("verish", **times))
+    ref.act(engine.Challenge(A, 1))
+    again, _ = referee(deal, settings("verish", **times))  # the server started again: a new referee
+    again.resume()
+    assert again.timers.deadline("quads") == due
+
+
+@pytest.mark.parametrize("times", [{}, TIMED])
+def test_the_windows_time_and_end_are_the_same_whatever_the_taker_holds(times):
+    """Hidden information (docs/RULES.md, `verish`): what everyone sees of the window, its opening,
+    its time limit and when the clock closes it, depends on the table, not on the taker's hand."""
+
+    def seen(hand: list[str]) -> tuple[list[str], int | None, float, list[str]]:
+        deal = engine.Deal(
+            engine.variant("verish"),
+            deck="36",
+            dealer=B,
+            turn=C,
+            hands=[hand, ["8S", "8H", "JH"], ["9C", "JS", "JD"]],
+        )
+        deal.apply(engine.LaySet(C, ("9C",), "9", None))
+        ref, clock = referee(deal, settings("verish", **times))
+        opened = types(ref.act(engine.Challenge(A, 1)))
+        ref.act(engine.LaySet(B, ("8S",), "8", None))
+        due = ref.timers.deadline("quads")
+        closed = types(fire_at(ref, clock, 102.0))
+        return opened, ref.quads_time_ms(), due if due is not None else float("inf"), closed
+
+    assert seen(["9S", "9H", "9D", "7C", "7D"]) == seen(["TS", "KH", "7D", "7C", "6D"])
 
 
 @pytest.mark.parametrize(("bots", "window_ms"), [({A}, 2_000), (set(), 0)])

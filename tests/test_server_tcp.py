@@ -305,7 +305,7 @@ async def next_of(client: Client, t: str) -> dict:
 
 
 async def test_a_set_after_a_far_challenge_waits_and_the_nearer_tie_challenge_wins():
-    """RULES.md, "Timing rules", over TCP: after the challenge window has closed, a far seat
+    """docs/RULES.md, "Timing rules", over TCP: after the challenge window has closed, a far seat
     challenges, the next player's set comes a moment later (refused: CHALLENGE_PENDING), and a
     nearer seat challenges within the tie window of the first: the nearer seat wins the tie."""
     config = fast_config(challenge_window_ms=50, tie_window_ms=600, turn_ms=0)

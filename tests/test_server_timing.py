@@ -1,4 +1,4 @@
-"""The referee's timing rules (RULES.md, "Timing rules"), in-process on trio's MockClock.
+"""The referee's timing rules (docs/RULES.md, "Timing rules"), in-process on trio's MockClock.
 
 The clock only moves when a test jumps it, so "within the tie window" and "after it" are exact.
 Sessions are real ``Session`` objects whose connection is a list collecting what they were sent.

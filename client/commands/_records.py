@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the server is imported by the subcommands that read its records (DESIGN.md)
+if TYPE_CHECKING:  # the server is imported by the subcommands that read its records (docs/ARCHITECTURE.md)
     import sqlite3
 
     from neveryu.server import DealRecord, Step

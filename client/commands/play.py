@@ -2,22 +2,26 @@
 other seats, and the full-screen client on it, straight at the table.
 
 Turns are untimed unless --turn says otherwise: read the help (?) and the rules (r) at your own
-pace. Bots come in three levels: easy (random), normal (honest) and hard (sharp, the default).
+pace. So is the quads window of verish: after you take the pile the game waits until you discard
+quads (d) or go on (k); with --turn it waits --quads-window seconds, counted down. Bots come
+in three levels: easy (random), normal (honest) and hard (sharp, the default).
 Every deal is recorded (--db PATH, --no-record): ``neveryu history`` lists them and ``neveryu
-replay ID`` shows one again, every hand. A game cut short (the terminal closed, the process
-killed) is not lost: the next ``neveryu play`` on the same records brings the table back and
-sits you at it again (--fresh starts a new one instead).
+replay ID`` shows one again, every hand. A game cut short (Ctrl-C, the terminal closed, the
+process killed) is not lost: the next ``neveryu play`` on the same records offers to go on with
+it, at the same table (--new starts another instead); q ends it.
 Keys: ←→ (or h/l) move across your hand, ↑↓ or a rank typed jump by rank, Home/End to its ends,
 Space selects, Enter lays the selected cards, n «Не верю», y «Верю», d discards quads (k goes on
 without), 0 declares none, Tab scores, r rules, / chat, p your deals (after the match: each one
-replayed), ? help, q leaves.
+replayed), ? help, q quits and ends the game, Ctrl-C quits and keeps it.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import shlex
 import sys
+import time
 from typing import Any
 
 from neveryu import engine
@@ -34,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--variant",
         default=engine.DEFAULT_VARIANT,
         choices=list(engine.VARIANTS),
-        help=f"the variant (RULES.md; default {engine.DEFAULT_VARIANT})",
+        help=f"the variant (docs/RULES.md; default {engine.DEFAULT_VARIANT})",
     )
     parser.add_argument(
         "--players",
@@ -59,6 +63,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="your time per turn; when it runs out a bot plays until you press s (default 0: untimed)",
     )
+    parser.add_argument(
+        "--quads-window",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help=(
+            "verish: after you take the pile, how long the next set waits while you may discard quads"
+            " (d) or go on (k), with --turn (default 10); without --turn it waits until you decide;"
+            " 0: it does not wait"
+        ),
+    )
     parser.add_argument("--deals", type=int, default=5, help="deals in the match (default 5)")
     parser.add_argument(
         "--bot-delay",
@@ -69,6 +84,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--log", default=None, metavar="FILE", help="write the server's log to FILE")
     add_record_arguments(parser)
+    parser.add_argument(
+        "--new",
+        dest="fresh",
+        action="store_true",
+        help="start a new match, not the unfinished one the last neveryu play left (as --fresh)",
+    )
     add_ui_arguments(parser)
 
 
@@ -93,12 +114,32 @@ def seats_and_bots(variant: str, players: int | None, bots: str | None) -> tuple
     return players, names
 
 
+def table_request(args: argparse.Namespace, players: int, bots: list[str]) -> dict[str, Any]:
+    """The ``create_table`` request of ``args`` (docs/PROTOCOL.md, create_table): ``players``
+    seats, ``bots`` in the others. Untimed turns, unless --turn; the quads window of verish
+    waits for the player's decision at an untimed table, else --quads-window seconds (left to
+    the server's default when not given)."""
+    request: dict[str, Any] = {
+        "t": "create_table",
+        "variant": args.variant,
+        "options": {},
+        "seats": players,
+        "bots": bots,
+        "turn_ms": args.turn * 1000,
+    }
+    if args.quads_window is not None:
+        request["quads_window_ms"] = args.quads_window * 1000
+    if args.seed is not None:
+        request["seed"] = args.seed
+    return request
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         players, bots = seats_and_bots(args.variant, args.players, args.bots)
         name = player_name(args.name)
-        if args.turn < 0 or args.deals < 1 or args.bot_delay < 0:
-            raise ValueError("--turn and --bot-delay must be 0 or more, --deals 1 or more")
+        if args.turn < 0 or args.deals < 1 or args.bot_delay < 0 or (args.quads_window or 0) < 0:
+            raise ValueError("--turn, --quads-window and --bot-delay must be 0 or more, --deals 1 or more")
     except ValueError as exc:
         print(f"neveryu play: {exc}", file=sys.stderr)
         return 2
@@ -122,21 +163,15 @@ def run(args: argparse.Namespace) -> int:
         }
     )
     config = with_records(config, args)
+    slot, config = _kept_game(config, name, args.fresh)
     try:
         running = start_in_thread(config)
     except (RuntimeError, TimeoutError) as exc:
         print(f"neveryu play: the local server did not start: {exc}", file=sys.stderr)
+        if slot is not None:
+            slot.close()
         return 1
-    request = {
-        "t": "create_table",
-        "variant": args.variant,
-        "options": {},
-        "seats": players,
-        "bots": bots,
-        "turn_ms": args.turn * 1000,
-    }
-    if args.seed is not None:
-        request["seed"] = args.seed
+    request = table_request(args, players, bots)
     started: set[str] = set()
 
     def script(net: Net, msg: dict[str, Any]) -> None:
@@ -162,7 +197,10 @@ def run(args: argparse.Namespace) -> int:
     problems: list[str] = []
     key = player_key(problem=problems.append)
     notes = (*notes, *problems)
-    slot = _slot(config, name, args.fresh) if records.journal is not None else None
+    if slot is not None and records.journal is None:  # records are off: no game is kept
+        slot.forget()
+        slot.close()
+        slot = None
     try:
         code = run_client(
             "127.0.0.1",
@@ -176,17 +214,57 @@ def run(args: argparse.Namespace) -> int:
             color_depth=display.color_depth,
             player_key=key,
             slot=slot,
+            come_back=_come_back(args),
         )
     except KeyboardInterrupt:
         code = 130
     finally:
-        running.stop()
+        # Ctrl-C keeps the game, as a kill would: the seat is kept (its session on disk), so its
+        # table stays in the journal, for the next neveryu play; q gave the seat up: it ends.
+        running.stop(keep_tables=slot is not None and slot.path.exists())
     if records.written:
         print(
             f"{records.written} deals recorded in {records.path}: neveryu history lists them,"
             " neveryu replay ID shows one."
         )
     return code
+
+
+def _kept_game(config: Any, name: str, fresh: bool) -> tuple[Any, Any]:
+    """The slot of ``neveryu play``'s session (``_slot``; None where nothing can be kept) and the
+    server's config: a game left unfinished (Ctrl-C, a kill) is offered to the player, and goes
+    on where he says so (his session resumed, the server restoring its table from the journal);
+    else it is forgotten, as with ``fresh`` (--new)."""
+    slot = _slot(config, name, fresh) if config.record and config.journal else None
+    if slot is None or slot.kept is None:
+        return slot, config
+    if time.time() - slot.kept.saved <= config.journal_max_age_ms / 1000 and _go_on(slot.kept.saved):
+        return slot, config
+    slot.forget()  # (too old for its table to be restored, or the player wants a new one)
+    slot.kept = None
+    return slot, config.evolve(restore=False)
+
+
+def _go_on(saved: float) -> bool:
+    """Ask whether to go on with the game kept since ``saved`` (Unix seconds): Enter or y."""
+    minutes = max(0, int(time.time() - saved) // 60)
+    when = "just now" if minutes < 1 else f"{minutes} min ago"
+    print(
+        f"Your last game here was left unfinished ({when}). Go on with it? [Y/n] "
+        "(neveryu play --new starts another) ",
+        end="",
+        flush=True,
+    )  # (on the terminal: input() would write its prompt where errors go)
+    try:
+        answer = input()
+    except EOFError:
+        return True
+    return answer.strip().lower() in ("", "y", "yes", "д", "да")
+
+
+def _come_back(args: argparse.Namespace) -> str:
+    """The command that brings the player back to a game he quit with Ctrl-C."""
+    return "neveryu play" + (f" --db {shlex.quote(args.db)}" if args.db else "")
 
 
 def _slot(config: Any, name: str, fresh: bool) -> Any:

@@ -23,7 +23,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the server is imported by the subcommand that runs it (DESIGN.md, client/)
+if TYPE_CHECKING:  # the server is imported by the subcommand that runs it (docs/ARCHITECTURE.md, client/)
     from neveryu.server import Server, ServerConfig
 
 LOG_LEVELS = ("debug", "info", "warning", "error")

@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--variant",
         default=engine.DEFAULT_VARIANT,
         choices=list(engine.VARIANTS),
-        help="the variant (RULES.md); default %(default)s",
+        help="the variant (docs/RULES.md); default %(default)s",
     )
     parser.add_argument("--players", type=int, default=4, help="seats per deal; default %(default)s")
     parser.add_argument("--deals", type=int, default=1000, help="deals to play; default %(default)s")

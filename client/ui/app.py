@@ -3,7 +3,7 @@
 ``build_app(controller, input=None, output=None)`` makes the prompt-toolkit ``Application``
 (tests pass a pipe input and ``DummyOutput``). The screen is redrawn when a message changed what
 it shows (``Controller.receive`` invalidates), after a key, and when a visible countdown or a
-notice changes (``Controller.next_tick``); an idle client draws nothing (issue 22, item 15).
+notice changes (``Controller.next_tick``); an idle client draws nothing.
 
 ``run_client(...)`` runs it against a server until the player quits; prompt-toolkit restores the
 terminal on the way out, also after an error. It keeps the session on disk where asked
@@ -14,7 +14,9 @@ prints how to come back when the screen closes.
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -61,6 +63,9 @@ def build_app(
         color_depth=color_depth,
         input=input,
         output=output,
+        # SIGWINCH tells of a new size where there is one (POSIX, the main thread): no polling,
+        # which would wake an idle client twice a second
+        terminal_size_polling_interval=None if _winch() else 0.5,
     )
     title: list[str] = [""]
     timer: list[asyncio.TimerHandle | None] = [None]
@@ -101,6 +106,11 @@ def build_app(
     app.after_render += after_render
     app.screen = screen  # type: ignore[attr-defined]
     return app
+
+
+def _winch() -> bool:
+    """Whether prompt-toolkit learns of a new terminal size by the SIGWINCH signal here."""
+    return hasattr(signal, "SIGWINCH") and threading.current_thread() is threading.main_thread()
 
 
 async def show_replay(app: Application[None], controller: Controller, deal: Any, seat: int | None) -> None:
@@ -217,7 +227,7 @@ def exit_note(c: Controller, address: str, command: str) -> str | None:
         return t("exit.server_gone", address=address, command=command)
     if s.bye == "replaced":
         return t("exit.replaced")
-    if s.screen != "table" or not command:
+    if s.screen != "table" or not command or c.left:
         return None
     if s.connection in ("lost", "resuming", "connecting"):
         return t("exit.lost", address=address, command=command)
@@ -335,7 +345,7 @@ def run_client(
                 note = exit_note(controller, net.address, come_back)
                 if note:
                     said.append(note)
-                if keeper is not None and controller.state.screen != "table":
+                if keeper is not None and (controller.state.screen != "table" or controller.left):
                     slot.forget()
 
     try:

@@ -3,7 +3,7 @@
 ``Controller`` holds the model ``State`` (fed by ``receive(msg)``) and the screen-only state
 (cursor, selected cards, an open dialog, a notice, scroll positions), and turns intentions into
 requests through ``send(request)`` (a dict without ``id``: the network layer numbers it). Every
-game action is offered only when the last ``legal`` event allows it (DESIGN.md, "Turns"); a key
+game action is offered only when the last ``legal`` event allows it (docs/ARCHITECTURE.md, "Turns"); a key
 that can do nothing now says why in a short notice. Nothing here knows the rules.
 
 The screen is redrawn only when something it shows changed: ``receive`` calls ``invalidate()``
@@ -11,7 +11,7 @@ only then, and ``next_tick(now)`` says when a visible countdown or a notice next
 
 The parts: ``controller_base`` (what they share: options, dialogs, notices), ``controller_dialogs``
 (pages, chat, the new-table form, scrolling), ``controller_lobby`` (the lobby, the host's seats),
-``controller_records`` (the player's own deals over the network); this module adds the game:
+``controller_own_deals`` (the player's own deals over the network); this module adds the game:
 following the model, the hand, the actions and leaving.
 """
 
@@ -214,7 +214,7 @@ class Controller(Dialogs, Lobby, OwnDeals, HandMoves):
 
     def lay(self) -> None:
         """Enter: lay the selected cards, asking the rank only when several may be claimed and
-        the count only where counts may lie (RULES.md, ``count_may_lie``)."""
+        the count only where counts may lie (docs/RULES.md, ``count_may_lie``)."""
         bounds = self.legal.get("lay")
         if not bounds:
             self.say(self._why_not("lay"))
@@ -307,7 +307,7 @@ class Controller(Dialogs, Lobby, OwnDeals, HandMoves):
         self._act({"t": "discard_quads", "ranks": ranks})
 
     def decline_quads(self) -> None:
-        """``k``: go on without discarding quads, just after taking the pile (RULES.md, ``verish``):
+        """``k``: go on without discarding quads, just after taking the pile (docs/RULES.md, ``verish``):
         the quads window closes and the next set is laid at once."""
         if not self.legal.get("decline_quads"):
             self.say(self._why_not("decline"))
@@ -359,13 +359,14 @@ class Controller(Dialogs, Lobby, OwnDeals, HandMoves):
     # -- leaving ------------------------------------------------------------------------------
 
     def quit_key(self) -> None:
-        """``q``: leave (ask first during a deal); in the lobby, or with the server gone, quit."""
+        """``q``: leave (ask first during a deal); in the lobby, or with the server gone, quit.
+        With ``leave_quits`` (``neveryu play``) leaving is quitting, and gives the seat up."""
         s = self.state
         if s.connection != "connected":
             self.quit()
         elif s.screen == "table" and self.playing():
             self.dialog = Dialog("quit")
-        elif s.screen == "table" and not self.leave_quits:
+        elif s.screen == "table":
             self._leave()
         else:
             self.quit()
@@ -376,10 +377,19 @@ class Controller(Dialogs, Lobby, OwnDeals, HandMoves):
         self.on_quit()
 
     def _leave(self) -> None:
+        if self.leave_quits and self.state.screen == "table":
+            self.left = True  # the seat is given up: nothing is kept to come back to
         if self.leave_quits or self.state.screen != "table" or self.state.connection != "connected":
             self.quit()
             return
         self.send({"t": "leave"})
+
+    def quads_over_dialog(self) -> bool:
+        """This seat's own quads window is open under a dialog that hides the table: the dialog
+        shows it, with its countdown, and takes ``d`` and ``k``, so that no dialog uses the
+        window up unseen (docs/RULES.md, ``verish``)."""
+        d = self.dialog
+        return d is not None and d.kind in TABLE_HIDING and _my_window(self.state)
 
     def unknown_key(self, key: str) -> None:
         """A key that means nothing here: say which key shows the keys."""
@@ -393,6 +403,10 @@ def _names_me(text: str, name: str) -> bool:
     return bool(name) and re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
+TABLE_HIDING = ("help", "rules", "scores", "players", "seats", "deals", "record", "quit")
+"""The dialogs that cover the table's status line (its countdowns) and do not use ``d`` or ``k``."""
+
+
 def _my_window(s: model.State) -> bool:
-    """This seat's own quads window is open (RULES.md, ``verish``): a moment to act, like a turn."""
+    """This seat's own quads window is open (docs/RULES.md, ``verish``): a moment to act, like a turn."""
     return s.seat is not None and s.playing and (s.quads_window or {}).get("seat") == s.seat

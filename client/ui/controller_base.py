@@ -71,7 +71,8 @@ class ControllerBase:
     ``send(request)`` queues a request dict (no ``id``); ``on_quit()`` ends the application;
     ``invalidate()`` asks the screen to redraw; ``on_attention(kind)`` (``"turn"``, ``"chat"``)
     rings the bell where the player asked for it. ``leave_quits``: leaving the table ends the
-    program (``neveryu play``) instead of going back to the lobby.
+    program (``neveryu play``) instead of going back to the lobby; ``left`` then says the player
+    gave his seat up (``q``), where Ctrl-C keeps it.
     """
 
     def __init__(
@@ -103,12 +104,13 @@ class ControllerBase:
         self.log_scroll = Scroll()
         self.dialog_scroll = Scroll()
         self.quitting = False  # the player asked to quit (exit_note says how to come back)
+        self.left = False  # ``leave_quits``: he left his seat (q), nothing to come back to
         self.address = ""  # the server's address as typed (host:port), for texts that name it
         self.replay: Any = None  # a replay's position (client/ui/replay.py); None at a live table
         self.records = False  # the server keeps records (welcome.records): the lobby shows its deals
         self._hand: tuple[str, ...] = self.state.playable_hand
         self._acted: Msg | None = None  # the offer we answered, until the server says what now
-        # A whole record to replay (client/ui/controller_records.py): the deal, and the seat to
+        # A whole record to replay (client/ui/controller_own_deals.py): the deal, and the seat to
         # see it from first (None: every hand); client/ui/app.py shows it over the screen.
         self.on_open_replay: Callable[[Any, int | None], None] = lambda deal, seat: None
         self.viewing: Any = None  # the replay's controller while one is shown over this screen

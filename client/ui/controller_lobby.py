@@ -1,5 +1,5 @@
-"""The controller's lobby (the tables, joining or watching one) and the host's seats (issue 22,
-item 2: a bot in an absent player's seat, bot seats added or removed between matches).
+"""The controller's lobby (the tables, joining or watching one) and the host's seats (a
+bot in an absent player's seat, bot seats added or removed between matches).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Lobby(ControllerBase):
         if self.records:
             self.send({"t": "list_records", "limit": 5})
 
-    # -- the host's seats (issue 22, item 2; shown only where the server offers it) -----------
+    # -- the host's seats (shown only where the server offers it) -------------------------------
 
     def open_seats(self) -> None:
         s = self.state

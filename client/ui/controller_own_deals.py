@@ -1,4 +1,4 @@
-"""The controller's part for the player's own deals (issue 23, over the network): ``p`` lists
+"""The controller's part for the player's own deals (over the network): ``p`` lists
 the deals this session played (``list_records`` with ``mine``); Enter fetches one
 (``get_record``). A whole record (its table was made with ``reveal_after_deal``) opens in the
 replay, the table's screen stepped through by keys (``on_open_replay``; client/ui/app.py runs it

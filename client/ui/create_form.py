@@ -5,7 +5,7 @@ seats, 1 of them a ``sharp`` ("hard") bot, 60 s a turn and 5 deals a match; the 
 words what that means ("4 seats: you, 2 friends and 1 bot"). The form offers the variant, the
 seats, the bots and their level, the turn time, the deals of a match, a table password, the
 variant's options (``variants`` reply, docs/PROTOCOL.md section 5) and, where the server knows
-it, the quads window of ``verish`` (RULES.md, verish: a ``variants`` entry with a
+it, the quads window of ``verish`` (docs/RULES.md, verish: a ``variants`` entry with a
 ``quads_window_ms`` default says the server takes the ``create_table`` field of that name).
 
 The form knows values, not words: texts.py labels and explains each field (``form.<name>``).
@@ -24,7 +24,7 @@ LEVELS = tuple(bots.LEVELS.values())  # the bot strengths, easiest first (texts:
 DEFAULT_LEVEL = bots.LEVELS["hard"]
 TURN_S = (0, 15, 30, 45, 60, 90, 120, 180)  # 0: untimed
 DEALS = (1, 3, 5, 7, 10)
-QUADS_WINDOW_MS = (0, 1000, 2000, 3000, 5000)  # 0: off
+QUADS_WINDOW_MS = (0, 5000, 10000, 20000, 30000)  # 0: off; at an untimed table: until decided
 PASSWORD_MAX = 64
 BASIC = ("variant", "seats", "bots", "strength", "turn", "deals", "password", "quads_window")
 

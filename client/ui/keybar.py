@@ -77,11 +77,7 @@ def entries(c: Controller) -> list[Key]:
         out.append(Key("y", t("keys.believe"), 2))
     if legal.get("declare_none") is not None:
         out.append(Key("0", t("keys.declare", rank=t.rank_plural(legal["declare_none"])), 2))
-    if legal.get("discard_quads"):
-        out.append(Key("d", t("keys.quads"), 2))
-    window = s.quads_window or {}
-    if legal.get("decline_quads") and (legal.get("discard_quads") or window.get("seat") == s.seat):
-        out.append(Key("k", t("keys.decline"), 2))  # RULES.md, verish: go on without discarding
+    out += _quads_keys(c)
     ready = c.ready_action()
     if ready:
         out.append(Key("s", t("keys." + ready), 2))
@@ -115,7 +111,25 @@ def replay_entries(c: Controller) -> list[Key]:
 
 
 def dialog_entries(c: Controller) -> list[Key]:
-    """The keys of the open dialog."""
+    """The keys of the open dialog; first, when it covers this seat's own quads window, ``d``
+    and ``k``, which it takes (``Controller.quads_over_dialog``)."""
+    quads = _quads_keys(c) if c.quads_over_dialog() else []
+    return quads + _dialog_keys(c)
+
+
+def _quads_keys(c: Controller) -> list[Key]:
+    """``d`` and ``k`` for the taker's decision (docs/RULES.md, ``verish``), where he may make it."""
+    t, legal, s = c.t, c.legal, c.state
+    out: list[Key] = []
+    if legal.get("discard_quads"):
+        out.append(Key("d", t("keys.quads"), 2))
+    window = s.quads_window or {}
+    if legal.get("decline_quads") and (legal.get("discard_quads") or window.get("seat") == s.seat):
+        out.append(Key("k", t("keys.decline"), 2))  # docs/RULES.md, verish: go on without discarding
+    return out
+
+
+def _dialog_keys(c: Controller) -> list[Key]:
     t, d = c.t, c.dialog
     kind = d.kind if d is not None else ""
     ud, lr = t.glyph("updown"), t.glyph("leftright")

@@ -25,6 +25,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
@@ -35,9 +36,7 @@ from prompt_toolkit.layout import (
     Float,
     FloatContainer,
     FormattedTextControl,
-    HSplit,
     Layout,
-    VSplit,
     Window,
 )
 from prompt_toolkit.styles import Style
@@ -46,7 +45,17 @@ from prompt_toolkit.widgets import TextArea
 
 from . import keybar
 from .controller import Controller
-from .layout_common import CELL, MIN_HEIGHT, MIN_WIDTH, cut_line, screen_size, too_small
+from .layout_common import (
+    CELL,
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    HSplit,
+    VSplit,
+    cut_line,
+    per_render,
+    screen_size,
+    too_small,
+)
 from .layout_hand import HandRegions
 from .layout_lobby import LobbyRegions
 from .layout_table import FAIR_PANEL, TableRegions
@@ -58,6 +67,7 @@ __all__ = ["FAIR_PANEL", "MIN_HEIGHT", "MIN_WIDTH", "STYLE", "Screen"]
 
 NOTICE_LINES = 3
 CHAT_LINES = 4  # a chat message shows in at most about this many lines, cut with an ellipsis
+FILL = D(preferred=0)  # a pane that takes the room left, whatever its text: nothing to measure
 KEY_LINES = 3
 
 STYLE = Style.from_dict(
@@ -100,6 +110,7 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
             password=asks_password,
         )
         self._cache: dict[Any, AnyContainer] = {}
+        self._log_kept: tuple[tuple[Any, ...], StyleAndTextTuples] | None = None  # (_log_text)
         # The header holds the focus while no text field is open, so typed keys never land in a
         # hidden field; the chat field takes it while open.
         self.header = Window(
@@ -228,8 +239,9 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
                 HSplit(
                     [
                         self._section(lambda: self.t("table")),
-                        Window(self._view(self._table_text, indent=2)),
-                    ]
+                        Window(self._view(self._table_text, indent=2), height=FILL),
+                    ],
+                    width=lambda: screen_size()[0] - self._players_width() - 1,
                 ),
             ],
             height=self._top_height,
@@ -242,49 +254,51 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
                         Window(
                             self._view(
                                 self._log_text, indent=2, scroll=self.c.log_scroll, on_scroll=self._redraw
-                            )
+                            ),
+                            height=FILL,
                         ),
-                    ]
+                    ],
+                    width=lambda: screen_size()[0] - self._chat_width() - 1,
                 ),
                 Window(width=1, char=self.t.glyph("vbar"), style="class:rule"),
                 HSplit(
                     [
                         self._section(lambda: self.t("chat")),
-                        Window(self._view(self._chat_text, indent=2, follow_end=True)),
+                        Window(self._view(self._chat_text, indent=2, follow_end=True), height=FILL),
                     ],
                     width=self._chat_width,
                 ),
             ],
             height=D(min=0),
         )
+        # Three rows of parts, the middle one taking the room left: prompt-toolkit shares the
+        # height out a row at a time over every part of a split, at every redraw.
         return HSplit(
             [
-                Window(self._drawn(self._status_lines), height=1),
-                top,
+                HSplit([Window(self._drawn(self._status_lines), height=1), top]),
                 middle,
-                self._section(self._hand_title),
-                Window(self._drawn(self._hand_lines), height=self._hand_height),
-                self._notice_window(),
-                self._keys_window(),
+                HSplit(
+                    [
+                        self._section(self._hand_title),
+                        Window(self._drawn(self._hand_lines), height=self._hand_height),
+                        self._notice_window(),
+                        self._keys_window(),
+                    ]
+                ),
             ]
         )
 
     def _section(self, title: Callable[[], str]) -> AnyContainer:
-        """A one-line rule with a title: ``─ Log ───────``."""
+        """A one-line rule with a title: ``─ Log ───────`` (one window: the screen is laid out
+        afresh at every redraw, and a split of two costs as much as all the text)."""
         rule = self.t.glyph("rule")
-        return VSplit(
-            [
-                Window(
-                    FormattedTextControl(
-                        lambda: [("class:rule", rule + " "), ("class:rule.title", title()), ("", " ")]
-                    ),
-                    height=1,
-                    dont_extend_width=True,
-                ),
-                Window(height=1, char=rule, style="class:rule"),
-            ],
-            height=1,
-        )
+
+        def line(width: int, height: int) -> list[Line]:
+            head: Line = [("class:rule", rule + " "), ("class:rule.title", title()), ("", " ")]
+            rest = width - sum(get_cwidth(f[1]) for f in head)
+            return [head + [("class:rule", rule * rest)] if rest > 0 else head]
+
+        return Window(self._drawn(line), height=1)
 
     def _box(self, title: Callable[[], str], body: AnyContainer) -> AnyContainer:
         """A framed box (the dialogs), in box-drawing lines or ASCII ones."""
@@ -317,7 +331,7 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
         return HSplit([top, middle, bottom], style="class:dialog")
 
     def _notice_window(self) -> Window:
-        return Window(self._view(self._notice_text), height=self._notice_height)
+        return Window(self._view(self._notice_now), height=self._notice_height)
 
     def _keys_window(self) -> Window:
         return Window(self._drawn(self._keys_lines), height=self._keys_height)
@@ -349,11 +363,11 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
 
     def _notice_height(self) -> int:
         width, _ = screen_size()
-        return min(NOTICE_LINES, len([x for x in wrap(self._notice_text(), width) if x]))
+        return min(NOTICE_LINES, len([x for x in wrap(self._notice_now(), width) if x]))
 
     def _keys_height(self) -> int:
         width, _ = screen_size()
-        return max(1, len(keybar.fit(keybar.entries(self.c), width, KEY_LINES)))
+        return max(1, len(self._key_rows(width)))
 
     def _lobby_height(self) -> int:
         _, height = screen_size()
@@ -427,11 +441,18 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
         return self.t("log")
 
     def _log_text(self) -> StyleAndTextTuples:
+        """The log in words: made again only when the log (or whose names it uses) changed, not
+        at every redraw of a countdown."""
         s = self.c.state
+        key = (s.log, s.names, self.t)
+        kept = self._log_kept
+        if kept is not None and all(a is b for a, b in zip(kept[0], key)):
+            return kept[1]
         out: StyleAndTextTuples = []
         for line in s.log:
             style = "class:good" if line.key == "recap" else ("class:warn" if line.key in _WARN_LINES else "")
             out.append((style, self.t.log_line(s, line) + "\n"))
+        self._log_kept = (key, out)
         return out
 
     def _chat_text(self) -> StyleAndTextTuples:
@@ -482,9 +503,19 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
 
     # -- the key bar --------------------------------------------------------------------------
 
+    def _key_rows(self, width: int) -> list[list[keybar.Key]]:
+        """The key bar's rows, once per drawing (its height and its lines both ask)."""
+        if get_app().is_running:
+            return per_render(f"keys {width}", lambda: keybar.fit(keybar.entries(self.c), width, KEY_LINES))
+        return keybar.fit(keybar.entries(self.c), width, KEY_LINES)
+
+    def _notice_now(self) -> StyleAndTextTuples:
+        """The notice, once per drawing (its height and its text both ask)."""
+        return per_render("notice", self._notice_text) if get_app().is_running else self._notice_text()
+
     def _keys_lines(self, width: int, height: int) -> list[Line]:
         out: list[Line] = []
-        for row in keybar.fit(keybar.entries(self.c), width, KEY_LINES):
+        for row in self._key_rows(width):
             line: Line = []
             for i, k in enumerate(row):
                 if i:

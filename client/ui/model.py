@@ -8,7 +8,7 @@ fields are ignored (docs/PROTOCOL.md: clients ignore what they do not know).
 
 The terminal client draws this state, and the headless bot (client/botclient.py) plays from it
 through ``engine_view``: one reducer for both. Game events mirror engine/_events.py field for
-field (docs/PROTOCOL.md); the words are RULES.md's: hand, set, claim, pile, challenge, believe,
+field (docs/PROTOCOL.md); the words are docs/RULES.md's: hand, set, claim, pile, challenge, believe,
 discard, quad, out, deal.
 
 The log holds ``Line(key, args, names)`` records, not text: ``texts.py`` turns them into Russian or

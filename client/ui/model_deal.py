@@ -117,7 +117,7 @@ def _set_laid(s: State, m: Msg, now: float) -> State:
     counts = add_count(s.hand_counts, seat, None if size is None else -size)
     waiting = s.waiting
     if counts is not None and isinstance(seat, int) and seat < len(counts) and not counts[seat]:
-        waiting = waiting if seat in waiting else waiting + (seat,)  # RULES.md, last cards
+        waiting = waiting if seat in waiting else waiting + (seat,)  # docs/RULES.md, last cards
     s = attrs.evolve(
         s,
         hand=remove_cards(s.hand, m.get("cards")) if mine else s.hand,
@@ -174,7 +174,7 @@ def _set_held(s: State, m: Msg, now: float) -> State:
 def _set_returned(s: State, m: Msg, now: float) -> State:
     cards = tuple(m.get("cards") or ())
     # A held set never left the hand; a laid one comes back to it (the set that covered the
-    # winner's last set, as a first_wins deal ends: RULES.md, `hoyle`, scoring).
+    # winner's last set, as a first_wins deal ends: docs/RULES.md, `hoyle`, scoring).
     if s.held is not None:
         return add_log(attrs.evolve(s, held=None), "set_returned", cards=cards)
     hand = sort_hand(s.hand + cards) if s.hand is not None else None
@@ -256,7 +256,11 @@ def _quads_discarded(s: State, m: Msg, now: float) -> State:
                 left.remove(c)
         hand = tuple(left)
     s = attrs.evolve(
-        s, hand=hand, hand_counts=add_count(s.hand_counts, seat, -4 * count), discard=s.discard + 4 * count
+        s,
+        hand=hand,
+        hand_counts=add_count(s.hand_counts, seat, -4 * count),
+        discard=s.discard + 4 * count,
+        quads_window=_decided(s.quads_window, seat),
     )
     return add_log(
         s, "quads_discarded", seat=seat, count=count, ranks=None if ranks is None else tuple(ranks)
@@ -265,12 +269,22 @@ def _quads_discarded(s: State, m: Msg, now: float) -> State:
 
 def _quads_declined(s: State, m: Msg, now: float) -> State:
     """The taker gave up his right to discard quads (``verish``): it says nothing of his hand."""
+    s = attrs.evolve(s, quads_window=_decided(s.quads_window, m.get("seat")))
     return add_log(s, "quads_declined", seat=m.get("seat"))
 
 
+def _decided(window: Msg | None, seat: object) -> Msg | None:
+    """The quads window, marked as closed by its taker's own decision (a discard or a decline),
+    which the log has said: its close needs no line of its own."""
+    if window is None or window.get("seat") != seat:
+        return window
+    return {**window, "decided": True}
+
+
 def _quads_window_opened(s: State, m: Msg, now: float) -> State:
-    """RULES.md, ``verish``: the quads window opens after every take by a person, whatever he
-    holds; the next set waits until it closes. No log line: the status line shows it."""
+    """docs/RULES.md, ``verish``: the quads window opens after every take by a person, whatever he
+    holds; the next set waits until it closes. No log line: the status line shows it, with its
+    countdown (``deadline``; None: it waits for the taker, at an untimed table)."""
     time_ms = m.get("time_ms")
     if s.recapping or isinstance(time_ms, bool) or not isinstance(time_ms, int):
         deadline = None  # a replayed window's time was counted when it was sent, not now
@@ -280,7 +294,13 @@ def _quads_window_opened(s: State, m: Msg, now: float) -> State:
 
 
 def _quads_window_closed(s: State, m: Msg, now: float) -> State:
-    return s if s.quads_window is None else attrs.evolve(s, quads_window=None)
+    """The quads window closed. Unless its taker's discard or decline closed it (the log said
+    that), its time was up: the log says so, in words that tell nothing of his hand."""
+    window = s.quads_window
+    if window is None:
+        return s
+    s = attrs.evolve(s, quads_window=None)
+    return s if window.get("decided") else add_log(s, "quads_window_closed", seat=window.get("seat"))
 
 
 def _stock_drawn(s: State, m: Msg, now: float) -> State:

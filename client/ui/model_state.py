@@ -267,7 +267,7 @@ def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
 
 
 def fair_deal_holds(commitment: str | None, salt: str | None, deck: Iterable[str] | None) -> bool | None:
-    """DESIGN.md, "Fair deal": does sha256(salt + ":" + ",".join(deck)) (lowercase hex) equal the
+    """docs/ARCHITECTURE.md, "Fair deal": does sha256(salt + ":" + ",".join(deck)) (lowercase hex) equal the
     commitment sent at the deal's start? None when something is missing."""
     if not commitment or salt is None or deck is None:
         return None

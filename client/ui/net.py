@@ -8,7 +8,7 @@ thread. It adds local notes (client/ui/model.py lists them):
   server: ``HTTP/1.1 400``, bytes that are not a neveryu frame) is "not a neveryu server", a
   silent one "does not answer" (``{"t": "_connection", "status": "closed", "reason": ...}``);
 - a lost connection is reported (``status: "lost"``) and resumed with the session token and the
-  last seen ``seq`` (DESIGN.md, "Resume"); a ``ping`` sent right after a resuming ``hello`` is
+  last seen ``seq`` (docs/ARCHITECTURE.md, "Resume"); a ``ping`` sent right after a resuming ``hello`` is
   answered after everything the server replays, and its ``pong`` is delivered as
   ``{"t": "_replayed"}``;
 - ``BAD_RESUME`` (the server no longer knows the session) is delivered as ``{"t": "_fresh"}``

@@ -14,9 +14,11 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from . import record_pages
 from .controller import Controller
 from .create_form import BASIC
+from .moments import moment
 from .players import players_text
 from .rules_text import rules_text
 from .standings import standings
+from .status import my_quads_window
 from .texts import Texts
 from .wrap import hang
 
@@ -42,6 +44,10 @@ HELP_TABLE = (
     ("q (й)", "help.leave"),
     ("Ctrl-C", "help.ctrl_c"),
     ("Esc", "help.esc"),
+)
+HELP_PLAY = tuple(  # neveryu play: q ends the game, Ctrl-C keeps it for the next neveryu play
+    (key, {"help.leave": "help.leave_play", "help.ctrl_c": "help.ctrl_c_play"}.get(what, what))
+    for key, what in HELP_TABLE
 )
 HELP_LOBBY = (
     ("help.k.choose", "help.choose"),
@@ -69,7 +75,24 @@ KEY_COLUMN = 12
 
 
 def dialog_text(c: Controller) -> StyleAndTextTuples:
-    """The open dialog's text (empty when none is open)."""
+    """The open dialog's text (empty when none is open); first, when it covers this seat's own
+    quads window, that window, its countdown and its keys."""
+    if c.quads_over_dialog():
+        return [*_quads_banner(c), *_dialog_text(c)]
+    return _dialog_text(c)
+
+
+def _quads_banner(c: Controller) -> StyleAndTextTuples:
+    """docs/RULES.md, ``verish``: the taker's quads window, over a dialog that hides the table."""
+    s, t = c.state, c.t
+    out: StyleAndTextTuples = [*my_quads_window(s, t, c.clock(), s.quads_window or {}), ("", "\n")]
+    why = moment(s)
+    if why is not None:
+        out.append(("class:notice.why", t.why(s, *why) + "\n"))
+    return [*out, ("", "\n")]
+
+
+def _dialog_text(c: Controller) -> StyleAndTextTuples:
     d = c.dialog
     if d is None:
         return []
@@ -131,7 +154,7 @@ def _help(c: Controller) -> StyleAndTextTuples:
         out.append(("", "\n" + t("help.replay") + "\n\n"))
         return out + _rules(c)
     if s.screen == "table":
-        out += _keys(t, HELP_TABLE)
+        out += _keys(t, HELP_PLAY if c.leave_quits else HELP_TABLE)
         out.append(("", "\n" + t("help.bar") + "\n"))
         rules = _rules(c)
         if rules:
@@ -236,8 +259,10 @@ def _form_value(t: Texts, f: Any, name: str) -> str:
         return t.level(str(v))
     if name == "turn":
         return t("form.turn.off") if not v else t("form.seconds", n=v)
-    if name == "quads_window":
-        return t("form.turn.off") if not v else t("form.seconds", n=f"{v / 1000:g}")
+    if name == "quads_window":  # docs/RULES.md, verish: untimed turns, an untimed window
+        if not v:
+            return t("form.turn.off")
+        return t("form.seconds", n=f"{v / 1000:g}") if f.turn else t("form.quads_window.wait")
     if name == "password":
         return t.safe(v) + "_" if v else t("form.password.none")
     if name == "bots":

@@ -1,4 +1,4 @@
-"""The player's own deals (issue 23, over the network): the list of the deals this session played
+"""The player's own deals (over the network): the list of the deals this session played
 (``list_records`` with ``mine``), and a deal's record as that seat saw it, in words.
 
 A record the server sends whole (its table was made with ``reveal_after_deal``) opens in the
@@ -107,7 +107,7 @@ def record_lines(doc: Doc, names: Names) -> list[tuple[int | None, Line]]:
     out: list[tuple[int | None, Line]] = []
     claimed: list[Any] = [None]  # the last claimed rank, for a lay whose rank only one could be
     declared: list[Any] = [None]  # the seat whose «none» is the last set, else None
-    laid = [0]  # sets laid so far (a challenge of a later one is void: RULES.md, timing rules)
+    laid = [0]  # sets laid so far (a challenge of a later one is void: docs/RULES.md, timing rules)
 
     def say(ms: int | None, key: str, **args: Any) -> None:
         out.append((ms, Line(key, args, names)))
@@ -207,7 +207,7 @@ def _rules(doc: Doc) -> engine.Rules | None:
 def _implied_rank(rules: engine.Rules | None, ranks: str, last: Any) -> Any:
     """The rank of a set whose record leaves it null because only one could be claimed
     (docs/RECORDS.md, actions): the held rank, or the next in the variant's order of the deck's
-    ``ranks`` (RULES.md, ``rank_order``); the first set of a ``first_rank = ace`` deal claims aces."""
+    ``ranks`` (docs/RULES.md, ``rank_order``); the first set of a ``first_rank = ace`` deal claims aces."""
     if rules is None:
         return last
     if last is None:

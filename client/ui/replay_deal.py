@@ -2,7 +2,7 @@
 record (``deal_of``: ``neveryu replay ID`` reads it from the database) or from a whole record in
 the hand-history format (``deal_from_document``: what ``get_record`` sends of a table made with
 ``reveal_after_deal``). The server's record reader and replay do the work, imported inside these
-functions only: the client reads records with them (DESIGN.md, client/)."""
+functions only: the client reads records with them (docs/ARCHITECTURE.md, client/)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def deal_of(record: Any, steps: Sequence[Any]) -> Deal:
 def deal_from_document(doc: Any) -> Deal:
     """A whole record in the hand-history format (docs/RECORDS.md: what ``get_record`` sends of a
     table made with ``reveal_after_deal``) as a ``Deal``. The server's record reader and replay
-    do it, imported here only: the client reads records with them (DESIGN.md, client/). Raises
+    do it, imported here only: the client reads records with them (docs/ARCHITECTURE.md, client/). Raises
     ValueError for a seat's view (its hidden cards cannot be replayed), a malformed record, or
     one that does not replay."""
     from neveryu.server import RecordError, ReplayError, check_record, record_from_json

@@ -1,6 +1,6 @@
 """The rules of each variant, short, in English and Russian, for the client's rules page (``r``
-at the table, and the end of ``?``). They restate RULES.md (the source: where they differ,
-RULES.md is right and this page has a bug), in its vocabulary: set, claim, pile, challenge
+at the table, and the end of ``?``). They restate docs/RULES.md (the source: where they differ,
+docs/RULES.md is right and this page has a bug), in its vocabulary: set, claim, pile, challenge
 («Не верю»), believe («Верю»), discard, quad, out, deal.
 
 ``rules_text(variant, lang)`` returns the page: a title line, then the rules; "" for a variant
@@ -17,7 +17,7 @@ verish «Веришь — не веришь»: 2–6 players, 36 cards (52 for 4
 • The leader lays 1–3 cards face down and names a rank ("two queens"). The count is always true; the rank may be a lie.
 • The next player either challenges the last set («Не верю», n) or lays 1–3 more cards claiming the same rank. A set that has been covered can no longer be called.
 • A challenge turns up the last set only. False: its layer takes the whole pile and the challenger leads a new round. True: the challenger takes the pile and the player after him leads.
-• Quads: the player who has just taken the pile may show and discard whole quads (d) before the next set is laid, or go on without (k). After a person takes the pile, the next set waits a moment (the quads window) whatever he holds.
+• Quads: the player who has just taken the pile may show and discard whole quads (d) before the next set is laid, or go on without (k). After a person takes the pile, the next set waits (the quads window), whatever he holds: until he decides where turns are untimed, else for a time counted down on the status line.
 • Last cards: a player who laid his last cards is out when the next player lays on, or when a challenge shows his set true; a bluff gives him the pile.
 • The last player left holding cards loses the deal. The match counts deals lost: fewer is better.""",
     "veryu": """\
@@ -68,7 +68,7 @@ verish «Веришь — не веришь»: 2–6 игроков, 36 карт
 • Заходящий кладёт рубашкой вверх 1–3 карты и называет ранг («две дамы»). Число всегда честное, ранг может быть ложью.
 • Следующий игрок либо проверяет последний набор («Не верю», n), либо кладёт ещё 1–3 карты того же ранга. Накрытый набор проверить уже нельзя.
 • Проверка вскрывает только последний набор. Ложь: положивший забирает всю стопку, а проверивший заходит заново. Правда: стопку забирает проверивший, заходит следующий за ним.
-• Четвёрки: тот, кто только что забрал стопку, может показать и сбросить полные четвёрки (d), пока не положен следующий набор, или идти дальше без сброса (k). Когда стопку забрал человек, следующий набор немного ждёт (окно четвёрок), что бы у него ни было.
+• Четвёрки: тот, кто только что забрал стопку, может показать и сбросить полные четвёрки (d), пока не положен следующий набор, или идти дальше без сброса (k). Когда стопку забрал человек, следующий набор ждёт (окно четвёрок), что бы у него ни было: пока он не решит, если время хода не ограничено, иначе — время, которое отсчитывает строка состояния.
 • Последние карты: кто положил последние карты, выходит, когда следующий кладёт свой набор или когда проверка показала правду; за блеф он забирает стопку.
 • Последний, у кого остались карты, проигрывает партию. В матче считаются проигранные партии: чем меньше, тем лучше.""",
     "veryu": """\

@@ -1,6 +1,6 @@
 """Where the match stands: the seats ranked by their scores, and what the scores mean.
 
-A match's ``scores`` follow the variant's ``scoring`` (RULES.md, "The parameters"; PROTOCOL.md,
+A match's ``scores`` follow the variant's ``scoring`` (docs/RULES.md, "The parameters"; PROTOCOL.md,
 "Scoring"): ``losses`` counts the deals each seat lost (fewer is better), the chips variants
 count chips won and paid (more is better), and ``none`` keeps no score at all (`cheat`): there the
 deals won, as this client saw them end, rank the seats instead.

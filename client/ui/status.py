@@ -61,7 +61,7 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
         out.append(("class:dim", t("status.watching") + " "))
     window = s.quads_window if s.playing else None
     if window is not None and window.get("seat") == s.seat and s.seat is not None and t.live:
-        return out + _my_quads_window(s, t, now, window)
+        return out + my_quads_window(s, t, now, window)
     if s.playing and s.turn is not None:
         if s.my_turn and t.live:
             out.append(("class:myturn", t.glyph("turn") + " " + t("turn.you")))
@@ -118,8 +118,8 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
     return out
 
 
-def _my_quads_window(s: State, t: Texts, now: float, window: dict[str, Any]) -> StyleAndTextTuples:
-    """The taker's own quads window (RULES.md, ``verish``): the countdown, then whose turn waits."""
+def my_quads_window(s: State, t: Texts, now: float, window: dict[str, Any]) -> StyleAndTextTuples:
+    """The taker's own quads window (docs/RULES.md, ``verish``): the countdown, then whose turn waits."""
     out: StyleAndTextTuples = [("class:myturn", t.glyph("turn") + " " + t("status.quads.you"))]
     left = seconds_left(window.get("deadline"), now)
     if left is not None:

@@ -3,7 +3,7 @@
 ``Texts(lang, ascii)`` holds one language (the strings are in client/ui/strings.py). In
 ``ascii`` mode (a terminal that cannot show ♠♥♦♣: client/terminal.py) every text that reaches
 the screen is made ASCII: cards read ``QS``, ``10H``, marks and lines become ``> | -``, Cyrillic
-(names, chat) is transliterated, anything else unprintable becomes ``?``. The words are RULES.md's
+(names, chat) is transliterated, anything else unprintable becomes ``?``. The words are docs/RULES.md's
 vocabulary (hand, set, claim, pile, challenge, believe, discard, quad, out, deal) in its Russian
 column.
 
@@ -434,6 +434,10 @@ class Texts:
             else:
                 quads = self("quads.hidden") if count == 1 else self("quads.hidden_many", count=count)
             return self("log.quads_discarded", name=name, quads=quads)
+        if key == "quads_window_closed":
+            if a.get("seat") == names.seat and names.seat is not None:
+                return self("log.quads_window_closed_you")
+            return self("log.quads_window_closed", name=self.seat_name(names, a.get("seat"), you=False))
         if key == "stock_drawn":
             return self("log.stock_drawn", name=name, count=self.n_cards(a.get("count") or 0))
         if key == "dealer_drawn":

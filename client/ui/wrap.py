@@ -8,11 +8,16 @@ cut, and lines after the first of a paragraph may be indented.
 ``TextView`` is a prompt-toolkit ``UIControl`` drawing such text into whatever width and height
 its ``Window`` gives it, either from the top, from the end (``follow_end``: a log), or from a
 ``Scroll`` position that keys and the mouse wheel move.
+
+The screen is drawn whole each time anything on it changes (a countdown's second), and most of
+its text has not: ``wrap`` keeps the last texts it wrapped, so an unchanged log costs a lookup.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import attrs
 from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
@@ -22,6 +27,7 @@ from prompt_toolkit.utils import get_cwidth
 
 Line = StyleAndTextTuples  # one line of (style, text) fragments
 WHEEL_LINES = 3  # lines one notch of the mouse wheel scrolls
+WRAP_CACHE = 32  # texts ``wrap`` keeps wrapped: every pane and dialog of a screen, at two widths
 
 
 HANG = "[hang]"  # a fragment (HANG, "12") makes the lines its line wraps into start at column 12
@@ -131,7 +137,20 @@ def wrap_line(line: Line, width: int, indent: int = 0) -> list[Line]:
 def wrap(fragments: Iterable[OneStyleAndTextTuple], width: int, indent: int = 0) -> list[Line]:
     """``fragments`` (with ``"\\n"`` between lines) word-wrapped to ``width`` columns. Lines
     after the first of each line start with ``indent`` spaces; a line that begins with a
-    bullet ("• ") hangs under its text; a ``hang`` fragment sets its line's own indent."""
+    bullet ("• ") hangs under its text; a ``hang`` fragment sets its line's own indent. The
+    lines are the caller's own (a copy of what the cache keeps)."""
+    frozen = tuple(fragments)
+    try:
+        hash(frozen)
+    except TypeError:  # (a fragment that is not a tuple: wrapped, not kept)
+        return [list(line) for line in _wrapped.__wrapped__(frozen, width, indent)]
+    return [list(line) for line in _wrapped(frozen, width, indent)]
+
+
+@functools.lru_cache(maxsize=WRAP_CACHE)
+def _wrapped(
+    fragments: tuple[OneStyleAndTextTuple, ...], width: int, indent: int
+) -> tuple[tuple[Any, ...], ...]:
     out: list[Line] = []
     for line in split_lines(fragments):
         own = indent
@@ -142,7 +161,7 @@ def wrap(fragments: Iterable[OneStyleAndTextTuple], width: int, indent: int = 0)
         elif line and line[0][1].startswith(BULLET):
             own = len(BULLET)
         out.extend(wrap_line(line, width, own))
-    return out
+    return tuple(tuple(line) for line in out)
 
 
 def wrap_text(text: str, width: int, indent: int = 0) -> list[str]:
@@ -209,10 +228,19 @@ class TextView(UIControl):
         self.scroll = scroll
         self.follow_end = follow_end
         self.on_scroll = on_scroll
+        self._raw: StyleAndTextTuples | None = None  # what ``lines`` wrapped last, at ``_width``
+        self._width = 0
+        self._lines: list[Line] = []
 
     def lines(self, width: int) -> list[Line]:
-        fragments = [(f[0], self.safe(f[1])) for f in self.get_fragments()]
-        return wrap(fragments, width, self.indent)
+        """The text wrapped to ``width``; the same lines again while ``get_fragments`` gives the
+        very same list (a text kept until it changes, as the log is)."""
+        raw = self.get_fragments()
+        if raw is self._raw and width == self._width:
+            return self._lines
+        fragments = [(f[0], self.safe(f[1])) for f in raw]
+        self._raw, self._width, self._lines = raw, width, wrap(fragments, width, self.indent)
+        return self._lines
 
     def is_focusable(self) -> bool:
         return False

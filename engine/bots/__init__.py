@@ -1,4 +1,4 @@
-"""Bots: players for every variant at three strengths (DESIGN.md, engine/; RULES.md).
+"""Bots: players for every variant at three strengths (docs/ARCHITECTURE.md, engine/; docs/RULES.md).
 
 A bot sees what a player at its seat sees and nothing more: it is fed its seat's projected
 events (``observe(event)``) and asked for an action (``choose(view, rng) -> Action | None``).

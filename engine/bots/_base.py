@@ -1,6 +1,6 @@
 """The bot base: what every strength remembers of the deal from its seat's projected events.
 
-A bot sees what a player at its seat sees and nothing more (DESIGN.md, engine/): it is fed its
+A bot sees what a player at its seat sees and nothing more (docs/ARCHITECTURE.md, engine/): it is fed its
 seat's projected events (``observe(event)``, the output of ``engine.project(event, seat,
 rules.hand_counts_public)``) and asked for an action (``choose(view, rng)`` with ``view =
 deal.view(seat)``). ``choose`` changes nothing but may read the bot's memory; only ``observe``
@@ -34,7 +34,7 @@ class Bot:
     ``observes``: the event classes this strength learns from (``handlers``' keys). ``observe``
     of any other event changes nothing, so a caller feeding many bots may skip it.
 
-    Public memory, kept for every strength (RULES.md, "What every variant shares": claims, reveals
+    Public memory, kept for every strength (docs/RULES.md, "What every variant shares": claims, reveals
     and counts are public):
 
     - ``my_pile``: this seat's own cards in the pile (it saw them laid); ``my_pile_ranks``: how

@@ -25,7 +25,7 @@ def at_least(pool: int, good: int, drawn: int, need: int) -> float:
 
 
 _TAIL_LENGTH = 9
-"""Cached rows hold needs 0..8: a claim is of at most 8 cards (RULES.md, ``set_size``)."""
+"""Cached rows hold needs 0..8: a claim is of at most 8 cards (docs/RULES.md, ``set_size``)."""
 
 
 @cache

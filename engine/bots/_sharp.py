@@ -1,7 +1,7 @@
 """``sharp``: remembers every card it has seen, weighs each call, bluffs with what it least needs.
 
 Every choice is an estimate in cards: how many leave its hand, how many it may have to take,
-how likely each outcome is. The estimates use only what its seat sees (RULES.md, "What every
+how likely each outcome is. The estimates use only what its seat sees (docs/RULES.md, "What every
 variant shares"): its hand, its own sets, revealed sets, shown quads, the public claims and
 counts, and how often each other seat has bluffed (reveals) and called (challenges, believes).
 """
@@ -344,7 +344,7 @@ class SharpBot(SharpMemory):
 
     def _needs(self, view: View) -> dict[str, float]:
         """How much each rank is worth keeping beyond its count: the ranks this seat will have
-        to claim on its next turns where the order is fixed (RULES.md, ``rank_order``)."""
+        to claim on its next turns where the order is fixed (docs/RULES.md, ``rank_order``)."""
         order = self.rules.rank_order
         if order not in ("ascending", "descending") or not view.ranks:
             return {}
@@ -367,7 +367,7 @@ def _first_of(hand: tuple[str, ...], held_ranks: str, rank: str, n: int) -> list
 
 
 def _next_seat(view: View, seat: int, out: set[int]) -> int:
-    """The next active seat after ``seat`` (RULES.md: "next" is the next active seat clockwise)."""
+    """The next active seat after ``seat`` (docs/RULES.md: "next" is the next active seat clockwise)."""
     n = view.players
     for k in range(1, n + 1):
         s = (seat + k) % n

@@ -1,6 +1,6 @@
 """What the ``sharp`` bot remembers (engine/bots/_sharp.py chooses from it): where the cards it
 has seen may be, each seat's hand size, and how often each seat has bluffed and called. Written
-only by ``observe``, from its seat's projected events (RULES.md, "What every variant shares").
+only by ``observe``, from its seat's projected events (docs/RULES.md, "What every variant shares").
 """
 
 from __future__ import annotations

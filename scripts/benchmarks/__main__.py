@@ -39,7 +39,7 @@ SECTIONS = (
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="scripts/bench", description=__doc__.split("\n\n")[1])
-    p.add_argument("--quick", action="store_true", help="short runs: everything within a minute")
+    p.add_argument("--quick", action="store_true", help="short runs of every section: docs/BENCHMARKS.md")
     p.add_argument("--json", action="store_true", help="print one JSON object with every figure")
     p.add_argument(
         "--soak",

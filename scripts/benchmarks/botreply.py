@@ -1,4 +1,4 @@
-"""Bots' reply time by the truth of their sets (issue 27, item 4): how long after the ``turn``
+"""Bots' reply time by the truth of their sets: how long after the ``turn``
 that names a seat its set arrives, when the set is true and when it is a bluff. The two must not
 differ: a bot that takes longer to bluff tells the table when it bluffs.
 

@@ -2,7 +2,7 @@
 (``loadgen``), both on this machine; server CPU and memory read from /proc.
 
 ``step(n, ...)`` measures one N on a fresh server; ``run`` climbs a ladder of N (always
-measuring ``TARGET_CLIENTS``, the target of issue 9), then bisects between the largest N whose
+measuring ``TARGET_CLIENTS``, a target of docs/BENCHMARKS.md), then bisects between the largest N whose
 p99 action latency stays under ``P99_LIMIT_MS`` and the next N tried, and reports that N.
 """
 

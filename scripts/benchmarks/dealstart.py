@@ -1,4 +1,4 @@
-"""What fair deal 2 costs when a deal starts (issue 26; docs/PROTOCOL.md, section 9).
+"""What fair deal 2 costs when a deal starts (docs/PROTOCOL.md, section 9).
 
 Four clients hold the four seats of a fresh `verish` table; a sample is the time from the
 moment the first client sends ``start`` until all four have decoded the deal's first ``turn``

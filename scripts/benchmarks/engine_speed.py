@@ -3,7 +3,7 @@
 Two figures per variant:
 
 - ``bots``: ``engine.simulate.simulate`` (the engine's ``sharp`` bots at every seat, the referee
-  of RULES.md, "Timing rules", without time; invariant checks off), in small batches until the
+  of docs/RULES.md, "Timing rules", without time; invariant checks off), in small batches until the
   time is up: what ``neveryu simulate`` does;
 - ``core``: the rules alone: a minimal referee loop here closes every challenge window at once
   and each seat plays ``engine.random_turn_action`` (a random legal set, seeded; a challenge

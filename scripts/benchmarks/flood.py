@@ -1,4 +1,4 @@
-"""Connections that flood the server with the costliest frames it accepts (issue 19, item 2).
+"""Connections that flood the server with the costliest frames it accepts.
 
 Each flood connection says ``hello``, then sends one frame over and over as fast as its socket
 takes it, and reads (and counts) whatever comes back. The frame is a ``ping`` whose ignored field

@@ -1,4 +1,4 @@
-"""The journal of live tables (issue 25): what restoring costs a starting server, and what
+"""The journal of live tables: what restoring costs a starting server, and what
 journaling costs a running one per action.
 
 - ``live_tables(db, tables, seconds)``: the capacity section's load (``loadgen``: bots over the

@@ -1,7 +1,7 @@
 """Markdown tables of a ``scripts/bench --json`` result, for docs/BENCHMARKS.md.
 
 ``python -m scripts.benchmarks.markdown RESULT.json [MORE.json ...]`` prints the sections each
-file has (machine, engine, latency, capacity, soak) and the targets of issue 9 with a verdict
+file has (machine, engine, latency, capacity, soak) and the targets of docs/BENCHMARKS.md with a verdict
 each, from the figures alone.
 """
 

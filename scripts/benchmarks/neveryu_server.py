@@ -6,7 +6,7 @@ address (``max_connections``, ``max_per_address``, ``max_tables``, ``max_tables_
 those of them the server has), no request rate limit and no byte budget (the ping/pong loop
 would hit them), untimed turns, no idle drop, a short pause between deals and matches that do
 not end (``deals``), so every client keeps playing, no quads window (``quads_window_ms`` 0:
-RULES.md `verish` holds the next set for it after a person's take, a wait of the rules that an
+docs/RULES.md `verish` holds the next set for it after a person's take, a wait of the rules that an
 action's latency would otherwise include; the load generator's clients are persons to the
 server), and no records (``--db PATH``: record every deal there, and keep the journal of live
 tables, as ``neveryu serve`` does by default; ``--no-journal``: the records alone). Everything

@@ -1,4 +1,4 @@
-"""Players (issue 24): whether the ratings rank the bots as they should, what counting and
+"""Players: whether the ratings rank the bots as they should, what counting and
 rating a deal costs the records' writer, and how fast a leaderboard answers over a large
 database.
 

@@ -1,4 +1,4 @@
-"""Records (issue 23): what a deal's record weighs, how fast ``neveryu history`` answers over a
+"""Records: what a deal's record weighs, how fast ``neveryu history`` answers over a
 large database, and what recording costs the server per action.
 
 - ``real_deals(variant, count, seed)``: deals played by the engine and bots (the simulator's own

@@ -1,7 +1,7 @@
 """One function per section of ``scripts/bench``: run it, store its figures, print them.
 
 Every loop is bounded by a count and a time; ``Profile`` holds both, per run length (``full``,
-``--quick``: within a minute, ``smoke``: the few seconds tests/test_bench_smoke.py spends).
+``--quick``: short runs of every section, ``smoke``: the shortest, tests/test_bench_smoke.py's).
 """
 
 from __future__ import annotations
@@ -170,8 +170,8 @@ def pinned(server_pids: list[int], pin: bool) -> Iterator[dict[str, int] | None]
     Why: unpinned on two cores, a socket's wake-up hints to Linux that the sender is about to
     sleep, so the woken client is often run on the server's CPU, behind whatever the server
     does after its write. The floor sleeps right after its write; neveryu goes on with the
-    ``turn`` and ``legal`` of the batch (docs/BENCHMARKS.md, "One CPU for the servers, one for
-    the measuring clients")."""
+    ``turn`` and ``legal`` of the batch (docs/BENCHMARKS.md, "Fairness of the floor/neveryu
+    comparison")."""
     mine = os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else set()
     if not pin or len(mine) < 2:
         yield None
@@ -325,7 +325,7 @@ def dealstart(report, prof: Profile, args) -> None:
 
 
 def botreply(report, prof: Profile, args) -> None:
-    """Bots' reply time by the truth of their sets (``botreply``, issue 27 item 4)."""
+    """Bots' reply time by the truth of their sets (``botreply``)."""
     from . import botreply as br
 
     report.say(
@@ -395,7 +395,7 @@ def soak(report, prof: Profile, args) -> None:
 
 
 def flood(report, prof: Profile, args) -> None:
-    """Issue 19's figure: the reference table's action latency (the neveryu section's `verish`
+    """The flood's figure: the reference table's action latency (the neveryu section's `verish`
     table of 4 clients, paced at about 40 actions a second) without and with ``FLOOD_CONNECTIONS``
     connections flooding the costliest frames the server accepts (``flood.py``), in rounds
     alternating which goes first; the server runs with its default byte budget and the flood in
@@ -500,6 +500,6 @@ FLOOD_SAID = {
 FLOOD_QUIET_S = 0.02  # the reference table's pace: ~40 actions a second, far above people's
 
 
-# The store's sections (records, players, journal: issues 23-25) are in runner_store; __main__
+# The store's sections (records, players, journal) are in runner_store; __main__
 # finds every section here.
 from .runner_store import journal, players, records  # noqa: E402, F401

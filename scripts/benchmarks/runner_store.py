@@ -1,4 +1,4 @@
-"""The sections of ``scripts/bench`` about the records' database (issues 23-25): ``records``,
+"""The sections of ``scripts/bench`` about the records' database: ``records``,
 ``players``, ``journal``; the rest are in ``runner``."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
 
 def records(report, prof: Profile, args) -> None:
-    """Issue 23's figures: a record's size, ``neveryu history`` over a large database, and what
+    """The records' figures: a record's size, ``neveryu history`` over a large database, and what
     recording costs the server per action (the capacity step without and with it)."""
     import tempfile
 
@@ -67,7 +67,7 @@ def records(report, prof: Profile, args) -> None:
 
 
 def players(report, prof: Profile, args) -> None:
-    """Issue 24's figures: the ratings' sanity (sharp above honest, intervals apart, in every
+    """The players' figures: the ratings' sanity (sharp above honest, intervals apart, in every
     variant), the writer's cost of counting and rating, the leaderboard over a large database."""
     from . import players as pl
 
@@ -86,7 +86,7 @@ def players(report, prof: Profile, args) -> None:
 
 
 def journal(report, prof: Profile, args) -> None:
-    """Issue 25's figures: restoring live tables at a server's start, and what the journal costs
+    """The journal's figures: restoring live tables at a server's start, and what the journal costs
     the server per action (the capacity step without and with it, records on in both)."""
     import tempfile
 

@@ -1,4 +1,4 @@
-"""The framing of DESIGN.md ("Framing": 4-byte big-endian length, then one msgpack map), kept
+"""The framing of docs/ARCHITECTURE.md ("Framing": 4-byte big-endian length, then one msgpack map), kept
 minimal so that the floor server and every measuring client pay the same, smallest, price.
 
 The measuring clients use this module against both the floor and the real server, so a

@@ -12,7 +12,7 @@ Tables (version 1; docs/RECORDS.md, "The database"):
 
 - ``meta``: key/value notes (``opened_ms``: when a program last opened the file to write).
 - ``matches``: one row per match: ``uid`` (random, made by the server), the server's name, the
-  table's id, ``variant``, ``options``, ``rules`` (every parameter of RULES.md, JSON), ``timing``
+  table's id, ``variant``, ``options``, ``rules`` (every parameter of docs/RULES.md, JSON), ``timing``
   (the table's times, JSON), ``deals`` per match, ``seeded``, ``reveal_after_deal``.
 - ``deals``: one row per deal that ended: its match and number, start and end (Unix ms), the
   variant (again, for queries), seat count, dealer, the first dealer's draw (JSON, or NULL),
@@ -195,7 +195,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                     ELSE 'guest:' || deal_seats.session_hash END)
             WHERE bot IS NOT NULL OR session_hash IS NOT NULL""",
     ),
-    (  # 2 -> 3: the journal of live tables (issue 25)
+    (  # 2 -> 3: the journal of live tables
         """CREATE TABLE journal_runs (
             run TEXT PRIMARY KEY,
             server TEXT NOT NULL,

@@ -95,8 +95,9 @@ class DealRecord:
     """One ended deal. Times: ``started_ms``/``ended_ms`` Unix wall-clock ms; each action's
     offset in ms from the deal's start (the server's monotonic clock). ``deck``: the cards in
     dealing order, top first (hidden, set-aside and stock cards included). ``fair``: the fair
-    deal's fields (``commitment``, ``salt``; DESIGN.md, "Fair deal"). ``draws``: the first
-    dealer's draw (``lowest_draw``), else None. ``id``: the database's id (None until stored)."""
+    deal's fields (docs/RECORDS.md, ``fair``: the commitment, its salt, and fair deal 2's).
+    ``draws``: the first dealer's draw (``lowest_draw``), else None. ``id``: the database's id
+    (None until stored)."""
 
     id: int | None = None
     match: str
@@ -300,7 +301,7 @@ def unpacked_action(data: bytes) -> engine.Action:
 
 
 def rules_json(rules: engine.Rules) -> dict[str, Any]:
-    """Every parameter of ``rules`` (RULES.md, "The parameters") as JSON values."""
+    """Every parameter of ``rules`` (docs/RULES.md, "The parameters") as JSON values."""
     return {a.name: _plain(getattr(rules, a.name)) for a in attrs.fields(engine.Rules)}
 
 

@@ -1,7 +1,7 @@
-"""The journal of live tables (issue 25): what a table notes as it changes, so that a server
+"""The journal of live tables: what a table notes as it changes, so that a server
 started again on the same database brings the table back (``_restore``).
 
-The journal lives in the records' database (``records.database``, version 2: ``live_tables``,
+The journal lives in the records' database (``records.database``, version 3: ``live_tables``,
 ``live_actions``) and is written by the records' one writer thread (``records.writer``): a table
 hands it a list of entries (``put``), which never waits, and the writer commits whatever
 tables handed it meanwhile in one transaction (``records.journal_rows.write``). What a table notes:

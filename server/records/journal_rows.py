@@ -1,4 +1,4 @@
-"""The journal's rows (``records.database`` version 2: ``journal_runs``, ``live_tables``, ``live_actions``),
+"""The journal's rows (``records.database`` version 3: ``journal_runs``, ``live_tables``, ``live_actions``),
 written by the records' writer thread (``records.writer``) and read once, when a server starts.
 
 Every running server that keeps a journal has a row in ``journal_runs`` (its ``run``: random),

@@ -72,7 +72,7 @@ class SeatStats:
 
 def is_bluff(cards: Sequence[str], rank: str, count: int) -> bool:
     """A set of ``cards`` claimed as ``count`` × ``rank`` is a bluff: a card of another rank, or
-    another number of cards (RULES.md, "What every variant shares")."""
+    another number of cards (docs/RULES.md, "What every variant shares")."""
     return len(cards) != count or any(engine.rank_of(card) != rank for card in cards)
 
 

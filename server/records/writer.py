@@ -1,6 +1,6 @@
 """The server's records and journal: one writer thread, and reads for the network's requests.
 
-A table never waits on the disk (DESIGN.md, server/): when a deal ends, its record, and as a
+A table never waits on the disk (docs/ARCHITECTURE.md, server/): when a deal ends, its record, and as a
 table changes, its journal's entries (``records.journal``), go into one queue (``put``, which never
 blocks), and one writer thread commits what came in at most every ``BATCH_S``, everything of a
 batch in one transaction (SQLite wants one writer per database; this is it). So at 1,000 clients
