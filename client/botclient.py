@@ -3,8 +3,8 @@
 - ``Client``: one connection (``hello`` → ``welcome``), requests and their replies, events in
   order, ``ping`` when it has sent nothing for the server's heartbeat interval. Every message
   received is also kept in ``Client.received`` when ``keep=True`` (tests read it).
-- ``SeatTracker``: the seat's view from the events it receives, kept by the terminal client's
-  own reducer (client/ui/model.py) and read as an engine ``View``, so an engine bot can choose.
+- ``SeatTracker`` (client/seat_view.py): the seat's view from the events it receives, read as
+  an engine ``View``, so an engine bot can choose.
 - ``BotPlayer``: an engine bot (``engine.bots``) at a seat: it gets ready, starts when everyone
   is, and plays until the number of matches asked for has ended. It contributes to every deal's
   shuffle (fair deal 2: ``seed_committed`` → ``contribute``) and checks every deal at its end as
@@ -22,14 +22,13 @@ import random
 from collections import Counter
 from typing import Any
 
-import attrs
 import trio
 
 from neveryu import engine, protocol
 from neveryu.client import fairdeal
 from neveryu.client.address import show_address
 from neveryu.client.handshake import HANDSHAKE_S, Refused, closed_at_once, not_neveryu, silent
-from neveryu.client.ui import model
+from neveryu.client.seat_view import SeatTracker, action_request, engine_event, make_bot
 
 RATE_LIMIT_PAUSE_S = 0.5  # wait this long before trying a rate-limited action again
 
@@ -231,70 +230,6 @@ class Client:
         return bool(self.events)
 
 
-class SeatTracker:
-    """What one seat knows of the deal, from the events it receives: the client's model
-    (client/ui/model.py, the reducer the terminal client draws) seen as an engine ``View`` for a
-    bot. ``rules``: the table's rules; ``players``: its seat count."""
-
-    def __init__(self, seat: int | None, rules: engine.Rules, players: int) -> None:
-        self.seat = seat
-        self.rules = rules
-        self.players = players
-        self.state = model.State(screen="table", seat=seat, variant=rules.name, players=players)
-
-    def apply(self, msg: dict[str, Any]) -> None:
-        """Take one event the seat received."""
-        self.state = model.reduce(self.state, msg)
-
-    @property
-    def active(self) -> bool:
-        """A deal is being played."""
-        return self.state.playing
-
-    @property
-    def held(self) -> dict[str, Any] | None:
-        """Its set laid early, waiting for the challenge window, or None."""
-        return self.state.held
-
-    @property
-    def legal(self) -> engine.Legal:
-        """What the seat may do now (``engine.NO_ACTION``: nothing)."""
-        return model.engine_legal(self.state.legal)
-
-    def view(self) -> engine.View:
-        """The seat's view now (only meaningful while ``active``)."""
-        return model.engine_view(self.state)
-
-
-def action_request(action: engine.Action) -> tuple[str, dict[str, Any]]:
-    """The request (type and fields) that asks the server for ``action``."""
-    if isinstance(action, engine.LaySet):
-        fields: dict[str, Any] = {"cards": list(action.cards)}
-        if action.rank is not None:
-            fields["rank"] = action.rank
-        if action.count is not None:
-            fields["count"] = action.count
-        return "lay", fields
-    if isinstance(action, engine.Challenge):
-        return "challenge", {"set_no": action.set_no}
-    if isinstance(action, engine.Believe):
-        return "believe", {"set_no": action.set_no}
-    if isinstance(action, engine.DeclareNone):
-        return "declare_none", {}
-    if isinstance(action, engine.DiscardQuads):
-        return "discard_quads", {"ranks": list(action.ranks)}
-    if isinstance(action, engine.DeclineQuads):
-        return "decline_quads", {}
-    raise ValueError(f"not a seat's action: {action!r}")
-
-
-def make_bot(strength: str, seat: int, rules: engine.Rules, players: int) -> Any:
-    """An engine bot (``engine.bots``) of ``strength``. Raises ValueError for an unknown one."""
-    from neveryu.engine import bots
-
-    return bots.make_bot(strength, seat, rules, players)
-
-
 class BotPlayer:
     """An engine bot at one seat of a table, playing through ``client``.
 
@@ -387,12 +322,12 @@ class BotPlayer:
             self.bot = make_bot(self.strength, self.seat, self.rules, self.tracker.players)
             for event in msg["history"]:
                 fields = {k: v for k, v in event.items() if k != "t"}
-                self.bot.observe(_event(event["t"], fields, self.tracker))
+                self.bot.observe(engine_event(event["t"], fields, self.tracker))
         elif t in engine.EVENT_TYPES and t != "deal_started":
             fields = {k: v for k, v in msg.items() if k not in ("t", "seq", "ts")}
-            self.bot.observe(_event(t, fields, self.tracker))
+            self.bot.observe(engine_event(t, fields, self.tracker))
         elif t == "deal_started":
-            self.bot.observe(_event(t, msg, self.tracker))
+            self.bot.observe(engine_event(t, msg, self.tracker))
 
     async def _contribute(self, msg: dict[str, Any]) -> None:
         """Fair deal 2: this seat's fresh contribution to the next deal's shuffle, at once."""
@@ -460,31 +395,3 @@ def _not_a_server(address: str, exc: BaseException, first: bytes, handshake_s: f
     if isinstance(exc, protocol.ProtocolError) or first:
         return not_neveryu(address, first)
     return closed_at_once(address) if isinstance(exc, ConnectionClosed) else silent(address, handshake_s)
-
-
-def _event(t: str, fields: dict[str, Any], tracker: SeatTracker) -> engine.Event:
-    """An engine event from a wire event (for the bot's memory)."""
-    cls: Any = engine.EVENT_TYPES[t]  # one of the engine's event classes, by its wire type
-    if t == "deal_started":
-        hands: list[tuple[str, ...] | None] = [None] * tracker.players
-        if tracker.seat is not None:
-            hands[tracker.seat] = tuple(fields["hand"] or ())
-        event: engine.Event = cls(
-            fields["dealer"],
-            fields["deck"],
-            tuple(hands),
-            _tuple(fields["hand_counts"]),
-            fields["hidden"],
-            fields["set_aside"],
-            fields["stock"],
-        )
-        return event
-    names = [a.name for a in attrs.fields(cls)]
-    made: engine.Event = cls(**{n: _tuple(fields.get(n)) for n in names if n in fields})
-    return made
-
-
-def _tuple(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuple(v) for v in value)
-    return value

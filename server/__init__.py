@@ -27,30 +27,39 @@ Or in its own thread, from code that is not trio (``neveryu play`` runs the clie
 nursery.start(server.run)`` and ``server.shutdown()`` do the same as ``serve`` and expose
 ``server.tables``, ``server.sessions`` and ``server.connections``.
 
-Inside, following one request: ``_server`` (listening, the handshake, the lobby) hands each
-connection to ``_connection`` (its reader, its deadlines and rate limit), which hands each
-request to the server; a table's requests go to ``_table`` (seats, people, deadlines) and its
-game requests to ``_game`` (the match; who is sent which copy of each event: ``_wire.copies``),
-whose ``_referee`` applies the deal's actions under the timing rules of docs/RULES.md (deadlines:
-``_timers``); everything sent to a client goes through its
-``_session`` (seq, replay for a resume) into its ``_outbox``, the one writer. Also:
-``_settings``, ``_seats``, ``_bots`` (engine bots for bot and away seats), ``_config``
-(settings, TOML), ``_thread``.
+Inside, following one request: ``_server`` (listening, the handshake, the lobby; the lobby's
+stateless answers: ``_lobby``) hands each connection to ``_connection`` (its reader, its
+deadlines and rate limit), which hands each request to the server; a table's requests go to
+``_table`` (seats, people, requests, deadlines; who sits where: ``_seating``) and its match to
+``_game`` (deals, its bots: ``_game_bots``, who is sent which copy of each event:
+``_wire.copies``), whose ``_referee`` applies the deal's actions under the timing rules of
+docs/RULES.md (deadlines: ``_timers``); everything sent to a client goes through its ``_session``
+(seq, replay for a resume) into its ``_outbox``, the one writer. Also: ``_settings``,
+``_seats``, ``_bots`` (engine bots for bot and away seats), ``_shuffle`` (fair deal 2),
+``_restore`` (live tables back from the journal), ``_config`` (settings, TOML), ``_thread``.
 Settings: ``ServerConfig`` with its ``table`` (``TableDefaults``) and ``limits`` (``Limits``);
 ``load_config(path)`` reads a TOML file of the same names.
 
-Records (docs/RECORDS.md): every ended deal goes to one SQLite file (``_store``: schema and
-migrations; ``_history``: its rows) through one writer thread (``_recorder.Records``); the
-table notes a deal while it is played (``_recording``) from its referee's accepted actions.
-``_replay`` plays a record again through the engine; ``_views`` gives it as the hand-history
-JSON (whole, or as one seat saw it) and as the messages each seat was sent;
-``_record_requests`` serves ``list_records`` and ``get_record``.
+What the server keeps lives apart, in ``records/``; of the live server it imports only
+``_wire`` (events as messages), ``_password.Digest``, and for its types ``Session``, ``Seat``,
+``TableSettings`` and the like (no module of the live server imports back into a cycle):
 
-Players (docs/PLAYERS.md): ``_players`` (a stable id from the client's player key, bots one per
-strength, guests), ``_stats`` (what a seat did, from a replay), ``_ratings`` (OpenSkill
-Plackett–Luce), ``_derive`` (statistics and ratings made from the records, deal by deal, in the
-writer's transaction; ``rebuild``), ``_league`` (statistics and leaderboards read),
-``_player_requests`` (``player_stats``, ``leaderboard``).
+- Records (docs/RECORDS.md): every ended deal goes to one SQLite file (``records.database``:
+  schema and migrations; ``records.history``: its rows) through one writer thread
+  (``records.writer.RecordsWriter``); the table notes a deal while it is played
+  (``records.deal_notes``) from its referee's accepted actions; ``records.deal_record`` is the
+  record itself. ``records.replay`` plays a record again through the engine;
+  ``records.hand_history`` gives it as the hand-history JSON (whole, or as one seat saw it) and
+  as the messages each seat was sent; ``records.history_requests`` serves ``list_records`` and
+  ``get_record``.
+- The journal of live tables (docs/RECORDS.md, "The journal"): ``records.journal`` (what a table
+  notes) and ``records.journal_rows`` (its rows, written by the same writer thread).
+- Players (docs/PLAYERS.md): ``records.players`` (a stable id from the client's player key, bots
+  one per strength, guests), ``records.statistics`` (what a seat did, from a replay),
+  ``records.ratings`` (OpenSkill Plackett–Luce), ``records.derive`` (statistics and ratings made
+  from the records, deal by deal, in the writer's transaction; ``rebuild``), ``records.league``
+  (statistics and leaderboards read), ``records.player_requests`` (``player_stats``,
+  ``leaderboard``).
 
 The commands that read records (``history``, ``replay``, ``export``, ``stats``) use the names
 below::
@@ -69,21 +78,25 @@ import sqlite3
 
 from ._collector import settle as settle_collector
 from ._config import Limits, ServerConfig, TableDefaults, config_from_mapping, default_db_path, load_config
-from ._derive import Rebuilt, catch_up, pending, rebuild
-from ._history import Summary, deal_ids, list_deals, load_deal
-from ._league import PlayerStats, Standing, VariantStats, leaderboard, player_stats
-from ._players import Player, person_key, player_by_id, player_by_key, players_named
-from ._record import DealRecord, RecordError, seat_label
-from ._recorder import Records
-from ._replay import ReplayError, Step
-from ._replay import check as check_record
-from ._replay import describe as describe_action
-from ._server import SERVER_VERSION, Server, serve, variants_info
-from ._store import StoreError
-from ._store import connect as _connect
+from ._lobby import SERVER_VERSION, variants_info
+from ._server import Server, serve
 from ._thread import RunningServer, start_in_thread
-from ._views import dumps as record_text
-from ._views import record_from_json, record_json, seat_messages, table_summary
+from .records.database import StoreError
+from .records.database import connect as _connect
+from .records.deal_record import DealRecord, RecordError, seat_label
+from .records.derive import Rebuilt, catch_up, pending, rebuild
+from .records.hand_history import dumps as record_text
+from .records.hand_history import record_from_json, record_json, seat_messages, table_summary
+from .records.history import Summary, deal_ids, list_deals, load_deal
+from .records.league import PlayerStats, Standing, VariantStats, leaderboard, player_stats
+from .records.players import Player, person_key, player_by_id, player_by_key, players_named
+from .records.replay import ReplayError, Step
+from .records.replay import check as check_record
+from .records.replay import describe as describe_action
+from .records.writer import RecordsWriter
+
+Records = RecordsWriter
+"""The name ``RecordsWriter`` had before it was given one that says what it is."""
 
 
 def connect_records(path: str | os.PathLike[str], *, write: bool = False) -> sqlite3.Connection:
@@ -104,6 +117,7 @@ __all__ = [
     "Rebuilt",
     "RecordError",
     "Records",
+    "RecordsWriter",
     "ReplayError",
     "RunningServer",
     "Server",

@@ -4,7 +4,7 @@ instead of the events (after a server restart, a resume whose events are no long
 joining during a deal) still shows every claim, challenge and take.
 
 The events are not kept as they are sent: they are made again when asked for, by playing the
-deal again from its deck and the actions its referee accepted (``_replay.deal_events``; after a
+deal again from its deck and the actions its referee accepted (``records.replay.deal_events``; after a
 restart, the actions restored from the journal), and each receiver gets the engine's
 projection of each (``engine.project``), exactly the copy the table sent it.
 """
@@ -17,8 +17,8 @@ from typing import Any
 from neveryu import engine, protocol
 
 from . import _wire
-from ._record import Applied
-from ._replay import deal_events
+from .records.deal_record import Applied
+from .records.replay import deal_events
 
 
 class DealEvents:

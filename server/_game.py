@@ -1,5 +1,5 @@
 """The match being played at a table: its deals one after another, the referee of each, the bots
-that play bot seats and away players, and what every receiver is sent.
+that play bot seats and away players (``_game_bots.SeatBots``), and what every receiver is sent.
 
 A ``Game`` exists from ``start`` to the end of the match. The table owns it and hands it the game
 requests (``play``), the contributions to the next deal's shuffle (``contribute``: fair deal 2,
@@ -13,54 +13,26 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from neveryu import engine, protocol
 
 from . import _wire
-from ._bots import Bot, default_strength, new_bot
 from ._deal_history import DealEvents, history
-from ._journal import Journal
-from ._record import DealRecord
-from ._recording import Keeper, Recording
+from ._game_bots import Place, SeatBots
 from ._referee import Referee
-from ._replay import seat_events
 from ._seats import Seat
 from ._session import Session
-from ._settings import TableError, TableSettings
+from ._settings import TableError
 from ._shuffle import Shuffle
-from ._timers import Timers
 from ._wire import ActionOf
+from .records.deal_notes import Recording
+from .records.deal_record import DealRecord
 
 log = logging.getLogger("neveryu.server")
-TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (docs/RULES.md "Timing rules")
 
 
-class Place(Protocol):
-    """What a game needs of its table."""
-
-    id: int
-    settings: TableSettings
-    rules: engine.Rules
-    seats: list[Seat]
-    spectators: list[Session]
-    timers: Timers
-    rng: random.Random
-    seed: int | None
-    summary: dict[str, Any]
-    records: Keeper | None
-    journal: Journal | None
-
-    def broadcast(self, body: dict[str, Any]) -> None: ...
-
-    def table_update(self) -> None: ...
-
-    def refresh_summary(self) -> None: ...
-
-    def match_over(self) -> None: ...
-
-
-class Game:
+class Game(SeatBots):
     """The match at ``table`` (docs/RULES.md: a match is several deals). ``start`` deals the first."""
 
     def __init__(self, table: Place) -> None:
@@ -187,23 +159,6 @@ class Game:
             rng=rng,
         )
 
-    def bot_for(self, seat: Seat) -> Bot:
-        """The bot that plays ``seat`` (a bot seat, or an away player's), told every event of the
-        deal its seat was sent. It is made when first needed, and learns what came before by
-        playing the deal again from its opening (``_replay.seat_events``); then ``_send`` keeps it
-        current. Most seats are a person's, whose bot is never needed: nothing is kept for it.
-        It is asked for between batches (a bot's deadline, the referee's ``choose`` before it
-        applies anything), when every accepted action's events have been sent: the replay is
-        then exactly what the seat was sent, and ``publish`` adds nothing twice."""
-        if seat.bot is None:
-            strength, players = seat.strength or default_strength(), len(self.seats)
-            seat.bot = new_bot(strength, seat.index, self.table.rules, players)
-            deal, referee = self.deal, self.referee
-            assert deal is not None and referee is not None
-            events = seat_events(deal, self.opening, referee.applied, seat.index, self.table.rules)
-            seat.unseen = [e for e in events if type(e) in seat.bot.observes]
-        return seat.bot_sees()
-
     def stop(self) -> None:
         """No deadline of the game fires any more (the table closes)."""
         if self.referee is not None:
@@ -236,57 +191,6 @@ class Game:
         events = self.referee.act(action_of(req, session.seat))
         session.ok(req)
         self.publish(events)
-
-    def _time_bot(self, seat: Seat, legal: engine.Legal) -> None:
-        """``seat``'s bot may do ``legal`` from now: it chooses half ``bot_delay_ms`` from now and
-        acts at the end of it (``fire_bot``)."""
-        delay, now = self.settings.bot_delay_ms, self.timers.clock()
-        seat.timed, seat.chosen, seat.due = legal, False, now + delay / 1000
-        self.timers.start_at(f"bot:{seat.index}", now + delay // 2 / 1000)
-
-    def _bot_again(self, seat: Seat, legal: engine.Legal) -> bool:
-        """Whether ``seat``'s bot, which may do ``legal`` now, is timed afresh: asked again when
-        the deal changed since it last chose; its delay starts again when what it may do changed
-        while it waited."""
-        if self.timers.running(f"bot:{seat.index}"):
-            return seat.timed != legal
-        return seat.asked != self.deal.actions if self.deal is not None else False
-
-    def fire_bot(self, index: int) -> None:
-        """The ``bot:<seat>`` deadline, twice (``_time_bot``): the bot playing that seat chooses,
-        then acts at the time fixed before it chose: how long choosing took, which
-        may differ between a true set and a bluff, shows in no event's time."""
-        deal, referee, seat = self.deal, self.referee, self.seats[index]
-        if deal is None or referee is None or deal.over or not seat.by_bot:
-            return
-        if not seat.chosen:
-            seat.asked, seat.chosen = deal.actions, True
-            seat.choice = self.bot_for(seat).choose(deal.view(index), self.table.rng)
-            self.timers.start_at(f"bot:{index}", seat.due)
-            return
-        action, seat.choice, seat.chosen = seat.choice, None, False
-        if referee.tie_set is not None and (action is None or isinstance(action, TURN_SETS)):
-            seat.asked = None  # no set while a challenge group collects: asked again at its end
-            return
-        before = deal.actions
-        try:
-            if action is not None:
-                self.publish(referee.act(action))
-                return
-        except (engine.RuleViolation, TableError) as exc:
-            if deal.actions != before:  # a challenge was settled first: the bot is asked again
-                return
-            log.warning("table %d: the bot at seat %d tried %r: %s", self.table.id, index, action, exc)
-        if not deal.over and deal.quads_window == index:
-            # A bot now plays the taker's seat (he left, or went away) and discards nothing: it
-            # goes on, so that a window with no time does not wait for him for ever.
-            self.publish(referee.act(engine.DeclineQuads(index)))
-            return
-        # A bot that has no move (or a wrong one) on its own turn must not stall the deal: a
-        # random turn action is made for the seat, as when a turn's time runs out.
-        if not deal.over and deal.turn == index and deal.held is None and deal.legal_actions(index).lay:
-            made = engine.random_turn_action(deal.view(index), self.table.rng)
-            self.publish(referee.act(engine.Timeout(index, made)))
 
     def back(self, seat: Seat, snapshot: bool) -> None:
         """``seat``'s player is back from away: on his own turn his turn time starts afresh and
@@ -445,7 +349,7 @@ class Game:
 
         return history(events, seat, self.table.rules.hand_counts_public, extra)
 
-    # -- the deal's record (_recording, _recorder) ---------------------------------------------------
+    # -- the deal's record (records.deal_notes, records.writer) ----------------------------------
 
     def _note_deal(self, deal: engine.Deal, opening: list[engine.Event]) -> None:
         """The deal is dealt: note what its record needs (nothing when records are off)."""

@@ -1,7 +1,7 @@
 """Checking a password a client gives (the server's, ``hello.password``; a table's,
 ``join_table.password``/``spectate.password``) in constant time, whatever its characters.
 
-A table's password is kept in the journal of live tables (``_journal``) only as a ``Digest``:
+A table's password is kept in the journal of live tables (``records.journal``) only as a ``Digest``:
 the table restored after a restart checks what players give against that."""
 
 from __future__ import annotations

@@ -42,9 +42,9 @@ from collections.abc import Callable
 
 from neveryu import engine
 
-from ._record import Applied
 from ._settings import TableError, TableSettings
 from ._timers import Timers
+from .records.deal_record import Applied
 
 log = logging.getLogger("neveryu.server")
 
@@ -86,7 +86,7 @@ class Referee:
         self.thought: tuple[int, engine.Legal, engine.Action | None] | None = None
         self.started = timers.clock()
         # Every action the deal accepted, with its time in ms from the deal's start, kept packed
-        # (``Applied``): the deal's record (``_record``) replays them exactly.
+        # (``Applied``): the deal's record (``records.deal_record``) replays them exactly.
         self.applied = Applied()
 
     # -- what the table asks ------------------------------------------------------------------

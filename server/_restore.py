@@ -1,9 +1,9 @@
-"""A live table brought back from the journal (``_journal``) when a server starts again on the
+"""A live table brought back from the journal (``records.journal``) when a server starts again on the
 same database (docs/PROTOCOL.md, "Across a server restart").
 
 ``restore_table`` rebuilds the table from its journaled rows: its settings and seats, the match
 so far, and the current deal, dealt again from the journaled deck and dealer and replayed
-action by action through the engine (as ``_replay`` replays a record; the bots at its seats
+action by action through the engine (as ``records.replay`` replays a record; the bots at its seats
 learn every event their seat was sent, as they did). Each seated player's session comes back
 with its token's key only (``Session.restored``), dropped: he resumes it with the token his
 client kept; until then his seat waits the grace time, then a bot plays it, as after any drop.
@@ -32,16 +32,16 @@ from neveryu import engine
 
 from . import _wire
 from ._game import Game
-from ._journal import Journal
-from ._journal_store import Journaled
 from ._password import Digest
-from ._record import RecordError, unpacked_action
-from ._recording import Recording
-from ._replay import describe
 from ._session import Session, token_key
 from ._settings import TableSettings
 from ._shuffle import Shuffle
 from ._table import Table
+from .records.deal_notes import Recording
+from .records.deal_record import RecordError, unpacked_action
+from .records.journal import Journal
+from .records.journal_rows import Journaled
+from .records.replay import describe
 
 log = logging.getLogger("neveryu.server")
 
@@ -125,7 +125,7 @@ def restore_tables(
     on_close: Callable[[Table], None],
     start: Callable[[Callable[[], Any]], None],
 ) -> None:
-    """Restore every table ``records`` took over from the journal (``Records.journaled``) into
+    """Restore every table ``records`` took over from the journal (``RecordsWriter.journaled``) into
     ``tables`` (by its number, or the next free one), its players' sessions into ``restored``
     (``replay``: the events each keeps), ``on_close(table)`` when one closes, and
     ``start(table.run)`` each. A table whose journal does not replay is not restored: one log
@@ -217,7 +217,7 @@ def _load(text: str) -> Any:
 
 
 def settings_from_json(values: dict[str, Any]) -> TableSettings:
-    """``_journal.settings_json`` undone. Raises TypeError or ValueError."""
+    """``records.journal.settings_json`` undone. Raises TypeError or ValueError."""
     values = dict(values)
     password = values.get("password")
     values["password"] = Digest(**password) if password is not None else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._players import tag_of
+from .records.players import tag_of
 
 if TYPE_CHECKING:
     from neveryu.engine import Action, Event, Legal

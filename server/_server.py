@@ -11,7 +11,6 @@ written is said there).
 from __future__ import annotations
 
 import collections
-import functools
 import itertools
 import logging
 from collections.abc import Awaitable
@@ -19,83 +18,26 @@ from typing import Any
 
 import trio
 
-from neveryu import engine, protocol
+from neveryu import protocol
 
-from ._bots import default_strength, strengths
-from ._config import ServerConfig, TableDefaults
+from ._config import ServerConfig
 from ._connection import ClientConnection
+from ._lobby import TABLE_REQUESTS, schema, variants_info, welcome
 from ._password import password_ok
-from ._player_requests import PlayerRequests
-from ._players import person_key, tag_of
-from ._record_requests import RecordRequests
-from ._recorder import Records
 from ._restore import Restored, restore_tables
 from ._session import Session
 from ._settings import TableError, TableSettings
 from ._table import Table
 from ._text import blank, shown
+from .records.history_requests import RecordRequests
+from .records.player_requests import PlayerRequests
+from .records.players import person_key
+from .records.writer import RecordsWriter
 
 log = logging.getLogger("neveryu.server")
 
-SERVER_VERSION = "0.1.0"
 REFUSAL_LOG_EVERY = 10.0  # s: at most one log line this often about refused connections
 REFUSE_S = 1.0  # s: how long a refused connection may take to get its SERVER_FULL
-
-TABLE_REQUESTS = (
-    protocol.Leave,
-    protocol.Ready,
-    protocol.Start,
-    protocol.ChatRequest,
-    protocol.Contribute,
-    protocol.Lay,
-    protocol.ChallengeRequest,
-    protocol.BelieveRequest,
-    protocol.DeclareNoneRequest,
-    protocol.DiscardQuadsRequest,
-    protocol.DeclineQuadsRequest,
-    protocol.SeatBot,
-    protocol.SeatFree,
-)
-"""The requests a session sends to the table it sits at (``join_table`` and ``spectate`` name
-their table; the rest are the lobby's)."""
-
-
-def variants_info(defaults: TableDefaults) -> list[dict[str, Any]]:
-    """The ``variants`` reply: every variant with its seats and options (default, choices), and
-    where it has a quads window (docs/RULES.md `verish`), its default length (``defaults``)."""
-    out = []
-    for rules in engine.VARIANTS.values():
-        options: dict[str, Any] = {}
-        choices: list[Any]
-        for name in rules.options:
-            default = getattr(rules, name)
-            if name == "deck":
-                choices = ["auto", *rules.deck_choices]
-            elif name == "scoring":
-                choices = list(rules.scoring_choices) or [default]
-            elif isinstance(default, bool):
-                choices = [False, True]
-            elif name == "packet_size":
-                choices = [2, 3]
-            else:
-                choices = [default]
-            options[name] = {"default": default, "choices": choices}
-        info: dict[str, Any] = {
-            "name": rules.name,
-            "title": rules.title,
-            "players": list(rules.players),
-            "options": options,
-        }
-        if rules.quads == "after_taking":
-            info["quads_window_ms"] = defaults.quads_window_ms
-        out.append(info)
-    return out
-
-
-@functools.cache
-def _schema() -> dict[str, Any]:
-    """The protocol's JSON Schema, read once."""
-    return protocol.load_schema()
 
 
 class Server:
@@ -104,7 +46,7 @@ class Server:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.records = Records.of(config)
+        self.records = RecordsWriter.of(config)
         self.record_requests = RecordRequests(self.records)
         self.player_requests = PlayerRequests(self.records)
         self.tables: dict[int, Table] = {}
@@ -308,7 +250,7 @@ class Server:
         elif isinstance(req, protocol.VariantsRequest):
             session.reply(req, {"t": "variants", "variants": variants_info(self.config.table)})
         elif isinstance(req, protocol.SchemaRequest):
-            session.reply(req, {"t": "schema", "schema": _schema()})
+            session.reply(req, {"t": "schema", "schema": schema()})
         elif isinstance(req, protocol.CreateTable):
             self._create_table(session, req)
         elif isinstance(req, (protocol.JoinTable, protocol.Spectate)):
@@ -360,7 +302,7 @@ class Server:
         conn.session = session
         client = req.client
         log.info("%s says hello (%r %r)", conn, client["name"], client["version"])  # %r: no log injection
-        session.reply(req, self._welcome(session, resumed=False))
+        session.reply(req, welcome(self.config, session, self.records.on, resumed=False))
 
     def _resume(self, conn: ClientConnection, req: protocol.Hello, token: str, last_seq: int) -> None:
         session = self.sessions.get(token)
@@ -378,37 +320,11 @@ class Server:
         missed = None if restarted and session.table is not None else session.missed(last_seq)
         if missed is not None and len(missed) > self.config.limits.outbox // 2:
             missed = None  # a replay that would fill the outbox: a snapshot instead
-        session.reply(req, self._welcome(session, resumed=True, restarted=restarted))
+        session.reply(req, welcome(self.config, session, self.records.on, resumed=True, restarted=restarted))
         for frame in missed or ():
             conn.send(frame)
         if session.table is not None:  # the snapshot (or the seat back from away)
             session.table.attached(session, snapshot=missed is None)
-
-    def _welcome(self, session: Session, resumed: bool, restarted: bool = False) -> dict[str, Any]:
-        limits = self.config.limits
-        table = session.table
-        return {
-            "t": "welcome",
-            "proto": protocol.PROTOCOL_VERSION,
-            "minor": protocol.PROTOCOL_MINOR,
-            "server": {"name": self.config.name, "version": SERVER_VERSION},
-            "session": session.token,
-            "resumed": resumed,
-            "table": table.summary if table is not None else None,
-            "seat": session.seat if table is not None else None,
-            "limits": {
-                "max_client_frame": protocol.MAX_CLIENT_FRAME,
-                "max_server_frame": protocol.MAX_SERVER_FRAME,
-                "max_chat": limits.max_chat,
-                "idle_ms": limits.idle_ms,
-            },
-            "heartbeat_ms": limits.heartbeat_ms,
-            "bots": list(strengths()),
-            "default_bot": default_strength(),
-            "records": self.records.on,
-            "player": {"tag": tag_of(session.player) if session.player is not None else None},
-            **({"restarted": True} if restarted else {}),
-        }
 
     def _create_table(self, session: Session, req: protocol.CreateTable) -> None:
         cfg = self.config

@@ -60,7 +60,7 @@ def wall_ms() -> int:
 
 class Session:
     """One player's session. ``key``: the token's ``token_key``. ``player``: the
-    ``players.key`` of the person whose player key came in ``hello`` (``_players.person_key``;
+    ``players.key`` of the person whose player key came in ``hello`` (``records.players.person_key``;
     None: a guest). ``table``/``seat``: where it sits (``seat`` None at a table: a spectator).
     ``replay``: how many events to keep for a resume. ``dropped_at``: when its connection went
     (trio's clock), None while connected."""

@@ -26,11 +26,8 @@ import trio
 
 from neveryu import engine, protocol
 
-from . import _host
+from . import _seating
 from ._game import Game
-from ._journal import Journal
-from ._password import password_ok
-from ._recording import Keeper
 from ._referee import KEYS as REFEREE_KEYS
 from ._seats import Seat
 from ._session import Session
@@ -38,6 +35,8 @@ from ._settings import TableError, TableSettings, table_seed
 from ._text import shown
 from ._timers import Timers
 from ._wire import GAME_ACTIONS
+from .records.deal_notes import Keeper
+from .records.journal import Journal
 
 log = logging.getLogger("neveryu.server")
 
@@ -46,7 +45,7 @@ class Table:
     """A table. Create it, start ``run`` in a nursery (its deadlines), and ``handle``
     requests. ``on_close(table)`` is called once when it closes (its people all left, or the
     server is shutting down); ``records``: where its ended deals' records go; ``journal``: the
-    journal of live tables that notes it (``_journal``; the server opens it there)."""
+    journal of live tables that notes it (``records.journal``; the server opens it there)."""
 
     def __init__(
         self,
@@ -182,7 +181,7 @@ class Table:
             self.game.stop()
         self.timers.clear()
         now = self.timers.clock()
-        for session in self._members():
+        for session in self.members():
             session.event({"t": "table_closed", "table": self.id, "reason": reason})
             session.table, session.seat = None, None
             if not session.connected:  # in the lobby now: a grace time there to come back
@@ -259,12 +258,12 @@ class Table:
 
     # -- sending -----------------------------------------------------------------------------------
 
-    def _members(self) -> list[Session]:
+    def members(self) -> list[Session]:
         return [s.session for s in self.seats if s.session is not None] + list(self.spectators)
 
     def broadcast(self, body: dict[str, Any]) -> None:
         """Send ``body`` as an event to everyone at the table."""
-        for session in self._members():
+        for session in self.members():
             session.event(body)
 
     def refresh_summary(self) -> None:
@@ -316,54 +315,10 @@ class Table:
     # -- lobby requests -----------------------------------------------------------------------------
 
     def _on_join_table(self, session: Session, req: protocol.JoinTable) -> None:
-        self._check_password(req.password)
-        if session.table is not None:
-            raise TableError("BAD_STATE", "leave your table first")
-        if req.seat is not None:
-            if not (0 <= req.seat < len(self.seats)):
-                raise TableError("SEAT_TAKEN", f"there is no seat {req.seat}")
-            seat = self.seats[req.seat]
-            if not seat.human or seat.session is not None:
-                raise TableError("SEAT_TAKEN", f"seat {req.seat} is taken")
-        else:
-            free = [s for s in self.seats if s.human and s.session is None]
-            if not free:
-                raise TableError("TABLE_FULL", "no seat is free")
-            seat = free[0]
-        seat.session, seat.name, seat.ready, seat.away = session, session.name, False, False
-        session.table, session.seat = self, seat.index
-        if self.host is None:
-            self.host = session
-        self.timers.cancel(f"grace:{seat.index}")
-        self.timers.cancel(f"bot:{seat.index}")
-        log.info("table %d: %s takes seat %d", self.id, session.name, seat.index)
-        self.refresh_summary()
-        session.reply(req, {"t": "table_joined", "table": self.summary, "seat": seat.index})
-        for other in self._members():
-            if other is not session:
-                other.event({"t": "player_joined", "seat": seat.index, "name": session.name})
-        self.table_update()
-        if self.game is not None:
-            self.game.send_state(session, history="public")
-            self.game.after_events()
-        self.check_empty()
+        _seating.join_table(self, session, req)
 
     def _on_spectate(self, session: Session, req: protocol.Spectate) -> None:
-        self._check_password(req.password)
-        if session.table is not None:
-            raise TableError("BAD_STATE", "leave your table first")
-        self.spectators.append(session)
-        session.table, session.seat = self, None
-        self.refresh_summary()
-        session.reply(req, {"t": "table_joined", "table": self.summary, "seat": None})
-        self.table_update()
-        if self.game is not None:
-            self.game.send_state(session, history="public")
-        self.check_empty()
-
-    def _check_password(self, given: str | None) -> None:
-        if not password_ok(given, self.settings.password):
-            raise TableError("WRONG_TABLE_PASSWORD", f"table {self.id} needs its password")
+        _seating.spectate(self, session, req)
 
     def _seat_of(self, session: Session) -> Seat:
         if session.table is not self:
@@ -410,13 +365,13 @@ class Table:
         session.ok(req)
         self.broadcast({"t": "chat", "seat": session.seat, "name": session.name, "text": text})
 
-    # -- the host's requests (docs/PROTOCOL.md, "Lobby requests"; ``_host``) -----------------------
+    # -- the host's requests (docs/PROTOCOL.md, "Lobby requests"; ``_seating``) --------------------
 
     def _on_seat_bot(self, session: Session, req: protocol.SeatBot) -> None:
-        _host.seat_bot(self, session, req)
+        _seating.seat_bot(self, session, req)
 
     def _on_seat_free(self, session: Session, req: protocol.SeatFree) -> None:
-        _host.seat_free(self, session, req)
+        _seating.seat_free(self, session, req)
 
     # -- people come and go --------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import random
 from neveryu import engine
 from neveryu.engine import simulate
 from neveryu.server import DealRecord
-from neveryu.server._record import Result, SeatRecord
+from neveryu.server.records.deal_record import Result, SeatRecord
 
 
 class Played(simulate._Game):

@@ -116,7 +116,7 @@ def test_ctrl_c_stops_the_run_and_prints_what_was_played(capsys, monkeypatch):
 
 def test_db_keeps_every_deal_for_replay(capsys, tmp_path):
     from neveryu.server import _history, _store
-    from neveryu.server._replay import check
+    from neveryu.server.records.replay import check
 
     db = tmp_path / "arena.db"
     assert main(["arena", "--lineup", "sharp,honest,random", "--deals", "6", "--jobs", "1", "--db", str(db),

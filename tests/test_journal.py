@@ -5,7 +5,7 @@ on to a deal whose record replays. A journal that does not replay costs that tab
 one log line; ``--fresh`` (``restore`` False) and an old journal restore nothing; a server still
 running keeps its tables; the journal holds no session token and no table password.
 
-A "crash" here is the writer stopped with the tables still journaled (``Records.close`` without
+A "crash" here is the writer stopped with the tables still journaled (``RecordsWriter.close`` without
 closing them): what a killed process leaves (tests/test_journal_restart.py kills real ones).
 """
 
@@ -25,13 +25,13 @@ from records_checks import check_database
 from test_server_timing import ListLink
 
 from neveryu import engine, protocol
-from neveryu.server import Records
-from neveryu.server._history import deal_ids, insert_deal
+from neveryu.server import RecordsWriter
 from neveryu.server._restore import FAILED, Restored, RestoreError, restore_table, restore_tables
 from neveryu.server._session import Session
 from neveryu.server._settings import TableSettings
-from neveryu.server._store import MIGRATIONS, SCHEMA_VERSION, connect
 from neveryu.server._table import Table
+from neveryu.server.records.database import MIGRATIONS, SCHEMA_VERSION, connect
+from neveryu.server.records.history import deal_ids, insert_deal
 
 PASSWORD = "пароль"  # a table password, in Cyrillic
 
@@ -99,7 +99,9 @@ def settings(variant: str, **changes: Any) -> TableSettings:
     return TableSettings(**values)
 
 
-async def start(nursery, clock, records: Records, variant: str, table_id: int = 1, **changes: Any) -> Played:
+async def start(
+    nursery, clock, records: RecordsWriter, variant: str, table_id: int = 1, **changes: Any
+) -> Played:
     table = Table(table_id, settings(variant, **changes), records=records)
     assert records.journal is not None
     table.journal = records.journal
@@ -119,14 +121,14 @@ async def start(nursery, clock, records: Records, variant: str, table_id: int = 
     return played
 
 
-def crash(records: Records) -> None:
+def crash(records: RecordsWriter) -> None:
     """The writer commits what it holds and stops; the tables stay journaled."""
     assert records.flush()
     records.close()
 
 
-def open_records(path, **options: Any) -> Records:
-    records = Records(path, server="test", journal=True, **options)
+def open_records(path, **options: Any) -> RecordsWriter:
+    records = RecordsWriter(path, server="test", journal=True, **options)
     records.open()
     assert records.on, records.off
     return records
@@ -342,7 +344,7 @@ async def test_a_running_server_keeps_its_tables(nursery, mock_clock, tmp_path):
     assert records.flush()
     second = open_records(db)  # the same name, while the first runs (two neveryu play)
     assert second.journaled == []
-    other = Records(db, server="another", journal=True)
+    other = RecordsWriter(db, server="another", journal=True)
     other.open()
     assert other.journaled == []  # another server's tables are never its own
     for r in (second, other, records):
@@ -411,9 +413,9 @@ def test_a_records_database_of_version_1_is_upgraded_and_keeps_its_deals(tmp_pat
 async def test_the_actions_of_ended_deals_are_deleted_as_the_table_plays_on(
     nursery, mock_clock, tmp_path, monkeypatch
 ):
-    from neveryu.server import _recorder
+    from neveryu.server.records import writer
 
-    monkeypatch.setattr(_recorder, "COLLECT_S", 0.0)  # at every batch (the server: every minute)
+    monkeypatch.setattr(writer, "COLLECT_S", 0.0)  # at every batch (the server: every minute)
     db = tmp_path / "records.sqlite3"
     records = open_records(db)
     played = await start(nursery, mock_clock, records, "cheat-free")

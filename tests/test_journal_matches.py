@@ -28,11 +28,11 @@ from test_journal import PASSWORD, Played, crash, open_records, snapshot, start
 from test_server_timing import ListLink
 
 from neveryu import engine, protocol
-from neveryu.server import DealRecord, Records, check_record, connect_records, deal_ids, load_deal
+from neveryu.server import DealRecord, RecordsWriter, check_record, connect_records, deal_ids, load_deal
 from neveryu.server._restore import Restored, restore_tables
 from neveryu.server._session import Session
-from neveryu.server._store import MIGRATIONS, SCHEMA_VERSION, connect
 from neveryu.server._table import Table
+from neveryu.server.records.database import MIGRATIONS, SCHEMA_VERSION, connect
 
 MOMENTS = ("deal", "match_end", "first_deal", "first_deal", "deal", "match_end", "first_deal")
 
@@ -94,7 +94,7 @@ async def to_moment(played: Played, moment: str, rng: random.Random) -> None:
     )
 
 
-async def restart(nursery, records: Records, played: Played, caplog) -> tuple[Records, Played]:
+async def restart(nursery, records: RecordsWriter, played: Played, caplog) -> tuple[RecordsWriter, Played]:
     """Kill the server (its tables die with it), start it again on the same file, and bring
     the players back to their seats with their tokens; the table must be as it was."""
     before = snapshot(played.table)

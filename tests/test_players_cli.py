@@ -16,10 +16,10 @@ from records_deals import played_deals
 from neveryu import engine, protocol
 from neveryu.client.cli import main
 from neveryu.client.player_key import player_key, read_player_key
-from neveryu.server._derive import keep_deal, pending
-from neveryu.server._history import insert_deal
-from neveryu.server._players import key_hash, person_key
-from neveryu.server._store import connect
+from neveryu.server.records.database import connect
+from neveryu.server.records.derive import keep_deal, pending
+from neveryu.server.records.history import insert_deal
+from neveryu.server.records.players import key_hash, person_key
 
 KEY_ANN = "ann-" + "Q" * 40
 TAG = key_hash(KEY_ANN)[:4]

@@ -16,7 +16,7 @@ import trio
 from neveryu import engine, protocol
 from neveryu.client.botclient import BotPlayer, Client, ServerError
 from neveryu.server import Server, ServerConfig
-from neveryu.server._players import key_hash
+from neveryu.server.records.players import key_hash
 
 HOST = "127.0.0.1"
 KEY_ANN = "ann-" + "Q" * 40

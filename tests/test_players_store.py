@@ -1,4 +1,4 @@
-"""Players, statistics and ratings over real database files (server/_players.py, _stats.py,
+"""Players, statistics and ratings over real database files (server/records/players.py, _stats.py,
 _ratings.py, _derive.py, _league.py; docs/PLAYERS.md): seeded deals written through the records'
 writer's own transaction (``keep_deal``), statistics checked against counts made here by hand,
 ratings made again from the records alone (``rebuild``), and a file of records schema 1 upgraded."""
@@ -14,13 +14,13 @@ from records_deals import played_deals
 
 from neveryu import engine
 from neveryu.server import DealRecord, leaderboard, player_stats, players_named
-from neveryu.server._derive import catch_up, derived_through, keep_deal, pending, rebuild
-from neveryu.server._history import write_deal
-from neveryu.server._players import key_hash, person_key, player_by_key, tag_of
-from neveryu.server._ratings import MU, SIGMA, finishing_ranks, interval, rate
-from neveryu.server._replay import check
-from neveryu.server._stats import COUNTS, is_bluff, seat_stats
-from neveryu.server._store import MIGRATIONS, SCHEMA_VERSION, connect, transaction
+from neveryu.server.records.database import MIGRATIONS, SCHEMA_VERSION, connect, transaction
+from neveryu.server.records.derive import catch_up, derived_through, keep_deal, pending, rebuild
+from neveryu.server.records.history import write_deal
+from neveryu.server.records.players import key_hash, person_key, player_by_key, tag_of
+from neveryu.server.records.ratings import MU, SIGMA, finishing_ranks, interval, rate
+from neveryu.server.records.replay import check
+from neveryu.server.records.statistics import COUNTS, is_bluff, seat_stats
 
 KEY_ANN = "ann-key-" + "a" * 40
 KEY_FORGED = "ann-key-" + "b" * 40

@@ -1,4 +1,4 @@
-"""``Applied``, a deal's accepted actions kept packed (server/_record.py): what it gives back is
+"""``Applied``, a deal's accepted actions kept packed (server/records/deal_record.py): what it gives back is
 exactly what was appended, in seeded deals of every variant and for one action of every kind,
 and its journal rows are the same actions packed."""
 
@@ -9,7 +9,7 @@ import pytest
 from records_deals import played_deals
 
 from neveryu import engine
-from neveryu.server._record import ACTIONS, KIND_OF, Applied, action_from_fields, unpacked_action
+from neveryu.server.records.deal_record import ACTIONS, KIND_OF, Applied, action_from_fields, unpacked_action
 
 
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))

@@ -14,10 +14,10 @@ from records_deals import played_deals
 from neveryu.client.cli import build_parser, main
 from neveryu.client.commands.serve import build_config
 from neveryu.server import default_db_path, record_from_json
-from neveryu.server._history import insert_deal
-from neveryu.server._record import encode_actions
-from neveryu.server._replay import check
-from neveryu.server._store import connect
+from neveryu.server.records.database import connect
+from neveryu.server.records.deal_record import encode_actions
+from neveryu.server.records.history import insert_deal
+from neveryu.server.records.replay import check
 
 
 @pytest.fixture
@@ -107,7 +107,7 @@ def test_an_unknown_deal_is_one_line_and_exit_1(db, capsys, command):
 def test_a_record_that_does_not_replay_is_refused_by_every_command(db, capsys):
     conn = sqlite3.connect(db)
     actions = conn.execute("SELECT actions FROM deals WHERE id = 2").fetchone()[0]
-    from neveryu.server._record import decode_actions
+    from neveryu.server.records.deal_record import decode_actions
 
     cut = decode_actions(actions)[:-1]
     conn.execute("UPDATE deals SET actions = ? WHERE id = 2", (encode_actions(cut),))

@@ -29,7 +29,7 @@ from records_checks import check_database
 
 from neveryu.client.botclient import BotPlayer, Client
 from neveryu.server import Server, ServerConfig, connect_records
-from neveryu.server._store import SCHEMA_VERSION
+from neveryu.server.records.database import SCHEMA_VERSION
 
 HOST = "127.0.0.1"
 FAST = {"turn_ms": 0, "challenge_window_ms": 0, "tie_window_ms": 0, "bot_delay_ms": 0, "deal_pause_ms": 0}

@@ -1,6 +1,6 @@
-"""A record replayed through the engine (server/_replay.py) gives the very events and result of the
+"""A record replayed through the engine (server/records/replay.py) gives the very events and result of the
 deal it records, in every variant; a record that was tampered with does not replay, and says
-where. A seat's view of a record (server/_views.py) shows no card the seat did not see."""
+where. A seat's view of a record (server/records/hand_history.py) shows no card the seat did not see."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from records_deals import played_deals
 
 from neveryu import engine
 from neveryu.server import ReplayError, check_record, record_from_json, record_json, seat_messages
-from neveryu.server._replay import replay
+from neveryu.server.records.replay import replay
 
 SEEDS = (1, 2, 3)
 

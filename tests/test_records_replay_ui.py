@@ -27,9 +27,9 @@ from neveryu.client.ui.layout import Screen
 from neveryu.client.ui.replay import Deal, Replay, ReplayController, replay_keys
 from neveryu.client.ui.texts import Texts
 from neveryu.server import seat_messages, table_summary
-from neveryu.server._history import insert_deal
-from neveryu.server._replay import replay, start
-from neveryu.server._store import connect
+from neveryu.server.records.database import connect
+from neveryu.server.records.history import insert_deal
+from neveryu.server.records.replay import replay, start
 
 
 def deal_of(record) -> Deal:

@@ -20,8 +20,8 @@ from records_checks import VALIDATOR, check_database
 from neveryu import engine
 from neveryu.client.botclient import BotPlayer, Client, ServerError
 from neveryu.server import Server, ServerConfig, connect_records, load_deal, record_json
-from neveryu.server._replay import replay
 from neveryu.server._session import token_key
+from neveryu.server.records.replay import replay
 
 HOST = "127.0.0.1"
 

@@ -1,4 +1,4 @@
-"""The records database (server/_store.py, _history.py, _record.py) over real SQLite files in a
+"""The records database (server/records/database.py, _history.py, _record.py) over real SQLite files in a
 temporary folder: the schema and its version, a deal written and read back whole, the history's
 filters, and files that cannot be used."""
 
@@ -12,8 +12,8 @@ from records_deals import played_deals
 
 from neveryu import engine
 from neveryu.server import StoreError, connect_records, deal_ids, list_deals, load_deal
-from neveryu.server._history import insert_deal
-from neveryu.server._record import (
+from neveryu.server.records.database import SCHEMA_VERSION, connect
+from neveryu.server.records.deal_record import (
     ACTIONS,
     action_from_json,
     action_json,
@@ -22,7 +22,7 @@ from neveryu.server._record import (
     rules_from_json,
     rules_json,
 )
-from neveryu.server._store import SCHEMA_VERSION, connect
+from neveryu.server.records.history import insert_deal
 
 
 def test_a_new_database_is_made_in_wal_mode_at_the_current_schema(tmp_path):

@@ -8,12 +8,12 @@ from __future__ import annotations
 from records_checks import check_database
 from test_server_timing import TIE, WINDOW, start_table
 
-from neveryu.server import Records
-from neveryu.server._record import action_json
+from neveryu.server import RecordsWriter
+from neveryu.server.records.deal_record import action_json
 
 
 async def test_the_timing_rules_actions_are_recorded_and_replay(nursery, mock_clock, tmp_path):
-    records = Records(tmp_path / "records.sqlite3", server="timing")
+    records = RecordsWriter(tmp_path / "records.sqlite3", server="timing")
     records.open()
     h = await start_table(nursery, mock_clock, records=records, turn_ms=2_000, bot_delay_ms=300)
     first = h.deal.turn

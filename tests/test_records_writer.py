@@ -10,7 +10,8 @@ import logging
 import sqlite3
 from typing import Any
 
-from neveryu.server import Records, _journal_store, _recorder
+from neveryu.server import RecordsWriter
+from neveryu.server.records import journal_rows, writer
 
 STATE = [None, 0, [], []]
 
@@ -25,7 +26,7 @@ def live_tables(path: Any) -> int:
 
 def test_a_failed_batch_is_said_and_its_retry_forgets_the_journal(tmp_path, monkeypatch, caplog):
     db = tmp_path / "records.sqlite3"
-    records = Records(db, server="test", journal=True, batch_s=5.0)
+    records = RecordsWriter(db, server="test", journal=True, batch_s=5.0)
     records.open()
     assert records.journal is not None
     records.put([("open", 5, 1, {}, STATE), ("deal", 5, None, None)])
@@ -36,7 +37,7 @@ def test_a_failed_batch_is_said_and_its_retry_forgets_the_journal(tmp_path, monk
     # batch that forgets them fails after it did (a fault in the same transaction): the retry
     # must forget them again, since the rollback undid it.
     calls = []
-    collect = _journal_store.collect
+    collect = journal_rows.collect
 
     def failing_collect(conn: sqlite3.Connection) -> int:
         calls.append(1)
@@ -44,8 +45,8 @@ def test_a_failed_batch_is_said_and_its_retry_forgets_the_journal(tmp_path, monk
             raise RuntimeError("injected")
         return collect(conn)
 
-    monkeypatch.setattr(_journal_store, "collect", failing_collect)
-    monkeypatch.setattr(_recorder, "COLLECT_S", 0.0)
+    monkeypatch.setattr(journal_rows, "collect", failing_collect)
+    monkeypatch.setattr(writer, "COLLECT_S", 0.0)
     caplog.set_level(logging.INFO, logger="neveryu.server")
     records.journal.off = True
     records.put([("state", 5, STATE)])
@@ -61,8 +62,8 @@ def test_every_deal_not_recorded_is_counted_by_either_thread(tmp_path, monkeypat
     def failing_keep(conn: sqlite3.Connection, record: Any) -> None:
         raise RuntimeError("injected")  # every record the writer takes is lost
 
-    monkeypatch.setattr(_journal_store, "keep_deal", failing_keep)
-    records = Records(tmp_path / "records.sqlite3", server="test", size=3, batch_s=0.0)
+    monkeypatch.setattr(journal_rows, "keep_deal", failing_keep)
+    records = RecordsWriter(tmp_path / "records.sqlite3", server="test", size=3, batch_s=0.0)
     records.open()
     for _ in range(400):  # the queue fills now and then: those are refused here
         records.keep(object())  # type: ignore[arg-type]

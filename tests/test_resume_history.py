@@ -20,10 +20,10 @@ from test_journal import Played, crash, open_records, settings
 from neveryu import engine, protocol
 from neveryu.client.ui import model
 from neveryu.client.ui.texts import Texts
-from neveryu.server._replay import deal_events
 from neveryu.server._restore import Restored, restore_table
 from neveryu.server._session import Session
 from neveryu.server._table import Table
+from neveryu.server.records.replay import deal_events
 
 PASSWORD = "пароль"  # (test_journal's tables have this password)
 

@@ -3,7 +3,7 @@ learns must be exactly what the seat was sent, event for event, in every variant
 
 In-process on trio's MockClock (``test_server_timing``'s harness): two people play against two
 bots, the people's moves drawn by a seeded rng; midway through, each person's seat is given the
-events a bot made now would learn (``_replay.seat_events``), and they must be the deal events that
+events a bot made now would learn (``records.replay.seat_events``), and they must be the deal events that
 seat's session received, field for field.
 """
 
@@ -17,7 +17,7 @@ from test_server_timing import Harness, start_table
 
 from neveryu import engine
 from neveryu.server import _wire
-from neveryu.server._replay import seat_events
+from neveryu.server.records.replay import seat_events
 
 STEPS = 40  # rounds of play before the comparison (a deal that ends first is compared at its end)
 

@@ -1,4 +1,4 @@
-"""An arena deal (``engine.arena.Played``) as the record a server keeps (server/_record.py), so
+"""An arena deal (``engine.arena.Played``) as the record a server keeps (server/records/deal_record.py), so
 the server's records writer (``server.Records``) stores it and ``neveryu replay`` shows it.
 
 A match of the records is one duplicate group of one variant (its deals are the rotations); the
@@ -14,8 +14,8 @@ import time
 
 from neveryu import engine
 from neveryu.engine.arena import Played
-from neveryu.server._record import DealRecord, Result, SeatRecord
 from neveryu.server._wire import commitment
+from neveryu.server.records.deal_record import DealRecord, Result, SeatRecord
 
 ACTION_MS = 1_000
 """The made-up time between two actions of an arena deal, in ms."""

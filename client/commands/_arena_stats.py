@@ -1,6 +1,6 @@
 """The figures of an arena run (``neveryu arena``), per variant, from its deals
 (``engine.arena.Played``): finishing places, losses or wins, score, the OpenSkill rating
-(server/_ratings.py: Plackett–Luce on the finishing order, one player per bot name, shown
+(server/records/ratings.py: Plackett–Luce on the finishing order, one player per bot name, shown
 ``mu ± 2·sigma``), and for each pair of bots the difference of mean place with a 95 %
 percentile-bootstrap interval over duplicate groups (the unit that holds the luck of a deck).
 """
@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from neveryu.engine.arena import Played
-from neveryu.server import _ratings
+from neveryu.server.records import ratings as _ratings
 
 RESAMPLES = 2000
 """Bootstrap resamples of the duplicate groups."""

@@ -11,7 +11,7 @@ only then, and ``next_tick(now)`` says when a visible countdown or a notice next
 
 The parts: ``controller_base`` (what they share: options, dialogs, notices), ``controller_dialogs``
 (pages, chat, the new-table form, scrolling), ``controller_lobby`` (the lobby, the host's seats),
-``controller_records`` (the player's own deals over the network); this module adds the game:
+``controller_own_deals`` (the player's own deals over the network); this module adds the game:
 following the model, the hand, the actions and leaving.
 """
 
@@ -28,12 +28,12 @@ from .controller_base import NOTICE_MIN_S, NOTICE_S, Dialog, Msg, Notice, Prefs,
 from .controller_dialogs import Dialogs
 from .controller_hand import HandMoves
 from .controller_lobby import Lobby
-from .controller_records import Records
+from .controller_own_deals import OwnDeals
 
 __all__ = ["NOTICE_MIN_S", "NOTICE_S", "Controller", "Dialog", "Notice", "Prefs", "moment_of"]
 
 
-class Controller(Dialogs, Lobby, Records, HandMoves):
+class Controller(Dialogs, Lobby, OwnDeals, HandMoves):
     """The client's state and the meaning of its keys (``ControllerBase`` says what it holds)."""
 
     # -- the network side -------------------------------------------------------------------

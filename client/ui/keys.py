@@ -99,7 +99,7 @@ def build_key_bindings(c: Controller) -> KeyBindings:
     add(("r",), in_lobby, c.refresh)
     add(("t",), in_lobby, lambda: players.open_players(c))  # the players' page (client/ui/players.py)
 
-    # -- the player's own deals (client/ui/controller_records.py) ----------------------------------
+    # -- the player's own deals (client/ui/controller_own_deals.py) --------------------------------
     add(("p",), Condition(lambda: c.dialog is None and c.replay is None), c.open_deals)
 
     # -- everywhere without a dialog ------------------------------------------------------------

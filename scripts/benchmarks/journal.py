@@ -6,7 +6,7 @@ journaling costs a running one per action.
   recording into ``db``, for ``seconds``; then the server is killed with SIGKILL, leaving
   ``tables`` live tables in its journal, most in the middle of a deal.
 - ``restore(db)``: those tables restored in this process, as a server does at its start
-  (``Records.open``: the journal read; ``_restore.restore_tables``: every table rebuilt, its deal
+  (``RecordsWriter.open``: the journal read; ``_restore.restore_tables``: every table rebuilt, its deal
   dealt again and replayed through the rules): wall and CPU time.
 - ``serve_start(db)``: ``neveryu serve`` started on ``db``, timed to the line saying it listens
   (Python's start and imports included), beside the same on an empty file.
@@ -34,12 +34,12 @@ from types import SimpleNamespace
 import msgpack
 import trio
 
-from neveryu.server import Records
-from neveryu.server import _journal_store as store
-from neveryu.server._journal import Journal
-from neveryu.server._record import Applied, packed_action
+from neveryu.server import RecordsWriter
 from neveryu.server._restore import Restored, restore_tables
-from neveryu.server._store import connect, transaction
+from neveryu.server.records import journal_rows as store
+from neveryu.server.records.database import connect, transaction
+from neveryu.server.records.deal_record import Applied, packed_action
+from neveryu.server.records.journal import Journal
 
 from . import capacity
 from .records import real_deals
@@ -91,7 +91,7 @@ def restore(db: str, server: str = "neveryu") -> dict:
     returns the wall and CPU seconds of reading the journal and of rebuilding the tables. The
     journal is left as it was found (for the next server)."""
     wall, cpu = time.perf_counter(), time.process_time()
-    records = Records(db, server=server, journal=True)
+    records = RecordsWriter(db, server=server, journal=True)
     records.open()
     read = (time.perf_counter() - wall, time.process_time() - cpu)
     taken = len(records.journaled)
@@ -205,9 +205,9 @@ def _actions(count: int) -> list:
 
 def note_cost(actions: int = 50_000, tables: int = 250) -> dict:
     """A table's own part, per action: the action kept packed (``Applied.append``) and
-    ``Journal.played`` after it (the new action handed to the writer's queue, ``Records.put``),
+    ``Journal.played`` after it (the new action handed to the writer's queue, ``RecordsWriter.put``),
     ``tables`` tables taking turns; CPU µs per action."""
-    records = Records(None)  # the real queue (``Records.put``), no writer taking from it
+    records = RecordsWriter(None)  # the real queue (``RecordsWriter.put``), no writer taking from it
     records.on = True
     journal = Journal(records.put, records.keep)
     played = _actions(actions)
@@ -236,9 +236,10 @@ def write_cost(
 ) -> dict:
     """The writer's part, per action: real actions of ``tables`` tables, ``per_batch`` to a
     transaction (what 50 ms hold at 2,400 actions/s), packed beforehand as the tables pack them
-    (``Applied``), then committed as the writer does (``_journal_store.write`` and ``flush``,
+    (``Applied``), then committed as the writer does (``records.journal_rows.write`` and ``flush``,
     then the run's ``alive_ms``); ``synchronous``: SQLite's setting, if not the server's own
-    (``_store.connect``). CPU (user and system: the syncs' own included) and wall time per action."""
+    (``records.database.connect``). CPU (user and system: the syncs' own included) and wall time
+    per action."""
     path = f"/tmp/neveryu-bench-journal-write-{os.getpid()}.sqlite3"
     _remove(path)
     conn = connect(path, write=True, threads=True)

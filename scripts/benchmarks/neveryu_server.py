@@ -11,7 +11,7 @@ action's latency would otherwise include; the load generator's clients are perso
 server), and no records (``--db PATH``: record every deal there, and keep the journal of live
 tables, as ``neveryu serve`` does by default; ``--no-journal``: the records alone). Everything
 else is the server's default configuration. ``--stats FILE``: when it stops, it writes there
-what its records' writer did (``Records``: ``written``, ``actions``, and ``cpu_s``, its thread's
+what its records' writer did (``RecordsWriter``: ``written``, ``actions``, and ``cpu_s``, its thread's
 CPU time).
 """
 

@@ -4,13 +4,13 @@ database.
 
 - ``sanity(deals, seed)``: per variant, ``deals`` seeded deals of one ``sharp`` against three
   ``honest`` bots (the simulator's game, seats rotating), kept as the server's writer keeps them
-  (``_derive.keep_deal``: the deal, its players, its statistics, its ratings); then the
+  (``records.derive.keep_deal``: the deal, its players, its statistics, its ratings); then the
   variant's leaderboard: ``sharp`` must rank above ``honest`` with intervals (mu ± 2 sigma) that
   do not overlap. Also the writer's CPU per deal, with and without the counting and rating.
 - ``board(total, seed)``: a database of ``total`` deals (``records.real_deals``: a few hundred
   real deals per variant written again and again, seat 0 each time one of 32 people with a
   player key of his own, the other seats the sharp bots), every deal counted from scratch
-  (``_derive.catch_up``, what ``neveryu stats --rebuild`` costs), then the leaderboard and a
+  (``records.derive.catch_up``, what ``neveryu stats --rebuild`` costs), then the leaderboard and a
   player's statistics read: in-process (the server's query, median of 20) and as ``neveryu
   stats`` run by a user (a new process each time, median of 3).
 """
@@ -26,8 +26,13 @@ import time
 import attrs
 
 from neveryu import engine
-from neveryu.server import _derive, _history, _league, _players, _store, _wire
-from neveryu.server._record import DealRecord, Result, SeatRecord
+from neveryu.server import _wire
+from neveryu.server.records import database as _store
+from neveryu.server.records import derive as _derive
+from neveryu.server.records import history as _history
+from neveryu.server.records import league as _league
+from neveryu.server.records import players as _players
+from neveryu.server.records.deal_record import DealRecord, Result, SeatRecord
 
 from . import records as rec
 

@@ -29,8 +29,11 @@ import attrs
 
 from neveryu import engine
 from neveryu.engine import simulate
-from neveryu.server import _history, _replay, _store, _views
-from neveryu.server._record import DealRecord, Result, SeatRecord
+from neveryu.server.records import database as _store
+from neveryu.server.records import hand_history as _views
+from neveryu.server.records import history as _history
+from neveryu.server.records import replay as _replay
+from neveryu.server.records.deal_record import DealRecord, Result, SeatRecord
 
 NAMES = (
     "ann", "bob", "cyril", "dasha", "egor", "fedya", "galya", "igor", "katya", "lena", "misha", "nadia",
@@ -269,7 +272,7 @@ def overhead(clients: int, seconds: float, rounds: int, warmup: float, say=print
 def write_cost(count: int = 300, variant: str = "verish") -> dict:
     """The writer's CPU per deal and per action, measured alone (no noise from other work in the
     same process): ``count`` real deals of ``variant`` encoded and committed one transaction
-    each, as the writer thread does (``_history.insert_deal``)."""
+    each, as the writer thread does (``records.history.insert_deal``)."""
     import time as _time
 
     deals = list(real_deals(variant, count, seed=11))

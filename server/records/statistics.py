@@ -1,5 +1,5 @@
 """What each seat did in a deal, counted from its record's replay (docs/PLAYERS.md,
-"Statistics"): the deal is played again through the engine (``_replay``), and its events, every
+"Statistics"): the deal is played again through the engine (``records.replay``), and its events, every
 hand whole, say which sets were bluffs and which calls were right.
 
 - ``sets``: sets laid (a declared none is no set); ``bluffs``: those whose claim was false (a
@@ -23,8 +23,8 @@ import attrs
 
 from neveryu import engine
 
-from ._record import DealRecord
-from ._replay import Step
+from .deal_record import DealRecord
+from .replay import Step
 
 PLAYER_ACTIONS = (
     engine.LaySet,
@@ -78,7 +78,7 @@ def is_bluff(cards: Sequence[str], rank: str, count: int) -> bool:
 
 def seat_stats(record: DealRecord, steps: Sequence[Step]) -> list[SeatStats]:
     """Each seat's ``SeatStats`` in the deal ``record``, from ``steps``, its replay
-    (``_replay.replay``: events whole)."""
+    (``records.replay.replay``: events whole)."""
     stats = [SeatStats() for _ in record.seats]
     bluffs: dict[int, bool] = {}  # set_no -> the set was a bluff
     calls: dict[int, tuple[int, bool]] = {}  # set_no -> (the caller, True: a challenge)

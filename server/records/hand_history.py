@@ -18,8 +18,8 @@ from typing import Any
 
 from neveryu import engine
 
-from . import _wire
-from ._record import (
+from .. import _wire
+from .deal_record import (
     DealRecord,
     RecordError,
     Result,
@@ -29,7 +29,7 @@ from ._record import (
     rules_from_json,
     rules_json,
 )
-from ._replay import Step
+from .replay import Step
 
 FORMAT = "neveryu-record"
 VERSION = 1
@@ -40,21 +40,9 @@ VERSION = 1
 
 def record_json(record: DealRecord, steps: Sequence[Step], view: int | None = None) -> dict[str, Any]:
     """``record`` in the format of docs/RECORDS.md (docs/record.schema.json); ``steps``: its
-    replay (``_replay.replay``). ``view`` None: whole; a seat: as that seat saw it."""
+    replay (``records.replay.replay``). ``view`` None: whole; a seat: as that seat saw it."""
     hidden, laid = _hidden_actions(record, steps, view) if view is not None else (set(), set())
-    actions = []
-    for i, (ms, action) in enumerate(record.actions):
-        a = action_json(ms, action)
-        if i in hidden:
-            inner = a.get("action", a)
-            if inner["t"] == "lay":
-                if inner["count"] is None and i in laid:  # the claim the seat saw (set_laid.count)
-                    inner["count"] = len(inner["cards"])
-                inner["cards"] = None
-            elif inner["t"] == "discard_quads":
-                inner["count"] = len(inner["ranks"])
-                inner["ranks"] = None
-        actions.append(a)
+    actions = _actions_json(record, hidden, laid)
     r = record.result
     return {
         "format": FORMAT,
@@ -102,6 +90,26 @@ def record_json(record: DealRecord, steps: Sequence[Step], view: int | None = No
         "match_scores": list(record.match_scores),
         "view": view,
     }
+
+
+def _actions_json(record: DealRecord, hidden: set[int], laid: set[int]) -> list[dict[str, Any]]:
+    """``record``'s actions in the format of docs/RECORDS.md, the cards of those ``hidden``
+    (their indices) left out: a lay keeps its count (the claim the seat saw, for those ``laid``
+    without one), a discard of quads its number of ranks."""
+    actions = []
+    for i, (ms, action) in enumerate(record.actions):
+        a = action_json(ms, action)
+        if i in hidden:
+            inner = a.get("action", a)
+            if inner["t"] == "lay":
+                if inner["count"] is None and i in laid:  # the claim the seat saw (set_laid.count)
+                    inner["count"] = len(inner["cards"])
+                inner["cards"] = None
+            elif inner["t"] == "discard_quads":
+                inner["count"] = len(inner["ranks"])
+                inner["ranks"] = None
+        actions.append(a)
+    return actions
 
 
 def dumps(doc: dict[str, Any]) -> str:
@@ -162,7 +170,7 @@ def _made(action: engine.Action | None) -> engine.Action | None:
 
 def record_from_json(doc: Any) -> DealRecord:
     """A whole record (``view`` null) in the format of docs/RECORDS.md, as a ``DealRecord`` (for
-    ``_replay``; no seat's ``session``: a record never says which session held a seat). Raises
+    ``records.replay``; no seat's ``session``: a record never says which session held a seat). Raises
     RecordError for one that is malformed or is a seat's view."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} document")

@@ -1,14 +1,14 @@
 """The server's records and journal: one writer thread, and reads for the network's requests.
 
 A table never waits on the disk (docs/ARCHITECTURE.md, server/): when a deal ends, its record, and as a
-table changes, its journal's entries (``_journal``), go into one queue (``put``, which never
+table changes, its journal's entries (``records.journal``), go into one queue (``put``, which never
 blocks), and one writer thread commits what came in at most every ``BATCH_S``, everything of a
 batch in one transaction (SQLite wants one writer per database; this is it). So at 1,000 clients
 a commit carries the actions of a hundred tables, and a killed server loses at most the entries
 of the last ``BATCH_S`` and of the batch being written; a deal's end is written at once (at most
 the record being written is lost, as before the journal). A deal's record is written with its
-players and their statistics and ratings (``_derive.keep_deal``); first of all, the writer
-derives the deals that are not derived yet (``_derive.catch_up``). When the queue holds
+players and their statistics and ratings (``records.derive.keep_deal``); first of all, the writer
+derives the deals that are not derived yet (``records.derive.catch_up``). When the queue holds
 ``size`` batches the disk is too slow: the journal turns off and records are dropped (lost,
 never a game).
 
@@ -33,15 +33,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
-from . import _journal_store as store
-from ._derive import catch_up
-from ._journal import Journal, Op
-from ._record import DealRecord
-from ._recording import wall_ms
-from ._store import StoreError, connect, describe, transaction
+from . import journal_rows as store
+from .database import StoreError, connect, describe, transaction
+from .deal_notes import wall_ms
+from .deal_record import DealRecord
+from .derive import catch_up
+from .journal import Journal, Op
 
 if TYPE_CHECKING:
-    from ._config import ServerConfig
+    from .._config import ServerConfig
 
 log = logging.getLogger("neveryu.server")
 
@@ -52,7 +52,7 @@ COLLECT_S = 60.0  # the actions of ended deals are deleted at most this often
 RESTORE_MAX_AGE_MS = 2 * 3600 * 1000  # a table not journaled for this long is not restored
 
 
-class Records:
+class RecordsWriter:
     """Records of the ended deals of a server named ``server``, kept in the SQLite file ``path``
     (None: no records are kept), and (``journal``) the journal of its live tables in the same
     file. ``open()`` (blocking: it touches the disk) makes the file ready, takes over the
@@ -108,7 +108,7 @@ class Records:
         self._lock = threading.Lock()
 
     @classmethod
-    def of(cls, config: ServerConfig) -> Records:
+    def of(cls, config: ServerConfig) -> RecordsWriter:
         """The records (and journal) of a server with ``config``."""
         return cls(
             config.records_path,
@@ -218,7 +218,7 @@ class Records:
         alive_at = 0.0
         try:
             try:
-                catch_up(conn)  # the deals not derived yet (_derive)
+                catch_up(conn)  # the deals not derived yet (records.derive)
             except sqlite3.Error:
                 raise
             except Exception:  # a bug: the players' figures wait for the next program

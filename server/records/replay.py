@@ -19,8 +19,8 @@ import attrs
 
 from neveryu import engine
 
-from . import _wire
-from ._record import DealRecord, action_fields
+from .. import _wire
+from .deal_record import DealRecord, action_fields
 
 
 class ReplayError(Exception):

@@ -1,8 +1,8 @@
 """The players over the network: ``player_stats`` and ``leaderboard`` (docs/PROTOCOL.md,
 "Players, statistics and ratings").
 
-Like the records' requests (``_record_requests``), each is read in a worker thread
-(``Records.read``) and answered before the connection's next request is looked at. What they
+Like the records' requests (``records.history_requests``), each is read in a worker thread
+(``RecordsWriter.read``) and answered before the connection's next request is looked at. What they
 send is public: names, tags, counts and ratings; never a card, a key or a session's hash.
 """
 
@@ -14,11 +14,11 @@ from typing import Any
 
 from neveryu import engine, protocol
 
-from ._league import DEFAULT_LIMIT, leaderboard, player_stats
-from ._players import Player, guest_key, player_by_id, player_by_key, players_named
-from ._recorder import Records
-from ._session import Session
-from ._store import StoreError
+from .._session import Session
+from .database import StoreError
+from .league import DEFAULT_LIMIT, leaderboard, player_stats
+from .players import Player, guest_key, player_by_id, player_by_key, players_named
+from .writer import RecordsWriter
 
 Request = protocol.PlayerStatsRequest | protocol.LeaderboardRequest
 
@@ -26,7 +26,7 @@ Request = protocol.PlayerStatsRequest | protocol.LeaderboardRequest
 class PlayerRequests:
     """Answers the players' requests from ``records`` (None: the server keeps none)."""
 
-    def __init__(self, records: Records | None) -> None:
+    def __init__(self, records: RecordsWriter | None) -> None:
         self.records = records
 
     def handle(self, session: Session, req: Request) -> Awaitable[None] | None:
@@ -45,7 +45,7 @@ class PlayerRequests:
         return self._stats(records, session, req)
 
     async def _leaderboard(
-        self, records: Records, session: Session, req: protocol.LeaderboardRequest
+        self, records: RecordsWriter, session: Session, req: protocol.LeaderboardRequest
     ) -> None:
         limit, offset = req.limit or DEFAULT_LIMIT, req.offset or 0
 
@@ -60,7 +60,9 @@ class PlayerRequests:
             return
         session.reply(req, {"t": "leaderboard", "variant": req.variant, "total": total, "players": rows})
 
-    async def _stats(self, records: Records, session: Session, req: protocol.PlayerStatsRequest) -> None:
+    async def _stats(
+        self, records: RecordsWriter, session: Session, req: protocol.PlayerStatsRequest
+    ) -> None:
         me = session.player or guest_key(session.key)
 
         def query(conn: sqlite3.Connection) -> list[dict[str, Any]] | None:

@@ -1,10 +1,10 @@
 """The journal of live tables: what a table notes as it changes, so that a server
 started again on the same database brings the table back (``_restore``).
 
-The journal lives in the records' database (``_store``, version 3: ``live_tables``,
-``live_actions``) and is written by the records' one writer thread (``_recorder``): a table
+The journal lives in the records' database (``records.database``, version 3: ``live_tables``,
+``live_actions``) and is written by the records' one writer thread (``records.writer``): a table
 hands it a list of entries (``put``), which never waits, and the writer commits whatever
-tables handed it meanwhile in one transaction (``_journal_store.write``). What a table notes:
+tables handed it meanwhile in one transaction (``records.journal_rows.write``). What a table notes:
 
 - ``opened``: its settings (a table password only as a ``_password.Digest``) and seats;
 - ``changed``: its seats (names, bot strengths, player ids, the SHA-256 of each seated
@@ -24,7 +24,7 @@ And what a server notes of its sessions, wherever they are (``session``: its tok
 name and player; ``session_gone``: forgotten), so that one in the lobby comes back too.
 
 A killed server loses at most the entries the writer had not committed yet: those of the last
-``_recorder.BATCH_S`` and the batch being written; a power cut no more (``_store``: each commit
+``records.writer.BATCH_S`` and the batch being written; a power cut no more (``records.database``: each commit
 is synced to the disk).
 """
 
@@ -38,18 +38,18 @@ import attrs
 
 from neveryu import engine
 
-from ._password import Digest
+from .._password import Digest
 
 if TYPE_CHECKING:
-    from ._record import DealRecord
-    from ._recording import Recording
-    from ._referee import Referee
-    from ._seats import Seat
-    from ._settings import TableSettings
-    from ._shuffle import Shuffle
+    from .._referee import Referee
+    from .._seats import Seat
+    from .._settings import TableSettings
+    from .._shuffle import Shuffle
+    from .deal_notes import Recording
+    from .deal_record import DealRecord
 
 Op = tuple[Any, ...]
-"""One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``_journal_store``)."""
+"""One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``records.journal_rows``)."""
 
 Put = Callable[..., bool]
 """``put(entries, now=False)`` hands entries to the writer, to be committed together (``now``:

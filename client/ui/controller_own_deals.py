@@ -17,7 +17,7 @@ from .replay_deal import deal_from_document
 DEALS_LISTED = 50  # the newest of one's own deals that the list shows
 
 
-class Records(ControllerBase):
+class OwnDeals(ControllerBase):
     """The keys of the player's own deals."""
 
     def open_deals(self) -> None:

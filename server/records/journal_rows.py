@@ -1,5 +1,5 @@
-"""The journal's rows (``_store`` version 4: ``journal_runs``, ``live_tables``, ``live_actions``),
-written by the records' writer thread (``_recorder``) and read once, when a server starts.
+"""The journal's rows (``records.database`` version 4: ``journal_runs``, ``live_tables``, ``live_actions``),
+written by the records' writer thread (``records.writer``) and read once, when a server starts.
 
 Every running server that keeps a journal has a row in ``journal_runs`` (its ``run``: random),
 which its writer keeps alive (``alive``, at least every ``ALIVE_MS``). A starting server takes
@@ -10,7 +10,7 @@ on one database (two ``neveryu play``) never take each other's tables while both
 whose rows did not restore it is marked (``failure``: why) and kept ``FAILED_KEEP_MS`` for
 someone to look at; no server takes it over.
 
-Every function takes an open connection (``_store.connect``) and raises ``sqlite3.Error``.
+Every function takes an open connection (``records.database.connect``) and raises ``sqlite3.Error``.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from typing import Any
 
 import attrs
 
-from ._derive import keep_deal
-from ._journal import Op
-from ._store import transaction
+from .database import transaction
+from .derive import keep_deal
+from .journal import Op
 
 ALIVE_MS = 10_000  # a running server's writer notes it is alive at least this often
 STALE_MS = 60_000  # a run not alive for this long is over (another machine, or a reused pid)
@@ -40,7 +40,8 @@ class Journaled:
     """A live table as the journal holds it (JSON text, decoded by ``_restore``): its journal
     ``id``, ``table_no``, times (Unix ms), ``settings``, ``state``, ``match`` and ``deal``
     (None: none), the deal's key (``deal_key``, 0: none), and the deal's ``actions``:
-    ``(n, ms, action)`` in the order written (``action``: msgpack of ``_record.packed_action``)."""
+    ``(n, ms, action)`` in the order written (``action``: msgpack of
+    ``records.deal_record.packed_action``)."""
 
     id: int
     table_no: int

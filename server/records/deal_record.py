@@ -2,7 +2,7 @@
 dealt, every accepted action), and what people read in a hand history (names, times, result).
 
 Pokémon Showdown's idea: a seed and the input log reproduce a battle; here the deck and the
-accepted actions reproduce a deal (``_replay``). A record is a frozen ``DealRecord``; actions are
+accepted actions reproduce a deal (``records.replay``). A record is a frozen ``DealRecord``; actions are
 the engine's own action records, each with its time offset in ms from the deal's start.
 
 Actions as JSON (docs/RECORDS.md, "Actions"): ``action_json`` gives ``{"ms", "t", fields...}``
@@ -54,7 +54,7 @@ class SeatRecord:
     the records' writer gives it, or when nobody held the seat), ``session`` (SHA-256 hex of the
     session token that held the seat when the deal began; never exported), ``place`` (1 for the
     first out, None if not out), ``score`` (this deal's score change) and ``key`` (the
-    ``players.key`` of the person who held the seat, ``_players.person_key``; only on its way
+    ``players.key`` of the person who held the seat, ``records.players.person_key``; only on its way
     to the writer: never stored as such, never exported)."""
 
     seat: int

@@ -1,13 +1,13 @@
 """The records over the network: ``list_records`` and ``get_record`` (docs/PROTOCOL.md,
 "Records").
 
-Each is read in a worker thread (``Records.read``), never on the server's own thread, and
+Each is read in a worker thread (``RecordsWriter.read``), never on the server's own thread, and
 answered before the connection's next request is looked at (the connection waits for it: its
 requests stay answered in order), while every other connection and table goes on.
 
 A player may fetch the deals he played: those at which his session, or his player (the same
 player key, docs/PLAYERS.md), held a seat when the deal began. He gets the deal as his seat saw it (its own
-sets, every revealed set, the disclosed deck: ``_views``), or whole where the table's
+sets, every revealed set, the disclosed deck: ``records.hand_history``), or whole where the table's
 ``reveal_after_deal`` allowed. The lists hold only what every player at the table saw: names,
 variant, result.
 """
@@ -21,14 +21,14 @@ from typing import Any
 
 from neveryu import protocol
 
-from ._history import DEFAULT_LIMIT, Summary, list_deals, load_deal
-from ._players import player_by_key
-from ._record import RecordError, SeatRecord
-from ._recorder import Records
-from ._replay import ReplayError, check
-from ._session import Session
-from ._store import StoreError
-from ._views import record_json
+from .._session import Session
+from .database import StoreError
+from .deal_record import RecordError, SeatRecord
+from .hand_history import record_json
+from .history import DEFAULT_LIMIT, Summary, list_deals, load_deal
+from .players import player_by_key
+from .replay import ReplayError, check
+from .writer import RecordsWriter
 
 log = logging.getLogger("neveryu.server")
 
@@ -36,7 +36,7 @@ log = logging.getLogger("neveryu.server")
 class RecordRequests:
     """Answers the records' requests from ``records`` (None: the server keeps none)."""
 
-    def __init__(self, records: Records | None) -> None:
+    def __init__(self, records: RecordsWriter | None) -> None:
         self.records = records
 
     def handle(
@@ -53,7 +53,7 @@ class RecordRequests:
             return self._list(records, session, req)
         return self._get(records, session, req)
 
-    async def _list(self, records: Records, session: Session, req: protocol.ListRecords) -> None:
+    async def _list(self, records: RecordsWriter, session: Session, req: protocol.ListRecords) -> None:
         key = session.key
 
         def query(conn: sqlite3.Connection) -> tuple[list[Summary], int | None]:
@@ -74,7 +74,7 @@ class RecordRequests:
             return
         session.reply(req, {"t": "records", "records": [summary_message(s, key, me) for s in found]})
 
-    async def _get(self, records: Records, session: Session, req: protocol.GetRecord) -> None:
+    async def _get(self, records: RecordsWriter, session: Session, req: protocol.GetRecord) -> None:
         key = session.key
 
         def query(conn: sqlite3.Connection) -> dict[str, Any] | str:

@@ -1,12 +1,12 @@
 """Statistics and ratings, made from the records alone (docs/PLAYERS.md).
 
 Each deal is *derived* once, in the order of the deals' ids: its record is replayed
-(``_replay.check``) and counted (``_stats``), and its players' ratings in its variant are
-updated from its finishing order (``_ratings``). ``meta.derived_through`` is the id of the last
+(``records.replay.check``) and counted (``records.statistics``), and its players' ratings in its variant are
+updated from its finishing order (``records.ratings``). ``meta.derived_through`` is the id of the last
 deal derived; what was derived (``seat_stats``, ``ratings``) depends only on the records up to
 it, so ``rebuild``, which derives every deal again from nothing, gives exactly the same values.
 
-The records' writer (``_recorder``) derives each new deal in the transaction that writes it
+The records' writer (``records.writer``) derives each new deal in the transaction that writes it
 (``keep_deal``: the table never waits: this runs in the writer's thread). Deals not derived
 yet (a file from before version 2, a rebuild under way in another program) are derived first,
 in order: ``catch_up`` at the writer's start, then at most ``BATCH`` more with each new deal.
@@ -24,13 +24,13 @@ from collections.abc import Callable
 
 import attrs
 
-from ._history import load_deal, write_deal
-from ._players import with_players
-from ._ratings import PRIOR, Rating, finishing_ranks, rate
-from ._record import DealRecord, RecordError
-from ._replay import ReplayError, check
-from ._stats import COUNTS, seat_stats
-from ._store import transaction
+from .database import transaction
+from .deal_record import DealRecord, RecordError
+from .history import load_deal, write_deal
+from .players import with_players
+from .ratings import PRIOR, Rating, finishing_ranks, rate
+from .replay import ReplayError, check
+from .statistics import COUNTS, seat_stats
 
 log = logging.getLogger("neveryu.server")
 
@@ -58,7 +58,7 @@ def pending(conn: sqlite3.Connection) -> int:
 
 def keep_deal(conn: sqlite3.Connection, record: DealRecord) -> int:
     """The records' writer's transaction for one ended deal: its players (``with_players``),
-    its rows (``_history.write_deal``), and its statistics and ratings (with at most ``BATCH``
+    its rows (``records.history.write_deal``), and its statistics and ratings (with at most ``BATCH``
     older deals not derived yet, first). Returns the deal's id. Raises ``sqlite3.Error``."""
     with transaction(conn):
         record = with_players(conn, record)

@@ -3,7 +3,7 @@ migrations.
 
 SQLite's own guidance fits a LAN server: an embedded database, WAL mode (readers never wait for
 the writer, and a committed transaction survives the process being killed), one writer
-(``_recorder``); ``synchronous = FULL``: a commit is on the disk when it returns, a power cut
+(``records.writer``); ``synchronous = FULL``: a commit is on the disk when it returns, a power cut
 loses nothing committed either. The schema's version is ``PRAGMA user_version``; ``MIGRATIONS[k]`` brings a
 database from version k to k + 1, each in one transaction, so a newer neveryu opens an older
 file and upgrades it, and an older neveryu refuses a newer file (``StoreError``) instead of
@@ -19,22 +19,22 @@ Tables (version 1; docs/RECORDS.md, "The database"):
   variant (again, for queries), seat count, dealer, the first dealer's draw (JSON, or NULL),
   ``deck`` (the cards as dealt, top first, joined by ","), ``fair`` (the fair deal's fields,
   JSON: ``commitment``, ``salt``, and whatever a later fair deal adds), ``actions`` (every
-  accepted action with its time offset: JSON compressed by zlib, ``_record.encode_actions``), the result
-  (``loser``, ``winner``, ``out_order``, ``scores``, ``hand_counts``) and the match's scores
-  after it.
+  accepted action with its time offset: JSON compressed by zlib,
+  ``records.deal_record.encode_actions``), the result (``loser``, ``winner``, ``out_order``,
+  ``scores``, ``hand_counts``) and the match's scores after it.
 - ``deal_seats``: one row per seat of a deal: ``name``, ``bot`` (a bot seat's strength),
   ``player_id`` (the seat's player, ``players``, from version 2; NULL: nobody held it),
   ``session_hash`` (SHA-256 of the session token that held the seat when the deal began: who
   may fetch the seat's view over the network), ``place`` (1 for the first out), ``score``
   (this deal's score change).
 
-Version 2 adds the players (docs/PLAYERS.md; ``_players``, ``_derive``):
+Version 2 adds the players (docs/PLAYERS.md; ``records.players``, ``records.derive``):
 
 - ``players``: one row per player: ``key`` (``p:`` and the SHA-256 of his player key, in hex;
   ``bot:`` and a strength; ``guest:`` and a session's hash), ``kind`` (``person``, ``bot``,
   ``guest``), ``name`` (the latest), ``tag`` (a person's: four hex digits of his key's hash),
   ``first_ms``/``last_ms`` (the first and last deal's end).
-- ``seat_stats`` and ``ratings``: made from the records alone (``_derive``), deal by deal in
+- ``seat_stats`` and ``ratings``: made from the records alone (``records.derive``), deal by deal in
   the order of their ids, up to the ``meta`` key ``derived_through`` (the last deal done); a
   rebuild makes them again from nothing and gives the same values. ``seat_stats``: one row per
   seat of a deal: its player and variant, its result (place, lost, won, score), its play (NULL
@@ -45,11 +45,11 @@ Upgrading a version 1 file makes a player of each bot strength and a guest of ea
 held a seat, and fills ``deal_seats.player_id`` with them; the statistics and ratings of those
 deals are made by the next program that writes the file (the server, ``neveryu stats``).
 
-Version 3 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The journal"):
+Version 3 adds the journal of live tables (``records.journal``; docs/RECORDS.md, "The journal"):
 
 - ``journal_runs``: one row per running server (``run``: random, made at its start) that keeps
   a journal: its ``server`` name, the machine (``host``) and process (``pid``) it runs as, and
-  ``alive_ms`` (Unix ms), bumped by its writer at least every ``_journal_store.ALIVE_MS``.
+  ``alive_ms`` (Unix ms), bumped by its writer at least every ``records.journal_rows.ALIVE_MS``.
 - ``live_tables``: one row per live table: ``id`` (random, made by the server), the ``run`` that
   holds it, ``server``, ``table_no``, ``opened_ms`` and ``updated_ms`` (opened, or taken over),
   ``settings``, ``state`` (seats: names, bot strengths, player ids, the SHA-256 of each seat's
@@ -61,7 +61,7 @@ Version 3 adds the journal of live tables (``_journal``; docs/RECORDS.md, "The j
   ``[t, values...]`` of ``deals.actions``),
   in the order they were written: a batch's rows go to the end of the table, a few pages,
   whatever tables they are of; the rows of deals that ended and of tables that closed are
-  deleted every so often (``_journal_store.collect``), not one deal at a time.
+  deleted every so often (``records.journal_rows.collect``), not one deal at a time.
 
 Version 4 keys the journal's actions by their deal's own key (``live_tables.deal_key``,
 ``live_actions.deal_key`` instead of ``deal_no``: version 3 mixed a previous match's deal of the

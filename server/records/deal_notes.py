@@ -1,5 +1,5 @@
 """What a table notes of the deal being played, so that it can hand the deal's record to the
-records' writer (``_recorder``) when the deal ends.
+records' writer (``records.writer``) when the deal ends.
 
 ``Recording.begin`` runs as the deal is dealt (the seats, the deck, the fair deal's fields, the
 first dealer's draw, the wall clock); ``Recording.record`` as it ends (the referee's accepted
@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from neveryu import engine
 
-from ._record import DealRecord, Result, SeatRecord
+from .deal_record import DealRecord, Result, SeatRecord
 
 if TYPE_CHECKING:
-    from ._seats import Seat
-    from ._settings import TableSettings
+    from .._seats import Seat
+    from .._settings import TableSettings
 
 
 class Keeper(Protocol):
-    """Where ended deals' records go (``_recorder.Records``): ``keep`` never waits."""
+    """Where ended deals' records go (``records.writer.RecordsWriter``): ``keep`` never waits."""
 
     server: str
 

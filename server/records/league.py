@@ -1,10 +1,10 @@
 """Reading the players' statistics and the leaderboards (docs/PLAYERS.md), for ``neveryu stats``
-and the network's ``player_stats`` and ``leaderboard`` (``_player_requests``).
+and the network's ``player_stats`` and ``leaderboard`` (``records.player_requests``).
 
-What is read was made by ``_derive`` from the records: a player's statistics per variant are
+What is read was made by ``records.derive`` from the records: a player's statistics per variant are
 sums over his seats (``seat_stats``), his rating is his row of ``ratings``. A leaderboard holds
 the people and bots rated in a variant (not guests: a guest's id lasts one session), ordered by
-the low end of the rating's interval (``_ratings``), then by ``mu``, then by id. Every function
+the low end of the rating's interval (``records.ratings``), then by ``mu``, then by id. Every function
 takes an open connection and raises ``sqlite3.Error`` when the database does.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 
 import attrs
 
-from ._players import Player
-from ._ratings import Z
-from ._stats import COUNTS
+from .players import Player
+from .ratings import Z
+from .statistics import COUNTS
 
 DEFAULT_LIMIT = 20
 _LOW = f"(r.mu - {Z} * r.sigma)"
@@ -59,7 +59,7 @@ class Standing:
 @attrs.frozen
 class VariantStats:
     """A player's statistics in one variant (the protocol's ``variant_stats``; ``counts``: the
-    play, ``_stats.COUNTS``)."""
+    play, ``records.statistics.COUNTS``)."""
 
     variant: str
     deals: int

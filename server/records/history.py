@@ -1,7 +1,7 @@
-"""The records' rows (``_store``'s tables): a deal written in one transaction, read back whole,
+"""The records' rows (``records.database``'s tables): a deal written in one transaction, read back whole,
 and listed for a history.
 
-Every function takes an open connection (``_store.connect``) and raises ``sqlite3.Error`` when
+Every function takes an open connection (``records.database.connect``) and raises ``sqlite3.Error`` when
 the database does, and ``RecordError`` for a row it cannot read back.
 """
 
@@ -13,7 +13,8 @@ from typing import Any
 
 import attrs
 
-from ._record import (
+from .database import transaction
+from .deal_record import (
     DealRecord,
     RecordError,
     Result,
@@ -23,7 +24,6 @@ from ._record import (
     rules_from_json,
     rules_json,
 )
-from ._store import transaction
 
 DEFAULT_LIMIT = 20
 
@@ -236,22 +236,7 @@ def list_deals(
     """The deals, newest first: at most ``limit``, with an id below ``before``, of ``variant``,
     where a seat's name is ``player``, and where a seat was held by the session whose
     ``token_key`` is ``session`` or by the player ``player_id`` (either, when both are given)."""
-    where: list[str] = []
-    args: list[int | str] = []
-    if before is not None:
-        where.append("d.id < ?")
-        args.append(before)
-    if variant is not None:
-        where.append("d.variant = ?")
-        args.append(variant)
-    if player is not None:
-        where.append("d.id IN (SELECT deal_id FROM deal_seats WHERE name = ?)")
-        args.append(player)
-    mine = [(c, v) for c, v in (("session_hash", session), ("player_id", player_id)) if v is not None]
-    if mine:
-        held = (f"d.id IN (SELECT deal_id FROM deal_seats WHERE {c} = ?)" for c, _ in mine)
-        where.append("(" + " OR ".join(held) + ")")
-        args.extend(v for _, v in mine)
+    where, args = _where(player, variant, session, player_id, before)
     rows = conn.execute(
         "SELECT d.id, d.started_ms, d.ended_ms, d.variant, m.table_no, m.server, d.deal_no, m.deals,"
         " d.loser, d.winner, d.out_order, d.scores FROM deals d JOIN matches m ON m.id = d.match_id"
@@ -261,16 +246,7 @@ def list_deals(
     ).fetchall()
     if not rows:
         return []
-    ids = [r[0] for r in rows]
-    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
-    for deal_id, seat, name, bot, player_id, key, place, score in conn.execute(
-        "SELECT deal_id, seat, name, bot, player_id, session_hash, place, score FROM deal_seats"
-        f" WHERE deal_id IN ({', '.join('?' * len(ids))}) ORDER BY deal_id, seat",
-        ids,
-    ):
-        seats[deal_id].append(
-            SeatRecord(seat=seat, name=name, bot=bot, player=player_id, session=key, place=place, score=score)
-        )
+    seats = _seats_of(conn, [r[0] for r in rows])
     return [
         Summary(
             id=i,
@@ -289,6 +265,43 @@ def list_deals(
         )
         for i, started, ended, v, table, server, no, deals, loser, winner, out, scores in rows
     ]
+
+
+def _where(
+    player: str | None, variant: str | None, session: str | None, player_id: int | None, before: int | None
+) -> tuple[list[str], list[int | str]]:
+    """``list_deals``'s conditions on ``deals d`` and their arguments."""
+    where: list[str] = []
+    args: list[int | str] = []
+    if before is not None:
+        where.append("d.id < ?")
+        args.append(before)
+    if variant is not None:
+        where.append("d.variant = ?")
+        args.append(variant)
+    if player is not None:
+        where.append("d.id IN (SELECT deal_id FROM deal_seats WHERE name = ?)")
+        args.append(player)
+    mine = [(c, v) for c, v in (("session_hash", session), ("player_id", player_id)) if v is not None]
+    if mine:
+        held = (f"d.id IN (SELECT deal_id FROM deal_seats WHERE {c} = ?)" for c, _ in mine)
+        where.append("(" + " OR ".join(held) + ")")
+        args.extend(v for _, v in mine)
+    return where, args
+
+
+def _seats_of(conn: sqlite3.Connection, ids: list[int]) -> dict[int, list[SeatRecord]]:
+    """The seats of the deals ``ids``, by deal, in seat order."""
+    seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+    for deal_id, seat, name, bot, player_id, key, place, score in conn.execute(
+        "SELECT deal_id, seat, name, bot, player_id, session_hash, place, score FROM deal_seats"
+        f" WHERE deal_id IN ({', '.join('?' * len(ids))}) ORDER BY deal_id, seat",
+        ids,
+    ):
+        seats[deal_id].append(
+            SeatRecord(seat=seat, name=name, bot=bot, player=player_id, session=key, place=place, score=score)
+        )
+    return seats
 
 
 def deal_ids(conn: sqlite3.Connection) -> list[int]:

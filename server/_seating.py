@@ -1,7 +1,8 @@
-"""The table's host's requests (docs/PROTOCOL.md, "Lobby requests": ``seat_bot``, ``seat_free``):
-the player who made the table gives an absent player's seat to a bot, adds or removes bot seats
-between matches, and removes a player between matches; everyone is told who did it
-(``seat_changed``)."""
+"""Who sits where at a table: taking a seat (``join_table``) or a spectator's place
+(``spectate``), behind the table's password, and the host's requests (docs/PROTOCOL.md, "Lobby
+requests": ``seat_bot``, ``seat_free``): the player who made the table gives an absent player's
+seat to a bot, adds or removes bot seats between matches, and removes a player between matches;
+everyone is told who did it (``seat_changed``)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,21 @@ from neveryu import protocol
 
 from ._bots import default_strength, strengths
 from ._game import Game
+from ._password import password_ok
 from ._seats import Seat
 from ._session import Place, Session
-from ._settings import TableError
+from ._settings import TableError, TableSettings
 from ._timers import Timers
 
 log = logging.getLogger("neveryu.server")
 
 
 class Table(Place, Protocol):
-    """What the host's requests need of their table (``_table.Table``)."""
+    """What taking a place and the host's requests need of their table (``_table.Table``)."""
 
+    settings: TableSettings
     seats: list[Seat]
+    spectators: list[Session]
     host: Session | None
     timers: Timers
     game: Game | None
@@ -31,11 +35,72 @@ class Table(Place, Protocol):
     @property
     def playing(self) -> bool: ...
 
+    def members(self) -> list[Session]: ...
+
     def broadcast(self, body: dict[str, Any]) -> None: ...
+
+    def refresh_summary(self) -> None: ...
 
     def table_update(self) -> None: ...
 
     def check_empty(self) -> None: ...
+
+
+def join_table(table: Table, session: Session, req: protocol.JoinTable) -> None:
+    """``session`` takes the seat ``req`` names, or the first free one; a match being played
+    sends it a ``state`` with the deal's public history. Raises ``TableError``."""
+    _check_password(table, req.password)
+    if session.table is not None:
+        raise TableError("BAD_STATE", "leave your table first")
+    if req.seat is not None:
+        if not (0 <= req.seat < len(table.seats)):
+            raise TableError("SEAT_TAKEN", f"there is no seat {req.seat}")
+        seat = table.seats[req.seat]
+        if not seat.human or seat.session is not None:
+            raise TableError("SEAT_TAKEN", f"seat {req.seat} is taken")
+    else:
+        free = [s for s in table.seats if s.human and s.session is None]
+        if not free:
+            raise TableError("TABLE_FULL", "no seat is free")
+        seat = free[0]
+    seat.session, seat.name, seat.ready, seat.away = session, session.name, False, False
+    session.table, session.seat = table, seat.index
+    if table.host is None:
+        table.host = session
+    table.timers.cancel(f"grace:{seat.index}")
+    table.timers.cancel(f"bot:{seat.index}")
+    log.info("table %d: %s takes seat %d", table.id, session.name, seat.index)
+    table.refresh_summary()
+    session.reply(req, {"t": "table_joined", "table": table.summary, "seat": seat.index})
+    for other in table.members():
+        if other is not session:
+            other.event({"t": "player_joined", "seat": seat.index, "name": session.name})
+    table.table_update()
+    if table.game is not None:
+        table.game.send_state(session, history="public")
+        table.game.after_events()
+    table.check_empty()
+
+
+def spectate(table: Table, session: Session, req: protocol.Spectate) -> None:
+    """``session`` watches the table; a match being played sends it a ``state`` with the
+    deal's public history. Raises ``TableError``."""
+    _check_password(table, req.password)
+    if session.table is not None:
+        raise TableError("BAD_STATE", "leave your table first")
+    table.spectators.append(session)
+    session.table, session.seat = table, None
+    table.refresh_summary()
+    session.reply(req, {"t": "table_joined", "table": table.summary, "seat": None})
+    table.table_update()
+    if table.game is not None:
+        table.game.send_state(session, history="public")
+    table.check_empty()
+
+
+def _check_password(table: Table, given: str | None) -> None:
+    if not password_ok(given, table.settings.password):
+        raise TableError("WRONG_TABLE_PASSWORD", f"table {table.id} needs its password")
 
 
 def _host_seat(table: Table, session: Session, index: int) -> Seat:

@@ -24,7 +24,7 @@ import attrs
 
 from neveryu.engine.bots import LEVELS, level_of
 
-from ._record import DealRecord, SeatRecord
+from .deal_record import DealRecord, SeatRecord
 
 KEY_PREFIX = b"neveryu player key\n"
 KINDS = ("person", "bot", "guest")
