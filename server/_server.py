@@ -136,6 +136,9 @@ class Server:
             if self._keep_tables:
                 table.journal = None  # its closing is not noted: the journal keeps it
             table.close("the server is shutting down")
+        if not self._keep_tables and self.records.journal is not None:
+            for session in self.sessions.values():  # told bye "shutdown": nothing to resume
+                self.records.journal.session_gone(session.key)
         for conn in list(self.connections):
             conn.bye("shutdown")
         with trio.move_on_after(self.config.limits.shutdown_ms / 1000):

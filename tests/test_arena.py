@@ -115,7 +115,8 @@ def test_ctrl_c_stops_the_run_and_prints_what_was_played(capsys, monkeypatch):
 
 
 def test_db_keeps_every_deal_for_replay(capsys, tmp_path):
-    from neveryu.server import _history, _store
+    from neveryu.server.records import database as _store
+    from neveryu.server.records import history as _history
     from neveryu.server.records.replay import check
 
     db = tmp_path / "arena.db"
