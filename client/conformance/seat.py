@@ -11,31 +11,7 @@ from typing import Any
 
 from neveryu import protocol
 
-DEAL_EVENTS = frozenset(
-    [
-        "deal_started",
-        "turn",
-        "set_laid",
-        "none_declared",
-        "set_held",
-        "set_returned",
-        "window_closed",
-        "challenge_void",
-        "challenged",
-        "believed",
-        "set_revealed",
-        "pile_taken",
-        "pile_discarded",
-        "quads_discarded",
-        "quads_declined",
-        "quads_window_opened",
-        "quads_window_closed",
-        "stock_drawn",
-        "timed_out",
-        "player_out",
-        "deal_ended",
-    ]
-)
+DEAL_EVENTS = protocol.HISTORY_EVENTS | {"turn", "window_closed"}
 """The events of a deal: a batch holding one ends with the seat's ``legal`` (section 6, legal)."""
 
 LEGAL_RULE = "6. The game, legal: what you may do"
