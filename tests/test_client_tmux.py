@@ -180,7 +180,7 @@ def test_a_whole_deal_in_tmux(tmp_path):
         screen = tmux.wait_for(lambda s: "┌ Scores" in s, what="the match-over page")
         assert laid, screen
         assert (
-            "The match is over after 1 deals." in screen
+            "The match is over after 1 deal." in screen
             and "Scores count the deals each player lost" in screen
         )
         tmux.keys("Escape")

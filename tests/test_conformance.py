@@ -103,6 +103,21 @@ async def test_the_bot_client_passes_every_case() -> None:
     assert {r.status for r in results.values()} == {"pass"}
 
 
+def test_a_client_that_exits_before_its_hello_fails_at_once_with_its_status() -> None:
+    (case,) = [c for c in catalogue.load() if c.name == "handshake"]
+    command = [sys.executable, "-c", "import sys; print('no module here'); sys.exit(3)"]
+
+    async def bounded() -> list[report.Result]:
+        with trio.fail_after(DEADLINE_S):  # the connect time below is longer: it is not waited for
+            wait_s = 10 * DEADLINE_S
+            return await run_client.run_cases([case], command, heartbeat_ms=BEAT_MS, connect_s=wait_s)
+
+    (result,) = trio.run(bounded)
+    assert result.status == "fail"
+    assert result.detail == "the client exited (status 3) before it connected and said hello"
+    assert result.output.strip() == "no module here"
+
+
 def test_a_broken_client_fails_exactly_the_cases_of_its_faults() -> None:
     results = run(BROKEN)
     failed = {n: r.detail for n, r in results.items() if r.status == "fail"}

@@ -18,6 +18,7 @@ import pytest
 from plain_driver import golden, join_piped, play_piped, play_pty
 
 from neveryu import engine
+from neveryu.client.plain import answers
 from neveryu.client.plain.commands import Command, LayOrder, Refusal, lay_order, parse
 from neveryu.client.plain.words import PlainTexts, speakable
 
@@ -159,8 +160,18 @@ def test_from_the_lobby_a_table_is_made_played_and_left(server, tmp_path: Path):
     assert lines[1] == t("plain.tables_none")
     assert lines[2] == "Asking the server for a table of verish, 4 seats, 3 bots."
     assert lines[3] == t("log.joined", table=1, seat=1)
-    assert t("log.match_started_n", n=1) in lines
+    assert "The match starts: 1 deal." in lines  # one deal, not "1 deals"
     assert any(x.startswith("The match is over.") for x in lines)
     left = lines.index(t("log.left_table"))
     assert lines[left + 1 :] == [t("plain.tables_none")]  # a table of bots alone closes
     assert [x for x in lines if speakable(x, "en") != x] == []
+
+
+def test_hand_before_a_seat_says_where_the_player_is_not_that_he_watches():
+    c, lines, _ = _narrated([])
+    assert answers.hand_lines(c) == ["Not connected to the server."]
+    welcome = {"t": "welcome", "re": 1, "proto": 1, "session": "s", "resumed": False}
+    c.receive({**welcome, "table": None, "seat": None})
+    assert c.state.screen == "lobby"
+    assert answers.hand_lines(c) == ["That key works at a table."]
+    assert lines == []

@@ -76,7 +76,9 @@ async def run_case(
         if command is None:
             announce(f"case {case.name}: connect the client to {address[0]}:{address[1]}")
         else:
-            process = await nursery.start(_client, _command(command, address), _env(case, address), output)
+            process = await nursery.start(
+                _client, _command(command, address), _env(case, address), output, script.exited
+            )
         outcome: Outcome = await script.run(listener)
         if process is not None:
             await _stop(process)
@@ -103,9 +105,13 @@ def _env(case: Case, address: tuple[str, int]) -> dict[str, str]:
 
 
 async def _client(
-    command: list[str], env: dict[str, str], output: list[bytes], task_status: Any = trio.TASK_STATUS_IGNORED
+    command: list[str],
+    env: dict[str, str],
+    output: list[bytes],
+    exited: Callable[[int | None], None],
+    task_status: Any = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Start the client; keep what it prints until it ends."""
+    """Start the client; keep what it prints until it ends, then tell ``exited`` its status."""
     process = await trio.lowlevel.open_process(
         command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
     )
@@ -117,6 +123,7 @@ async def _client(
             if len(output) > 64:
                 output[:] = [b"".join(output)[-OUTPUT_TAIL:]]
     await process.wait()
+    exited(process.returncode)
 
 
 async def _stop(process: trio.Process) -> None:

@@ -84,6 +84,12 @@ class Script:
             self.outcome = Outcome("n/a", why)
         self.scope.cancel()
 
+    def exited(self, status: int | None) -> None:
+        """The client's process ended: before its ``hello`` that fails the case at once (a
+        client that cannot start, say for a missing module, is not waited for)."""
+        if not self.hello.is_set():
+            self.fail(f"the client exited (status {status}) before it connected and said hello")
+
     async def run(self, listener: trio.SocketListener) -> Outcome:
         """Accept the client's connections on ``listener`` and play the case; the verdict."""
         with self.scope:

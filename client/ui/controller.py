@@ -200,6 +200,10 @@ class Controller(Dialogs, Lobby, OwnDeals, HandMoves):
 
     def _no_hand(self) -> str:
         s = self.state
+        if s.screen == "connecting":
+            return self.t("no.connection")
+        if s.screen != "table":
+            return self.t("no.lobby")
         if s.seat is None:
             return self.t("no.watching")
         return self.t("no.cards") if s.playing else self.t("no.deal")

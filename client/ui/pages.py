@@ -194,7 +194,12 @@ def _scores(c: Controller) -> StyleAndTextTuples:
     out: StyleAndTextTuples = []
     names = board.names
     if board.over:
-        out.append(("class:rule.title", t("scores.over", deals=board.deals) + "\n"))
+        out.append(
+            (
+                "class:rule.title",
+                t("scores.over", played=t.count(board.deals, "deals")) + "\n",
+            )
+        )
         if board.first:
             out.append(
                 (

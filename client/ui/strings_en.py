@@ -28,6 +28,7 @@ EN: dict[str, str] = {
     "n.friends": "friend|friends",
     "n.bots": "bot|bots",
     "n.seats": "seat|seats",
+    "n.deals": "deal|deals",
     # the lobby
     "lobby.server": "Server {name}",
     "lobby.closed": "Not connected: no tables to show.",
@@ -169,7 +170,7 @@ EN: dict[str, str] = {
     "next_deal": "The next deal starts in a moment (Tab: scores).",
     # scores
     "scores.none": "No match has been played at this table yet.",
-    "scores.over": "The match is over after {deals} deals.",
+    "scores.over": "The match is over after {played}.",
     "scores.during": "The match so far: deal {deal}.",
     "scores.winner.losses": "{names} won the match: fewest deals lost.",
     "scores.winner.chips_per_player": "{names} won the match: most chips.",
@@ -489,7 +490,7 @@ EN: dict[str, str] = {
     "log.spectators_more": "Someone is watching: {watchers} now.",
     "log.spectators_fewer": "A spectator left: {watchers} now.",
     "log.match_started": "The match starts.",
-    "log.match_started_n": "The match starts: {n} deals.",
+    "log.match_started_n": "The match starts: {deals}.",
     "log.bye": "The server says goodbye: {reason}",
     "log.error": "Refused: {msg}",
     "log.conn_lost": "Connection lost ({reason}); resuming…",

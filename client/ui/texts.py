@@ -473,7 +473,9 @@ class Texts:
         if key == "match_started":
             deals = a.get("deals")
             return (
-                self("log.match_started_n", n=deals) if isinstance(deals, int) else self("log.match_started")
+                self("log.match_started_n", deals=self.count(deals, "deals"))
+                if isinstance(deals, int)
+                else self("log.match_started")
             )
         if key == "table_closed":
             return self("log.table_closed", reason=self.safe(str(a.get("reason") or self.glyph("dash"))))
