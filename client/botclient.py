@@ -273,7 +273,8 @@ class BotPlayer:
 
     async def play(self, matches: int | None = 1) -> None:
         """Play until ``matches`` matches have ended (None: until the connection closes)."""
-        await self.client.request("ready", ready=True)
+        if self.table.get("state") != "playing":  # (a seat taken back during a match is in it)
+            await self.client.request("ready", ready=True)
         await self._maybe_start(self.table)
         to_answer = False
         while matches is None or self.matches < matches:
@@ -313,6 +314,7 @@ class BotPlayer:
         events follow on: a snapshot after a restart, whose history the bot learns again)."""
         self.client = client
         self.batch_ends = (client.welcome.get("minor") or 0) >= 1
+        self.table = client.welcome.get("table") or self.table  # (playing: no ready to say again)
 
     def _observe(self, msg: dict[str, Any]) -> None:
         self.tracker.apply(msg)

@@ -360,6 +360,8 @@ class Table:
         if session.table is not self:
             raise TableError("BAD_STATE", "you are at no table")
         text = shown(req.text)
+        if not text.strip():
+            raise TableError("BAD_OPTION", "chat is empty")
         if len(text) > self.settings.max_chat:
             raise TableError("BAD_OPTION", f"chat is at most {self.settings.max_chat} characters")
         session.ok(req)

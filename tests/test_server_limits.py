@@ -264,6 +264,10 @@ async def test_names_and_chat_reach_others_without_control_characters():
             (chat,) = [m for m in seen if m["t"] == "chat"]
             assert chat["name"] == "\ufffd[2Jann\ufffd x"
             assert chat["text"] == "hi\ufffd]0;pwned\ufffd tab\ufffdzw 👨\u200d👩\u200d👧"
+            for blank in ("   ", "\t\n"):  # nothing to read: refused, nothing said
+                with pytest.raises(ServerError) as refused:
+                    await evil.request("chat", text=blank)
+                assert (refused.value.code, refused.value.reply["fatal"]) == ("BAD_OPTION", False)
             for name in (" ", "\u200b", "\x1b"):
                 with pytest.raises(ServerError) as refused:
                     await Client.connect(HOST, port, name)

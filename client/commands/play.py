@@ -242,7 +242,8 @@ def run(args: argparse.Namespace) -> int:
         running.stop(keep_tables=slot is not None and slot.path.exists())
     if records.written:
         print(
-            f"{records.written} deals recorded in {records.path}: neveryu history lists them,"
+            f"{records.written} deal{'s' if records.written != 1 else ''} recorded in {records.path}:"
+            " neveryu history lists them,"
             " neveryu replay ID shows one."
         )
     return code
