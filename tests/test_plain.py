@@ -175,3 +175,27 @@ def test_hand_before_a_seat_says_where_the_player_is_not_that_he_watches():
     assert c.state.screen == "lobby"
     assert answers.hand_lines(c) == ["That key works at a table."]
     assert lines == []
+
+
+def test_lines_piped_all_at_once_wait_until_the_player_is_dealt_in(tmp_path: Path):
+    """A script that writes its commands before the table exists (``printf 'hand\\nlegal\\n' |
+    neveryu play --plain``): they are read once the player sits at the dealt table, then the end
+    of the input quits."""
+    import subprocess
+
+    import budget
+    from plain_driver import child_env, command
+
+    done = subprocess.run(
+        command("verish", "en", 3),
+        input="hand\nlegal\n",
+        capture_output=True,
+        text=True,
+        env=child_env(tmp_path),
+        timeout=budget.seconds(60),
+        check=True,
+    )
+    lines = done.stdout.splitlines()
+    hand = next(k for k, line in enumerate(lines) if line.startswith("Your hand, 13 cards: "))
+    assert lines[hand + 1].startswith("You may: lay 1 to 3")
+    assert not [line for line in lines if "not at a table" in line.lower() or "not connected" in line.lower()]

@@ -175,11 +175,20 @@ def run_plain(
                         net.send({"t": "list_records", "limit": RECENT_DEALS})
                 net.send({"t": "variants"})
 
+        # neveryu play seats the player by itself: what he types (or a script pipes) waits until
+        # he is at the table and its deal is dealt, so that the first line is not answered "not
+        # at a table".
+        seated = asyncio.Event()
+        if script is None:
+            seated.set()
+
         def deliver(msg: Msg) -> None:
             if script is not None:
                 script(net, msg)
             never_connected = not net.welcomed
             c.receive(msg)
+            if c.state.screen == "table" and c.state.seat is not None and c.state.playing:
+                seated.set()
             if keeper is not None:
                 keeper.follow(msg, c.state)
             if never_connected and msg.get("t") == "_connection" and msg.get("status") == "closed":
@@ -215,6 +224,7 @@ def run_plain(
         tasks = [asyncio.ensure_future(reader)]
 
         async def commands() -> None:
+            await seated.wait()
             while True:
                 line = await queue.get()
                 if line is None:
