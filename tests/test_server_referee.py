@@ -13,7 +13,7 @@ import pytest
 from neveryu import engine
 from neveryu.server._referee import Referee
 from neveryu.server._settings import TableError, TableSettings
-from neveryu.server._timers import Timers
+from neveryu.server._timers import Deadline, TimerKey, Timers
 
 A, B, C, D = range(4)
 
@@ -142,7 +142,7 @@ def test_a_window_restored_from_the_journal_keeps_the_tables_timing(times, due):
     ref.act(engine.Challenge(A, 1))
     again, _ = referee(deal, settings("verish", **times))  # the server started again: a new referee
     again.resume()
-    assert again.timers.deadline("quads") == due
+    assert again.timers.deadline(TimerKey(Deadline.QUADS)) == due
 
 
 @pytest.mark.parametrize("times", [{}, TIMED])
@@ -162,7 +162,7 @@ def test_the_windows_time_and_end_are_the_same_whatever_the_taker_holds(times):
         ref, clock = referee(deal, settings("verish", **times))
         opened = types(ref.act(engine.Challenge(A, 1)))
         ref.act(engine.LaySet(B, ("8S",), "8", None))
-        due = ref.timers.deadline("quads")
+        due = ref.timers.deadline(TimerKey(Deadline.QUADS))
         closed = types(fire_at(ref, clock, 102.0))
         return opened, ref.quads_time_ms(), due if due is not None else float("inf"), closed
 
