@@ -105,7 +105,7 @@ class Table:
         try:
             action_of = GAME_ACTIONS.get(type(request))
             if action_of is None:
-                getattr(self, "_on_" + request.t)(session, request)
+                _HANDLERS[type(request)](self, session, request)
             elif session.table is not self or session.seat is None or self.game is None:
                 raise TableError("NOT_PLAYING", "no deal is being played at your seat")
             else:
@@ -409,6 +409,20 @@ class Table:
         for session in gone:
             self.remove(session, "dropped")
 
+
+_HANDLERS: dict[type[protocol.Request], Callable[[Table, Session, Any], None]] = {
+    protocol.JoinTable: Table._on_join_table,
+    protocol.Spectate: Table._on_spectate,
+    protocol.Leave: Table._on_leave,
+    protocol.Ready: Table._on_ready,
+    protocol.Start: Table._on_start,
+    protocol.Contribute: Table._on_contribute,
+    protocol.ChatRequest: Table._on_chat,
+    protocol.SeatBot: Table._on_seat_bot,
+    protocol.SeatFree: Table._on_seat_free,
+}
+"""The handler of each request the table answers itself (the game's requests go to the
+``Game``: ``_wire.GAME_ACTIONS``)."""
 
 _FIRES: dict[Deadline, Callable[[Table], None]] = {
     Deadline.CLOSE: Table._fire_close,
