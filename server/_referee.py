@@ -2,7 +2,7 @@
 
 A real table settles by voice who spoke first; here the referee does, on a clock. It is the one
 place where a deal's actions are applied: a seat's action (``act``) and what a deadline does
-(``fire``) both return the engine's events, which the table then sends; it keeps every action
+(``fired``) both return the engine's events, which the table then sends; it keeps every action
 the deal accepted, with its time (``applied``), for the deal's record. Its deadlines
 (``Timers``, on the clock it is given, so it is tested alone on ``trio.testing.MockClock`` or any
 callable):
@@ -36,7 +36,6 @@ callable):
 from __future__ import annotations
 
 import logging
-import math
 import random
 from collections.abc import Callable
 
@@ -113,18 +112,6 @@ class Referee:
                 f"set {self.tie_set} was challenged first; it is revealed before any set is laid",
             )
         return self._apply(action)
-
-    def next(self) -> float:
-        """When the referee's next deadline is due (``math.inf``: none)."""
-        keys = (TimerKey(kind) for kind in REFEREE_DEADLINES)
-        return min((at for key in keys if (at := self.timers.deadline(key)) is not None), default=math.inf)
-
-    def fire(self) -> list[engine.Event]:
-        """Fire every deadline of the referee that is due, earliest first; their events."""
-        events: list[engine.Event] = []
-        while not self.deal.over and (key := self.timers.due(_referees)) is not None:
-            events += self.fired(key.kind)
-        return events
 
     def fired(self, kind: Deadline) -> list[engine.Event]:
         """The deadline ``kind`` (one of ``REFEREE_DEADLINES``) has passed: what it does, and its

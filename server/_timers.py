@@ -84,13 +84,11 @@ class Timers:
         """The earliest deadline (``math.inf`` when none runs)."""
         return min(self._at.values(), default=math.inf)
 
-    def due(self, keys: Callable[[TimerKey], bool] = lambda key: True) -> TimerKey | None:
-        """The earliest key (of those ``keys`` holds for) whose deadline has passed, taken off;
-        None when none has."""
-        mine = [key for key in self._at if keys(key)]
-        if not mine:
+    def due(self) -> TimerKey | None:
+        """The earliest key whose deadline has passed, taken off; None when none has."""
+        if not self._at:
             return None
-        key = min(mine, key=self._at.__getitem__)
+        key = min(self._at, key=self._at.__getitem__)
         if self._at[key] > self.clock():
             return None
         del self._at[key]
