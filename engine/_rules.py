@@ -7,27 +7,42 @@ differs by variant is chosen by these values in the deal, never by the variant's
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, get_args
 
 import attrs
 
 from ._cards import DECK_KINDS, decks_in
 
-DEALS = ("one_by_one", "packets", "equal_with_stock", "equal_set_aside")
-FIRST_DEALERS = ("random", "lowest_draw")
-NEXT_DEALERS = ("left", "loser")
-FIRST_PLAYERS = ("left_of_dealer", "dealer")
-RANK_ORDERS = ("hold", "free", "ascending", "descending")
-FIRST_RANKS = ("any", "ace")
-CHALLENGERS = ("next", "anyone")
-QUADS = ("never", "after_taking", "on_turn")
-LEADERS = ("by_outcome", "taker", "sequence")
-LAST_CARDS = ("next_decides", "final_call", "covered_or_survived")
-RESULTS = ("last_loses", "first_wins")
-SCORINGS = ("none", "losses", "chips_per_player", "chips_per_card")
+# The values of each parameter of docs/RULES.md ("The parameters") that is one of a few words:
+# a Literal type for the checker, and its values as a tuple for the check at run time.
+Dealing = Literal["one_by_one", "packets", "equal_with_stock", "equal_set_aside"]
+FirstDealer = Literal["random", "lowest_draw"]
+NextDealer = Literal["left", "loser"]
+FirstPlayer = Literal["left_of_dealer", "dealer"]
+RankOrder = Literal["hold", "free", "ascending", "descending"]
+FirstRank = Literal["any", "ace"]
+Challengers = Literal["next", "anyone"]
+Quads = Literal["never", "after_taking", "on_turn"]
+Leader = Literal["by_outcome", "taker", "sequence"]
+LastCards = Literal["next_decides", "final_call", "covered_or_survived"]
+Result = Literal["last_loses", "first_wins"]
+Scoring = Literal["none", "losses", "chips_per_player", "chips_per_card"]
+
+DEALS: tuple[Dealing, ...] = get_args(Dealing)
+FIRST_DEALERS: tuple[FirstDealer, ...] = get_args(FirstDealer)
+NEXT_DEALERS: tuple[NextDealer, ...] = get_args(NextDealer)
+FIRST_PLAYERS: tuple[FirstPlayer, ...] = get_args(FirstPlayer)
+RANK_ORDERS: tuple[RankOrder, ...] = get_args(RankOrder)
+FIRST_RANKS: tuple[FirstRank, ...] = get_args(FirstRank)
+CHALLENGERS: tuple[Challengers, ...] = get_args(Challengers)
+QUADS: tuple[Quads, ...] = get_args(Quads)
+LEADERS: tuple[Leader, ...] = get_args(Leader)
+LAST_CARDS: tuple[LastCards, ...] = get_args(LastCards)
+RESULTS: tuple[Result, ...] = get_args(Result)
+SCORINGS: tuple[Scoring, ...] = get_args(Scoring)
 
 
-def _one_of(choices: tuple[str, ...]) -> Callable[[Any, attrs.Attribute[str], str], None]:
+def _one_of(choices: tuple[str, ...]) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
     return attrs.validators.in_(choices)
 
 
@@ -64,25 +79,25 @@ class Rules:
     deck_choices: tuple[str, ...] = ()
     deck_choice_players: tuple[int, int] | None = None
     hidden_card: bool = False
-    deal: str = attrs.field(default="one_by_one", validator=_one_of(DEALS))
+    deal: Dealing = attrs.field(default="one_by_one", validator=_one_of(DEALS))
     packet_size: int = attrs.field(default=3, validator=attrs.validators.in_((2, 3)))
-    first_dealer: str = attrs.field(default="random", validator=_one_of(FIRST_DEALERS))
-    next_dealer: str = attrs.field(default="left", validator=_one_of(NEXT_DEALERS))
-    first_player: str = attrs.field(default="left_of_dealer", validator=_one_of(FIRST_PLAYERS))
-    rank_order: str = attrs.field(default="hold", validator=_one_of(RANK_ORDERS))
-    first_rank: str = attrs.field(default="any", validator=_one_of(FIRST_RANKS))
+    first_dealer: FirstDealer = attrs.field(default="random", validator=_one_of(FIRST_DEALERS))
+    next_dealer: NextDealer = attrs.field(default="left", validator=_one_of(NEXT_DEALERS))
+    first_player: FirstPlayer = attrs.field(default="left_of_dealer", validator=_one_of(FIRST_PLAYERS))
+    rank_order: RankOrder = attrs.field(default="hold", validator=_one_of(RANK_ORDERS))
+    first_rank: FirstRank = attrs.field(default="any", validator=_one_of(FIRST_RANKS))
     set_size: tuple[int, int] = attrs.field(default=(1, 4), validator=_pair)
     set_size_per_deck: bool = False
     count_may_lie: bool = False
     hand_counts_public: bool = True
-    challengers: str = attrs.field(default="next", validator=_one_of(CHALLENGERS))
+    challengers: Challengers = attrs.field(default="next", validator=_one_of(CHALLENGERS))
     believe: bool = False
     declare_none: bool = False
-    quads: str = attrs.field(default="never", validator=_one_of(QUADS))
-    leader_after_reveal: str = attrs.field(default="by_outcome", validator=_one_of(LEADERS))
-    last_cards: str = attrs.field(default="next_decides", validator=_one_of(LAST_CARDS))
-    result: str = attrs.field(default="last_loses", validator=_one_of(RESULTS))
-    scoring: str = attrs.field(default="none", validator=_one_of(SCORINGS))
+    quads: Quads = attrs.field(default="never", validator=_one_of(QUADS))
+    leader_after_reveal: Leader = attrs.field(default="by_outcome", validator=_one_of(LEADERS))
+    last_cards: LastCards = attrs.field(default="next_decides", validator=_one_of(LAST_CARDS))
+    result: Result = attrs.field(default="last_loses", validator=_one_of(RESULTS))
+    scoring: Scoring = attrs.field(default="none", validator=_one_of(SCORINGS))
     scoring_choices: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
 

@@ -3,7 +3,7 @@ that play bot seats and away players (``_game_bots.SeatBots``), and what every r
 
 A ``Game`` exists from ``start`` to the end of the match. The table owns it and hands it the game
 requests (``play``), the contributions to the next deal's shuffle (``contribute``: fair deal 2,
-``_shuffle``) and the deadlines that are the game's (``bot:<seat>``, ``next_deal``,
+``_shuffle``) and the deadlines that are the game's (``BOT`` of a seat, ``NEXT_DEAL``,
 ``contributions``, and its referee's); everything the game sends goes through ``publish``:
 each receiver gets the copy of each event ``_wire.copies`` gives it, and nothing else.
 """
@@ -25,6 +25,7 @@ from ._seats import Seat
 from ._session import Session
 from ._settings import TableError
 from ._shuffle import Shuffle
+from ._timers import Deadline, TimerKey
 from ._wire import ActionOf
 from .records.deal_notes import Recording
 from .records.deal_record import DealRecord
@@ -99,7 +100,7 @@ class Game(SeatBots):
         if self.shuffle.complete:
             self.deal_cards()
         else:
-            self.timers.start("contributions", self.settings.contribute_ms)
+            self.timers.start(TimerKey(Deadline.CONTRIBUTIONS), self.settings.contribute_ms)
 
     def contribute(self, session: Session, req: protocol.Contribute) -> None:
         """``session``'s seat contributes to the next deal's shuffle: ``ok``, then the cards are
@@ -128,7 +129,7 @@ class Game(SeatBots):
         shuffle = self.shuffle
         if shuffle is None or shuffle.dealt:
             return
-        self.timers.cancel("contributions")
+        self.timers.cancel(TimerKey(Deadline.CONTRIBUTIONS))
         deal, opening = self.match.start(order=shuffle.deck())
         self.salt = _wire.new_salt()
         self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
@@ -167,13 +168,13 @@ class Game(SeatBots):
     def _deal_over(self, deal: engine.Deal) -> None:
         self.sent_legal, self.told = {}, set()
         for seat in self.seats:
-            self.timers.cancel(f"bot:{seat.index}")
+            self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
             if seat.session is not None:
                 seat.session.event(_wire.legal_message(engine.NO_ACTION))
         table, loser, winner = self.table.id, deal.loser, deal.winner
         log.info("table %d: deal %d ends (loser %s, winner %s)", table, self.deal_no, loser, winner)
         if self.match.deals_played < self.settings.deals:
-            self.timers.start("next_deal", self.settings.deal_pause_ms)
+            self.timers.start(TimerKey(Deadline.NEXT_DEAL), self.settings.deal_pause_ms)
             return
         scores = list(self.match.scores)
         log.info("table %d: the match ends, scores %s", self.table.id, scores)
@@ -299,7 +300,7 @@ class Game(SeatBots):
             if seat.session is not None and (seat.index in told or self.sent_legal.get(seat.index) != legal):
                 self.sent_legal[seat.index] = legal
                 seat.session.event(_wire.legal_message(legal))
-            key = f"bot:{seat.index}"
+            key = TimerKey(Deadline.BOT, seat.index)
             if not seat.by_bot or not legal:
                 self.timers.cancel(key)
             elif held != seat.index and self._bot_again(seat, legal):
@@ -330,7 +331,7 @@ class Game(SeatBots):
             if session.seat is not None:  # a state is complete by itself: it holds the legal
                 self.sent_legal[session.seat] = view.legal
                 self.told.discard(session.seat)
-        deadline = self.timers.deadline("contributions")
+        deadline = self.timers.deadline(TimerKey(Deadline.CONTRIBUTIONS))
         if shuffle is not None and deadline is not None and not shuffle.dealt:
             left_ms = max(0, round((deadline - self.timers.clock()) * 1000))
             session.event(shuffle.commit_message(left_ms))

@@ -19,7 +19,7 @@ from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings
-from ._timers import Timers
+from ._timers import Deadline, TimerKey, Timers
 from .records.deal_notes import Keeper
 from .records.journal import Journal
 from .records.replay import seat_events
@@ -54,7 +54,7 @@ class Place(Protocol):
 
 class SeatBots:
     """The bots' part of a game (``_game.Game``, whose state it reads): ``bot_for`` a seat,
-    and the ``bot:<seat>`` deadline (``fire_bot``)."""
+    and the ``BOT`` deadline of a seat (``fire_bot``)."""
 
     table: Place
     seats: list[Seat]
@@ -89,18 +89,18 @@ class SeatBots:
         acts at the end of it (``fire_bot``)."""
         delay, now = self.settings.bot_delay_ms, self.timers.clock()
         seat.timed, seat.chosen, seat.due = legal, False, now + delay / 1000
-        self.timers.start_at(f"bot:{seat.index}", now + delay // 2 / 1000)
+        self.timers.start_at(TimerKey(Deadline.BOT, seat.index), now + delay // 2 / 1000)
 
     def _bot_again(self, seat: Seat, legal: engine.Legal) -> bool:
         """Whether ``seat``'s bot, which may do ``legal`` now, is timed afresh: asked again when
         the deal changed since it last chose; its delay starts again when what it may do changed
         while it waited."""
-        if self.timers.running(f"bot:{seat.index}"):
+        if self.timers.running(TimerKey(Deadline.BOT, seat.index)):
             return seat.timed != legal
         return seat.asked != self.deal.actions if self.deal is not None else False
 
     def fire_bot(self, index: int) -> None:
-        """The ``bot:<seat>`` deadline, twice (``_time_bot``): the bot playing that seat chooses,
+        """The ``BOT`` deadline of a seat, twice (``_time_bot``): the bot playing that seat chooses,
         then acts at the time fixed before it chose: how long choosing took, which
         may differ between a true set and a bluff, shows in no event's time."""
         deal, referee, seat = self.deal, self.referee, self.seats[index]
@@ -109,7 +109,7 @@ class SeatBots:
         if not seat.chosen:
             seat.asked, seat.chosen = deal.actions, True
             seat.choice = self.bot_for(seat).choose(deal.view(index), self.table.rng)
-            self.timers.start_at(f"bot:{index}", seat.due)
+            self.timers.start_at(TimerKey(Deadline.BOT, index), seat.due)
             return
         action, seat.choice, seat.chosen = seat.choice, None, False
         if referee.tie_set is not None and (action is None or isinstance(action, TURN_SETS)):

@@ -2,7 +2,7 @@
 
 A real table settles by voice who spoke first; here the referee does, on a clock. It is the one
 place where a deal's actions are applied: a seat's action (``act``) and what a deadline does
-(``fire``) both return the engine's events, which the table then sends; it keeps every action
+(``fired``) both return the engine's events, which the table then sends; it keeps every action
 the deal accepted, with its time (``applied``), for the deal's record. Its deadlines
 (``Timers``, on the clock it is given, so it is tested alone on ``trio.testing.MockClock`` or any
 callable):
@@ -36,26 +36,21 @@ callable):
 from __future__ import annotations
 
 import logging
-import math
 import random
 from collections.abc import Callable
 
 from neveryu import engine
 
 from ._settings import TableError, TableSettings
-from ._timers import Timers
+from ._timers import REFEREE_DEADLINES, Deadline, TimerKey, Timers
 from .records.deal_record import Applied
 
 log = logging.getLogger("neveryu.server")
 
 
-KEYS = frozenset({"window", "tie", "quads", "turn", "think"})
-"""The referee's deadlines (keys of the ``Timers`` it is given)."""
-
-
 class Referee:
     """The timing rules over ``deal`` with ``settings``' times, its deadlines in ``timers`` (its
-    table's, or a ``Timers`` of its own on any clock: ``KEYS`` are the referee's).
+    table's, or a ``Timers`` of its own on any clock: ``REFEREE_DEADLINES`` are the referee's).
 
     ``by_bot(seat)`` tells whether a bot plays a seat now (a bot's turn is not timed);
     ``choose(seat)`` is what that seat's bot would do now (None: nothing), asked when the seat's
@@ -118,23 +113,12 @@ class Referee:
             )
         return self._apply(action)
 
-    def next(self) -> float:
-        """When the referee's next deadline is due (``math.inf``: none)."""
-        return min((at for key in KEYS if (at := self.timers.deadline(key)) is not None), default=math.inf)
-
-    def fire(self) -> list[engine.Event]:
-        """Fire every deadline of the referee that is due, earliest first; their events."""
-        events: list[engine.Event] = []
-        while not self.deal.over and (key := self.timers.due(KEYS.__contains__)) is not None:
-            events += self.fired(key)
-        return events
-
-    def fired(self, key: str) -> list[engine.Event]:
-        """The deadline ``key`` (one of ``KEYS``) has passed: what it does, and its events."""
+    def fired(self, kind: Deadline) -> list[engine.Event]:
+        """The deadline ``kind`` (one of ``REFEREE_DEADLINES``) has passed: what it does, and its
+        events."""
         if self.deal.over:
             return []
-        events: list[engine.Event] = getattr(self, "_fire_" + key)()
-        return events
+        return _FIRES[kind](self)
 
     def turn_time_ms(self, seat: int) -> int | None:
         """The turn time a ``turn`` of ``seat`` announces: None where turns are untimed or a
@@ -151,7 +135,7 @@ class Referee:
 
     def turn_ms_left(self) -> int | None:
         """What is left of the running turn time, in ms (None: no turn is timed)."""
-        at = self.timers.deadline("turn")
+        at = self.timers.deadline(TimerKey(Deadline.TURN))
         if at is None:
             return None
         return max(0, int((at - self.timers.clock()) * 1000))
@@ -173,14 +157,14 @@ class Referee:
             self._time_quads()
         if deal.window_open and deal.last is not None:
             self._window_set = deal.last.set_no
-            self.timers.start("window", self.settings.challenge_window_ms)
+            self.timers.start(TimerKey(Deadline.WINDOW), self.settings.challenge_window_ms)
         self._time_turn()
         if deal.held is not None and deal.held.seat == deal.turn:
-            self.timers.cancel("turn")
+            self.timers.cancel(TimerKey(Deadline.TURN))
 
     def stop(self) -> None:
         """The deal is over (or the table closes): no deadline of it fires any more."""
-        self.timers.clear(KEYS.__contains__)
+        self.timers.clear(_referees)
         self.tie, self.tie_set = [], None
 
     # -- applying -----------------------------------------------------------------------------
@@ -212,40 +196,40 @@ class Referee:
             events = events + self._applied_now(engine.OpenQuadsWindow(taker))
             self._time_quads()
         if deal.quads_window is None:
-            self.timers.cancel("quads")
+            self.timers.cancel(TimerKey(Deadline.QUADS))
         if any(type(e) is engine.Turn for e in events):
             self._time_turn()
         if deal.window_open and deal.last is not None:
             if self._window_set != deal.last.set_no:  # a new set: its own window
                 self._window_set = deal.last.set_no
-                self.timers.start("window", self.settings.challenge_window_ms)
+                self.timers.start(TimerKey(Deadline.WINDOW), self.settings.challenge_window_ms)
         else:
-            self.timers.cancel("window")
+            self.timers.cancel(TimerKey(Deadline.WINDOW))
             self._window_set = None
         if self.tie_set is not None and (deal.last is None or deal.last.set_no != self.tie_set):
-            self.timers.cancel("tie")
+            self.timers.cancel(TimerKey(Deadline.TIE))
             self.tie, self.tie_set = [], None
         if deal.held is not None and deal.held.seat == deal.turn:
-            self.timers.cancel("turn")  # the seat has acted; its set waits for the window
-            self.timers.cancel("think")
+            self.timers.cancel(TimerKey(Deadline.TURN))  # the seat has acted; its set waits for the window
+            self.timers.cancel(TimerKey(Deadline.THINK))
         return events
 
     def _time_quads(self) -> None:
         time_ms = self.quads_time_ms()
         if time_ms is not None:
-            self.timers.start("quads", time_ms)
+            self.timers.start(TimerKey(Deadline.QUADS), time_ms)
 
     def _time_turn(self) -> None:
-        self.timers.cancel("turn")
-        self.timers.cancel("think")
+        self.timers.cancel(TimerKey(Deadline.TURN))
+        self.timers.cancel(TimerKey(Deadline.THINK))
         self.thought = None
         deal = self.deal
         if not deal.over and self.turn_time_ms(deal.turn) is not None:
             turn_ms = self.settings.turn_ms
-            self.timers.start("turn", turn_ms)
+            self.timers.start(TimerKey(Deadline.TURN), turn_ms)
             ahead = min(turn_ms, self.settings.bot_delay_ms) // 2
             if ahead:
-                self.timers.start("think", turn_ms - ahead)
+                self.timers.start(TimerKey(Deadline.THINK), turn_ms - ahead)
 
     # -- challenges -----------------------------------------------------------------------------
 
@@ -267,7 +251,7 @@ class Referee:
             self.tie.append(action.seat)
             return True
         self.tie, self.tie_set = [action.seat], action.set_no
-        self.timers.start("tie", self.settings.tie_window_ms)
+        self.timers.start(TimerKey(Deadline.TIE), self.settings.tie_window_ms)
         return True
 
     def _fire_tie(self) -> list[engine.Event]:
@@ -284,9 +268,9 @@ class Referee:
                 continue
             valid.append(seat)
         if not valid:  # every challenger went out meanwhile: play goes on as if none came
-            if deal.window_open and not self.timers.running("window"):
+            if deal.window_open and not self.timers.running(TimerKey(Deadline.WINDOW)):
                 return self._fire_window()
-            if not self.timers.running("turn"):
+            if not self.timers.running(TimerKey(Deadline.TURN)):
                 self._time_turn()
             return []
         log.debug("settling challenges of set %d by seats %s", set_no, valid)
@@ -325,3 +309,17 @@ class Referee:
         else:
             choice = self.choose(seat)
         return self._apply(engine.timeout_for(deal, seat, choice, self.rng))
+
+
+_FIRES: dict[Deadline, Callable[[Referee], list[engine.Event]]] = {
+    Deadline.WINDOW: Referee._fire_window,
+    Deadline.TIE: Referee._fire_tie,
+    Deadline.QUADS: Referee._fire_quads,
+    Deadline.TURN: Referee._fire_turn,
+    Deadline.THINK: Referee._fire_think,
+}
+"""What each of the referee's deadlines does when it passes."""
+
+
+def _referees(key: TimerKey) -> bool:
+    return key.kind in REFEREE_DEADLINES

@@ -37,6 +37,7 @@ from ._session import Session, token_key
 from ._settings import TableSettings
 from ._shuffle import Shuffle
 from ._table import Table
+from ._timers import Deadline, TimerKey
 from .records.deal_notes import Recording
 from .records.deal_record import RecordError, unpacked_action
 from .records.journal import Journal
@@ -202,7 +203,7 @@ def restore_table(
     if game is not None and game.deal is None and game.match.deals_played >= settings.deals:
         table.match_over()  # its last deal had ended
     elif game is not None and game.deal is None:
-        table.timers.start("next_deal", settings.deal_pause_ms)
+        table.timers.start(TimerKey(Deadline.NEXT_DEAL), settings.deal_pause_ms)
     elif game is not None:
         game.after_events()
     table.refresh_summary()

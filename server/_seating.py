@@ -17,7 +17,7 @@ from ._password import password_ok
 from ._seats import Seat
 from ._session import Place, Session
 from ._settings import TableError, TableSettings
-from ._timers import Timers
+from ._timers import Deadline, TimerKey, Timers
 
 log = logging.getLogger("neveryu.server")
 
@@ -67,8 +67,8 @@ def join_table(table: Table, session: Session, req: protocol.JoinTable) -> None:
     session.table, session.seat = table, seat.index
     if table.host is None:
         table.host = session
-    table.timers.cancel(f"grace:{seat.index}")
-    table.timers.cancel(f"bot:{seat.index}")
+    table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
+    table.timers.cancel(TimerKey(Deadline.BOT, seat.index))
     log.info("table %d: %s takes seat %d", table.id, session.name, seat.index)
     table.refresh_summary()
     session.reply(req, {"t": "table_joined", "table": table.summary, "seat": seat.index})
@@ -155,7 +155,7 @@ def _remove_player(table: Table, seat: Seat, player: Session, host: Session) -> 
     log.info("table %d: %s removes %s from seat %d", table.id, host.name, player.name, seat.index)
     left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
     player.event({**left, "by": host.seat})
-    table.timers.cancel(f"grace:{seat.index}")
+    table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
     seat.session, seat.name, seat.ready = None, None, False
     player.table, player.seat = None, None
 

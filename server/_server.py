@@ -115,7 +115,7 @@ class Server:
         in the nursery of ``_hold_tasks``, so they outlive the accepting, which stops first."""
         with accepting:
             await trio.serve_tcp(
-                self._handle,
+                self.handle,
                 self.config.port,
                 host=self.config.host or None,
                 handler_nursery=self._nursery,
@@ -167,8 +167,10 @@ class Server:
 
     # -- one connection -----------------------------------------------------------------------
 
-    async def _handle(self, stream: trio.SocketStream) -> None:
-        """The handler of one connection: everything it raises stays here."""
+    async def handle(self, stream: trio.SocketStream) -> None:
+        """Serve one connection until it closes: the listener's handler (``run``), or a
+        connection that came another way (a socket pair). Everything it raises stays here; a
+        connection over the limits gets ``SERVER_FULL`` (docs/PROTOCOL.md, section 8)."""
         try:
             address = stream.socket.getpeername()[0]
         except (OSError, IndexError, TypeError):

@@ -7,11 +7,13 @@ match itself, while one is played, is the table's ``Game`` (``_game``): game req
 The table's own task (``Table.run``) sleeps until the earliest deadline, the game's referee's
 (the timing rules of docs/RULES.md, ``_referee.Referee``) or one of the table's own:
 
-- ``bot:<seat>``: a bot (a bot seat, or an away player's) acts after ``bot_delay_ms``.
-- ``grace:<seat>``: a dropped player's seat is played by a bot after ``grace_ms`` (between
+- ``BOT`` of a seat: a bot (a bot seat, or an away player's) acts after ``bot_delay_ms``.
+- ``GRACE`` of a seat: a dropped player's seat is played by a bot after ``grace_ms`` (between
   matches the seat is given up).
-- ``next_deal``, ``close``: the pause between deals; a table without a connected person closes.
-- ``contributions``: fair deal 2 deals the next deal without the contributions that have not come.
+- ``NEXT_DEAL``, ``CLOSE``: the pause between deals; a table without a connected person closes.
+- ``CONTRIBUTIONS``: fair deal 2 deals the next deal without the contributions that have not come.
+
+(``_timers.Deadline``; what each does: ``_FIRES`` and ``_SEAT_FIRES`` below.)
 """
 
 from __future__ import annotations
@@ -28,12 +30,11 @@ from neveryu import engine, protocol
 
 from . import _seating
 from ._game import Game
-from ._referee import KEYS as REFEREE_KEYS
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings, table_seed
 from ._text import shown
-from ._timers import Timers
+from ._timers import REFEREE_DEADLINES, Deadline, TimerKey, Timers
 from ._wire import GAME_ACTIONS
 from .records.deal_notes import Keeper
 from .records.journal import Journal
@@ -104,7 +105,7 @@ class Table:
         try:
             action_of = GAME_ACTIONS.get(type(request))
             if action_of is None:
-                getattr(self, "_on_" + request.t)(session, request)
+                _HANDLERS[type(request)](self, session, request)
             elif session.table is not self or session.seat is None or self.game is None:
                 raise TableError("NOT_PLAYING", "no deal is being played at your seat")
             else:
@@ -124,7 +125,7 @@ class Table:
         server forgets the session (``Table.remove``). A fair deal 2 shuffle stops waiting for
         the seat's contribution."""
         if session.table is self and session.seat is not None and self.seats[session.seat].session is session:
-            self.timers.start(f"grace:{session.seat}", self.settings.grace_ms)
+            self.timers.start(TimerKey(Deadline.GRACE, session.seat), self.settings.grace_ms)
             if self.game is not None:
                 self.game.seat_dropped(session.seat)
         self.check_empty()
@@ -152,7 +153,7 @@ class Table:
         elif session.seat is not None:
             seat = self.seats[session.seat]
             seat.session, seat.ready = None, False
-            self.timers.cancel(f"grace:{seat.index}")
+            self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
             if self.playing:
                 seat.away = True
             else:
@@ -208,31 +209,32 @@ class Table:
         finally:
             self.close("the server is shutting down")
 
-    def _fire(self, key: str) -> None:
+    def _fire(self, key: TimerKey) -> None:
         """A deadline passed: its referee's (the game's), or one of the table's own."""
-        name, _, arg = key.partition(":")
         try:
-            if name in REFEREE_KEYS:
+            if key.kind in REFEREE_DEADLINES:
                 game = self.game
                 if game is not None and game.referee is not None:
-                    events = game.referee.fired(name)
+                    events = game.referee.fired(key.kind)
                     if events:
                         game.publish(events)
                     elif game.deal is not None and not game.deal.over:
                         game.after_events()  # (a bot a settled group let play is asked, ``fire_bot``)
+            elif key.seat is None:
+                _FIRES[key.kind](self)
             else:
-                getattr(self, "_fire_" + name)(int(arg) if arg else None)
+                _SEAT_FIRES[key.kind](self, key.seat)
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
 
-    def _fire_close(self, _arg: None) -> None:
+    def _fire_close(self) -> None:
         self.close("its players left")
 
-    def _fire_next_deal(self, _arg: None) -> None:
+    def _fire_next_deal(self) -> None:
         if self.game is not None:
             self.game.next_deal()
 
-    def _fire_contributions(self, _arg: None) -> None:
+    def _fire_contributions(self) -> None:
         if self.game is not None:
             self.game.deal_cards()  # fair deal 2: the window closed; who sent nothing gave nothing
 
@@ -298,7 +300,11 @@ class Table:
 
     def _people_here(self) -> bool:
         """A person is connected at the table, or a dropped player's seat still waits for him."""
-        return self._connected() or any(self.timers.running(f"grace:{s.index}") for s in self.seats)
+        return self._connected() or any(self._waits(s) for s in self.seats)
+
+    def _waits(self, seat: Seat) -> bool:
+        """A dropped player's seat still waits for him (its grace is running)."""
+        return self.timers.running(TimerKey(Deadline.GRACE, seat.index))
 
     def _connected(self) -> bool:
         return any(s.session is not None and s.session.connected for s in self.seats) or any(
@@ -308,9 +314,9 @@ class Table:
     def check_empty(self) -> None:
         """Start the closing deadline when no person is connected; cancel it when one is."""
         if self._connected():
-            self.timers.cancel("close")
-        elif not self.timers.running("close"):
-            self.timers.start("close", self.settings.close_ms)
+            self.timers.cancel(TimerKey(Deadline.CLOSE))
+        elif not self.timers.running(TimerKey(Deadline.CLOSE)):
+            self.timers.start(TimerKey(Deadline.CLOSE), self.settings.close_ms)
 
     # -- lobby requests -----------------------------------------------------------------------------
 
@@ -379,10 +385,10 @@ class Table:
 
     def _back(self, seat: Seat, snapshot: bool = True) -> None:
         """A player shows he is back: his seat is no longer away (``Game.back``)."""
-        self.timers.cancel(f"grace:{seat.index}")
+        self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
         if seat.away and seat.session is not None:
             seat.away = False
-            self.timers.cancel(f"bot:{seat.index}")
+            self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
             log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index)
             self.table_update()
             if self.game is not None:
@@ -399,8 +405,36 @@ class Table:
                 seat.ready = seat.away = False
                 if seat.session is None:
                     seat.name = None
-                elif not seat.session.connected and not self.timers.running(f"grace:{seat.index}"):
+                elif not seat.session.connected and not self._waits(seat):
                     gone.append(seat.session)
         self.table_update()
         for session in gone:
             self.remove(session, "dropped")
+
+
+_HANDLERS: dict[type[protocol.Request], Callable[[Table, Session, Any], None]] = {
+    protocol.JoinTable: Table._on_join_table,
+    protocol.Spectate: Table._on_spectate,
+    protocol.Leave: Table._on_leave,
+    protocol.Ready: Table._on_ready,
+    protocol.Start: Table._on_start,
+    protocol.Contribute: Table._on_contribute,
+    protocol.ChatRequest: Table._on_chat,
+    protocol.SeatBot: Table._on_seat_bot,
+    protocol.SeatFree: Table._on_seat_free,
+}
+"""The handler of each request the table answers itself (the game's requests go to the
+``Game``: ``_wire.GAME_ACTIONS``)."""
+
+_FIRES: dict[Deadline, Callable[[Table], None]] = {
+    Deadline.CLOSE: Table._fire_close,
+    Deadline.NEXT_DEAL: Table._fire_next_deal,
+    Deadline.CONTRIBUTIONS: Table._fire_contributions,
+}
+"""What each of the table's own deadlines does when it passes."""
+
+_SEAT_FIRES: dict[Deadline, Callable[[Table, int], None]] = {
+    Deadline.BOT: Table._fire_bot,
+    Deadline.GRACE: Table._fire_grace,
+}
+"""What each deadline of one seat does when it passes, given the seat."""

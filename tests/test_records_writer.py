@@ -12,6 +12,7 @@ from typing import Any
 
 from neveryu.server import RecordsWriter
 from neveryu.server.records import journal_rows, writer
+from neveryu.server.records.journal import DealNoted, StateChanged, TableOpened
 
 STATE = [None, 0, [], []]
 
@@ -29,7 +30,7 @@ def test_a_failed_batch_is_said_and_its_retry_forgets_the_journal(tmp_path, monk
     records = RecordsWriter(db, server="test", journal=True, batch_s=5.0)
     records.open()
     assert records.journal is not None
-    records.put([("open", 5, 1, {}, STATE), ("deal", 5, None, None)])
+    records.put([TableOpened(5, 1, {}, STATE), DealNoted(5, None, None)])
     assert records.flush()
     assert live_tables(db) == 1
 
@@ -49,7 +50,7 @@ def test_a_failed_batch_is_said_and_its_retry_forgets_the_journal(tmp_path, monk
     monkeypatch.setattr(writer, "COLLECT_S", 0.0)
     caplog.set_level(logging.INFO, logger="neveryu.server")
     records.journal.off = True
-    records.put([("state", 5, STATE)])
+    records.put([StateChanged(5, STATE)])
     assert records.flush()
     assert len(calls) >= 3  # (the batch failed, and was written again)
     assert live_tables(db) == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import msgpack
 import pytest
+import server_pairs
 import trio
 import trio.testing
 from test_server_limits import HELLO, connect, limits_config
@@ -68,10 +69,9 @@ async def closed_at(server: Server, since: float) -> float:
 
 
 @pytest.mark.parametrize("start", [False, True], ids=["waiting", "playing"])
-async def test_a_table_whose_player_dropped_closes_when_his_grace_ends(autojump_clock, start):
-    server = Server(config())
+async def test_a_table_whose_player_dropped_closes_when_his_grace_ends(autojump_clock, start, records_db):
     async with trio.open_nursery() as nursery:
-        server._nursery = nursery
+        server = await server_pairs.started(nursery, config(), records_db)
         make = {"t": "create_table", "id": 2, "variant": "verish", "seats": 3, "bots": ["honest", "honest"]}
         go = [{"t": "ready", "id": 3, "ready": True}, {"t": "start", "id": 4}] if start else []
         ann = await player(nursery, server, "ann", make, *go)
@@ -89,7 +89,6 @@ async def test_a_table_whose_player_dropped_closes_when_his_grace_ends(autojump_
         closed = [m["reason"] for m in kept(server) if m["t"] == "table_closed"]
         assert closed == (["its players left"] if start else [])
         # His session waits in the lobby a grace time from there (docs/PROTOCOL.md, "Resume").
-        nursery.start_soon(server._forget_sessions)  # (what ``Server.run`` runs)
         await trio.sleep(GRACE * 0.9)
         assert [s.name for s in server.sessions.values()] == ["ann"]
         await trio.sleep(GRACE * 0.6)
@@ -102,10 +101,9 @@ def kept(server: Server) -> list[dict]:
     return [msgpack.unpackb(f[4:]) for s in server.sessions.values() for f in s.buffer]
 
 
-async def test_the_last_grace_to_end_closes_it_and_a_player_back_in_time_keeps_it(autojump_clock):
-    server = Server(config())
+async def test_the_last_grace_to_end_closes_it_and_a_player_back_in_time_keeps_it(autojump_clock, records_db):
     async with trio.open_nursery() as nursery:
-        server._nursery = nursery
+        server = await server_pairs.started(nursery, config(), records_db)
         make = {"t": "create_table", "id": 2, "variant": "verish", "seats": 3, "bots": ["honest"]}
         ann = await player(nursery, server, "ann", make, {"t": "ready", "id": 3, "ready": True})
         (table,) = server.tables.values()

@@ -6,12 +6,12 @@ trio's MockClock, so the times are exact."""
 from __future__ import annotations
 
 import pytest
+import server_pairs
 import trio
 import trio.testing
 from test_server_limits import HELLO, connect, limits_config
 
 from neveryu import protocol
-from neveryu.server import Server
 from neveryu.server._config import FRAME_BYTES, Limits
 
 RATE = BURST = protocol.MAX_CLIENT_FRAME + FRAME_BYTES  # one largest frame a second, one at once
@@ -34,11 +34,10 @@ def body(msg: dict) -> int:
     return len(protocol.encode_frame(msg)) - protocol.HEADER_SIZE
 
 
-async def test_frames_over_the_byte_budget_wait_for_it_and_get_no_error(autojump_clock):
+async def test_frames_over_the_byte_budget_wait_for_it_and_get_no_error(autojump_clock, records_db):
     config = limits_config(byte_rate=RATE, byte_burst=BURST, frame_ms=100, idle_ms=10_000)
-    server = Server(config)
     async with trio.open_nursery() as nursery:
-        server._nursery = nursery
+        server = await server_pairs.started(nursery, config, records_db)
         peer = await connect(nursery, server)
         start = trio.current_time()
         await peer.send(HELLO)
@@ -61,12 +60,15 @@ async def test_frames_over_the_byte_budget_wait_for_it_and_get_no_error(autojump
         nursery.cancel_scope.cancel()
 
 
-async def test_small_frames_count_their_fixed_share_too(autojump_clock):
+async def test_small_frames_count_their_fixed_share_too(autojump_clock, records_db):
     """A flood of the smallest frames is paced as well: each costs 256 bytes besides its length."""
     rate, burst = 20_000, BURST
-    server = Server(limits_config(byte_rate=rate, byte_burst=burst, rate=1_000_000, burst=1_000_000))
     async with trio.open_nursery() as nursery:
-        server._nursery = nursery
+        server = await server_pairs.started(
+            nursery,
+            limits_config(byte_rate=rate, byte_burst=burst, rate=1_000_000, burst=1_000_000),
+            records_db,
+        )
         peer = await connect(nursery, server)
         start = trio.current_time()
         await peer.send(HELLO)

@@ -45,9 +45,8 @@ async def timed_messages(client: Client) -> list[tuple[float, dict[str, Any]]]:
         return out
 
 
-async def test_heartbeats_then_idle_bye_at_the_configured_times(nursery, autojump_clock):
-    server = Server(CONFIG)
-    server._nursery = nursery
+async def test_heartbeats_then_idle_bye_at_the_configured_times(nursery, autojump_clock, records_db):
+    server = await server_pairs.started(nursery, CONFIG, records_db)
     client = await hello(nursery, server, "quiet")
     start = trio.current_time()
     got = await timed_messages(client)
@@ -70,9 +69,8 @@ async def test_no_hello_in_time_gets_hello_timeout(nursery, autojump_clock):
     assert trio.current_time() - start >= 2.0
 
 
-async def test_three_challenges_through_the_wire_go_to_the_nearest_left(nursery, autojump_clock):
-    server = Server(CONFIG)
-    server._nursery = nursery
+async def test_three_challenges_through_the_wire_go_to_the_nearest_left(nursery, autojump_clock, records_db):
+    server = await server_pairs.started(nursery, CONFIG, records_db)
     clients = [await hello(nursery, server, f"p{i}") for i in range(4)]
     joined = await clients[0].request("create_table", variant="hoyle", seats=4, seed=3)
     for c in clients[1:]:
@@ -96,9 +94,8 @@ async def test_three_challenges_through_the_wire_go_to_the_nearest_left(nursery,
     nursery.cancel_scope.cancel()
 
 
-async def test_a_waiting_bot_client_pings_and_is_never_dropped(nursery, autojump_clock):
-    server = Server(CONFIG)
-    server._nursery = nursery
+async def test_a_waiting_bot_client_pings_and_is_never_dropped(nursery, autojump_clock, records_db):
+    server = await server_pairs.started(nursery, CONFIG, records_db)
     client = await hello(nursery, server, "patient")
     await client.request("create_table", variant="verish", seats=2)
     with trio.move_on_after(20 * CONFIG.limits.idle_ms / 1000):  # nobody else ever comes
@@ -109,12 +106,13 @@ async def test_a_waiting_bot_client_pings_and_is_never_dropped(nursery, autojump
     assert client.replies == {}
 
 
-async def test_a_stalled_reader_fills_its_queue_to_the_bound_and_is_dropped(nursery, autojump_clock):
+async def test_a_stalled_reader_fills_its_queue_to_the_bound_and_is_dropped(
+    nursery, autojump_clock, records_db
+):
     config = CONFIG.evolve(
         limits={"outbox": 32, "send_ms": 10_000, "idle_ms": 60_000, "heartbeat_ms": 30_000}
     )
-    server = Server(config)
-    server._nursery = nursery
+    server = await server_pairs.started(nursery, config, records_db)
     talker = await hello(nursery, server, "talker")
     joined = await talker.request("create_table", variant="verish", seats=2)
     # The stalled client's socket buffers are small, and it never reads after it joined.

@@ -275,10 +275,9 @@ async def test_names_and_chat_reach_others_without_control_characters():
             nursery.cancel_scope.cancel()
 
 
-async def test_a_wrong_table_password_costs_a_second_of_requests(autojump_clock):
-    server = Server(limits_config(rate=50, burst=200))
+async def test_a_wrong_table_password_costs_a_second_of_requests(autojump_clock, records_db):
     async with trio.open_nursery() as nursery:
-        server._nursery = nursery  # what Server.run sets up, without a listening socket
+        server = await server_pairs.started(nursery, limits_config(rate=50, burst=200), records_db)
         owner, guesser = await connect(nursery, server), await connect(nursery, server)
         await owner.send(HELLO)
         await owner.send(
@@ -393,23 +392,23 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
-async def test_hostile_frames_get_their_documented_answer(name, autojump_clock):
+async def test_hostile_frames_get_their_documented_answer(name, autojump_clock, records_db):
     sent, expected = HOSTILE[name]
-    server = Server(limits_config(idle_ms=1_000, max_chat=10))
     async with trio.open_nursery() as nursery:
-        server._nursery = nursery
+        server = await server_pairs.started(nursery, limits_config(idle_ms=1_000, max_chat=10), records_db)
         peer = await connect(nursery, server)
         await peer.stream.send_all(
             b"".join(m if isinstance(m, bytes) else protocol.encode_frame(m) for m in sent)
         )
         await trio.sleep(5)  # past idle_ms: the connection has ended either way
+        assert not server.connections
+        server.shutdown()
     got = [
         (m["t"], m.get("code")) for _, m in peer.msgs if m["t"] not in ("heartbeat", "bye", "table_update")
     ]
     assert got == expected
     fatal = [m for _, m in peer.msgs if m["t"] == "error" and m["fatal"]]
     assert not fatal or peer.msgs[-1][1] is fatal[0]  # a fatal error is the last word
-    assert not server.connections
 
 
 async def test_a_resume_never_overflows_its_own_queue():

@@ -13,7 +13,7 @@ import pytest
 from neveryu import engine
 from neveryu.server._referee import Referee
 from neveryu.server._settings import TableError, TableSettings
-from neveryu.server._timers import Timers
+from neveryu.server._timers import Deadline, TimerKey, Timers
 
 A, B, C, D = range(4)
 
@@ -45,8 +45,13 @@ def referee(deal: engine.Deal, table: TableSettings, bots: set[int] = frozenset(
 
 
 def fire_at(ref: Referee, clock: Clock, at: float) -> list[engine.Event]:
+    """Move the clock to ``at`` and fire each of the referee's deadlines that is due, earliest
+    first, as its table's task does (``Timers.run``, ``Table._fire``): their events."""
     clock.now = at
-    return ref.fire() if ref.next() <= at else []
+    events: list[engine.Event] = []
+    while (key := ref.timers.due()) is not None:
+        events += ref.fired(key.kind)
+    return events
 
 
 def types(events: list[engine.Event]) -> list[str]:
@@ -77,7 +82,7 @@ def test_a_persons_take_opens_the_quads_window_and_the_next_set_waits_for_its_en
     ref, clock = referee(deal, settings("verish", **TIMED))
     events = ref.act(engine.Challenge(A, 1))
     assert types(events)[-1] == "quads_window_opened" and events[-1].seat == A
-    assert ref.next() == pytest.approx(102.0)
+    assert ref.timers.next() == pytest.approx(102.0)
     held = ref.act(engine.LaySet(B, ("8S",), "8", None))
     assert types(held) == ["set_held"]
     assert fire_at(ref, clock, 101.999) == []
@@ -98,7 +103,7 @@ def test_the_takers_decline_lays_the_held_set_at_once():
         "set_laid",
         "turn",
     ]
-    assert ref.next() == float("inf")
+    assert ref.timers.next() == float("inf")
 
 
 def test_the_takers_discard_lays_the_held_set_at_once():
@@ -128,7 +133,7 @@ def test_at_an_untimed_table_the_window_waits_for_the_takers_decision():
     deal = verish_take()
     ref, clock = referee(deal, settings("verish"))  # turn_ms 0
     assert types(ref.act(engine.Challenge(A, 1)))[-1] == "quads_window_opened"
-    assert ref.quads_time_ms() is None and ref.next() == float("inf")
+    assert ref.quads_time_ms() is None and ref.timers.next() == float("inf")
     assert types(ref.act(engine.LaySet(B, ("8S",), "8", None))) == ["set_held"]
     assert fire_at(ref, clock, 100_000.0) == [] and deal.quads_window == A  # no clock ends it
     closed = ref.act(engine.DeclineQuads(A))
@@ -142,7 +147,7 @@ def test_a_window_restored_from_the_journal_keeps_the_tables_timing(times, due):
     ref.act(engine.Challenge(A, 1))
     again, _ = referee(deal, settings("verish", **times))  # the server started again: a new referee
     again.resume()
-    assert again.timers.deadline("quads") == due
+    assert again.timers.deadline(TimerKey(Deadline.QUADS)) == due
 
 
 @pytest.mark.parametrize("times", [{}, TIMED])
@@ -162,7 +167,7 @@ def test_the_windows_time_and_end_are_the_same_whatever_the_taker_holds(times):
         ref, clock = referee(deal, settings("verish", **times))
         opened = types(ref.act(engine.Challenge(A, 1)))
         ref.act(engine.LaySet(B, ("8S",), "8", None))
-        due = ref.timers.deadline("quads")
+        due = ref.timers.deadline(TimerKey(Deadline.QUADS))
         closed = types(fire_at(ref, clock, 102.0))
         return opened, ref.quads_time_ms(), due if due is not None else float("inf"), closed
 

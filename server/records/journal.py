@@ -48,8 +48,108 @@ if TYPE_CHECKING:
     from .deal_notes import Recording
     from .deal_record import DealRecord
 
-Op = tuple[Any, ...]
-"""One journal entry: ``(kind, table id, ...)``, or ``("record", DealRecord)`` (``records.journal_rows``)."""
+# -- the entries (``records.journal_rows.write`` writes each) -------------------------------------
+
+
+@attrs.frozen
+class TableOpened:
+    """A new table: its journal id (``table``), its number on the server, settings and seats."""
+
+    table: int
+    table_no: int
+    settings: dict[str, Any]
+    state: tuple[Any, ...]
+
+
+@attrs.frozen
+class StateChanged:
+    """The table's seats and host (``table_state``)."""
+
+    table: int
+    state: tuple[Any, ...]
+
+
+@attrs.frozen
+class MatchNoted:
+    """The match so far (``match_state``); None: between matches."""
+
+    table: int
+    match: dict[str, Any] | None
+
+
+@attrs.frozen
+class DealNoted:
+    """The deal being played, keyed ``key`` (``deal_state``); None, None: none (its actions go)."""
+
+    table: int
+    key: int | None
+    deal: dict[str, Any] | None
+
+
+@attrs.frozen
+class ActionsTaken:
+    """The actions of the deal keyed ``deal_key`` from number ``n`` on: ``(ms, packed action)``."""
+
+    table: int
+    deal_key: int
+    n: int
+    actions: tuple[tuple[int, bytes], ...]
+
+
+@attrs.frozen
+class RecordKept:
+    """An ended deal's record, for the records (in the same transaction as its table's notes)."""
+
+    record: DealRecord
+
+
+@attrs.frozen
+class TableClosed:
+    """The table is gone: its rows are deleted."""
+
+    table: int
+
+
+@attrs.frozen
+class RestoreFailed:
+    """The table's rows did not restore it (``why``: one line): they are kept, marked."""
+
+    table: int
+    why: str
+
+
+@attrs.frozen
+class SessionBegun:
+    """A session: its token's ``key`` (never the token), name and player (None: a guest)."""
+
+    key: str
+    name: str
+    player: str | None
+
+
+@attrs.frozen
+class SessionGone:
+    """A session was forgotten."""
+
+    key: str
+
+
+Op = (
+    TableOpened
+    | StateChanged
+    | MatchNoted
+    | DealNoted
+    | ActionsTaken
+    | RecordKept
+    | TableClosed
+    | RestoreFailed
+    | SessionBegun
+    | SessionGone
+)
+"""One journal entry (``records.journal_rows.write``)."""
+
+TABLE_ENTRIES = (TableOpened, StateChanged, MatchNoted, DealNoted, ActionsTaken, TableClosed, RestoreFailed)
+"""The entries that write a table's rows (their ``table``: its journal id)."""
 
 Put = Callable[..., bool]
 """``put(entries, now=False)`` hands entries to the writer, to be committed together (``now``:
@@ -132,27 +232,27 @@ class Journal:
         if self.off:
             return
         notes = self._notes[table.id] = _Notes(secrets.randbits(62) + 1, table_state(table))
-        self._take([("open", notes.id, table.id, settings_json(table.settings), notes.state)])
+        self._take([TableOpened(notes.id, table.id, settings_json(table.settings), notes.state)])
 
     def adopt(self, table: Table, jid: int, match: str | None, deal: int, n: int) -> None:
         """``table`` was restored from the journal's rows ``jid``: its notes go on there (``n``
         actions of the deal keyed ``deal`` are held)."""
         notes = self._notes[table.id] = _Notes(jid, table_state(table))
         notes.match, notes.deal, notes.n = match, deal, n
-        self._take([("state", jid, notes.state)])
+        self._take([StateChanged(jid, notes.state)])
 
     def failed(self, jid: int, why: str) -> None:
         """The journal's rows ``jid`` did not restore their table (``why``: one line): they are
         kept, marked with ``why``, for someone to look at; no server restores them again."""
-        self._take([("failed", jid, why)])
+        self._take([RestoreFailed(jid, why)])
 
     def session(self, key: str, name: str, player: str | None) -> None:
         """A session began (``key``: its token's ``_session.token_key``, never the token)."""
-        self._take([("session", key, name, player)])
+        self._take([SessionBegun(key, name, player)])
 
     def session_gone(self, key: str) -> None:
         """A session was forgotten: nothing is left to resume."""
-        self._take([("session_gone", key)])
+        self._take([SessionGone(key)])
 
     def changed(self, table: Table) -> None:
         """The table's summary changed: its seats, if they did, and the end of its match."""
@@ -163,10 +263,10 @@ class Journal:
         state = table_state(table)
         if state != notes.state:
             notes.state = state
-            ops.append(("state", notes.id, state))
+            ops.append(StateChanged(notes.id, state))
         if notes.match is not None and table.game is None:  # the match ended
             notes.match, notes.deal, notes.n = None, 0, 0
-            ops += [("match", notes.id, None), ("deal", notes.id, None, None)]
+            ops += [MatchNoted(notes.id, None), DealNoted(notes.id, None, None)]
         if ops:
             self._take(ops)
 
@@ -175,7 +275,7 @@ class Journal:
         if notes is None:
             return
         notes.match, notes.deal, notes.n = game.match_uid, 0, 0
-        self._take([("match", notes.id, match_state(game)), ("deal", notes.id, None, None)])
+        self._take([MatchNoted(notes.id, match_state(game)), DealNoted(notes.id, None, None)])
 
     def dealt(self, game: Game) -> None:
         """A deal was dealt (before its opening events are published)."""
@@ -183,7 +283,7 @@ class Journal:
         if notes is None:
             return
         notes.deal, notes.n = secrets.randbits(62) + 1, 0
-        self._take([("deal", notes.id, notes.deal, deal_state(game))])
+        self._take([DealNoted(notes.id, notes.deal, deal_state(game))])
 
     def played(self, game: Game, record: DealRecord | None) -> None:
         """After every batch of the game's events: the actions the referee accepted since the
@@ -200,16 +300,16 @@ class Journal:
         if not deal.over:  # (after nearly every action: kept short)
             if len(applied) > done:
                 notes.n = len(applied)
-                if not self.put([("actions", notes.id, notes.deal, done, applied.rows(done))]):
+                if not self.put([ActionsTaken(notes.id, notes.deal, done, applied.rows(done))]):
                     self.off = True
                     self._notes.clear()
             return
         ops: list[Op] = []
         if len(applied) > done:
-            ops.append(("actions", notes.id, notes.deal, done, applied.rows(done)))
+            ops.append(ActionsTaken(notes.id, notes.deal, done, applied.rows(done)))
         if record is not None:
-            ops.append(("record", record))
-        ops += [("match", notes.id, match_state(game)), ("deal", notes.id, None, None)]
+            ops.append(RecordKept(record))
+        ops += [MatchNoted(notes.id, match_state(game)), DealNoted(notes.id, None, None)]
         notes.deal, notes.n = 0, 0
         self._take(ops, now=True)  # (a deal's end: written at once)
         if self.off and record is not None:
@@ -219,7 +319,7 @@ class Journal:
         """The table closed: the journal forgets it."""
         notes = self._notes.pop(table.id, None)
         if notes is not None:
-            self._take([("close", notes.id)])
+            self._take([TableClosed(notes.id)])
 
 
 # -- what is noted, as plain values (the writer encodes them) ------------------------------------

@@ -28,7 +28,20 @@ import attrs
 
 from .database import transaction
 from .derive import keep_deal
-from .journal import Op
+from .journal import (
+    TABLE_ENTRIES,
+    ActionsTaken,
+    DealNoted,
+    MatchNoted,
+    Op,
+    RecordKept,
+    RestoreFailed,
+    SessionBegun,
+    SessionGone,
+    StateChanged,
+    TableClosed,
+    TableOpened,
+)
 
 ALIVE_MS = 10_000  # a running server's writer notes it is alive at least this often
 STALE_MS = 60_000  # a run not alive for this long is over (another machine, or a reused pid)
@@ -215,56 +228,54 @@ def write(
     tables ended (whose actions ``collect`` deletes)."""
     records = ended = 0
     for op in ops:
-        kind = op[0]
-        if kind == "actions":
-            _, jid, deal_key, n, actions = op
-            for ms, data in actions:  # (packed by ``Applied``)
-                rows.append((jid, deal_key, n, ms, data))
+        if isinstance(op, ActionsTaken):
+            n = op.n
+            for ms, data in op.actions:  # (packed by ``Applied``)
+                rows.append((op.table, op.deal_key, n, ms, data))
                 n += 1
             continue
         if rows:
             flush(conn, rows)
-        if kind == "record":
-            keep_deal(conn, op[1])  # its players, statistics, ratings (a savepoint of the batch's)
-            records += 1
-        elif kind == "state":
-            conn.execute("UPDATE live_tables SET state = ? WHERE id = ?", (_json(op[2]), op[1]))
-        elif kind == "match":
-            match = None if op[2] is None else _json(op[2])
-            conn.execute("UPDATE live_tables SET match = ? WHERE id = ?", (match, op[1]))
-        elif kind == "deal":  # (the actions of the deal before go at the next ``collect``)
-            ended += 1
-            _, jid, deal_key, state = op
-            deal, deal_no = (None, None) if state is None else (_json(state), state["deal_no"])
-            conn.execute(
-                "UPDATE live_tables SET deal = ?, deal_no = ?, deal_key = ? WHERE id = ?",
-                (deal, deal_no, deal_key, jid),
-            )
-        elif kind == "open":
-            _, jid, table_no, settings, state = op
-            conn.execute(
-                "INSERT INTO live_tables (id, run, server, table_no, opened_ms, updated_ms, settings, state)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (jid, run, server, table_no, now_ms, now_ms, _json(settings), _json(state)),
-            )
-        elif kind == "close":
-            _delete(conn, op[1])
-            ended += 1
-        elif kind == "session":
-            _, key, name, player = op
-            conn.execute(
-                "INSERT OR REPLACE INTO live_sessions (key, run, server, name, player, updated_ms)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (key, run, server, name, player, now_ms),
-            )
-        elif kind == "session_gone":
-            conn.execute("DELETE FROM live_sessions WHERE key = ?", (op[1],))
-        elif kind == "failed":
-            conn.execute(
-                "UPDATE live_tables SET failure = ?, updated_ms = ? WHERE id = ?", (op[2], now_ms, op[1])
-            )
-        else:
-            raise ValueError(f"not a journal entry: {kind!r}")
+        match op:
+            case RecordKept(record):
+                keep_deal(conn, record)  # its players, statistics, ratings (a savepoint of the batch's)
+                records += 1
+            case StateChanged(jid, state):
+                conn.execute("UPDATE live_tables SET state = ? WHERE id = ?", (_json(state), jid))
+            case MatchNoted(jid, match):
+                text = None if match is None else _json(match)
+                conn.execute("UPDATE live_tables SET match = ? WHERE id = ?", (text, jid))
+            case DealNoted(jid, deal_key, state):  # (the actions of the deal before go at ``collect``)
+                ended += 1
+                deal, deal_no = (None, None) if state is None else (_json(state), state["deal_no"])
+                conn.execute(
+                    "UPDATE live_tables SET deal = ?, deal_no = ?, deal_key = ? WHERE id = ?",
+                    (deal, deal_no, deal_key, jid),
+                )
+            case TableOpened(jid, table_no, settings, state):
+                conn.execute(
+                    "INSERT INTO live_tables"
+                    " (id, run, server, table_no, opened_ms, updated_ms, settings, state)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (jid, run, server, table_no, now_ms, now_ms, _json(settings), _json(state)),
+                )
+            case TableClosed(jid):
+                _delete(conn, jid)
+                ended += 1
+            case SessionBegun(key, name, player):
+                conn.execute(
+                    "INSERT OR REPLACE INTO live_sessions (key, run, server, name, player, updated_ms)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (key, run, server, name, player, now_ms),
+                )
+            case SessionGone(key):
+                conn.execute("DELETE FROM live_sessions WHERE key = ?", (key,))
+            case RestoreFailed(jid, why):
+                conn.execute(
+                    "UPDATE live_tables SET failure = ?, updated_ms = ? WHERE id = ?", (why, now_ms, jid)
+                )
+            case _:
+                raise ValueError(f"not a journal entry: {op!r}")
     return records, ended
 
 
@@ -304,4 +315,4 @@ def forget_run(conn: sqlite3.Connection, run: str) -> None:
 
 def table_ids(ops: Iterable[Op]) -> set[int]:
     """The journal ids ``ops`` write to."""
-    return {op[1] for op in ops if op[0] not in ("record", "session", "session_gone")}
+    return {op.table for op in ops if isinstance(op, TABLE_ENTRIES)}

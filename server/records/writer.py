@@ -38,7 +38,7 @@ from .database import StoreError, connect, describe, transaction
 from .deal_notes import wall_ms
 from .deal_record import DealRecord
 from .derive import catch_up
-from .journal import Journal, Op
+from .journal import TABLE_ENTRIES, Journal, Op, RecordKept
 
 if TYPE_CHECKING:
     from .._config import ServerConfig
@@ -187,7 +187,7 @@ class RecordsWriter:
     def keep(self, record: DealRecord) -> None:
         """Queue ``record`` for the writer; never waits. Dropped (and counted) when records are
         off or the queue is full."""
-        if not self.put([("record", record)], now=True):
+        if not self.put([RecordKept(record)], now=True):
             self._refused += 1
 
     def put(self, entries: list[Op], now: bool = False) -> bool:
@@ -241,7 +241,7 @@ class RecordsWriter:
                     if due:
                         alive_at = time.monotonic()
                 elif batch:
-                    self._lost += sum(1 for entries in batch for op in entries if op[0] == "record")
+                    self._lost += sum(1 for entries in batch for op in entries if isinstance(op, RecordKept))
                 with self._done_changed:
                     self._done += len(batch)
                     self._done_changed.notify_all()
@@ -275,7 +275,7 @@ class RecordsWriter:
                 self._written(done)
             except sqlite3.Error as exc:
                 if not isinstance(exc, sqlite3.IntegrityError):
-                    self._lost += sum(1 for e in batch[k:] for op in e if op[0] == "record")
+                    self._lost += sum(1 for e in batch[k:] for op in e if isinstance(op, RecordKept))
                     self._turn_off(describe(exc, self.path or "?"))
                     return
                 self._forget(conn, entries, exc)
@@ -295,9 +295,11 @@ class RecordsWriter:
         forgot = collected = False
         for entries in batch:
             if journal is None or journal.off:
-                entries = [op for op in entries if op[0] == "record"]
+                entries = [op for op in entries if isinstance(op, RecordKept)]
             elif self._broken:
-                entries = [op for op in entries if op[0] == "record" or op[1] not in self._broken]
+                entries = [
+                    op for op in entries if not isinstance(op, TABLE_ENTRIES) or op.table not in self._broken
+                ]
             records, gone = store.write(conn, self.run, self.server, entries, now, rows)
             written, ended = written + records, ended + gone
         if rows:
@@ -326,7 +328,7 @@ class RecordsWriter:
 
     def _forget(self, conn: sqlite3.Connection, entries: list[Op], exc: Exception) -> None:
         """``entries`` could not be written: their record is lost, their tables' journal too."""
-        self._lost += sum(1 for op in entries if op[0] == "record")
+        self._lost += sum(1 for op in entries if isinstance(op, RecordKept))
         jids = store.table_ids(entries)
         self._broken |= jids
         log.error("records: entries could not be written (%r); journal %s forgotten", exc, sorted(jids))
