@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -74,6 +74,7 @@ class Table:
         self.rng = random.Random(self.seed if self.seed is not None else secrets.randbits(64))
         self.summary: dict[str, Any] = {}
         self._task = trio.CancelScope()  # the table task's (``run``)
+        self._nursery: trio.Nursery | None = None  # its bots' searches run here (``start_soon``)
         self._on_close = on_close
         self.records = records  # where ended deals' records go (None: nowhere)
         self.journal: Journal | None = None
@@ -201,12 +202,22 @@ class Table:
         self.check_empty()
         try:
             with self._task:
-                await self.timers.run(self._fire)
+                async with trio.open_nursery() as self._nursery:
+                    self._nursery.start_soon(self.timers.run, self._fire)
         except Exception:
             log.exception("table %d failed and is closed", self.id)
             self.close("a server error")
         finally:
+            self._nursery = None
             self.close("the server is shutting down")
+
+    def start_soon(self, task: Callable[[], Awaitable[object]]) -> bool:
+        """Run ``task`` in the table task (a bot's search, ``SeatBots.fire_bot``), cancelled when
+        the table closes; False when the table task does not run (nothing is started)."""
+        if self._nursery is None:
+            return False
+        self._nursery.start_soon(task)
+        return True
 
     def _fire(self, key: str) -> None:
         """A deadline passed: its referee's (the game's), or one of the table's own."""
