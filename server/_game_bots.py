@@ -140,6 +140,7 @@ class SeatBots:
             return
         if seat.searching is not None:  # its search is late: the seat plays without it
             seat.searching = None
+            log.info("table %d: the search of the bot at seat %d came late", self.table.id, index)
             seat.choice = self.bot_for(seat).quick(deal.view(index), self.table.rng)
         action, seat.choice, seat.chosen = seat.choice, None, False
         if referee.tie_set is not None and (action is None or isinstance(action, TURN_SETS)):

@@ -100,3 +100,22 @@ async def test_a_search_late_at_the_end_of_the_delay_costs_only_the_search(nurse
         await trio.sleep(0)
     await trio.testing.wait_all_tasks_blocked()
     assert h.deal.actions == late and applied(h) != held.answers[0]  # the late answer changed nothing
+
+
+async def test_a_search_that_fails_costs_only_the_search(nursery, mock_clock, monkeypatch):
+    failed = threading.Event()
+
+    def broken(bot: ExpertBot, view: object, candidates: list, rng: object) -> object:
+        failed.set()
+        raise RuntimeError("a bug in the search")
+
+    monkeypatch.setattr(ExpertBot, "_search", broken)
+    h = await start_table(
+        nursery, mock_clock, variant="verish", seats=3, bots=("expert", "expert"), turn_ms=0, bot_delay_ms=800
+    )
+    seat = await until_bots_turn(h)
+    before = len(sets_of(h, seat))
+    await h.jump(0.401)
+    assert await trio.to_thread.run_sync(failed.wait, 30)
+    await h.jump(0.4)  # the end of the delay: sharp's move, and the table plays on
+    assert len(sets_of(h, seat)) == before + 1 and not h.table.closed
