@@ -358,8 +358,22 @@ class Table:
         if not all(s.session is not None and s.ready for s in self.seats if s.human):
             raise TableError("NOT_ALL_READY", "every seat must be taken and every player ready")
         session.ok(req)
+        self.start_match()
+
+    def start_match(self) -> None:
+        """The match begins (``start``; ``neveryu arena`` when its outside bots are seated, or
+        their time to take a seat is over: a free seat is played by a bot, as an away one)."""
         self.game = Game(self)
         self.game.start()
+
+    def arrange(self, strengths: list[str | None]) -> None:
+        """Before anyone joins: seat ``i`` becomes a bot seat of ``strengths[i]``, or a player's
+        seat for None (``neveryu arena`` seats a lineup in any order; ``create_table``'s bots
+        take the last seats)."""
+        assert not self.playing and len(strengths) == len(self.seats)
+        assert all(seat.session is None for seat in self.seats)
+        self.seats = [Seat(i, strength) for i, strength in enumerate(strengths)]
+        self.refresh_summary()
 
     def _on_contribute(self, session: Session, req: protocol.Contribute) -> None:
         self._seat_of(session)
