@@ -17,6 +17,7 @@ from __future__ import annotations
 import shlex
 import subprocess
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 import msgpack
@@ -24,9 +25,15 @@ import trio
 
 from neveryu.engine.arena import Played, group_seed
 
+if TYPE_CHECKING:
+    from neveryu.server._settings import TableSettings
+    from neveryu.server._table import Table
+
 PREFIX = "cmd:"
 JOIN_S = 20.0
 """How long an outside bot may take to start and take its seat, in seconds."""
+DEAL_S = 3600.0
+"""The longest a deal may take, in seconds (then it counts as not ended)."""
 POLL_S = 0.02
 """How often the arena looks at its table while a deal is played, in seconds."""
 
@@ -76,48 +83,33 @@ async def _play_deal(
     from neveryu import protocol
     from neveryu.server import Server, ServerConfig
     from neveryu.server._session import Session
-    from neveryu.server._settings import TableSettings
 
     players, named = len(lineup), names(lineup)
     order = [(s + rotation) % players for s in range(players)]  # seat s is played by lineup[order[s]]
-    config = ServerConfig(host="127.0.0.1", port=0, record=False, journal=False, restore=False)
-    server = Server(config)
-    settings = TableSettings(
-        variant=variant,
-        options={},
-        seats=players,
-        turn_ms=turn_ms,
-        bot_delay_ms=bot_delay_ms,
-        grace_ms=0,
-        deals=1,
-        seed=group_seed(seed, variant, group) % 2**63,
-    )
+    outside = [s for s in range(players) if lineup[order[s]].startswith(PREFIX)]
+    server = Server(ServerConfig(host="127.0.0.1", port=0, record=False, journal=False, restore=False))
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run)
-        table = server.open_table(settings)
+        table = server.open_table(_settings(variant, players, seed, group, turn_ms, bot_delay_ms))
         table.arrange([None if lineup[i].startswith(PREFIX) else lineup[i] for i in order])
-        watcher = Session("arena", replay=1, address="127.0.0.1")
-        watch = _Watch()
+        watcher, watch = Session("arena", replay=1, address="127.0.0.1"), _Watch()
         watcher.attach(watch)
         table.handle(watcher, protocol.Spectate(id=1, table=table.id))
-        outside = [s for s in range(players) if lineup[order[s]].startswith(PREFIX)]
         procs = {s: _start(lineup[order[s]], server.port, table.id) for s in outside}
         try:
-            with trio.move_on_after(JOIN_S):
-                while not all(table.seats[s].session is not None and table.seats[s].ready for s in outside):
-                    if any(p.poll() is not None and table.seats[s].session is None for s, p in procs.items()):
-                        break
-                    await trio.sleep(POLL_S)
-            why = {s: "did not take its seat" for s in outside if table.seats[s].session is None}
+            why = await _seated(table, procs)
             table.start_match()
             game = table.game
             assert game is not None
-            while not (game.deal is not None and game.deal.over):
-                await trio.sleep(POLL_S)
+            with trio.move_on_after(DEAL_S):
+                while not (game.deal is not None and game.deal.over):
+                    await trio.sleep(POLL_S)
             for s in outside:
                 if s not in why and s in watch.away:
                     why[s] = _why(procs[s], s in watch.timed_out)
             deal = game.deal
+            assert deal is not None
+            ended = deal.over
             result = Played(
                 variant=variant,
                 group=group,
@@ -125,12 +117,12 @@ async def _play_deal(
                 bots=tuple(named[i] for i in order),
                 deck=(),
                 dealer=deal.dealer,
-                ended=True,
-                out=tuple(deal.out),
-                loser=deal.loser,
-                winner=deal.winner,
-                scores=tuple(game.match.scores),
-                hand_counts=tuple(len(h) for h in deal.hands),
+                ended=ended,
+                out=tuple(deal.out) if ended else (),
+                loser=deal.loser if ended else None,
+                winner=deal.winner if ended else None,
+                scores=tuple(game.match.scores) if ended else (),
+                hand_counts=tuple(len(h) for h in deal.hands) if ended else (),
                 actions=(),
                 bot_errors=0,
             )
@@ -144,6 +136,36 @@ async def _play_deal(
         for s, w in sorted(why.items())
     ]
     return result, gone
+
+
+def _settings(
+    variant: str, players: int, seed: int, group: int, turn_ms: int, bot_delay_ms: int
+) -> TableSettings:
+    """The arena's table: one deal, seeded by the group (docs/PROTOCOL.md, 9.6), no grace."""
+    from neveryu.server._settings import TableSettings
+
+    return TableSettings(
+        variant=variant,
+        options={},
+        seats=players,
+        turn_ms=turn_ms,
+        bot_delay_ms=bot_delay_ms,
+        grace_ms=0,
+        deals=1,
+        seed=group_seed(seed, variant, group) % 2**63,
+    )
+
+
+async def _seated(table: Table, procs: dict[int, subprocess.Popen[bytes]]) -> dict[int, str]:
+    """Wait until every outside bot (``procs``, by seat) has taken its seat and is ready, one of
+    them has exited without, or ``JOIN_S`` is over; the seats nobody took."""
+    seats = table.seats
+    with trio.move_on_after(JOIN_S):
+        while not all(seats[s].session is not None and seats[s].ready for s in procs):
+            if any(p.poll() is not None and seats[s].session is None for s, p in procs.items()):
+                break
+            await trio.sleep(POLL_S)
+    return {s: "did not take its seat" for s in procs if seats[s].session is None}
 
 
 def _why(proc: subprocess.Popen[bytes], timed_out: bool) -> str:
