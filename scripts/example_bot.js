@@ -4,6 +4,7 @@
 // whole deal and exits 0 when the deal has ended (1 on an error, a closed connection or --timeout).
 //
 //     node scripts/example_bot.js --host 127.0.0.1 --port 7420 --variant verish
+//     node scripts/example_bot.js --host 127.0.0.1 --port 7420 --table 1   (join table 1 and play)
 //
 // msgpack: the subset the protocol uses (nil, bool, int, str, array, map), below.
 // Strategy: lay the truth when it holds the rank to claim (as many as allowed), else bluff with
@@ -86,7 +87,7 @@ function unpack(buf) {
 
 // -- the connection: frames out and in ---------------------------------------------------------
 function args() {
-  const a = { host: "127.0.0.1", port: 7420, variant: "verish", name: "example-js", bot: null, timeout: 600 };
+  const a = { host: "127.0.0.1", port: 7420, variant: "verish", name: "example-js", bot: null, timeout: 600, table: null };
   const argv = process.argv.slice(2);
   for (let i = 0; i < argv.length; i += 2) a[argv[i].replace(/^--/, "")] = argv[i + 1];
   a.port = Number(a.port);
@@ -228,6 +229,13 @@ function main() {
     console.log(`connected to ${welcome.server.name} (protocol ${welcome.proto}.${me.minor})`);
     idle = setTimeout(function ping() { request("ping", {}); idle.refresh(); }, welcome.heartbeat_ms);
     idle.unref();
+    if (opt.table) { // a seat kept for it at a table (neveryu arena): take it, and the table starts
+      const joined = await call("join_table", { table: Number(opt.table) });
+      me.seat = joined.seat;
+      console.log(`table ${opt.table}: you at seat ${me.seat}`);
+      await call("ready", { ready: true });
+      return;
+    }
     const variants = (await call("variants", {})).variants;
     const v = variants.find((x) => x.name === opt.variant);
     if (!v) fail(`no variant ${opt.variant}`);

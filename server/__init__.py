@@ -31,10 +31,11 @@ Inside, following one request: ``_server`` (listening, the handshake, the lobby;
 stateless answers: ``_lobby``) hands each connection to ``_connection`` (its reader, its
 deadlines and rate limit), which hands each request to the server; a table's requests go to
 ``_table`` (seats, people, requests, deadlines; who sits where: ``_seating``) and its match to
-``_game`` (deals, its bots: ``_game_bots``, who is sent which copy of each event:
-``_wire.copies``), whose ``_referee`` applies the deal's actions under the timing rules of
-docs/RULES.md (deadlines: ``_timers``); everything sent to a client goes through its ``_session``
-(seq, replay for a resume) into its ``_outbox``, the one writer. Also: ``_settings``,
+``_game`` (deals, its bots: ``_game_bots``, a searching bot in a worker thread: ``_bot_search``,
+who is sent which copy of each event: ``_wire.copies``), whose ``_referee`` applies the deal's
+actions under the timing rules of docs/RULES.md (deadlines: ``_timers``); everything sent to a
+client goes through its ``_session`` (seq, replay for a resume) into its ``_outbox``, the one
+writer. Also: ``_settings``,
 ``_seats``, ``_bots`` (engine bots for bot and away seats), ``_shuffle`` (fair deal 2),
 ``_restore`` (live tables back from the journal), ``_config`` (settings, TOML), ``_thread``.
 Settings: ``ServerConfig`` with its ``table`` (``TableDefaults``) and ``limits`` (``Limits``);

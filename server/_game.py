@@ -150,7 +150,7 @@ class Game(SeatBots):
         rng = self.table.rng
         self.deal, self.deal_no, self.opening, self.sent_legal = deal, deal_no, opening, {}
         for seat in self.seats:
-            seat.bot, seat.unseen, seat.asked, seat.timed = None, [], None, None
+            seat.bot, seat.unseen, seat.asked, seat.timed, seat.searching = None, [], None, None, None
         self.referee = Referee(
             deal,
             self.settings,

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from neveryu import engine
 
+from ._bot_search import search, snapshot
 from ._bots import Bot, default_strength, new_bot
 from ._referee import Referee
 from ._seats import Seat
@@ -44,6 +46,8 @@ class Place(Protocol):
     journal: Journal | None
 
     def broadcast(self, body: dict[str, Any]) -> None: ...
+
+    def start_soon(self, task: Callable[[], Awaitable[object]]) -> bool: ...
 
     def table_update(self) -> None: ...
 
@@ -99,6 +103,29 @@ class SeatBots:
             return seat.timed != legal
         return seat.asked != self.deal.actions if self.deal is not None else False
 
+    def _choose(self, seat: Seat, deal: engine.Deal) -> None:
+        """``seat``'s bot chooses what it does at ``seat.due`` (``seat.choice``). A bot that
+        searches (``Bot.budget_s``) does so in a worker thread on a snapshot of itself and of its
+        seat's view, within the time left (``_bot_search``): the loop, and every other table,
+        never waits for it. Its answer is taken only if it is still awaited (the seat was not
+        asked again, the deal goes on); one that comes after ``seat.due`` is dropped and the seat
+        plays its bot's ``quick`` choice. What the referee then refuses is handled as any bot's
+        unusable choice."""
+        bot, view, rng = self.bot_for(seat), deal.view(seat.index), self.table.rng
+        seat.searching = None
+        if bot.budget_s is None:
+            seat.choice = bot.choose(view, rng)
+            return
+        token = seat.searching = object()
+        copied, own = snapshot(bot, seat.due - self.timers.clock()), random.Random(rng.getrandbits(64))
+
+        def done(choice: engine.Action | None) -> None:
+            if seat.searching is token and self.deal is deal:
+                seat.searching, seat.choice = None, choice
+
+        if not self.table.start_soon(lambda: search(copied, view, own, done)):
+            seat.searching, seat.choice = None, copied.choose(view, own)  # no table task: here
+
     def fire_bot(self, index: int) -> None:
         """The ``BOT`` deadline of a seat, twice (``_time_bot``): the bot playing that seat chooses,
         then acts at the time fixed before it chose: how long choosing took, which
@@ -108,9 +135,13 @@ class SeatBots:
             return
         if not seat.chosen:
             seat.asked, seat.chosen = deal.actions, True
-            seat.choice = self.bot_for(seat).choose(deal.view(index), self.table.rng)
+            self._choose(seat, deal)
             self.timers.start_at(TimerKey(Deadline.BOT, index), seat.due)
             return
+        if seat.searching is not None:  # its search is late: the seat plays without it
+            seat.searching = None
+            log.info("table %d: the search of the bot at seat %d came late", self.table.id, index)
+            seat.choice = self.bot_for(seat).quick(deal.view(index), self.table.rng)
         action, seat.choice, seat.chosen = seat.choice, None, False
         if referee.tie_set is not None and (action is None or isinstance(action, TURN_SETS)):
             seat.asked = None  # no set while a challenge group collects: asked again at its end

@@ -36,6 +36,9 @@ class Seat:
         self.chosen = False
         self.choice: Action | None = None
         self.due = 0.0
+        # While its bot searches in a worker thread (``Game.fire_bot``): the search's token, whose
+        # answer alone is taken; None when no search of the seat's is awaited.
+        self.searching: object | None = None
 
     def bot_sees(self) -> Bot:
         """The seat's bot, told every event of the seat it has not learnt yet (it learns them

@@ -350,14 +350,8 @@ class Server:
         except TableError as exc:
             session.error(req, exc.code, exc.msg)
             return
-        table = Table(next(self._table_ids), settings, on_close=self._table_closed, records=self.records)
-        if self.records.journal is not None:
-            table.journal = self.records.journal
-            table.journal.opened(table)
-        self.tables[table.id] = table
+        table = self.open_table(settings)
         self.table_address[table.id] = session.address
-        assert self._nursery is not None
-        self._nursery.start_soon(table.run)
         log.info(
             "%s makes table %d (%s, %d seats, bots %s)",
             session,
@@ -367,6 +361,18 @@ class Server:
             list(settings.bots),
         )
         table.handle(session, protocol.JoinTable(id=req.id, table=table.id, password=req.password or None))
+
+    def open_table(self, settings: TableSettings) -> Table:
+        """A new table of ``settings``, its task started (``run`` must be running). The lobby's
+        ``create_table`` opens one; so does ``neveryu arena`` for its outside bots."""
+        table = Table(next(self._table_ids), settings, on_close=self._table_closed, records=self.records)
+        if self.records.journal is not None:
+            table.journal = self.records.journal
+            table.journal.opened(table)
+        self.tables[table.id] = table
+        assert self._nursery is not None
+        self._nursery.start_soon(table.run)
+        return table
 
     def _table_closed(self, table: Table) -> None:
         self.tables.pop(table.id, None)

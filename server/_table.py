@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -75,6 +75,7 @@ class Table:
         self.rng = random.Random(self.seed if self.seed is not None else secrets.randbits(64))
         self.summary: dict[str, Any] = {}
         self._task = trio.CancelScope()  # the table task's (``run``)
+        self._nursery: trio.Nursery | None = None  # its bots' searches run here (``start_soon``)
         self._on_close = on_close
         self.records = records  # where ended deals' records go (None: nowhere)
         self.journal: Journal | None = None
@@ -202,12 +203,22 @@ class Table:
         self.check_empty()
         try:
             with self._task:
-                await self.timers.run(self._fire)
+                async with trio.open_nursery() as self._nursery:
+                    self._nursery.start_soon(self.timers.run, self._fire)
         except Exception:
             log.exception("table %d failed and is closed", self.id)
             self.close("a server error")
         finally:
+            self._nursery = None
             self.close("the server is shutting down")
+
+    def start_soon(self, task: Callable[[], Awaitable[object]]) -> bool:
+        """Run ``task`` in the table task (a bot's search, ``SeatBots.fire_bot``), cancelled when
+        the table closes; False when the table task does not run (nothing is started)."""
+        if self._nursery is None:
+            return False
+        self._nursery.start_soon(task)
+        return True
 
     def _fire(self, key: TimerKey) -> None:
         """A deadline passed: its referee's (the game's), or one of the table's own."""
@@ -353,8 +364,22 @@ class Table:
         if not all(s.session is not None and s.ready for s in self.seats if s.human):
             raise TableError("NOT_ALL_READY", "every seat must be taken and every player ready")
         session.ok(req)
+        self.start_match()
+
+    def start_match(self) -> None:
+        """The match begins (``start``; ``neveryu arena`` when its outside bots are seated, or
+        their time to take a seat is over: a free seat is played by a bot, as an away one)."""
         self.game = Game(self)
         self.game.start()
+
+    def arrange(self, strengths: list[str | None]) -> None:
+        """Before anyone joins: seat ``i`` becomes a bot seat of ``strengths[i]``, or a player's
+        seat for None (``neveryu arena`` seats a lineup in any order; ``create_table``'s bots
+        take the last seats)."""
+        assert not self.playing and len(strengths) == len(self.seats)
+        assert all(seat.session is None for seat in self.seats)
+        self.seats = [Seat(i, strength) for i, strength in enumerate(strengths)]
+        self.refresh_summary()
 
     def _on_contribute(self, session: Session, req: protocol.Contribute) -> None:
         self._seat_of(session)

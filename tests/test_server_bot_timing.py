@@ -24,6 +24,7 @@ class Scripted:
     def __init__(self, bot: Any, clock: trio.testing.MockClock, true: bool, cost: float) -> None:
         self.bot, self.clock, self.true, self.cost = bot, clock, true, cost
         self.observes = bot.observes
+        self.budget_s = None  # it does not search (engine.bots.Bot)
         self.asked: list[float] = []  # when it was asked (the clock, before choosing took any)
         self.chosen: list[engine.Action] = []
 

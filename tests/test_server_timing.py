@@ -344,6 +344,7 @@ async def test_repeated_challenge_is_refused_then_stale(nursery, mock_clock):
 async def test_a_bot_without_a_move_on_its_turn_does_not_stall_the_deal(nursery, mock_clock):
     class Mute:
         observes = frozenset()  # the event classes it learns from (engine.bots.Bot): none
+        budget_s = None  # nor does it search
 
         def observe(self, event):
             pass

@@ -27,6 +27,7 @@ from neveryu import engine
 from neveryu.engine.arena import Played, play_group
 from neveryu.engine.bots import ALIASES, LEVELS, strength_of
 
+from . import _arena_outside
 from ._arena_progress import Progress
 
 if TYPE_CHECKING:
@@ -46,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_LINEUP,
         help=(
             f"one bot per seat, a comma list of levels ({', '.join(LEVELS)}; or "
-            f"{', '.join(ALIASES)}); default %(default)s"
+            f"{', '.join(ALIASES)}) and outside bots, 'cmd:COMMAND' with {{host}} {{port}} {{table}} "
+            "(docs/BOTS.md); default %(default)s"
         ),
     )
     parser.add_argument(
@@ -69,6 +71,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--db", metavar="FILE", help="write every deal to this records database (neveryu replay)"
+    )
+    parser.add_argument(
+        "--turn-ms",
+        type=int,
+        default=10_000,
+        help="an outside bot's turn time (ms): then the server plays its seat; default %(default)s",
+    )
+    parser.add_argument(
+        "--bot-delay-ms",
+        type=int,
+        default=None,
+        help="the built-in bots' delay at an outside bot's table (ms); default 900 with an expert, else 0",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -98,7 +112,7 @@ def _ignore_sigint() -> None:
 def run(args: argparse.Namespace) -> int:
     variants = list(engine.VARIANTS) if args.variant == "all" else [args.variant]
     try:
-        lineup = tuple(strength_of(b) for b in args.lineup.split(","))
+        lineup = tuple(_entry(b) for b in args.lineup.split(","))
     except ValueError as exc:
         print(f"neveryu arena: {exc}", file=sys.stderr)
         return 2
@@ -107,6 +121,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"neveryu arena: {problem}", file=sys.stderr)
         return 2
     groups = math.ceil(args.deals / len(lineup))
+    if any(e.startswith(_arena_outside.PREFIX) for e in lineup):
+        return _run_outside(args, variants, lineup, groups)
     tasks = list(_tasks(variants, groups))
     played: list[Played] = []
     keep = args.db is not None
@@ -147,6 +163,29 @@ def run(args: argparse.Namespace) -> int:
     return _finish(args, variants, lineup, played, seconds, stopped, written)
 
 
+def _entry(text: str) -> str:
+    """A lineup entry: an outside bot's ``cmd:COMMAND`` as it is, else a level's strength."""
+    text = text.strip()
+    return text if text.startswith(_arena_outside.PREFIX) else strength_of(text)
+
+
+def _run_outside(args: argparse.Namespace, variants: list[str], lineup: tuple[str, ...], groups: int) -> int:
+    """A lineup with outside bots: each deal at a server of the arena's own (``_arena_outside``),
+    one after the other."""
+    if args.db is not None:
+        print("neveryu arena: --db is for lineups of built-in bots only", file=sys.stderr)
+        return 2
+    delay = args.bot_delay_ms if args.bot_delay_ms is not None else (900 if "expert" in lineup else 0)
+    progress = Progress(len(variants) * groups * len(lineup), enabled=not args.quiet and sys.stderr.isatty())
+    started = time.perf_counter()
+    played, lost, stopped = _arena_outside.play_all(
+        variants, lineup, args.seed, groups, args.turn_ms, delay, progress.add
+    )
+    progress.close()
+    args.jobs = 1  # (one deal at a time)
+    return _finish(args, variants, lineup, played, time.perf_counter() - started, stopped, None, lost)
+
+
 def _check(args: argparse.Namespace, variants: list[str], lineup: tuple[str, ...]) -> str | None:
     if args.deals < 1:
         return "--deals must be at least 1"
@@ -169,6 +208,7 @@ def _finish(
     seconds: float,
     stopped: bool,
     written: str | None,
+    lost: list[_arena_outside.Lost] | None = None,
 ) -> int:
     from . import _arena_report, _arena_stats
 
@@ -188,6 +228,8 @@ def _finish(
     }
     if written is not None:
         header["records"] = written
+    if lost is not None:
+        header["seats lost by outside bots"] = str(len(lost))
     if args.json:
         print(
             json.dumps(
@@ -200,6 +242,7 @@ def _finish(
                     "deals_per_s": round(len(played) / seconds, 2) if seconds else None,
                     "jobs": args.jobs,
                     "variants": {f.variant: f.as_dict() for f in figures},
+                    "lost": [attrs.asdict(x) for x in lost or []],
                 },
                 ensure_ascii=False,
             )
@@ -207,6 +250,10 @@ def _finish(
     else:
         print("\n\n".join(_arena_report.table(f) for f in figures))
         print(", ".join(f"{k} {v}" for k, v in header.items()))
+        for x in lost or []:
+            print(
+                f"{x.name} lost seat {x.seat} ({x.variant}, group {x.group}, rotation {x.rotation}): {x.why}"
+            )
     if args.report:
         with open(args.report, "w", encoding="utf-8") as out:
             out.write(_arena_report.markdown(figures, command, header))

@@ -44,6 +44,10 @@ class Bot:
     """
 
     strength: ClassVar[str] = "base"
+    budget_s: float | None = None
+    """How long one ``choose`` may search, in seconds: a searching strength's (``expert``); None
+    for a strength that decides at once. A caller that cannot wait (a server's event loop) asks a
+    searching bot in a worker thread, and ``quick`` when the search is late."""
     handlers: ClassVar[dict[type[ev.Event], str]] = {
         ev.DealStarted: "_on_deal_started",
         ev.SetLaid: "_on_set_laid",
@@ -126,6 +130,11 @@ class Bot:
         if view.over or view.seat is None or not view.legal:
             return None
         return self.decide(view, rng)
+
+    def quick(self, view: View, rng: random.Random) -> Action | None:
+        """What the seat does now with no time to search (``choose``'s contract): ``choose`` for
+        a strength that does not search."""
+        return self.choose(view, rng)
 
     def decide(self, view: View, rng: random.Random) -> Action | None:
         """The strength's choice when ``view.legal`` offers something to ``view.seat`` (a seat's

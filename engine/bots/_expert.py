@@ -64,6 +64,12 @@ class ExpertBot(SharpBot):
         self.samples = samples
         self.clock = clock
 
+    def quick(self, view: View, rng: random.Random) -> Action | None:
+        """``sharp``'s choice, with no search."""
+        if view.over or view.seat is None or not view.legal:
+            return None
+        return super().decide(view, rng)
+
     def decide(self, view: View, rng: random.Random) -> Action | None:
         choice = super().decide(view, rng)
         if view.turn != view.seat or choice is None or view.legal.discard_quads:
@@ -113,14 +119,14 @@ class ExpertBot(SharpBot):
 
     def _search(self, view: View, candidates: list[Action], rng: random.Random) -> Action:
         """The candidate worth most over samples played forward (module docstring)."""
-        start = self.clock()
+        start, budget = self.clock(), self.budget_s if self.budget_s is not None else BUDGET_S
         p_true = self.p_true(view, _counts(view)) if view.last is not None else 1.0
         totals = [0.0] * len(candidates)
         played = 0
         while played < self.samples:
             if played:  # another sample only if it should end within the budget, at this pace
                 spent = self.clock() - start
-                if spent + spent / played > self.budget_s:
+                if spent + spent / played > budget:
                     break
             placed = sample(self, view, p_true, rng)
             seed = rng.getrandbits(32)
