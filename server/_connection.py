@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import logging
 import math
+import socket
 from collections.abc import Awaitable, Callable
 
 import trio
@@ -20,7 +21,7 @@ import trio
 from neveryu import protocol
 
 from ._config import FRAME_BYTES, Limits
-from ._outbox import Outbox
+from ._outbox import Outbox, begin_batch, end_batch
 from ._session import Session
 
 log = logging.getLogger("neveryu.server")
@@ -51,8 +52,12 @@ class ClientConnection:
         self.dispatch = dispatch
         self.wire = protocol.Connection("server")
         self.session: Session | None = None
+        # The stream's socket as the standard library's, for the outbox's direct writes: the
+        # same socket, not a copy; detached (never closed through it) when the connection ends.
+        self.sock = socket.socket(fileno=stream.socket.fileno())
         self.outbox = Outbox(
             stream,
+            self.sock,
             limit=limits.outbox,
             send_s=limits.send_ms / 1000,
             heartbeat_s=limits.heartbeat_ms / 1000,
@@ -152,6 +157,7 @@ class ClientConnection:
                     nursery.start_soon(self._write)
                     await self._read()
         finally:
+            self.sock.detach()
             self._closing("closed")
             self._log_closed()
             self.closed.set()
@@ -238,6 +244,7 @@ class ClientConnection:
             if not self._take_token(now):
                 self._reply_error(request.id, "RATE_LIMITED", "too many requests; slow down")
                 continue
+            begin_batch()
             try:
                 pending = self.dispatch(self, request)
                 if pending is not None:
@@ -246,6 +253,8 @@ class ClientConnection:
                 if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
                     log.exception("%s: failed to handle %s", self, request.t)
                 self._reply_error(request.id, "INTERNAL_ERROR", "the server failed to handle this request")
+            finally:  # (also when the connection is cancelled while a records request reads)
+                end_batch()  # what the request sent and is not written yet goes out
 
     def _reply_error(self, rid: int | None, code: str, msg: str) -> None:
         self.note_error(code, msg)

@@ -30,6 +30,7 @@ from neveryu import engine, protocol
 
 from . import _seating
 from ._game import Game
+from ._outbox import begin_batch, end_batch
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings, table_seed
@@ -222,6 +223,7 @@ class Table:
 
     def _fire(self, key: TimerKey) -> None:
         """A deadline passed: its referee's (the game's), or one of the table's own."""
+        begin_batch()
         try:
             if key.kind in REFEREE_DEADLINES:
                 game = self.game
@@ -237,6 +239,7 @@ class Table:
                 _SEAT_FIRES[key.kind](self, key.seat)
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
+        end_batch()  # (what the deadline sent and is not written yet goes out)
 
     def _fire_close(self) -> None:
         self.close("its players left")

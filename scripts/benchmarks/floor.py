@@ -43,15 +43,14 @@ def set_laid_event(seq: int, seat: int, set_no: int) -> dict:
 
 class Peer:
     """One connection of the floor server, read and written the way neveryu's server reads and
-    writes (server/_connection.py and server/_outbox.py): wait until the socket is readable,
-    then one ``recv``; what is sent is queued, and a writer task (``run_writer``) writes all that
-    is queued with trio's ``send_all`` once the sender yields."""
+    writes (server/_connection.py, ``_reader`` and ``flush``): wait until the socket is readable,
+    then one ``recv``; one non-blocking ``send`` when nothing waits to be written, trio's
+    ``send_all`` for the rest."""
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.stream = trio.SocketStream(trio.socket.from_stdlib_socket(sock))
-        self._queue: list[bytes] = []
-        self._wake = trio.Event()
+        self.lock = trio.Lock()  # held while send_all writes what a direct send left
         self._buf = bytearray()
 
     async def receive(self) -> list[dict]:
@@ -69,17 +68,17 @@ class Peer:
             if frames:
                 return frames
 
-    def write(self, frame: bytes) -> None:
-        """Queue ``frame`` for the writer, without waiting."""
-        self._queue.append(frame)
-        self._wake.set()
-
-    async def run_writer(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake = trio.Event()
-            data, self._queue = b"".join(self._queue), []
-            await self.stream.send_all(data)
+    async def write(self, frame: bytes) -> None:
+        sent = 0
+        if not self.lock.locked():
+            try:
+                sent = self.sock.send(frame)
+            except BlockingIOError:
+                pass
+            if sent == len(frame):
+                return
+        async with self.lock:
+            await self.stream.send_all(frame[sent:])
 
 
 async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
@@ -91,25 +90,23 @@ async def serve(task_status=trio.TASK_STATUS_IGNORED) -> None:
         table: list[Peer] | None = None
         seq = 0
         try:
-            async with trio.open_nursery() as nursery:
-                nursery.start_soon(me.run_writer)
-                while True:
-                    for msg in await me.receive():
-                        t = msg["t"]
-                        if t == "lay" and table is not None:
-                            seq += 1
-                            frame = encode(
-                                set_laid_event(seq, table.index(me), msg["id"])
-                            )  # once, as neveryu does
-                            for peer in table:
-                                peer.write(frame)
-                        elif t == "ping":
-                            me.write(encode({"t": "pong", "re": msg["id"]}))
-                        elif t == "join_table":
-                            table = tables[msg["table"]]
-                            table.append(me)
-                            me.write(encode({"t": "table_joined", "re": msg["id"], "table": msg["table"]}))
-        except* (EOFError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+            while True:
+                for msg in await me.receive():
+                    t = msg["t"]
+                    if t == "lay" and table is not None:
+                        seq += 1
+                        frame = encode(
+                            set_laid_event(seq, table.index(me), msg["id"])
+                        )  # once, as neveryu does
+                        for peer in table:
+                            await peer.write(frame)
+                    elif t == "ping":
+                        await me.write(encode({"t": "pong", "re": msg["id"]}))
+                    elif t == "join_table":
+                        table = tables[msg["table"]]
+                        table.append(me)
+                        await me.write(encode({"t": "table_joined", "re": msg["id"], "table": msg["table"]}))
+        except (EOFError, OSError, trio.BrokenResourceError, trio.ClosedResourceError):
             pass
         finally:
             if table is not None and me in table:
