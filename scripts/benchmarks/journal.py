@@ -39,7 +39,7 @@ from neveryu.server._restore import Restored, restore_tables
 from neveryu.server.records import journal_rows as store
 from neveryu.server.records.database import connect, transaction
 from neveryu.server.records.deal_record import Applied, packed_action
-from neveryu.server.records.journal import Journal
+from neveryu.server.records.journal import ActionsTaken, Journal, TableOpened
 
 from . import capacity
 from .records import real_deals
@@ -252,7 +252,7 @@ def write_cost(
         with transaction(conn):
             for k in range(tables):
                 state = (None, 0, tuple(("p", None, "0" * 64, None, True, False) for _ in range(4)))
-                store.write(conn, run, "bench", [("open", k + 1, k + 1, {}, state)], 0, [])
+                store.write(conn, run, "bench", [TableOpened(k + 1, k + 1, {}, state)], 0, [])
         played = [(ms, msgpack.packb(packed_action(a))) for ms, a in _actions(actions)]  # (``Applied``'s)
         counts = [0] * tables
         rng = random.Random(1)
@@ -261,7 +261,7 @@ def write_cost(
             batch = []
             for action in played[start : start + per_batch]:
                 k = rng.randrange(tables)
-                batch.append([("actions", k + 1, k + 1, counts[k], (action,))])
+                batch.append([ActionsTaken(k + 1, k + 1, counts[k], (action,))])
                 counts[k] += 1
             rows: list = []
             with transaction(conn):
