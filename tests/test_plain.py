@@ -197,5 +197,5 @@ def test_lines_piped_all_at_once_wait_until_the_player_is_dealt_in(tmp_path: Pat
     )
     lines = done.stdout.splitlines()
     hand = next(k for k, line in enumerate(lines) if line.startswith("Your hand, 13 cards: "))
-    assert lines[hand + 1].startswith("You may: lay 1 to 3")
+    assert lines[hand + 1].startswith(("You may: ", "Nothing to do now."))  # (his turn, or not yet)
     assert not [line for line in lines if "not at a table" in line.lower() or "not connected" in line.lower()]
