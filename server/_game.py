@@ -28,34 +28,47 @@ from ._shuffle import Shuffle
 from ._timers import Deadline, TimerKey
 from ._wire import ActionOf
 from .records.deal_notes import Recording
-from .records.deal_record import DealRecord
+from .records.deal_record import Applied, DealRecord
 
 log = logging.getLogger("neveryu.server")
 
 
-class Game(SeatBots):
-    """The match at ``table`` (docs/RULES.md: a match is several deals). ``start`` deals the first."""
+def match_rng(seed: int | None) -> random.Random:
+    """The random source of a match at a table seeded ``seed`` (None: from ``secrets``)."""
+    return random.Random(seed if seed is not None else secrets.randbits(128))
 
-    def __init__(self, table: Place) -> None:
+
+class Game(SeatBots):
+    """The match at ``table`` (docs/RULES.md: a match is several deals). ``start`` deals the first.
+    A match restored from the journal (``_restore``) comes as it was: ``match`` so far, its
+    ``match_uid`` in the records, the number of the last deal dealt (``deal_no``)."""
+
+    def __init__(
+        self,
+        table: Place,
+        *,
+        match: engine.Match | None = None,
+        match_uid: str | None = None,
+        deal_no: int = 0,
+    ) -> None:
         self.table = table
         self.settings = table.settings
         self.seats = table.seats
         self.timers = table.timers
-        seed = table.seed
-        self.match = engine.Match(
-            table.rules, len(self.seats), random.Random(seed if seed is not None else secrets.randbits(128))
-        )
+        if match is None:
+            match = engine.Match(table.rules, len(self.seats), match_rng(table.seed))
+        self.match = match
         self.deal: engine.Deal | None = None
         self.opening: list[engine.Event] = []  # the deal's opening events (``Match.start``)
         self.referee: Referee | None = None
-        self.deal_no = 0
+        self.deal_no = deal_no
         self.salt = ""
         self.commitment = ""
         self.shuffle: Shuffle | None = None  # fair deal 2: the next deal's, then the one played
         self.fair: dict[str, Any] = {}  # the fair-deal fields of the deal played (deal_started)
         self.sent_legal: dict[int, engine.Legal] = {}  # what each seat was last told it may do
         self.told: set[int] = set()  # the seats sent an event of the deal since their last legal
-        self.match_uid = secrets.token_hex(8)  # the match in the records
+        self.match_uid = match_uid or secrets.token_hex(8)  # the match in the records
         self.recording: Recording | None = None  # the deal's notes for its record
         self.events = DealEvents()  # the deal's events, for a snapshot's history
         self.ended: dict[str, Any] = {}  # the table's own fields of the deal's deal_ended, once sent
@@ -143,10 +156,17 @@ class Game(SeatBots):
         assert self.referee is not None
         self.publish(self.referee.begin(opening))
 
-    def seat_deal(self, deal: engine.Deal, deal_no: int, opening: list[engine.Event]) -> None:
+    def seat_deal(
+        self,
+        deal: engine.Deal,
+        deal_no: int,
+        opening: list[engine.Event],
+        applied: Applied | None = None,
+        elapsed_ms: int = 0,
+    ) -> None:
         """``deal`` (number ``deal_no``, begun with the ``opening`` events) is the one played:
-        a new referee (also for a deal restored from the journal, ``_restore``), and no bot yet
-        (``bot_for`` makes each when it is first needed)."""
+        a new referee (for a deal restored from the journal, with the actions it ``applied``:
+        ``resume_deal``), and no bot yet (``bot_for`` makes each when it is first needed)."""
         rng = self.table.rng
         self.deal, self.deal_no, self.opening, self.sent_legal = deal, deal_no, opening, {}
         for seat in self.seats:
@@ -158,7 +178,45 @@ class Game(SeatBots):
             by_bot=lambda i: self.seats[i].by_bot,
             choose=lambda i: self.bot_for(self.seats[i]).choose(deal.view(i), rng),
             rng=rng,
+            applied=applied,
+            elapsed_ms=elapsed_ms,
         )
+
+    def resume_deal(
+        self,
+        deal: engine.Deal,
+        deal_no: int,
+        opening: list[engine.Event],
+        *,
+        salt: str,
+        commitment: str,
+        fair: dict[str, Any],
+        shuffle: Shuffle | None,
+        applied: Applied,
+        elapsed_ms: int,
+        record_notes: dict[str, Any] | None,
+    ) -> None:
+        """The deal the journal kept (``_restore``), dealt again and its ``applied`` actions
+        replayed on ``deal`` (the last ``elapsed_ms`` after its start), is the one played on:
+        its fair deal material (``salt``, ``commitment``, the ``fair`` fields of
+        ``deal_started``) and ``shuffle`` as they were, its record's notes taken up
+        again (``record_notes``; None: records were off), its deadlines started afresh
+        (``Referee.resume``)."""
+        self.salt, self.commitment, self.fair, self.shuffle = salt, commitment, dict(fair), shuffle
+        self.seat_deal(deal, deal_no, opening, applied, elapsed_ms)
+        records = self.table.records
+        if record_notes is not None and records is not None and records.on:
+            self.recording = Recording.restored(
+                record_notes,
+                server=records.server,
+                table=self.table.id,
+                settings=self.settings,
+                match=self.match_uid,
+                deal_no=deal_no,
+                deal=deal,
+            )
+        assert self.referee is not None
+        self.referee.resume()
 
     def stop(self) -> None:
         """No deadline of the game fires any more (the table closes)."""
@@ -201,6 +259,15 @@ class Game(SeatBots):
             referee.restart_turn()
             if snapshot and seat.session is not None:
                 self.send_state(seat.session)
+
+    def turn_afresh(self, seat: int) -> None:
+        """``seat``'s player is back after a restart (``_restore``): if his turn is timed, its
+        time starts afresh (not a held set's: his set waits for its window)."""
+        deal, referee = self.deal, self.referee
+        if deal is None or referee is None or deal.over or deal.turn != seat:
+            return
+        if referee.turn_ms_left() is not None:
+            referee.restart_turn()
 
     # -- events out ----------------------------------------------------------------------------------
 

@@ -40,6 +40,22 @@ class Seat:
         # answer alone is taken; None when no search of the seat's is awaited.
         self.searching: object | None = None
 
+    @classmethod
+    def restored(
+        cls,
+        index: int,
+        *,
+        name: str | None,
+        strength: str | None,
+        session: Session | None,
+        ready: bool,
+        away: bool,
+    ) -> Seat:
+        """Seat ``index`` as the journal kept it (``_restore``), held by ``session`` (None: free)."""
+        seat = cls(index, strength)
+        seat.name, seat.session, seat.ready, seat.away = name, session, ready, away
+        return seat
+
     def bot_sees(self) -> Bot:
         """The seat's bot, told every event of the seat it has not learnt yet (it learns them
         when it is to play; ``Game.bot_for`` makes it)."""

@@ -133,9 +133,7 @@ class Server:
     async def _shutdown(self) -> None:
         log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.tables))
         for table in list(self.tables.values()):
-            if self._keep_tables:
-                table.journal = None  # its closing is not noted: the journal keeps it
-            table.close("the server is shutting down")
+            table.close("the server is shutting down", keep=self._keep_tables)
         if not self._keep_tables and self.records.journal is not None:
             for session in self.sessions.values():  # told bye "shutdown": nothing to resume
                 self.records.journal.session_gone(session.key)
@@ -329,7 +327,7 @@ class Server:
         for frame in missed or ():
             conn.send(frame)
         if session.table is not None:  # the snapshot (or the seat back from away)
-            session.table.attached(session, snapshot=missed is None)
+            session.table.attached(session, snapshot=missed is None, restarted=restarted)
 
     def _create_table(self, session: Session, req: protocol.CreateTable) -> None:
         cfg = self.config
@@ -365,10 +363,16 @@ class Server:
     def open_table(self, settings: TableSettings) -> Table:
         """A new table of ``settings``, its task started (``run`` must be running). The lobby's
         ``create_table`` opens one; so does ``neveryu arena`` for its outside bots."""
-        table = Table(next(self._table_ids), settings, on_close=self._table_closed, records=self.records)
-        if self.records.journal is not None:
-            table.journal = self.records.journal
-            table.journal.opened(table)
+        journal = self.records.journal
+        table = Table(
+            next(self._table_ids),
+            settings,
+            on_close=self._table_closed,
+            records=self.records,
+            journal=journal,
+        )
+        if journal is not None:
+            journal.opened(table)
         self.tables[table.id] = table
         assert self._nursery is not None
         self._nursery.start_soon(table.run)

@@ -47,7 +47,9 @@ class Table:
     """A table. Create it, start ``run`` in a nursery (its deadlines), and ``handle``
     requests. ``on_close(table)`` is called once when it closes (its people all left, or the
     server is shutting down); ``records``: where its ended deals' records go; ``journal``: the
-    journal of live tables that notes it (``records.journal``; the server opens it there)."""
+    journal of live tables that notes it (``records.journal``; the server notes a new table
+    there, ``Journal.opened``). A table restored from the journal (``_restore``) gets its
+    people (``restore_people``) and its match (``resume``) before its task starts."""
 
     def __init__(
         self,
@@ -56,6 +58,7 @@ class Table:
         *,
         on_close: Callable[[Table], None] | None = None,
         records: Keeper | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -79,7 +82,7 @@ class Table:
         self._nursery: trio.Nursery | None = None  # its bots' searches run here (``start_soon``)
         self._on_close = on_close
         self.records = records  # where ended deals' records go (None: nowhere)
-        self.journal: Journal | None = None
+        self.journal = journal
         self.refresh_summary()
 
     def __repr__(self) -> str:
@@ -132,11 +135,15 @@ class Table:
                 self.game.seat_dropped(session.seat)
         self.check_empty()
 
-    def attached(self, session: Session, snapshot: bool) -> None:
+    def attached(self, session: Session, snapshot: bool, restarted: bool = False) -> None:
         """``session`` resumed on a new connection. ``snapshot``: what it missed is no longer
-        kept, so it gets a ``table_update`` and (in a deal) a ``state`` with the deal's history."""
+        kept, so it gets a ``table_update`` and (in a deal) a ``state`` with the deal's history.
+        ``restarted``: the server restarted since (``_restore``): on his turn his turn time
+        starts afresh, whole (docs/PROTOCOL.md, "Across a server restart")."""
         if session.table is not self:
             return
+        if restarted and session.seat is not None and self.game is not None:
+            self.game.turn_afresh(session.seat)
         if session.seat is not None:
             self._back(self.seats[session.seat], snapshot=not snapshot)
         if snapshot:
@@ -174,10 +181,14 @@ class Table:
             self.close("its players left")  # nobody can come back to it: it closes at once
         self.check_empty()
 
-    def close(self, reason: str) -> None:
-        """Close the table: everyone at it gets ``table_closed`` and is back in the lobby."""
+    def close(self, reason: str, *, keep: bool = False) -> None:
+        """Close the table: everyone at it gets ``table_closed`` and is back in the lobby.
+        ``keep``: the journal keeps the table as it is, for the server started next on the same
+        records to restore (a shutdown that keeps the tables, ``Server.shutdown``)."""
         if self.closed:
             return
+        if keep:
+            self.journal = None  # its closing is not noted: the journal keeps it
         self.closed = True
         log.info("table %d closes: %s", self.id, reason)
         if self.game is not None:
@@ -421,6 +432,39 @@ class Table:
             self.table_update()
             if self.game is not None:
                 self.game.back(seat, snapshot)
+
+    def restore_people(
+        self, seats: list[Seat], spectators: list[Session], host: int | None, deals_played: int
+    ) -> None:
+        """The seats and spectators the journal kept (``_restore``: their sessions restored at
+        this table), the ``host``'s seat, and the deals of the last match (between matches)."""
+        assert not self.playing and len(seats) == len(self.seats)
+        self.seats, self.spectators = seats, spectators
+        self.host = seats[host].session if host is not None else None
+        self.deals_played = deals_played
+
+    def resume(self, game: Game | None, jid: int, deal_key: int) -> None:
+        """The table restored from the journal's rows ``jid`` (``_restore``), with its match
+        (``game``, None: between matches; ``deal_key``: the key of the deal being played) goes
+        on: the journal notes it there from now on, each of its people is dropped (the grace
+        time, then a bot plays a seat), and its deadlines start afresh (docs/PROTOCOL.md, "Across
+        a server restart"): the pause before the next deal, or the match's end when its last
+        deal had ended."""
+        self.game = game
+        referee = game.referee if game is not None else None
+        if self.journal is not None:
+            match_uid = game.match_uid if game is not None else None
+            deal = deal_key if game is not None and game.deal is not None else 0
+            self.journal.adopt(self, jid, match_uid, deal, len(referee.applied) if referee is not None else 0)
+        for session in self.members():
+            self.detached(session)  # the grace time, then a bot plays the seat (a spectator: none)
+        if game is not None and game.deal is None and game.match.deals_played >= self.settings.deals:
+            self.match_over()  # its last deal had ended
+        elif game is not None and game.deal is None:
+            self.timers.start(TimerKey(Deadline.NEXT_DEAL), self.settings.deal_pause_ms)
+        elif game is not None:
+            game.after_events()
+        self.refresh_summary()
 
     def match_over(self) -> None:
         """The game's last deal ended: the table waits for its players to be ready again; a

@@ -102,9 +102,8 @@ def settings(variant: str, **changes: Any) -> TableSettings:
 async def start(
     nursery, clock, records: RecordsWriter, variant: str, table_id: int = 1, **changes: Any
 ) -> Played:
-    table = Table(table_id, settings(variant, **changes), records=records)
     assert records.journal is not None
-    table.journal = records.journal
+    table = Table(table_id, settings(variant, **changes), records=records, journal=records.journal)
     records.journal.opened(table)
     nursery.start_soon(table.run)
     sessions = []
@@ -186,12 +185,12 @@ async def test_a_table_comes_back_as_it_was_and_plays_on(nursery, mock_clock, tm
 
     # The players come back with their tokens: the same seat, the same hand.
     reclaim = Restored()
-    reclaim.sessions.update((s.key, s) for s in sessions)
+    reclaim.add(sessions)
     for k, old in enumerate(played.sessions):
         back = reclaim.reclaim(old.token, old.seq)
         assert back is not None and back.seat == old.seat and back.seq == old.seq
         back.attach(ListLink())
-        restored.attached(back, snapshot=True)
+        restored.attached(back, snapshot=True, restarted=True)
         await trio.testing.wait_all_tasks_blocked()
         state = [m for m in back.link.msgs if m.get("t") == "state"][-1]
         assert state["hand"] == list(deal.hands[back.seat])

@@ -115,7 +115,7 @@ async def restart(nursery, records: RecordsWriter, played: Played, caplog) -> tu
         back = restored.reclaim(old.token, old.seq)
         assert back is not None and (back.seat, back.seq) == (seat, old.seq)
         back.attach(ListLink())
-        table.attached(back, snapshot=True)
+        table.attached(back, snapshot=True, restarted=True)
         sessions.append(back)
     await trio.testing.wait_all_tasks_blocked()
     return again, Played(table, sessions, played.clock, played.rng)
@@ -223,7 +223,7 @@ async def test_a_spectator_comes_back_watching(nursery, mock_clock, tmp_path, ca
     assert back is not None and (back.table, back.seat) == (table, None)
     assert table.spectators == [back]
     back.attach(ListLink())
-    table.attached(back, snapshot=True)
+    table.attached(back, snapshot=True, restarted=True)
     assert [m["t"] for m in back.link.msgs][:2] == ["table_update", "state"]
 
     again.close()
@@ -254,7 +254,7 @@ async def test_the_player_to_act_gets_his_whole_turn_when_he_resumes(nursery, mo
     player = restored.reclaim(old.token, old.seq)
     assert player is not None and player.seat == turn
     player.attach(ListLink())
-    table.attached(player, snapshot=True)
+    table.attached(player, snapshot=True, restarted=True)
     state = next(m for m in player.link.msgs if m["t"] == "state")
     assert state["time_ms"] == 20_000  # the whole turn, though the table was restored before
     again.close()

@@ -193,12 +193,36 @@ class _Notes:
 
     __slots__ = ("deal", "id", "match", "n", "state")
 
-    def __init__(self, jid: int, state: tuple[Any, ...]) -> None:
+    def __init__(self, jid: int, state: tuple[Any, ...], match: str | None = None, deal: int = 0, n: int = 0):
         self.id = jid
         self.state = state
-        self.deal = 0
-        self.n = 0
-        self.match: str | None = None
+        self.deal = deal
+        self.n = n
+        self.match = match
+
+    def changed(self, state: tuple[Any, ...]) -> bool:
+        """The table's ``state`` now; whether it differs from the one last noted."""
+        if state == self.state:
+            return False
+        self.state = state
+        return True
+
+    def match_begun(self, uid: str | None) -> None:
+        """A match begins (``uid``), or ended (None): no deal is held."""
+        self.match, self.deal, self.n = uid, 0, 0
+
+    def dealt(self) -> int:
+        """A deal was dealt: its new key (no action of it is held yet)."""
+        self.deal, self.n = secrets.randbits(62) + 1, 0
+        return self.deal
+
+    def taken(self, n: int) -> None:
+        """The first ``n`` actions of the deal are held."""
+        self.n = n
+
+    def deal_ended(self) -> None:
+        """The deal ended: its actions are no longer held."""
+        self.deal, self.n = 0, 0
 
 
 class Journal:
@@ -215,10 +239,14 @@ class Journal:
     def __repr__(self) -> str:
         return f"<journal of {len(self._notes)} tables{' (off)' if self.off else ''}>"
 
+    def turn_off(self) -> None:
+        """No table is noted any more (the writer fell too far behind, or records are off)."""
+        self.off = True
+        self._notes.clear()
+
     def _take(self, ops: list[Op], now: bool = False) -> None:
         if not self.off and not self.put(ops, now):
-            self.off = True
-            self._notes.clear()
+            self.turn_off()
 
     def journaled(self, table: Table) -> int | None:
         """The journal's id of ``table`` (None: not journaled)."""
@@ -237,8 +265,9 @@ class Journal:
     def adopt(self, table: Table, jid: int, match: str | None, deal: int, n: int) -> None:
         """``table`` was restored from the journal's rows ``jid``: its notes go on there (``n``
         actions of the deal keyed ``deal`` are held)."""
-        notes = self._notes[table.id] = _Notes(jid, table_state(table))
-        notes.match, notes.deal, notes.n = match, deal, n
+        if self.off:
+            return
+        notes = self._notes[table.id] = _Notes(jid, table_state(table), match, deal, n)
         self._take([StateChanged(jid, notes.state)])
 
     def failed(self, jid: int, why: str) -> None:
@@ -260,12 +289,10 @@ class Journal:
         if notes is None:
             return
         ops: list[Op] = []
-        state = table_state(table)
-        if state != notes.state:
-            notes.state = state
-            ops.append(StateChanged(notes.id, state))
+        if notes.changed(table_state(table)):
+            ops.append(StateChanged(notes.id, notes.state))
         if notes.match is not None and table.game is None:  # the match ended
-            notes.match, notes.deal, notes.n = None, 0, 0
+            notes.match_begun(None)
             ops += [MatchNoted(notes.id, None), DealNoted(notes.id, None, None)]
         if ops:
             self._take(ops)
@@ -274,7 +301,7 @@ class Journal:
         notes = self._notes.get(game.table.id)
         if notes is None:
             return
-        notes.match, notes.deal, notes.n = game.match_uid, 0, 0
+        notes.match_begun(game.match_uid)
         self._take([MatchNoted(notes.id, match_state(game)), DealNoted(notes.id, None, None)])
 
     def dealt(self, game: Game) -> None:
@@ -282,8 +309,7 @@ class Journal:
         notes = self._notes.get(game.table.id)
         if notes is None:
             return
-        notes.deal, notes.n = secrets.randbits(62) + 1, 0
-        self._take([DealNoted(notes.id, notes.deal, deal_state(game))])
+        self._take([DealNoted(notes.id, notes.dealt(), deal_state(game))])
 
     def played(self, game: Game, record: DealRecord | None) -> None:
         """After every batch of the game's events: the actions the referee accepted since the
@@ -299,10 +325,9 @@ class Journal:
         done = notes.n
         if not deal.over:  # (after nearly every action: kept short)
             if len(applied) > done:
-                notes.n = len(applied)
+                notes.taken(len(applied))
                 if not self.put([ActionsTaken(notes.id, notes.deal, done, applied.rows(done))]):
-                    self.off = True
-                    self._notes.clear()
+                    self.turn_off()
             return
         ops: list[Op] = []
         if len(applied) > done:
@@ -310,7 +335,7 @@ class Journal:
         if record is not None:
             ops.append(RecordKept(record))
         ops += [MatchNoted(notes.id, match_state(game)), DealNoted(notes.id, None, None)]
-        notes.deal, notes.n = 0, 0
+        notes.deal_ended()
         self._take(ops, now=True)  # (a deal's end: written at once)
         if self.off and record is not None:
             self.keep(record)
