@@ -19,7 +19,7 @@ from neveryu import engine, protocol
 
 from . import _wire
 from ._deal_history import DealEvents, history
-from ._game_bots import Place, SeatBots
+from ._game_bots import Place, SeatBot, SeatBots
 from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
@@ -61,6 +61,7 @@ class Game(SeatBots):
         self.deal: engine.Deal | None = None
         self.opening: list[engine.Event] = []  # the deal's opening events (``Match.start``)
         self.referee: Referee | None = None
+        self.bots = [SeatBot() for _ in self.seats]  # the deal's bot of each seat (``bot_for``)
         self.deal_no = deal_no
         self.salt = ""
         self.commitment = ""
@@ -169,8 +170,7 @@ class Game(SeatBots):
         ``resume_deal``), and no bot yet (``bot_for`` makes each when it is first needed)."""
         rng = self.table.rng
         self.deal, self.deal_no, self.opening, self.sent_legal = deal, deal_no, opening, {}
-        for seat in self.seats:
-            seat.bot, seat.unseen, seat.asked, seat.timed, seat.searching = None, [], None, None, None
+        self.bots = [SeatBot() for _ in self.seats]
         self.referee = Referee(
             deal,
             self.settings,
@@ -313,8 +313,7 @@ class Game(SeatBots):
             if seat.session is not None:
                 seat.session.event(body)
                 self.told.add(receiver)
-            if seat.bot is not None and type(seen) in seat.bot.observes:
-                seat.unseen.append(seen)
+            self.bots[receiver].observe(seen)
 
     def _extra(self, event: engine.Event) -> dict[str, Any]:
         """The table's own fields of an event: the fair deal's commitment and disclosure, the

@@ -7,18 +7,13 @@ from typing import TYPE_CHECKING, Any
 from .records.players import tag_of
 
 if TYPE_CHECKING:
-    from neveryu.engine import Action, Event, Legal
-
-    from ._bots import Bot
     from ._session import Session
 
 
 class Seat:
     """One seat. A bot seat has a ``strength`` (its bot's); a player's seat has none, and a
     ``session`` while somebody holds it (None: free). ``away``: a bot plays a player's seat
-    until he is back. ``bot``: the bot that plays the seat now, or would (made afresh for every
-    deal when first needed, ``Game.bot_for``: a bot seat's, and the one that takes over an away
-    player's seat; None until then)."""
+    until he is back (the game's bot of the seat, ``_game_bots.SeatBot``)."""
 
     def __init__(self, index: int, strength: str | None = None) -> None:
         self.index = index
@@ -27,18 +22,6 @@ class Seat:
         self.session: Session | None = None
         self.ready = strength is not None
         self.away = False
-        self.bot: Bot | None = None
-        self.unseen: list[Event] = []  # the seat's events its bot has not learnt yet (``bot_sees``)
-        self.asked: int | None = None  # the deal's action count when the bot last chose
-        # While the bot's deadline runs (``Game.fire_bot``): what it may do (``timed``), whether
-        # it has chosen and what (None: nothing), and when it acts (``due``, trio's clock).
-        self.timed: Legal | None = None
-        self.chosen = False
-        self.choice: Action | None = None
-        self.due = 0.0
-        # While its bot searches in a worker thread (``Game.fire_bot``): the search's token, whose
-        # answer alone is taken; None when no search of the seat's is awaited.
-        self.searching: object | None = None
 
     @classmethod
     def restored(
@@ -55,15 +38,6 @@ class Seat:
         seat = cls(index, strength)
         seat.name, seat.session, seat.ready, seat.away = name, session, ready, away
         return seat
-
-    def bot_sees(self) -> Bot:
-        """The seat's bot, told every event of the seat it has not learnt yet (it learns them
-        when it is to play; ``Game.bot_for`` makes it)."""
-        assert self.bot is not None
-        for event in self.unseen:
-            self.bot.observe(event)
-        self.unseen.clear()
-        return self.bot
 
     @property
     def human(self) -> bool:
