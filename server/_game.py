@@ -19,16 +19,18 @@ from neveryu import engine, protocol
 
 from . import _wire
 from ._deal_history import DealEvents, history
-from ._game_bots import Place, SeatBot, SeatBots
+from ._game_bots import SeatBot, SeatBots
 from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError
 from ._shuffle import Shuffle
+from ._table_protocol import Table
 from ._timers import Deadline, TimerKey
 from ._wire import ActionOf
 from .records.deal_notes import Recording
 from .records.deal_record import Applied, DealRecord
+from .records.journal import Journal
 
 log = logging.getLogger("neveryu.server")
 
@@ -39,19 +41,22 @@ def match_rng(seed: int | None) -> random.Random:
 
 
 class Game(SeatBots):
-    """The match at ``table`` (docs/RULES.md: a match is several deals). ``start`` deals the first.
+    """The match at ``table`` (docs/RULES.md: a match is several deals), noted in ``journal``
+    (``records.journal``; None: nowhere). ``start`` deals the first.
     A match restored from the journal (``_restore``) comes as it was: ``match`` so far, its
     ``match_uid`` in the records, the number of the last deal dealt (``deal_no``)."""
 
     def __init__(
         self,
-        table: Place,
+        table: Table[Game],
         *,
+        journal: Journal | None = None,
         match: engine.Match | None = None,
         match_uid: str | None = None,
         deal_no: int = 0,
     ) -> None:
         self.table = table
+        self.journal = journal
         self.settings = table.settings
         self.seats = table.seats
         self.timers = table.timers
@@ -83,8 +88,8 @@ class Game(SeatBots):
         self.table.broadcast(
             {"t": "match_started", "table": self.table.summary, "deals": self.settings.deals}
         )
-        if self.table.journal is not None:
-            self.table.journal.match_started(self)
+        if self.journal is not None:
+            self.journal.match_started(self)
         self.next_deal()
 
     def next_deal(self) -> None:
@@ -150,8 +155,8 @@ class Game(SeatBots):
         self.fair = shuffle.started_fields()
         self.seat_deal(deal, shuffle.deal_no, opening)
         self._note_deal(deal, opening)
-        if self.table.journal is not None:
-            self.table.journal.dealt(self)
+        if self.journal is not None:
+            self.journal.dealt(self)
         log.info("table %d: deal %d begins (dealer %d)", self.table.id, self.deal_no, deal.dealer)
         self.table.refresh_summary()
         assert self.referee is not None
@@ -282,8 +287,8 @@ class Game(SeatBots):
         if deal.over and any(type(e) is engine.DealEnded for e in events):
             self.match.finish(deal)
             record = self._record(events)
-        if self.table.journal is not None:  # this batch's actions (and the deal's record)
-            self.table.journal.played(self, record)
+        if self.journal is not None:  # this batch's actions (and the deal's record)
+            self.journal.played(self, record)
         elif record is not None and self.table.records is not None:
             self.table.records.keep(record)
         for event in events:

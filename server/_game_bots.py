@@ -2,16 +2,14 @@
 (docs/RULES.md, "Timing rules"), made when first needed and timed so that how long it took to choose
 shows in no event's time.
 
-``SeatBots`` is the part of ``_game.Game`` that asks them; ``Place`` is what a game needs of
-its table.
+``SeatBot`` is the bot of one seat and its timing; ``SeatBots`` is the part of ``_game.Game``
+that asks them.
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
 
 from neveryu import engine
 
@@ -19,41 +17,13 @@ from ._bot_search import search, snapshot
 from ._bots import Bot, default_strength, new_bot
 from ._referee import Referee
 from ._seats import Seat
-from ._session import Session
 from ._settings import TableError, TableSettings
+from ._table_protocol import Table
 from ._timers import Deadline, TimerKey, Timers
-from .records.deal_notes import Keeper
-from .records.journal import Journal
 from .records.replay import seat_events
 
 log = logging.getLogger("neveryu.server")
 TURN_SETS = (engine.LaySet, engine.DeclareNone)  # not while challenges collect (docs/RULES.md "Timing rules")
-
-
-class Place(Protocol):
-    """What a game needs of its table."""
-
-    id: int
-    settings: TableSettings
-    rules: engine.Rules
-    seats: list[Seat]
-    spectators: list[Session]
-    timers: Timers
-    rng: random.Random
-    seed: int | None
-    summary: dict[str, Any]
-    records: Keeper | None
-    journal: Journal | None
-
-    def broadcast(self, body: dict[str, Any]) -> None: ...
-
-    def start_soon(self, task: Callable[[], Awaitable[object]]) -> bool: ...
-
-    def table_update(self) -> None: ...
-
-    def refresh_summary(self) -> None: ...
-
-    def match_over(self) -> None: ...
 
 
 class SeatBot:
@@ -141,7 +111,7 @@ class SeatBots:
     """The bots' part of a game (``_game.Game``, whose state it reads): ``bot_for`` a seat,
     and the ``BOT`` deadline of a seat (``fire_bot``); ``bots``: the ``SeatBot`` of each seat."""
 
-    table: Place
+    table: Table[object]
     seats: list[Seat]
     bots: list[SeatBot]
     settings: TableSettings

@@ -258,7 +258,8 @@ def _game(table: Table, match: dict[str, Any], deal: dict[str, Any] | None, acti
         deals_played=int(match["deals_played"]),
         dealer=int(dealer) if dealer is not None else None,
     )
-    game = Game(table, match=played, match_uid=str(match["uid"]), deal_no=int(match["deal_no"]))
+    uid, deal_no = str(match["uid"]), int(match["deal_no"])
+    game = Game(table, journal=table.journal, match=played, match_uid=uid, deal_no=deal_no)
     if deal is None:
         return game
     if deal["deal_no"] != game.deal_no + 1:

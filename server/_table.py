@@ -383,7 +383,7 @@ class Table:
     def start_match(self) -> None:
         """The match begins (``start``; ``neveryu arena`` when its outside bots are seated, or
         their time to take a seat is over: a free seat is played by a bot, as an away one)."""
-        self.game = Game(self)
+        self.game = Game(self, journal=self.journal)
         self.game.start()
 
     def arrange(self, strengths: list[str | None]) -> None:

@@ -42,9 +42,9 @@ from .._password import Digest
 
 if TYPE_CHECKING:
     from .._referee import Referee
-    from .._seats import Seat
     from .._settings import TableSettings
     from .._shuffle import Shuffle
+    from .._table_protocol import Table
     from .deal_notes import Recording
     from .deal_record import DealRecord
 
@@ -157,22 +157,10 @@ at once, not with the next batch); never waits. False: not taken (the journal or
 are off, or the writer is too far behind)."""
 
 
-class Table(Protocol):
-    """What the journal reads of a table (``_table.Table``)."""
-
-    id: int
-    settings: TableSettings
-    seats: list[Seat]
-    spectators: list[Any]  # their Sessions
-    host: Any  # its Session, or None
-    deals_played: int
-    game: Any  # its Game, or None
-
-
 class Game(Protocol):
     """What the journal reads of a table's match (``_game.Game``)."""
 
-    table: Any  # its Table
+    table: Table[object]
     match: engine.Match
     match_uid: str
     deal_no: int
@@ -248,21 +236,21 @@ class Journal:
         if not self.off and not self.put(ops, now):
             self.turn_off()
 
-    def journaled(self, table: Table) -> int | None:
+    def journaled(self, table: Table[object]) -> int | None:
         """The journal's id of ``table`` (None: not journaled)."""
         notes = self._notes.get(table.id)
         return notes.id if notes is not None else None
 
     # -- what tables note --------------------------------------------------------------------------
 
-    def opened(self, table: Table) -> None:
+    def opened(self, table: Table[object]) -> None:
         """A new table: its settings and seats."""
         if self.off:
             return
         notes = self._notes[table.id] = _Notes(secrets.randbits(62) + 1, table_state(table))
         self._take([TableOpened(notes.id, table.id, settings_json(table.settings), notes.state)])
 
-    def adopt(self, table: Table, jid: int, match: str | None, deal: int, n: int) -> None:
+    def adopt(self, table: Table[object], jid: int, match: str | None, deal: int, n: int) -> None:
         """``table`` was restored from the journal's rows ``jid``: its notes go on there (``n``
         actions of the deal keyed ``deal`` are held)."""
         if self.off:
@@ -283,7 +271,7 @@ class Journal:
         """A session was forgotten: nothing is left to resume."""
         self._take([SessionGone(key)])
 
-    def changed(self, table: Table) -> None:
+    def changed(self, table: Table[object]) -> None:
         """The table's summary changed: its seats, if they did, and the end of its match."""
         notes = self._notes.get(table.id)
         if notes is None:
@@ -340,7 +328,7 @@ class Journal:
         if self.off and record is not None:
             self.keep(record)
 
-    def closed(self, table: Table) -> None:
+    def closed(self, table: Table[object]) -> None:
         """The table closed: the journal forgets it."""
         notes = self._notes.pop(table.id, None)
         if notes is not None:
@@ -350,7 +338,7 @@ class Journal:
 # -- what is noted, as plain values (the writer encodes them) ------------------------------------
 
 
-def table_state(table: Table) -> tuple[Any, ...]:
+def table_state(table: Table[object]) -> tuple[Any, ...]:
     """``(host seat, deals played, seats, spectators)``, each seat ``(name, bot strength,
     session key, player, ready, away)`` (``player``: the ``players.key`` of the person whose
     session holds the seat, None for a guest: ``Session.player``), each spectator ``(name,
