@@ -1,5 +1,6 @@
 """The match being played at a table: its deals one after another, the referee of each, the bots
-that play bot seats and away players (``_game_bots.SeatBots``), and what every receiver is sent.
+that play bot seats and away players (``_game_bots.SeatBots``), what every receiver is sent, and
+the deal's record and journal notes (``_game_records.DealNotes``).
 
 A ``Game`` exists from ``start`` to the end of the match. The table owns it and hands it the game
 requests (``play``), the contributions to the next deal's shuffle (``contribute``: fair deal 2,
@@ -20,31 +21,26 @@ from neveryu import engine, protocol
 from . import _wire
 from ._deal_history import DealEvents, history
 from ._game_bots import SeatBot, SeatBots
+from ._game_records import DealNotes
 from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
-from ._settings import TableError
+from ._settings import TableError, match_rng
 from ._shuffle import Shuffle
 from ._table_protocol import Table
 from ._timers import Deadline, TimerKey
 from ._wire import ActionOf
 from .records.deal_notes import Recording
-from .records.deal_record import Applied, DealRecord
+from .records.deal_record import Applied
 from .records.journal import Journal
 
 log = logging.getLogger("neveryu.server")
 
 
-def match_rng(seed: int | None) -> random.Random:
-    """The random source of a match at a table seeded ``seed`` (None: from ``secrets``)."""
-    return random.Random(seed if seed is not None else secrets.randbits(128))
-
-
-class Game(SeatBots):
+class Game(SeatBots, DealNotes):
     """The match at ``table`` (docs/RULES.md: a match is several deals), noted in ``journal``
-    (``records.journal``; None: nowhere). ``start`` deals the first.
-    A match restored from the journal (``_restore``) comes as it was: ``match`` so far, its
-    ``match_uid`` in the records, the number of the last deal dealt (``deal_no``)."""
+    (None: nowhere). ``start`` deals the first. A match restored from the journal (``_restore``)
+    comes as it was: ``match``, its ``match_uid``, the number of its last deal (``deal_no``)."""
 
     def __init__(
         self,
@@ -153,7 +149,7 @@ class Game(SeatBots):
         self.salt = _wire.new_salt()
         self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
         self.fair = shuffle.started_fields()
-        self.seat_deal(deal, shuffle.deal_no, opening)
+        self._seat_deal(deal, shuffle.deal_no, opening)
         self._note_deal(deal, opening)
         if self.journal is not None:
             self.journal.dealt(self)
@@ -162,7 +158,7 @@ class Game(SeatBots):
         assert self.referee is not None
         self.publish(self.referee.begin(opening))
 
-    def seat_deal(
+    def _seat_deal(
         self,
         deal: engine.Deal,
         deal_no: int,
@@ -171,8 +167,7 @@ class Game(SeatBots):
         elapsed_ms: int = 0,
     ) -> None:
         """``deal`` (number ``deal_no``, begun with the ``opening`` events) is the one played:
-        a new referee (for a deal restored from the journal, with the actions it ``applied``:
-        ``resume_deal``), and no bot yet (``bot_for`` makes each when it is first needed)."""
+        a new referee (a restored deal's: ``resume_deal``), and no bot yet (``bot_for``)."""
         rng = self.table.rng
         self.deal, self.deal_no, self.opening, self.sent_legal = deal, deal_no, opening, {}
         self.bots = [SeatBot() for _ in self.seats]
@@ -201,25 +196,13 @@ class Game(SeatBots):
         elapsed_ms: int,
         record_notes: dict[str, Any] | None,
     ) -> None:
-        """The deal the journal kept (``_restore``), dealt again and its ``applied`` actions
-        replayed on ``deal`` (the last ``elapsed_ms`` after its start), is the one played on:
-        its fair deal material (``salt``, ``commitment``, the ``fair`` fields of
-        ``deal_started``) and ``shuffle`` as they were, its record's notes taken up
-        again (``record_notes``; None: records were off), its deadlines started afresh
-        (``Referee.resume``)."""
+        """The deal the journal kept (``_restore``), dealt again, its ``applied`` actions replayed
+        on it (the last ``elapsed_ms`` after its start), is played on: its fair deal material
+        (``salt``, ``commitment``, ``deal_started``'s ``fair`` fields, ``shuffle``) as it was,
+        its ``record_notes`` (None: records were off), its deadlines afresh (``Referee.resume``)."""
         self.salt, self.commitment, self.fair, self.shuffle = salt, commitment, dict(fair), shuffle
-        self.seat_deal(deal, deal_no, opening, applied, elapsed_ms)
-        records = self.table.records
-        if record_notes is not None and records is not None and records.on:
-            self.recording = Recording.restored(
-                record_notes,
-                server=records.server,
-                table=self.table.id,
-                settings=self.settings,
-                match=self.match_uid,
-                deal_no=deal_no,
-                deal=deal,
-            )
+        self._seat_deal(deal, deal_no, opening, applied, elapsed_ms)
+        self._note_restored(deal, record_notes)
         assert self.referee is not None
         self.referee.resume()
 
@@ -266,8 +249,7 @@ class Game(SeatBots):
                 self.send_state(seat.session)
 
     def turn_afresh(self, seat: int) -> None:
-        """``seat``'s player is back after a restart (``_restore``): if his turn is timed, its
-        time starts afresh (not a held set's: his set waits for its window)."""
+        """``seat``'s player is back after a restart: his timed turn starts afresh (not a held set's)."""
         deal, referee = self.deal, self.referee
         if deal is None or referee is None or deal.over or deal.turn != seat:
             return
@@ -283,14 +265,10 @@ class Game(SeatBots):
         deal = self.deal
         if not events or deal is None:
             return
-        record = None
-        if deal.over and any(type(e) is engine.DealEnded for e in events):
+        ended = deal.over and any(type(e) is engine.DealEnded for e in events)
+        if ended:
             self.match.finish(deal)
-            record = self._record(events)
-        if self.journal is not None:  # this batch's actions (and the deal's record)
-            self.journal.played(self, record)
-        elif record is not None and self.table.records is not None:
-            self.table.records.keep(record)
+        self._note_played(events if ended else None)
         for event in events:
             self._send(event)
             if type(event) is engine.TimedOut:
@@ -420,42 +398,3 @@ class Game(SeatBots):
             return self.ended if type(event) is engine.DealEnded else self._extra(event)
 
         return history(events, seat, self.table.rules.hand_counts_public, extra)
-
-    # -- the deal's record (records.deal_notes, records.writer) ----------------------------------
-
-    def _note_deal(self, deal: engine.Deal, opening: list[engine.Event]) -> None:
-        """The deal is dealt: note what its record needs (nothing when records are off)."""
-        records = self.table.records
-        self.recording = None
-        if records is None or not records.on:
-            return
-        self.recording = Recording(
-            server=records.server,
-            table=self.table.id,
-            settings=self.settings,
-            match=self.match_uid,
-            deal_no=self.deal_no,
-            seats=self.seats,
-            deal=deal,
-            opening=opening,
-            fair={
-                "commitment": self.commitment,
-                "salt": self.salt,
-                **self.fair,
-                **({"seed": self.shuffle.seed.hex()} if self.shuffle is not None else {}),
-            },
-        )
-
-    def _record(self, events: list[engine.Event]) -> DealRecord | None:
-        """The deal ended: its record, for the records' writer (None when records are off). A
-        failure here costs the record, never the game."""
-        recording, referee = self.recording, self.referee
-        self.recording = None
-        if recording is None or referee is None:
-            return None
-        try:
-            ended = next(e for e in events if isinstance(e, engine.DealEnded))
-            return recording.record(referee.applied, ended, self.match.scores)
-        except Exception:
-            log.exception("table %d: deal %d could not be recorded", self.table.id, self.deal_no)
-            return None

@@ -31,11 +31,11 @@ import trio
 from neveryu import engine
 
 from . import _wire
-from ._game import Game, match_rng
+from ._game import Game
 from ._password import Digest
 from ._seats import Seat
 from ._session import Session, token_key
-from ._settings import TableSettings
+from ._settings import TableSettings, match_rng
 from ._shuffle import Shuffle
 from ._table import Table
 from .records.deal_record import Applied, RecordError, unpacked_action

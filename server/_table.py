@@ -1,11 +1,10 @@
-"""A table: its seats, its people, its requests, and its deadlines.
+"""A table: its seats, its people, and its deadlines.
 
-Requests are handled at once, by whoever brings them (``Table.handle``: a connection's reader):
-handlers never await and send without waiting on any connection, so one connection's requests
-are done and answered in order, and each handler is atomic (trio runs one task at a time). The
-match itself, while one is played, is the table's ``Game`` (``_game``): game requests go to it.
-The table's own task (``Table.run``) sleeps until the earliest deadline, the game's referee's
-(the timing rules of docs/RULES.md, ``_referee.Referee``) or one of the table's own:
+Requests are handled at once, by whoever brings them (``Table.handle``: a connection's reader;
+what each does: ``_table_requests``). The match itself, while one is played, is the table's
+``Game`` (``_game``): game requests go to it. The table's own task (``Table.run``) sleeps
+until the earliest deadline, the game's referee's (the timing rules of docs/RULES.md,
+``_referee.Referee``) or one of the table's own:
 
 - ``BOT`` of a seat: a bot (a bot seat, or an away player's) acts after ``bot_delay_ms``.
 - ``GRACE`` of a seat: a dropped player's seat is played by a bot after ``grace_ms`` (between
@@ -28,15 +27,13 @@ import trio
 
 from neveryu import engine, protocol
 
-from . import _seating
+from . import _table_requests
 from ._game import Game
 from ._outbox import begin_batch, end_batch
 from ._seats import Seat
 from ._session import Session
-from ._settings import TableError, TableSettings, table_seed
-from ._text import shown
+from ._settings import TableSettings, table_seed
 from ._timers import REFEREE_DEADLINES, Deadline, TimerKey, Timers
-from ._wire import GAME_ACTIONS
 from .records.deal_notes import Keeper
 from .records.journal import Journal
 
@@ -101,28 +98,9 @@ class Table:
     # -- the outside: requests and connections come in --------------------------------------------
 
     def handle(self, session: Session, request: protocol.Request) -> None:
-        """Handle ``session``'s ``request`` now (never waits): reply and send events. A request
-        to a closed table gets ``BAD_STATE``; one the table or the rules refuse, its code (and
-        nothing changed); a bug is logged and answered ``INTERNAL_ERROR``."""
-        if self.closed:
-            session.error(request, "BAD_STATE", f"table {self.id} has closed")
-            return
-        try:
-            action_of = GAME_ACTIONS.get(type(request))
-            if action_of is None:
-                _HANDLERS[type(request)](self, session, request)
-            elif session.table is not self or session.seat is None or self.game is None:
-                raise TableError("NOT_PLAYING", "no deal is being played at your seat")
-            else:
-                self._back(self.seats[session.seat])
-                self.game.play(session, request, action_of)
-        except TableError as exc:
-            session.error(request, exc.code, exc.msg)
-        except engine.RuleViolation as exc:
-            session.error(request, exc.code, exc.reason)
-        except Exception:
-            log.exception("table %d: failed to handle %s", self.id, request.t)
-            session.error(request, "INTERNAL_ERROR", "the server failed to handle this request")
+        """Handle ``session``'s ``request`` now (never waits): reply and send events
+        (``_table_requests.handle``)."""
+        _table_requests.handle(self, session, request)
 
     def detached(self, session: Session) -> None:
         """``session``'s connection dropped: a seat waits ``grace_ms``, then a bot plays it
@@ -145,7 +123,7 @@ class Table:
         if restarted and session.seat is not None and self.game is not None:
             self.game.turn_afresh(session.seat)
         if session.seat is not None:
-            self._back(self.seats[session.seat], snapshot=not snapshot)
+            self.back(self.seats[session.seat], snapshot=not snapshot)
         if snapshot:
             session.event({"t": "table_update", "table": self.summary})
             if self.game is not None:
@@ -343,42 +321,7 @@ class Table:
         elif not self.timers.running(TimerKey(Deadline.CLOSE)):
             self.timers.start(TimerKey(Deadline.CLOSE), self.settings.close_ms)
 
-    # -- lobby requests -----------------------------------------------------------------------------
-
-    def _on_join_table(self, session: Session, req: protocol.JoinTable) -> None:
-        _seating.join_table(self, session, req)
-
-    def _on_spectate(self, session: Session, req: protocol.Spectate) -> None:
-        _seating.spectate(self, session, req)
-
-    def _seat_of(self, session: Session) -> Seat:
-        if session.table is not self:
-            raise TableError("BAD_STATE", "you are at no table")
-        if session.seat is None:
-            raise TableError("NOT_PLAYING", "a spectator holds no seat")
-        return self.seats[session.seat]
-
-    def _on_leave(self, session: Session, req: protocol.Leave) -> None:
-        if session.table is not self:
-            raise TableError("BAD_STATE", "you are at no table")
-        session.ok(req)
-        self.remove(session, "left")
-
-    def _on_ready(self, session: Session, req: protocol.Ready) -> None:
-        seat = self._seat_of(session)
-        seat.ready = req.ready
-        self._back(seat)
-        session.ok(req)
-        self.table_update()
-
-    def _on_start(self, session: Session, req: protocol.Start) -> None:
-        self._seat_of(session)
-        if self.playing:
-            raise TableError("ALREADY_PLAYING", "the match is being played")
-        if not all(s.session is not None and s.ready for s in self.seats if s.human):
-            raise TableError("NOT_ALL_READY", "every seat must be taken and every player ready")
-        session.ok(req)
-        self.start_match()
+    # -- the match ---------------------------------------------------------------------------------
 
     def start_match(self) -> None:
         """The match begins (``start``; ``neveryu arena`` when its outside bots are seated, or
@@ -395,34 +338,9 @@ class Table:
         self.seats = [Seat(i, strength) for i, strength in enumerate(strengths)]
         self.refresh_summary()
 
-    def _on_contribute(self, session: Session, req: protocol.Contribute) -> None:
-        self._seat_of(session)
-        if self.game is None:
-            raise TableError("BAD_STATE", "no match is being played")
-        self.game.contribute(session, req)  # not a sign that an away player is back: it is automatic
-
-    def _on_chat(self, session: Session, req: protocol.ChatRequest) -> None:
-        if session.table is not self:
-            raise TableError("BAD_STATE", "you are at no table")
-        text = shown(req.text)
-        if not text.strip():
-            raise TableError("BAD_OPTION", "chat is empty")
-        if len(text) > self.settings.max_chat:
-            raise TableError("BAD_OPTION", f"chat is at most {self.settings.max_chat} characters")
-        session.ok(req)
-        self.broadcast({"t": "chat", "seat": session.seat, "name": session.name, "text": text})
-
-    # -- the host's requests (docs/PROTOCOL.md, "Lobby requests"; ``_seating``) --------------------
-
-    def _on_seat_bot(self, session: Session, req: protocol.SeatBot) -> None:
-        _seating.seat_bot(self, session, req)
-
-    def _on_seat_free(self, session: Session, req: protocol.SeatFree) -> None:
-        _seating.seat_free(self, session, req)
-
     # -- people come and go --------------------------------------------------------------------------
 
-    def _back(self, seat: Seat, snapshot: bool = True) -> None:
+    def back(self, seat: Seat, snapshot: bool = True) -> None:
         """A player shows he is back: his seat is no longer away (``Game.back``)."""
         self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
         if seat.away and seat.session is not None:
@@ -483,20 +401,6 @@ class Table:
         for session in gone:
             self.remove(session, "dropped")
 
-
-_HANDLERS: dict[type[protocol.Request], Callable[[Table, Session, Any], None]] = {
-    protocol.JoinTable: Table._on_join_table,
-    protocol.Spectate: Table._on_spectate,
-    protocol.Leave: Table._on_leave,
-    protocol.Ready: Table._on_ready,
-    protocol.Start: Table._on_start,
-    protocol.Contribute: Table._on_contribute,
-    protocol.ChatRequest: Table._on_chat,
-    protocol.SeatBot: Table._on_seat_bot,
-    protocol.SeatFree: Table._on_seat_free,
-}
-"""The handler of each request the table answers itself (the game's requests go to the
-``Game``: ``_wire.GAME_ACTIONS``)."""
 
 _FIRES: dict[Deadline, Callable[[Table], None]] = {
     Deadline.CLOSE: Table._fire_close,

@@ -1,5 +1,6 @@
 """The table (``_table.Table``) as the modules it is made of see it: its match (``_game``,
-``_game_bots``), who sits where (``_seating``) and the journal (``records.journal``). They
+``_game_bots``), its requests (``_table_requests``), who sits where (``_seating``) and the
+journal (``records.journal``). They
 cannot import ``_table``, which imports them; ``Table`` says, once, what they may use of it.
 (A session's table, as the server asks it, is ``_session.Place``: ``_session`` sits below the
 seats that this protocol names.)
@@ -42,6 +43,7 @@ class Table(Place, Protocol[GameT]):
     seed: int | None
     summary: dict[str, Any]
     records: Keeper | None
+    closed: bool
 
     @property
     def game(self) -> GameT | None: ...
@@ -62,3 +64,7 @@ class Table(Place, Protocol[GameT]):
     def start_soon(self, task: Callable[[], Awaitable[object]]) -> bool: ...
 
     def match_over(self) -> None: ...
+
+    def start_match(self) -> None: ...
+
+    def back(self, seat: Seat, snapshot: bool = True) -> None: ...
