@@ -4,15 +4,7 @@ Requests are handled at once, by whoever brings them (``Table.handle``: a connec
 what each does: ``_table_requests``). The match itself, while one is played, is the table's
 ``Game`` (``_game``): game requests go to it. The table's own task (``Table.run``) sleeps
 until the earliest deadline, the game's referee's (the timing rules of docs/RULES.md,
-``_referee.Referee``) or one of the table's own:
-
-- ``BOT`` of a seat: a bot (a bot seat, or an away player's) acts after ``bot_delay_ms``.
-- ``GRACE`` of a seat: a dropped player's seat is played by a bot after ``grace_ms`` (between
-  matches the seat is given up).
-- ``NEXT_DEAL``, ``CLOSE``: the pause between deals; a table without a connected person closes.
-- ``CONTRIBUTIONS``: fair deal 2 deals the next deal without the contributions that have not come.
-
-(``_timers.Deadline``; what each does: ``_FIRES`` and ``_SEAT_FIRES`` below.)
+``_referee.Referee``) or one of the table's own (``_table_deadlines``).
 """
 
 from __future__ import annotations
@@ -33,6 +25,7 @@ from ._outbox import begin_batch, end_batch
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableSettings, table_seed
+from ._table_deadlines import FIRES, SEAT_FIRES
 from ._timers import REFEREE_DEADLINES, Deadline, TimerKey, Timers
 from .records.deal_notes import Keeper
 from .records.journal import Journal
@@ -223,34 +216,21 @@ class Table:
                     elif game.deal is not None and not game.deal.over:
                         game.after_events()  # (a bot a settled group let play is asked, ``fire_bot``)
             elif key.seat is None:
-                _FIRES[key.kind](self)
+                FIRES[key.kind](self)
             else:
-                _SEAT_FIRES[key.kind](self, key.seat)
+                SEAT_FIRES[key.kind](self, key.seat)
         except Exception:
             log.exception("table %d: deadline %s failed", self.id, key)
         end_batch()  # (what the deadline sent and is not written yet goes out)
 
-    def _fire_close(self) -> None:
-        self.close("its players left")
-
-    def _fire_next_deal(self) -> None:
-        if self.game is not None:
-            self.game.next_deal()
-
-    def _fire_contributions(self) -> None:
-        if self.game is not None:
-            self.game.deal_cards()  # fair deal 2: the window closed; who sent nothing gave nothing
-
-    def _fire_bot(self, index: int) -> None:
-        if self.game is not None:
-            self.game.fire_bot(index)
-
-    def _fire_grace(self, index: int) -> None:
+    def grace_over(self, index: int) -> None:
+        """The grace time of seat ``index``'s dropped player ran out: between matches he gives
+        up the seat; during one a bot plays it, and the table closes if nobody is back."""
         seat = self.seats[index]
         session = seat.session
         if session is None or session.connected:
             return
-        if self.game is None:  # between matches a dropped player gives up the seat
+        if self.game is None:
             self.remove(session, "dropped")
             return
         log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index, seat.name)
@@ -400,17 +380,3 @@ class Table:
         self.table_update()
         for session in gone:
             self.remove(session, "dropped")
-
-
-_FIRES: dict[Deadline, Callable[[Table], None]] = {
-    Deadline.CLOSE: Table._fire_close,
-    Deadline.NEXT_DEAL: Table._fire_next_deal,
-    Deadline.CONTRIBUTIONS: Table._fire_contributions,
-}
-"""What each of the table's own deadlines does when it passes."""
-
-_SEAT_FIRES: dict[Deadline, Callable[[Table, int], None]] = {
-    Deadline.BOT: Table._fire_bot,
-    Deadline.GRACE: Table._fire_grace,
-}
-"""What each deadline of one seat does when it passes, given the seat."""

@@ -1,9 +1,9 @@
 """The table (``_table.Table``) as the modules it is made of see it: its match (``_game``,
-``_game_bots``), its requests (``_table_requests``), who sits where (``_seating``) and the
-journal (``records.journal``). They
-cannot import ``_table``, which imports them; ``Table`` says, once, what they may use of it.
-(A session's table, as the server asks it, is ``_session.Place``: ``_session`` sits below the
-seats that this protocol names.)
+``_game_bots``), its requests (``_table_requests``), its deadlines (``_table_deadlines``), who
+sits where (``_seating``) and the journal (``records.journal``). They cannot import ``_table``,
+which imports them; ``Table`` says, once, what they may use of it. (A session's table, as the
+server asks it, is ``_session.Place``: ``_session`` sits below the seats that this protocol
+names.)
 """
 
 from __future__ import annotations
@@ -68,3 +68,7 @@ class Table(Place, Protocol[GameT]):
     def start_match(self) -> None: ...
 
     def back(self, seat: Seat, snapshot: bool = True) -> None: ...
+
+    def close(self, reason: str, *, keep: bool = False) -> None: ...
+
+    def grace_over(self, index: int) -> None: ...
