@@ -34,7 +34,7 @@ from . import _wire
 from ._game import Game
 from ._password import Digest
 from ._seats import Seat
-from ._session import Session, token_key
+from ._session import Session, forget_gone, token_key
 from ._settings import TableSettings, match_rng
 from ._shuffle import Shuffle
 from ._table import Table
@@ -84,16 +84,7 @@ class Restored:
     def forget_gone(self, now: float, grace_s: float) -> list[str]:
         """Forget the sessions that nobody resumed within ``grace_s`` of their drop, and that
         hold no seat (``now``: trio's clock): a spectator stops watching. Returns their keys."""
-        gone = []
-        for key, session in list(self.sessions.items()):
-            dropped = session.dropped_at
-            if session.seat is not None or (dropped is not None and dropped + grace_s > now):
-                continue
-            if session.table is not None:
-                session.table.remove(session, "dropped")
-            del self.sessions[key]
-            gone.append(key)
-        return gone
+        return forget_gone(self.sessions, now, grace_s)
 
 
 def _closed_event(session: Session) -> dict[str, Any] | None:

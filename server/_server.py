@@ -13,7 +13,7 @@ from __future__ import annotations
 import collections
 import itertools
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -25,7 +25,7 @@ from ._connection import ClientConnection
 from ._lobby import TABLE_REQUESTS, schema, variants_info, welcome
 from ._password import password_ok
 from ._restore import Restored, restore_tables
-from ._session import Session
+from ._session import Session, forget_gone
 from ._settings import TableError, TableSettings
 from ._table import Table
 from ._text import blank, shown
@@ -63,6 +63,21 @@ class Server:
         self._keep_tables = False  # (shutdown)
         self._refused = 0
         self._refusal_logged = -REFUSAL_LOG_EVERY
+        # The handler of each request after hello (``dispatch``; any other: UNKNOWN_TYPE).
+        self._handlers: dict[type[protocol.Request], Callable[[Session, Any], Awaitable[None] | None]] = {
+            protocol.ListRecords: self.record_requests.handle,
+            protocol.GetRecord: self.record_requests.handle,
+            protocol.PlayerStatsRequest: self.player_requests.handle,
+            protocol.LeaderboardRequest: self.player_requests.handle,
+            protocol.Ping: self._ping,
+            protocol.ListTables: self._list_tables,
+            protocol.VariantsRequest: self._variants,
+            protocol.SchemaRequest: self._schema,
+            protocol.CreateTable: self._create_table,
+            protocol.JoinTable: self._join,
+            protocol.Spectate: self._join,
+            **dict.fromkeys(TABLE_REQUESTS, self._at_table),  # to the session's table
+        }
 
     # -- running ----------------------------------------------------------------------------
 
@@ -150,15 +165,7 @@ class Server:
         while True:
             await trio.sleep(max(grace / 2, 0.05))
             now = trio.current_time()
-            gone: list[str] = []
-            for token, session in list(self.sessions.items()):
-                if session.dropped_at is None or session.dropped_at + grace > now or session.seat is not None:
-                    continue
-                if session.table is not None:
-                    session.table.remove(session, "dropped")
-                del self.sessions[token]
-                gone.append(session.key)
-            gone += self.restored.forget_gone(now, grace)
+            gone = forget_gone(self.sessions, now, grace) + self.restored.forget_gone(now, grace)
             if self.records.journal is not None:  # (nothing is left to resume after a restart)
                 for key in gone:
                     self.records.journal.session_gone(key)
@@ -228,10 +235,8 @@ class Server:
     # -- requests ----------------------------------------------------------------------------------
 
     def dispatch(self, conn: ClientConnection, req: protocol.Request) -> Awaitable[None] | None:
-        """Handle one checked request from ``conn`` at once, its table's part too: one
-        connection's requests are done, and answered, strictly in order (docs/PROTOCOL.md §3).
-        A request that reads the records returns what reads and answers it: the connection
-        awaits it before its next request."""
+        """Handle one checked request from ``conn`` at once, its table's part too (``_handlers``),
+        in order (docs/PROTOCOL.md §3); one that reads the records returns what the connection awaits."""
         if isinstance(req, protocol.Hello):
             if conn.session is not None:
                 conn.session.error(req, "BAD_STATE", "hello was already said")
@@ -242,38 +247,42 @@ class Server:
         if session is None:  # protocol.Connection refuses anything before hello; a failed hello too
             conn.fatal(protocol.error("NOT_READY", "no session: say hello first", re=req.id))
             return None
-        if isinstance(req, (protocol.ListRecords, protocol.GetRecord)):
-            return self.record_requests.handle(session, req)
-        if isinstance(req, (protocol.PlayerStatsRequest, protocol.LeaderboardRequest)):
-            return self.player_requests.handle(session, req)
-        if isinstance(req, protocol.Ping):
-            session.reply(req, {"t": "pong"})
-        elif isinstance(req, protocol.ListTables):
-            session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
-        elif isinstance(req, protocol.VariantsRequest):
-            session.reply(req, {"t": "variants", "variants": variants_info(self.config.table)})
-        elif isinstance(req, protocol.SchemaRequest):
-            session.reply(req, {"t": "schema", "schema": schema()})
-        elif isinstance(req, protocol.CreateTable):
-            self._create_table(session, req)
-        elif isinstance(req, (protocol.JoinTable, protocol.Spectate)):
-            table = self.tables.get(req.table)
-            if table is None:
-                session.error(req, "NO_SUCH_TABLE", f"there is no table {req.table}")
-            elif session.table is not None:
-                session.error(req, "BAD_STATE", "leave your table first")
-            else:
-                table.handle(session, req)
-        elif isinstance(req, TABLE_REQUESTS):
-            if session.table is not None:
-                session.table.handle(session, req)
-            elif req.t in protocol.GAME_REQUESTS:
-                session.error(req, "NOT_PLAYING", "you are at no table")
-            else:
-                session.error(req, "BAD_STATE", "you are at no table")
-        else:
-            session.error(req, "UNKNOWN_TYPE", f"this server does not handle {req.t!r}")
+        handler = self._handlers.get(type(req))
+        if handler is not None:
+            return handler(session, req)
+        session.error(req, "UNKNOWN_TYPE", f"this server does not handle {req.t!r}")
         return None
+
+    # -- the lobby's requests (``_handlers``) ---------------------------------------------------
+
+    def _ping(self, session: Session, req: protocol.Ping) -> None:
+        session.reply(req, {"t": "pong"})
+
+    def _list_tables(self, session: Session, req: protocol.ListTables) -> None:
+        session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
+
+    def _variants(self, session: Session, req: protocol.VariantsRequest) -> None:
+        session.reply(req, {"t": "variants", "variants": variants_info(self.config.table)})
+
+    def _schema(self, session: Session, req: protocol.SchemaRequest) -> None:
+        session.reply(req, {"t": "schema", "schema": schema()})
+
+    def _join(self, session: Session, req: protocol.JoinTable | protocol.Spectate) -> None:
+        table = self.tables.get(req.table)
+        if table is None:
+            session.error(req, "NO_SUCH_TABLE", f"there is no table {req.table}")
+        elif session.table is not None:
+            session.error(req, "BAD_STATE", "leave your table first")
+        else:
+            table.handle(session, req)
+
+    def _at_table(self, session: Session, req: protocol.Request) -> None:
+        if session.table is not None:
+            session.table.handle(session, req)
+        elif req.t in protocol.GAME_REQUESTS:
+            session.error(req, "NOT_PLAYING", "you are at no table")
+        else:
+            session.error(req, "BAD_STATE", "you are at no table")
 
     def _hello(self, conn: ClientConnection, req: protocol.Hello) -> None:
         cfg = self.config

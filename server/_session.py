@@ -53,6 +53,22 @@ def token_key(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def forget_gone(sessions: dict[str, Session], now: float, grace_s: float) -> list[str]:
+    """Forget the ``sessions`` (by any key) whose connection has been gone for ``grace_s``
+    (``now``: trio's clock) and that hold no seat: a spectator stops watching (nothing is
+    left to resume). Returns their ``key``s."""
+    gone = []
+    for k, session in list(sessions.items()):
+        dropped = session.dropped_at
+        if dropped is None or dropped + grace_s > now or session.seat is not None:
+            continue
+        if session.table is not None:
+            session.table.remove(session, "dropped")
+        del sessions[k]
+        gone.append(session.key)
+    return gone
+
+
 def wall_ms() -> int:
     """Unix wall-clock time in integer milliseconds (the ``ts`` of events; display only)."""
     return time.time_ns() // 1_000_000
