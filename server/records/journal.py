@@ -190,10 +190,8 @@ class _Notes:
 
     def changed(self, state: tuple[Any, ...]) -> bool:
         """The table's ``state`` now; whether it differs from the one last noted."""
-        if state == self.state:
-            return False
-        self.state = state
-        return True
+        changed, self.state = state != self.state, state
+        return changed
 
     def match_begun(self, uid: str | None) -> None:
         """A match begins (``uid``), or ended (None): no deal is held."""
