@@ -38,10 +38,12 @@ from ._session import Session, forget_gone, token_key
 from ._settings import TableSettings, match_rng
 from ._shuffle import Shuffle
 from ._table import Table
+from .records.deal_notes import Keeper
 from .records.deal_record import Applied, RecordError, unpacked_action
 from .records.journal import Journal
 from .records.journal_rows import Journaled
 from .records.replay import describe
+from .records.writer import RecordsWriter
 
 log = logging.getLogger("neveryu.server")
 
@@ -97,23 +99,23 @@ def _closed_event(session: Session) -> dict[str, Any] | None:
 
 
 def restore_tables(
-    records: Any,
-    tables: dict[int, Table],
+    records: RecordsWriter,
     restored: Restored,
     replay: int,
     on_close: Callable[[Table], None],
     start: Callable[[Callable[[], Any]], None],
-) -> None:
-    """Restore every table ``records`` took over from the journal (``RecordsWriter.journaled``) into
-    ``tables`` (by its number, or the next free one), its players' sessions into ``restored``
-    (``replay``: the events each keeps), ``on_close(table)`` when one closes, and
+) -> dict[int, Table]:
+    """The tables ``records`` took over from the journal (``RecordsWriter.take_journaled``), by
+    their number (or the next free one), their players' sessions put in ``restored``
+    (``replay``: the events each keeps), ``on_close(table)`` called when one closes, and
     ``start(table.run)`` each. A table whose journal does not replay is not restored: one log
     line says why, its rows are kept (``Journal.failed``) and its players' sessions wait in
     the lobby to be told (``told``)."""
+    tables: dict[int, Table] = {}
     journal = records.journal
     journaled, lobby = records.take_journaled()
     if journal is None:
-        return
+        return tables
     for j in journaled:
         number = j.table_no if j.table_no not in tables else max(tables) + 1
         try:
@@ -135,9 +137,10 @@ def restore_tables(
             len(sessions),
         )
     now = trio.current_time()
-    for j in lobby:  # the others: in the lobby (a session at a table came back with it)
-        if j.key not in restored.sessions:
-            restored.add([Session.restored(j.name, j.key, j.player, replay, now)])
+    for kept in lobby:  # the others: in the lobby (a session at a table came back with it)
+        if kept.key not in restored.sessions:
+            restored.add([Session.restored(kept.name, kept.key, kept.player, replay, now)])
+    return tables
 
 
 def restore_table(
@@ -146,7 +149,7 @@ def restore_table(
     table_id: int,
     journal: Journal,
     replay: int,
-    records: Any = None,
+    records: Keeper | None = None,
     on_close: Callable[[Table], None] | None = None,
 ) -> tuple[Table, list[Session]]:
     """The table ``journaled`` holds, as table ``table_id``, noted by ``journal`` from now on,

@@ -94,7 +94,7 @@ class Server:
                 await outer.start(self._hold_tasks)
                 assert self._nursery is not None  # the journal's tables, back (``_restore``):
                 replay, start = cfg.limits.replay, self._nursery.start_soon
-                restore_tables(self.records, self.tables, self.restored, replay, self._table_closed, start)
+                self.tables = restore_tables(self.records, self.restored, replay, self._table_closed, start)
                 self._table_ids = itertools.count(max(self.tables, default=0) + 1)  # (new ones after)
                 listeners = await outer.start(self._listen, accepting)
                 self.port = listeners[0].socket.getsockname()[1]

@@ -239,9 +239,8 @@ async def test_a_journal_that_does_not_replay_costs_that_table_only(nursery, moc
 
     caplog.set_level(logging.INFO, logger="neveryu.server")
     again = open_records(db)
-    tables: dict[int, Table] = {}
     restored = Restored()
-    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    tables = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)
     assert sorted(tables) == [1]
     seated = {(s.table.id if s.table else None, s.seat) for s in restored.sessions.values()}
     assert seated == {(1, 0), (1, 1), (None, None)}  # table 2's players wait in the lobby

@@ -31,7 +31,6 @@ from neveryu import engine, protocol
 from neveryu.server import DealRecord, RecordsWriter, check_record, connect_records, deal_ids, load_deal
 from neveryu.server._restore import Restored, restore_tables
 from neveryu.server._session import Session
-from neveryu.server._table import Table
 from neveryu.server.records.database import MIGRATIONS, SCHEMA_VERSION, connect
 
 MOMENTS = ("deal", "match_end", "first_deal", "first_deal", "deal", "match_end", "first_deal")
@@ -103,9 +102,8 @@ async def restart(nursery, records: RecordsWriter, played: Played, caplog) -> tu
     played.table.close("killed")  # (the dead process's table: its entries reach no writer)
     caplog.clear()
     again = open_records(records.path)
-    tables: dict[int, Table] = {}
     restored = Restored()
-    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    tables = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)
     assert not [r for r in caplog.records if "not restored" in r.getMessage()], caplog.text
     assert sorted(tables) == [played.table.id]
     table = tables[played.table.id]
@@ -212,9 +210,8 @@ async def test_a_spectator_comes_back_watching(nursery, mock_clock, tmp_path, ca
     crash(records)
     played.table.close("killed")
     again = open_records(db)
-    tables: dict[int, Table] = {}
     restored = Restored()
-    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    tables = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)
     table = tables[1]
     mock_clock.jump(0.2)  # (the players take a while to come back)
     await trio.testing.wait_all_tasks_blocked()
@@ -242,9 +239,8 @@ async def test_the_player_to_act_gets_his_whole_turn_when_he_resumes(nursery, mo
     crash(records)
     played.table.close("killed")
     again = open_records(db)
-    tables: dict[int, Table] = {}
     restored = Restored()
-    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    tables = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)
     table = tables[1]
     mock_clock.jump(0.2)  # (he takes a while to come back: less than any window or bot delay)
     await trio.testing.wait_all_tasks_blocked()
