@@ -140,7 +140,7 @@ class Game(SeatBots, DealNotes):
             self.deal_cards()
 
     def deal_cards(self) -> None:
-        """Deal the deck of the pending shuffle (``next_deal``), with a new referee (``seat_deal``)."""
+        """Deal the deck of the pending shuffle (``next_deal``), with a new referee (``_seat_deal``)."""
         shuffle = self.shuffle
         if shuffle is None or shuffle.dealt:
             return
