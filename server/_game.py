@@ -272,7 +272,7 @@ class Game(SeatBots, DealNotes):
         for event in events:
             self._send(event)
             if type(event) is engine.TimedOut:
-                self.seats[event.seat].away = True
+                self.seats[event.seat].set_away(True)
                 self.table.table_update()
         self.after_events()
 

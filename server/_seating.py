@@ -39,7 +39,7 @@ def join_table(table: Table[Game], session: Session, req: protocol.JoinTable) ->
         if not free:
             raise TableError("TABLE_FULL", "no seat is free")
         seat = free[0]
-    seat.session, seat.name, seat.ready, seat.away = session, session.name, False, False
+    seat.take(session)
     session.table, session.seat = table, seat.index
     if table.host is None:
         table.host = session
@@ -104,7 +104,7 @@ def seat_bot(table: Table[Game], session: Session, req: protocol.SeatBot) -> Non
     session.ok(req)
     if player is not None:
         _remove_player(table, seat, player, session)
-    seat.strength, seat.name, seat.ready, seat.away = strength, f"bot {seat.index + 1}", True, False
+    seat.to_bot(strength)
     _seat_changed(table, seat, session, "bot", player, strength)
 
 
@@ -122,7 +122,7 @@ def seat_free(table: Table[Game], session: Session, req: protocol.SeatFree) -> N
         _remove_player(table, seat, player, session)
         _seat_changed(table, seat, session, "removed", player, None)
     else:
-        seat.strength, seat.name, seat.ready = None, None, False
+        seat.to_person()
         _seat_changed(table, seat, session, "bot_removed", None, None)
 
 
@@ -132,7 +132,7 @@ def _remove_player(table: Table[Game], seat: Seat, player: Session, host: Sessio
     left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
     player.event({**left, "by": host.seat})
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
-    seat.session, seat.name, seat.ready = None, None, False
+    seat.free(playing=False)
     player.table, player.seat = None, None
 
 

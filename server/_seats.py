@@ -39,6 +39,42 @@ class Seat:
         seat.name, seat.session, seat.ready, seat.away = name, session, ready, away
         return seat
 
+    def take(self, session: Session) -> None:
+        """``session``'s person takes the seat (``join_table``): not ready yet, not away."""
+        self.session, self.name, self.ready, self.away = session, session.name, False, False
+
+    def free(self, playing: bool) -> None:
+        """The seat's person leaves it (or is removed): during a match (``playing``) a bot plays
+        it, away, until someone takes it; between matches it is free and nameless."""
+        self.session, self.ready = None, False
+        if playing:
+            self.away = True
+        else:
+            self.name, self.away = None, False
+
+    def to_bot(self, strength: str) -> None:
+        """The seat becomes a bot seat of ``strength`` (the host's ``seat_bot``), ready."""
+        self.strength, self.name, self.ready, self.away = strength, f"bot {self.index + 1}", True, False
+
+    def to_person(self) -> None:
+        """A bot seat becomes a person's, free (the host's ``seat_free``)."""
+        self.strength, self.name, self.ready = None, None, False
+
+    def set_ready(self, ready: bool) -> None:
+        """The seat's person says whether he is ready for the next match (``ready``)."""
+        self.ready = ready
+
+    def set_away(self, away: bool) -> None:
+        """A bot plays the person's seat (``away``) until he is back, or no more."""
+        self.away = away
+
+    def match_ended(self) -> None:
+        """The match ended: a person's seat is neither ready nor away; a free one is nameless."""
+        if self.human:
+            self.ready = self.away = False
+            if self.session is None:
+                self.name = None
+
     @property
     def human(self) -> bool:
         """A player's seat (not a bot seat), taken or not."""

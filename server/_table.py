@@ -132,12 +132,8 @@ class Table:
             self.spectators.remove(session)
         elif session.seat is not None:
             seat = self.seats[session.seat]
-            seat.session, seat.ready = None, False
+            seat.free(self.playing)
             self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
-            if self.playing:
-                seat.away = True
-            else:
-                seat.name, seat.away = None, False
             log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
             self.broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
         session.table, session.seat = None, None
@@ -234,7 +230,7 @@ class Table:
             self.remove(session, "dropped")
             return
         log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index, seat.name)
-        seat.away = True
+        seat.set_away(True)
         if not self._people_here():  # the last grace ended and nobody is back: as if they left
             self.close("its players left")
             return
@@ -324,7 +320,7 @@ class Table:
         """A player shows he is back: his seat is no longer away (``Game.back``)."""
         self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
         if seat.away and seat.session is not None:
-            seat.away = False
+            seat.set_away(False)
             self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
             log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index)
             self.table_update()
@@ -371,12 +367,14 @@ class Table:
         self.deals_played, self.game = self.game.deal_no, None
         gone = []
         for seat in self.seats:
-            if seat.human:
-                seat.ready = seat.away = False
-                if seat.session is None:
-                    seat.name = None
-                elif not seat.session.connected and not self._waits(seat):
-                    gone.append(seat.session)
+            seat.match_ended()
+            if (
+                seat.human
+                and seat.session is not None
+                and not seat.session.connected
+                and not self._waits(seat)
+            ):
+                gone.append(seat.session)
         self.table_update()
         for session in gone:
             self.remove(session, "dropped")

@@ -68,7 +68,7 @@ def leave(table: Table[Game], session: Session, req: protocol.Leave) -> None:
 
 def ready(table: Table[Game], session: Session, req: protocol.Ready) -> None:
     seat = _seat_of(table, session)
-    seat.ready = req.ready
+    seat.set_ready(req.ready)
     table.back(seat)
     session.ok(req)
     table.table_update()
