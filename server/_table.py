@@ -30,7 +30,7 @@ from neveryu import engine, protocol
 
 from . import _seating
 from ._game import Game
-from ._outbox import begin_batch, end_batch
+from ._outbox import batch
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableError, TableSettings, table_seed
@@ -223,23 +223,22 @@ class Table:
 
     def _fire(self, key: TimerKey) -> None:
         """A deadline passed: its referee's (the game's), or one of the table's own."""
-        begin_batch()
-        try:
-            if key.kind in REFEREE_DEADLINES:
-                game = self.game
-                if game is not None and game.referee is not None:
-                    events = game.referee.fired(key.kind)
-                    if events:
-                        game.publish(events)
-                    elif game.deal is not None and not game.deal.over:
-                        game.after_events()  # (a bot a settled group let play is asked, ``fire_bot``)
-            elif key.seat is None:
-                _FIRES[key.kind](self)
-            else:
-                _SEAT_FIRES[key.kind](self, key.seat)
-        except Exception:
-            log.exception("table %d: deadline %s failed", self.id, key)
-        end_batch()  # (what the deadline sent and is not written yet goes out)
+        with batch():  # (what the deadline sent goes out at its end)
+            try:
+                if key.kind in REFEREE_DEADLINES:
+                    game = self.game
+                    if game is not None and game.referee is not None:
+                        events = game.referee.fired(key.kind)
+                        if events:
+                            game.publish(events)
+                        elif game.deal is not None and not game.deal.over:
+                            game.after_events()  # (a bot a settled group let play is asked, ``fire_bot``)
+                elif key.seat is None:
+                    _FIRES[key.kind](self)
+                else:
+                    _SEAT_FIRES[key.kind](self, key.seat)
+            except Exception:
+                log.exception("table %d: deadline %s failed", self.id, key)
 
     def _fire_close(self) -> None:
         self.close("its players left")
