@@ -228,3 +228,31 @@ async def test_nothing_written_for_heartbeat_s_asks_for_a_heartbeat(autojump_clo
     sock.detach()
     assert [round(t - start, 3) for t in idle] == [3.5, 5.5]
     assert await client.receive_some(100) == b"ahh"
+
+
+async def test_a_frame_queued_as_the_heartbeat_falls_due_is_written_not_timed_out(mock_clock):
+    """The heartbeat's deadline passes while the writer waits, and a frame is queued before the
+    writer runs again: the frame is written (a heartbeat first, as one was due), and the write
+    is not taken for one that timed out."""
+    stream, sock, client = pair()
+    idle: list[float] = []
+    box = outbox(
+        stream,
+        sock,
+        heartbeat_s=1.0,
+        send_s=0.5,
+        on_idle=lambda: (idle.append(trio.current_time()), box.send(b"h")),
+    )
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(box.run)
+        await trio.testing.wait_all_tasks_blocked()
+        start = trio.current_time()
+        mock_clock.jump(2.0)  # past the heartbeat's deadline, with no checkpoint yet
+        box.send(b"frame")
+        await trio.testing.wait_all_tasks_blocked()
+        assert box.failure is None
+        assert await client.receive_some(100) == b"frameh"
+        box.end()
+    sock.detach()
+    assert box.failure is None
+    assert idle == [start + 2.0]
