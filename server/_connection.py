@@ -21,7 +21,7 @@ import trio
 from neveryu import protocol
 
 from ._config import FRAME_BYTES, Limits
-from ._outbox import Outbox, begin_batch, end_batch
+from ._outbox import Outbox, batch
 from ._session import Session
 
 log = logging.getLogger("neveryu.server")
@@ -244,17 +244,17 @@ class ClientConnection:
             if not self._take_token(now):
                 self._reply_error(request.id, "RATE_LIMITED", "too many requests; slow down")
                 continue
-            begin_batch()
-            try:
-                pending = self.dispatch(self, request)
-                if pending is not None:
-                    await pending
-            except Exception:
-                if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
-                    log.exception("%s: failed to handle %s", self, request.t)
-                self._reply_error(request.id, "INTERNAL_ERROR", "the server failed to handle this request")
-            finally:  # (also when the connection is cancelled while a records request reads)
-                end_batch()  # what the request sent and is not written yet goes out
+            with batch():  # (what the request sent goes out at its end, also when cancelled)
+                try:
+                    pending = self.dispatch(self, request)
+                    if pending is not None:
+                        await pending
+                except Exception:
+                    if not self.errors["INTERNAL_ERROR"]:  # one traceback per connection, then counts
+                        log.exception("%s: failed to handle %s", self, request.t)
+                    self._reply_error(
+                        request.id, "INTERNAL_ERROR", "the server failed to handle this request"
+                    )
 
     def _reply_error(self, rid: int | None, code: str, msg: str) -> None:
         self.note_error(code, msg)

@@ -2,33 +2,24 @@
 
 Whoever sends to a client (its session, its table, the lobby) calls ``Outbox.send(frame)``,
 which never waits. The work the server does for one request, or for one deadline that fired, is
-a *batch*: ``begin_batch()`` and ``end_batch()`` enclose it (a connection's reader around each
-request, a table's task around each deadline). When is a frame written?
+a *batch* (``with batch():``, around each request in a connection's reader and around each
+deadline in a table's task). Frames take one of two routes:
 
-- While a batch that found the server idle is under way (trio had nothing else to run, and was
-  about to wait for I/O: ``Flusher.before_io_wait``), at once: one non-blocking ``send`` of that
-  frame on the connection's socket. The players see an event as soon as it is made, not after
-  the rest of the batch (the ``turn``, every seat's ``legal``, the bots).
-- Otherwise, at the end of the batch: every frame the batch sent a client, in one ``send``. A
-  busy server makes a system call per client per batch, not one per frame. Frames sent outside
-  any batch (shutdown, the lobby's sweeps) are written once the sending task yields, by the
-  ``Flusher``'s own task.
+- A batch's frames go out at its end: all a client was sent, in one non-blocking ``send`` on
+  the connection's socket (the reply, the events, ``turn``, ``legal``: one system call per
+  client per batch).
+- The writer task (``run``, one per connection) writes the rest with the stream's ``send_all``,
+  each write within ``send_ms``: what the socket did not take at once (the client reads
+  slowly), what was sent while a write was under way, and what was sent outside any batch
+  (shutdown, the lobby's sweeps). It also sends a heartbeat when nothing was written for
+  ``heartbeat_ms`` (``on_idle``).
 
-Whatever the socket does not take (the client reads slowly), and whatever is sent while a write
-is under way, the outbox's writer task (``run``) writes with the stream's ``send_all``, each
-write within ``send_ms``. The writer also sends a heartbeat when nothing was written for
-``heartbeat_ms`` (``on_idle``).
-
-Why both: written at once, an idle server's players see an action's event sooner than after
-the whole batch, but a ``send`` per frame costs a busy server more CPU per action than one per
-client per batch (a batch sends a client 3-4 frames: the reply, the events, ``turn``,
-``legal``); why not always ``send_all`` from the writer task: waking a task and going through
-``send_all`` for every receiver of every batch cost as many instructions as all the rest of an
-action's work together (docs/BENCHMARKS.md, "The write path and the plain server" and
-"2026-12-06: the write path, at once when the server is idle", measured side by side).
-tests/test_server_outbox.py checks that what a client receives is exactly what the plain way
-(every frame through ``send_all``) delivers, at once or at a batch's end, whatever the socket
-takes at once.
+Why not only the writer task, the plain way: waking a task and going through ``send_all`` for
+every receiver of every batch costs more of the server's CPU per action than all the rest of an
+action's work together; at 1,000 clients that is the difference between a p99 within target and
+one far over it (docs/BENCHMARKS.md, "The write path"). tests/test_server_outbox.py checks that
+what a client receives is exactly what the plain way (every frame through ``send_all``) would
+deliver, whatever the socket takes at once.
 
 A queue longer than ``limit`` frames means the client stopped reading: what is queued is thrown
 away (its session keeps its events for a resume), the last message ``on_full()`` gives (``bye``
@@ -41,83 +32,43 @@ and gives the peer a moment to read it (``LINGER``) before the connection closes
 from __future__ import annotations
 
 import collections
+import contextlib
+import contextvars
+import math
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import trio
-from trio.lowlevel import RunVar
 
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
 
 
-class Flusher(trio.abc.Instrument):
-    """When frames are written (the module docstring), for every outbox of one trio run:
-    ``at_once`` while a batch that found the server idle is under way; else ``due(outbox)``
-    asks for ``outbox.flush()``, which ``flush()`` does at the batch's end, and ``run`` (a
-    system task) once the sending task yields, for what no batch's end wrote. There is one per
-    trio run (``flusher()``): an instrument of the run, to see it idle, and a system task."""
+class _Batch:
+    """The outboxes a batch under way has sent frames to, and the task doing it."""
+
+    __slots__ = ("due", "task")
 
     def __init__(self) -> None:
-        self._due: list[Outbox] = []
-        self._wake = trio.Event()
-        self.idle = True  # trio had nothing to run (and waited for I/O) since a batch last began
-        self.at_once = False  # the batch under way found the server idle: frames go out at once
-
-    def before_io_wait(self, timeout: float) -> None:
-        """trio is about to wait for I/O: with nothing to run when ``timeout`` > 0 (it only
-        polls while tasks are runnable). Under a ``MockClock`` that autojumps, or while a task
-        is in ``wait_all_tasks_blocked``, trio always polls: every batch is written at its end
-        (tests/test_server_outbox.py checks both ways; the tests over TCP see the server idle)."""
-        if timeout > 0:
-            self.idle = True
-
-    def begin(self) -> None:
-        """A batch begins: its frames go out at once if the server was idle until now."""
-        self.at_once, self.idle = self.idle, False
-
-    def due(self, outbox: Outbox) -> None:
-        if not self._due:
-            self._wake.set()
-        self._due.append(outbox)
-
-    def flush(self) -> None:
-        """A batch ends (or the flusher's task runs): write what is due now."""
-        self.at_once = False
-        due, self._due = self._due, []
-        for outbox in due:
-            outbox.flush()
-
-    async def run(self) -> None:
-        """Until cancelled: flush what is due, each time something is."""
-        while True:
-            await self._wake.wait()
-            self._wake = trio.Event()
-            self.flush()
+        self.due: list[Outbox] = []
+        self.task = trio.lowlevel.current_task()
 
 
-_FLUSHER: RunVar[Flusher] = RunVar("neveryu_flusher")
+_BATCH: contextvars.ContextVar[_Batch | None] = contextvars.ContextVar("neveryu_batch", default=None)
 
 
-def flusher() -> Flusher:
-    """This trio run's ``Flusher``, made (an instrument, and a system task) on first use."""
+@contextlib.contextmanager
+def batch() -> Iterator[None]:
+    """The work done inside is one batch: what it sends each client leaves in one ``send`` at
+    its end (``Outbox.flush``). The batch is its task's own: what another task sends meanwhile
+    (one it started included, whose context is a copy of this one's) is not part of it."""
+    made = _Batch()
+    token = _BATCH.set(made)
     try:
-        return _FLUSHER.get()
-    except LookupError:
-        made = Flusher()
-        _FLUSHER.set(made)
-        trio.lowlevel.add_instrument(made)
-        trio.lowlevel.spawn_system_task(made.run, name="neveryu outbox flusher")
-        return made
-
-
-def begin_batch() -> None:
-    """A batch begins (``Flusher.begin``)."""
-    flusher().begin()
-
-
-def end_batch() -> None:
-    """The batch ends: what it sent and was not written yet goes out (``Flusher.flush``)."""
-    flusher().flush()
+        yield
+    finally:
+        _BATCH.reset(token)
+        for outbox in made.due:
+            outbox.flush()
 
 
 class Outbox:
@@ -143,7 +94,6 @@ class Outbox:
     ) -> None:
         self.stream = stream
         self.sock = sock
-        self.flusher = flusher()
         self.limit = limit
         self.send_s = send_s
         self.heartbeat_s = heartbeat_s
@@ -152,7 +102,7 @@ class Outbox:
         self._queue: collections.deque[bytes] = collections.deque()  # whole frames
         self._rest = b""  # the rest of a frame begun (a write the socket took in part): first out
         self._writing = False  # the writer is in a send_all: nothing may be written before it ends
-        self._flush_due = False  # the flusher will write the queue
+        self._due_in: _Batch | None = None  # the batch under way that writes the queue at its end
         self._last: bytes | None = None  # the last message, once one is queued
         self._closing = False  # a last message is queued (or the connection ends without one)
         self._wake = trio.Event()
@@ -168,30 +118,33 @@ class Outbox:
         return len(self._queue)
 
     def send(self, frame: bytes) -> None:
-        """Send ``frame`` to the client without waiting: written at once when the batch under
-        way found the server idle and nothing is ahead of it, else queued and written with what
-        else the batch sends (by the flusher when the writer is idle, else by the writer).
-        Ignored once a last message is queued."""
+        """Send ``frame`` to the client without waiting: queued, and written at the end of the
+        batch under way in this task (``batch``), else by the writer task. Ignored once a last
+        message is queued."""
         if self._closing:
-            return
-        if self.flusher.at_once and not (self._writing or self._rest or self._queue):
-            self._send_now(frame)
             return
         self._queue.append(frame)
         if len(self._queue) > self.limit:
             self._queue.clear()
             self.send_last(self.on_full())
-        elif self._writing:
+            return
+        mine = _BATCH.get()
+        if mine is not None and mine.task is not trio.lowlevel.current_task():
+            mine = None  # (a batch of the task that started this one: not this task's)
+        if self._writing or mine is None:
             self._wake.set()
-        elif not self._flush_due:
-            self._flush_due = True
-            self.flusher.due(self)
+        elif self._due_in is None:
+            self._due_in = mine
+            mine.due.append(self)
+        elif self._due_in is not mine:
+            self._wake.set()  # another task's batch holds the queue: the writer takes it now
 
     def flush(self) -> None:
-        """Write the queue with one non-blocking ``send`` (the flusher calls it)."""
-        self._flush_due = False
+        """Write the queue with one non-blocking ``send`` (a batch's end calls it), unless the
+        writer task has it: a write under way, a frame begun, a last message queued."""
+        self._due_in = None
         if self._writing or self._closing or self._rest or not self._queue:
-            return  # the writer has it
+            return
         data = b"".join(self._queue)
         self._queue.clear()
         self._drained.set()
@@ -232,31 +185,41 @@ class Outbox:
             await self._drained.wait()
 
     async def run(self) -> None:
-        """Write what ``send`` queued until the last message is written (or writing fails);
-        then return, and the connection closes. The heartbeat timer and each write's deadline
-        are two scopes: a heartbeat that fell due while the writer was woken must not cancel
-        the write that follows."""
-        while True:
-            with trio.move_on_at(self.last_written_at + self.heartbeat_s):
-                await self._wake.wait()
-            if not self._wake.is_set():
-                now = trio.current_time()
-                if now >= self.last_written_at + self.heartbeat_s:  # (a flush may have written)
-                    self.on_idle()  # nothing written for heartbeat_ms: it sends a heartbeat
-                    self.last_written_at = now  # (the next one is due heartbeat_ms from now)
-                continue
-            self._wake = trio.Event()  # (what is queued from now on wakes the next round)
-            closing = self._closing
-            data = self._take(closing)
-            if data:
-                self._writing = True
-                written = await self._write(data)
-                self._writing = False
-                if not written:
+        """Write what the batches' ends did not (what the socket did not take at once, what was
+        sent outside any batch) until the last message is written or writing fails; then
+        return, and the connection closes.
+
+        One cancel scope is the writer's timer, its deadline moved as it goes: while it waits,
+        the heartbeat (``heartbeat_s`` after the last write); while it writes, the write's
+        (``send_s`` from its start). A scope that fired stays cancelled, so a new one is made
+        only then: after a heartbeat fell due (a write timing out ends the writer)."""
+        try:
+            while True:
+                with trio.CancelScope() as timer:
+                    while True:
+                        timer.deadline = self.last_written_at + self.heartbeat_s
+                        await self._wake.wait()
+                        if timer.cancel_called:  # the heartbeat fell due as it woke: a new timer first
+                            break
+                        self._wake = trio.Event()  # (what is queued from now on wakes the next round)
+                        closing = self._closing
+                        data = self._take(closing)
+                        if data:
+                            timer.deadline = trio.current_time() + self.send_s
+                            if not await self._write(data):
+                                return
+                        if closing:
+                            timer.deadline = math.inf  # (the linger has its own)
+                            await self._close()
+                            return
+                if self._writing:
+                    self.failure = "send_timeout"
                     return
-            if closing:
-                await self._close()
-                return
+                if trio.current_time() >= self.last_written_at + self.heartbeat_s:
+                    self.on_idle()  # nothing written for heartbeat_s: it sends a heartbeat
+                    self.last_written_at = trio.current_time()  # (the next one is due from now)
+        finally:
+            self._closing = True  # nothing more is queued, nor written by a batch's end
 
     def _take(self, closing: bool) -> bytes:
         """Everything queued (the rest of a frame begun first), taken off the queue, and
@@ -270,17 +233,17 @@ class Outbox:
         return data
 
     async def _write(self, data: bytes) -> bool:
-        """Write ``data`` within ``send_s``; False (and ``failure`` said) when it did not go."""
-        with trio.move_on_after(self.send_s):
-            try:
-                await self.stream.send_all(data)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                self.failure = "broken"
-                return False
-            self.last_written_at = trio.current_time()
-            return True
-        self.failure = "send_timeout"
-        return False
+        """Write ``data`` with the stream's ``send_all``; False (and ``failure`` said) when the
+        stream broke. While it writes, ``_writing`` tells a timer that fires why (``run``)."""
+        self._writing = True  # (left set when the timer cancels the write)
+        try:
+            await self.stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.failure = "broken"
+            return False
+        self._writing = False
+        self.last_written_at = trio.current_time()
+        return True
 
     async def _close(self) -> None:
         self.last_written = self._last is not None

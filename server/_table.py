@@ -21,7 +21,7 @@ from neveryu import engine, protocol
 
 from . import _table_requests
 from ._game import Game
-from ._outbox import begin_batch, end_batch
+from ._outbox import batch
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableSettings, table_seed
@@ -201,23 +201,22 @@ class Table:
 
     def _fire(self, key: TimerKey) -> None:
         """A deadline passed: its referee's (the game's), or one of the table's own."""
-        begin_batch()
-        try:
-            if key.kind in REFEREE_DEADLINES:
-                game = self.game
-                if game is not None and game.referee is not None:
-                    events = game.referee.fired(key.kind)
-                    if events:
-                        game.publish(events)
-                    elif game.deal is not None and not game.deal.over:
-                        game.after_events()  # (a bot a settled group let play is asked, ``fire_bot``)
-            elif key.seat is None:
-                FIRES[key.kind](self)
-            else:
-                SEAT_FIRES[key.kind](self, key.seat)
-        except Exception:
-            log.exception("table %d: deadline %s failed", self.id, key)
-        end_batch()  # (what the deadline sent and is not written yet goes out)
+        with batch():  # (what the deadline sent goes out at its end)
+            try:
+                if key.kind in REFEREE_DEADLINES:
+                    game = self.game
+                    if game is not None and game.referee is not None:
+                        events = game.referee.fired(key.kind)
+                        if events:
+                            game.publish(events)
+                        elif game.deal is not None and not game.deal.over:
+                            game.after_events()  # (a bot a settled group let play is asked, ``fire_bot``)
+                elif key.seat is None:
+                    FIRES[key.kind](self)
+                else:
+                    SEAT_FIRES[key.kind](self, key.seat)
+            except Exception:
+                log.exception("table %d: deadline %s failed", self.id, key)
 
     def grace_over(self, index: int) -> None:
         """The grace time of seat ``index``'s dropped player ran out: between matches he gives

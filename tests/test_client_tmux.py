@@ -66,12 +66,16 @@ class Tmux:
     def keys(self, *keys: str) -> None:
         self.run("send-keys", *keys)
 
-    def wait_for(self, predicate, timeout: float = 20.0, what: str = "") -> str:
+    def wait_for(self, predicate, timeout: float = 20.0, what: str = "", settled: bool = False) -> str:
+        """The screen once ``predicate`` holds for it (``settled``: on two captures in a row
+        that are the same, so that a screen caught while it is drawn does not count)."""
         deadline = time.monotonic() + budget.seconds(timeout)
+        last = None
         while True:
             screen = self.screen()
-            if predicate(screen):
+            if predicate(screen) and (not settled or screen == last):
                 return screen
+            last = screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out waiting for {what}; the screen:\n{screen}")
             time.sleep(0.1)
@@ -200,13 +204,13 @@ def test_too_small_then_resized_keeps_the_game_in_russian(tmp_path):
     tmux = Tmux(width=50, height=15)
     try:
         tmux.start(play(tmp_path, "--seed 3 --players 2 --bot-delay 30 --lang ru --name Tess"))
-        screen = tmux.wait_for(lambda s: "Терминал 50×15" in s, what="the too-small message")
+        screen = tmux.wait_for(lambda s: "Терминал 50×15" in s, what="the too-small message", settled=True)
         said = "Терминал 50×15, а neveryu нужно хотя бы 64×20. Увеличьте окно или уменьшите шрифт."
         words = [w for line in screen.splitlines()[1:] for w in line.split()]
         assert words == said.split()  # every line ends at a word's end: no word is cut
         tmux.run("resize-window", "-x", "90", "-y", "28")
         screen = tmux.wait_for(
-            lambda s: "Ваша рука" in s and "Ваш ход!" in s, what="the table after the resize"
+            lambda s: "Ваша рука" in s and "Ваш ход!" in s, what="the table after the resize", settled=True
         )
         assert "Терминал" not in screen
         hand = hand_line(screen)
@@ -215,7 +219,7 @@ def test_too_small_then_resized_keeps_the_game_in_russian(tmp_path):
         tmux.run("resize-window", "-x", "50", "-y", "15")
         tmux.wait_for(lambda s: "Терминал 50×15" in s, what="the too-small message again")
         tmux.run("resize-window", "-x", "90", "-y", "28")
-        screen = tmux.wait_for(lambda s: "Ваша рука" in s, what="the table again")
+        screen = tmux.wait_for(lambda s: "Ваша рука" in s, what="the table again", settled=True)
         assert "*" in hand_line(screen)
         assert re.findall(CARD, hand_line(screen)) == re.findall(CARD, hand)
         tmux.keys("?")

@@ -1,9 +1,10 @@
 """The outbox (server/_outbox.py), the server's one way to a client: what a client receives is
-exactly what writing every frame with the stream's ``send_all`` would deliver, whether a batch's
-frames are written at once (it found the server idle) or at its end (busy), and whether the
-socket takes a write at once, in part, or not at all; frames sent while a write is under way go
-out together after it; a write the client does not take within ``send_ms`` drops the
-connection; nothing written for ``heartbeat_ms`` brings a heartbeat."""
+exactly what writing every frame with the stream's ``send_all`` would deliver (the plain way),
+whether frames are sent in batches or outside any, and whether the socket takes a write at
+once, in part, or not at all; what a batch sends a client leaves in one ``send`` at its end;
+frames sent while a write is under way go out together after it; a write the client does not
+take within ``send_ms`` drops the connection; nothing written for ``heartbeat_ms`` brings a
+heartbeat."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 import trio
 import trio.testing
 
-from neveryu.server._outbox import Outbox, end_batch, flusher
+from neveryu.server._outbox import Outbox, batch
 
 
 def pair(buffer: int | None = None) -> tuple[trio.SocketStream, socket.socket, trio.SocketStream]:
@@ -36,12 +37,6 @@ def pair(buffer: int | None = None) -> tuple[trio.SocketStream, socket.socket, t
 def outbox(stream: trio.SocketStream, sock: socket.socket, **kw) -> Outbox:
     settings = {"limit": 10_000, "send_s": 60.0, "heartbeat_s": 3600.0, "on_idle": lambda: None}
     return Outbox(stream, sock, on_full=lambda: None, **{**settings, **kw})
-
-
-def begin_batch(idle: bool) -> None:
-    """A batch begins, the server ``idle`` (frames at once) or busy (frames at its end)."""
-    flusher().idle = idle
-    flusher().begin()
 
 
 async def read_exactly(stream: trio.SocketStream, n: int) -> bytes:
@@ -67,9 +62,8 @@ async def plain_delivery(frames: list[bytes], buffer: int) -> bytes:
         return await read_exactly(client, sum(map(len, frames)))
 
 
-@pytest.mark.parametrize("idle", [True, False])
-@pytest.mark.parametrize("seed", range(6))
-async def test_a_client_receives_what_send_all_would_deliver(seed, idle):
+@pytest.mark.parametrize("seed", range(12))
+async def test_a_client_receives_what_send_all_would_deliver(seed):
     rng = random.Random(seed)
     buffer = rng.choice([2048, 4096, 65_536])
     frames = [bytes([k % 256]) * rng.randint(1, 9000) for k in range(60)]
@@ -79,17 +73,19 @@ async def test_a_client_receives_what_send_all_would_deliver(seed, idle):
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
-            begin_batch(idle)
-            for frame in frames:  # in batches, some outside any, with the client reading in between
-                box.send(frame)
-                if rng.random() < 0.3:
-                    if rng.random() < 0.7:
-                        end_batch()
-                    await trio.sleep(0)
-                    received += await client.receive_some(rng.choice([1, 100, 65_536]))
-                    if rng.random() < 0.7:
-                        begin_batch(idle)
-            end_batch()
+            left = list(frames)
+            while left:  # in batches, some frames outside any, with the client reading between
+                n = rng.randint(1, 6)
+                taken, left = left[:n], left[n:]
+                if rng.random() < 0.7:
+                    with batch():
+                        for frame in taken:
+                            box.send(frame)
+                else:
+                    for frame in taken:
+                        box.send(frame)
+                await trio.sleep(0)
+                received += await client.receive_some(rng.choice([1, 100, 65_536]))
             received += await read_exactly(client, sum(map(len, frames)) - len(received))
             box.end()
     sock.detach()
@@ -114,56 +110,45 @@ def counted_outbox() -> tuple[Outbox, CountingSocket, trio.SocketStream]:
     return outbox(stream, counting), counting, client
 
 
-async def test_what_a_batch_of_a_busy_server_sends_a_client_goes_out_in_one_send_at_its_end():
+async def test_what_a_batch_sends_a_client_goes_out_in_one_send_at_its_end():
     box, counting, client = counted_outbox()
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
-            for batch in range(2):
-                begin_batch(idle=False)
-                for k in range(4):
-                    box.send(bytes([batch * 4 + k]) * 10)
-                assert counting.sends == [40] * batch  # nothing yet: the batch is under way
-                end_batch()
-            for k in range(4):  # outside any batch: written once this task yields
+            for n in range(2):
+                with batch():
+                    for k in range(4):
+                        box.send(bytes([n * 4 + k]) * 10)
+                    assert counting.sends == [40] * n  # nothing yet: the batch is under way
+            assert counting.sends == [40, 40]
+            for k in range(4):  # outside any batch: the writer task writes them once this task yields
                 box.send(bytes([8 + k]) * 10)
-            await trio.testing.wait_all_tasks_blocked()
+            assert counting.sends == [40, 40]
             data = await read_exactly(client, 120)
             box.end()
     counting.detach()
     assert data == b"".join(bytes([k]) * 10 for k in range(12))
-    assert counting.sends == [40, 40, 40]
 
 
-async def test_a_batch_that_found_the_server_idle_writes_each_frame_at_once():
+async def test_a_batch_is_the_sending_tasks_own():
+    """What another task sends while a batch is under way is not held until the batch's end: it
+    wakes the writer task, which writes everything queued, in order."""
     box, counting, client = counted_outbox()
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
-            begin_batch(idle=True)
-            for k in range(4):  # no checkpoint between them: each is written before send returns
-                box.send(bytes([k]) * 10)
-                assert counting.sends == [10] * (k + 1) and box.queued == 0
-            end_batch()
-            data = await read_exactly(client, 40)
+            with batch():
+                box.send(b"a" * 10)
+
+                async def send_b() -> None:  # a task started inside the batch: not part of it
+                    box.send(b"b" * 10)
+
+                async with trio.open_nursery() as other:
+                    other.start_soon(send_b)
+                assert await read_exactly(client, 20) == b"a" * 10 + b"b" * 10
             box.end()
     counting.detach()
-    assert data == b"".join(bytes([k]) * 10 for k in range(4))
-    assert counting.sends == [10] * 4
-
-
-async def test_the_server_is_idle_once_trio_waits_for_io_with_nothing_to_run():
-    flusher().begin()  # a batch, as a request's
-    assert not flusher().idle
-    await trio.sleep(0)  # (trio polls, with tasks to run: still busy)
-    await trio.testing.wait_all_tasks_blocked()
-    assert not flusher().idle
-    await trio.sleep(0.01)  # trio waits for I/O, with nothing to run
-    assert flusher().idle
-    flusher().begin()
-    assert flusher().at_once and not flusher().idle
-    end_batch()
-    assert not flusher().at_once
+    assert counting.sends == []  # the writer's send_all wrote both; the batch's end found nothing
 
 
 async def test_an_overflow_after_a_frame_begun_keeps_that_frame_whole_and_says_bye():
@@ -177,10 +162,10 @@ async def test_an_overflow_after_a_frame_begun_keeps_that_frame_whole_and_says_b
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.run)
-            begin_batch(idle=False)
-            box.send(big)
-            end_batch()  # the socket takes a part of it
-            for k in range(5):  # the same batch: the queue overflows
+            with batch():
+                box.send(big)
+            # the batch's end wrote a part of it; in the same task, the queue overflows
+            for k in range(5):
                 box.send(bytes([k]) * 10)
             data = await read_exactly(client, len(big) + len(bye))
     sock.detach()
@@ -243,3 +228,31 @@ async def test_nothing_written_for_heartbeat_s_asks_for_a_heartbeat(autojump_clo
     sock.detach()
     assert [round(t - start, 3) for t in idle] == [3.5, 5.5]
     assert await client.receive_some(100) == b"ahh"
+
+
+async def test_a_frame_queued_as_the_heartbeat_falls_due_is_written_not_timed_out(mock_clock):
+    """The heartbeat's deadline passes while the writer waits, and a frame is queued before the
+    writer runs again: the frame is written (a heartbeat first, as one was due), and the write
+    is not taken for one that timed out."""
+    stream, sock, client = pair()
+    idle: list[float] = []
+    box = outbox(
+        stream,
+        sock,
+        heartbeat_s=1.0,
+        send_s=0.5,
+        on_idle=lambda: (idle.append(trio.current_time()), box.send(b"h")),
+    )
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(box.run)
+        await trio.testing.wait_all_tasks_blocked()
+        start = trio.current_time()
+        mock_clock.jump(2.0)  # past the heartbeat's deadline, with no checkpoint yet
+        box.send(b"frame")
+        await trio.testing.wait_all_tasks_blocked()
+        assert box.failure is None
+        assert await client.receive_some(100) == b"frameh"
+        box.end()
+    sock.detach()
+    assert box.failure is None
+    assert idle == [start + 2.0]

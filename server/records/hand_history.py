@@ -179,12 +179,7 @@ def record_from_json(doc: Any) -> DealRecord:
     if doc.get("view") is not None:
         raise RecordError(f"seat {doc['view']}'s view of a deal, not the whole deal: it cannot be replayed")
     try:
-        r = doc["result"]
-        out, scores = tuple(r["out"]), tuple(r["scores"])
-        actions = []
-        for a in doc["actions"]:
-            ms, action = action_from_json(a)
-            actions.append((ms or 0, action))
+        result = _result_from_json(doc["result"])
         return DealRecord(
             id=doc.get("id"),
             match=str(doc["match"]),
@@ -200,37 +195,43 @@ def record_from_json(doc: Any) -> DealRecord:
             timing=dict(doc["timing"]),
             seeded=bool(doc["seeded"]),
             reveal_after_deal=bool(doc["reveal_after_deal"]),
-            seats=tuple(
-                SeatRecord(
-                    seat=s["seat"],
-                    name=s["name"],
-                    bot=s["bot"],
-                    player=s.get("player"),
-                    place=out.index(s["seat"]) + 1 if s["seat"] in out else None,
-                    score=scores[s["seat"]],
-                )
-                for s in doc["seats"]
-            ),
+            seats=tuple(_seat_from_json(s, result) for s in doc["seats"]),
             dealer=doc["dealer"],
             draws=None
             if doc["draws"] is None
             else tuple(tuple((s, c) for s, c in rnd) for rnd in doc["draws"]),
             deck=tuple(doc["deck"]),
             fair=dict(doc["fair"]),
-            actions=tuple(actions),
-            result=Result(
-                loser=r["loser"],
-                winner=r["winner"],
-                out=out,
-                scores=scores,
-                hand_counts=tuple(r["hand_counts"]),
-            ),
+            actions=tuple((ms or 0, action) for ms, action in map(action_from_json, doc["actions"])),
+            result=result,
             match_scores=tuple(doc["match_scores"]),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise
         raise RecordError(f"malformed record: {exc!r}") from None
+
+
+def _result_from_json(r: Any) -> Result:
+    return Result(
+        loser=r["loser"],
+        winner=r["winner"],
+        out=tuple(r["out"]),
+        scores=tuple(r["scores"]),
+        hand_counts=tuple(r["hand_counts"]),
+    )
+
+
+def _seat_from_json(s: Any, result: Result) -> SeatRecord:
+    """One seat of a record; its place and score come from the deal's ``result``."""
+    return SeatRecord(
+        seat=s["seat"],
+        name=s["name"],
+        bot=s["bot"],
+        player=s.get("player"),
+        place=result.out.index(s["seat"]) + 1 if s["seat"] in result.out else None,
+        score=result.scores[s["seat"]],
+    )
 
 
 # -- what each seat was sent ----------------------------------------------------------------------

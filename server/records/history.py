@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -134,73 +134,77 @@ def _ints(value: Any, what: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+class _DealRow(NamedTuple):
+    """A row of the deals table, as ``_record_of`` reads it (the columns in that order)."""
+
+    deal_id: Any
+    uid: Any
+    deal_no: Any
+    deals: Any
+    server: Any
+    table: Any
+    started: Any
+    ended: Any
+    variant: Any
+    options: Any
+    rules: Any
+    timing: Any
+    seeded: Any
+    reveal: Any
+    dealer: Any
+    draws: Any
+    deck: Any
+    fair: Any
+    actions: Any
+    loser: Any
+    winner: Any
+    out: Any
+    scores: Any
+    counts: Any
+    match_scores: Any
+
+
 def _record_of(row: tuple[Any, ...], seats: list[tuple[Any, ...]]) -> DealRecord:
-    (
-        deal_id,
-        uid,
-        deal_no,
-        deals,
-        server,
-        table,
-        started,
-        ended,
-        variant,
-        options,
-        rules,
-        timing,
-        seeded,
-        reveal,
-        dealer,
-        draws,
-        deck,
-        fair,
-        actions,
-        loser,
-        winner,
-        out,
-        scores,
-        counts,
-        match_scores,
-    ) = row
-    drawn = _loads(draws, "draws")
+    r = _DealRow(*row)
+    drawn = _loads(r.draws, "draws")
     try:
         return DealRecord(
-            id=deal_id,
-            match=uid,
-            deal_no=deal_no,
-            deals=deals,
-            server=server,
-            table=table,
-            started_ms=started,
-            ended_ms=ended,
-            variant=variant,
-            options=_loads(options, "options"),
-            rules=rules_from_json(_loads(rules, "rules")),
-            timing=_loads(timing, "timing"),
-            seeded=bool(seeded),
-            reveal_after_deal=bool(reveal),
+            id=r.deal_id,
+            match=r.uid,
+            deal_no=r.deal_no,
+            deals=r.deals,
+            server=r.server,
+            table=r.table,
+            started_ms=r.started,
+            ended_ms=r.ended,
+            variant=r.variant,
+            options=_loads(r.options, "options"),
+            rules=rules_from_json(_loads(r.rules, "rules")),
+            timing=_loads(r.timing, "timing"),
+            seeded=bool(r.seeded),
+            reveal_after_deal=bool(r.reveal),
             seats=tuple(
                 SeatRecord(seat=s, name=n, bot=b, player=p, session=h, place=pl, score=sc)
                 for s, n, b, p, h, pl, sc in seats
             ),
-            dealer=dealer,
-            draws=None if drawn is None else tuple(tuple((s, c) for s, c in r) for r in drawn),
-            deck=tuple(deck.split(",")) if deck else (),
-            fair=_loads(fair, "fair"),
-            actions=decode_actions(actions),
+            dealer=r.dealer,
+            draws=None if drawn is None else tuple(tuple((s, c) for s, c in rnd) for rnd in drawn),
+            deck=tuple(r.deck.split(",")) if r.deck else (),
+            fair=_loads(r.fair, "fair"),
+            actions=decode_actions(r.actions),
             result=Result(
-                loser=loser,
-                winner=winner,
-                out=_ints(_loads(out, "out"), "out"),
-                scores=_ints(_loads(scores, "scores"), "scores"),
-                hand_counts=_ints(_loads(counts, "hand_counts"), "hand_counts"),
+                loser=r.loser,
+                winner=r.winner,
+                out=_ints(_loads(r.out, "out"), "out"),
+                scores=_ints(_loads(r.scores, "scores"), "scores"),
+                hand_counts=_ints(_loads(r.counts, "hand_counts"), "hand_counts"),
             ),
-            match_scores=_ints(_loads(match_scores, "match_scores"), "match_scores"),
+            match_scores=_ints(_loads(r.match_scores, "match_scores"), "match_scores"),
         )
     except (TypeError, ValueError) as exc:
         if isinstance(exc, RecordError):
             raise
-        raise RecordError(f"deal {deal_id}: {exc}") from None
+        raise RecordError(f"deal {r.deal_id}: {exc}") from None
 
 
 @attrs.frozen(kw_only=True)
