@@ -32,6 +32,29 @@ class Match:
         self.dealer = dealer
         self.deal: Deal | None = None
 
+    @classmethod
+    def resumed(
+        cls,
+        rules: Rules,
+        players: int,
+        rng: random.Random,
+        *,
+        scores: Sequence[int],
+        deals_played: int,
+        dealer: int | None,
+    ) -> Match:
+        """A match taken up again after ``deals_played`` deals, with their ``scores`` (one a
+        seat), the next deal dealt by ``dealer`` (None: not chosen yet). Raises ValueError for
+        scores that are not one a seat, or a dealer who is no seat."""
+        if len(scores) != players:
+            raise ValueError(f"{len(scores)} scores for {players} seats")
+        if dealer is not None and not 0 <= dealer < players:
+            raise ValueError(f"no seat {dealer} to deal")
+        match = cls(rules, players, rng, dealer)
+        match.scores = [int(score) for score in scores]
+        match.deals_played = int(deals_played)
+        return match
+
     def choose_dealer(self) -> list[ev.Event]:
         """Fix the next deal's dealer (``self.dealer``) if it is not fixed yet: the first deal's
         by ``first_dealer`` (a ``lowest_draw`` returns its ``DealerDrawn``; ``random`` draws a seat

@@ -30,9 +30,12 @@ nursery.start(server.run)`` and ``server.shutdown()`` do the same as ``serve`` a
 Inside, following one request: ``_server`` (listening, the handshake, the lobby; the lobby's
 stateless answers: ``_lobby``) hands each connection to ``_connection`` (its reader, its
 deadlines and rate limit), which hands each request to the server; a table's requests go to
-``_table`` (seats, people, requests, deadlines; who sits where: ``_seating``) and its match to
+``_table`` (seats, people, deadlines; its requests: ``_table_requests``; what its deadlines
+do: ``_table_deadlines``; who sits where: ``_seating``; what its parts may use of it:
+``_table_protocol``) and its match to
 ``_game`` (deals, its bots: ``_game_bots``, a searching bot in a worker thread: ``_bot_search``,
-who is sent which copy of each event: ``_wire.copies``), whose ``_referee`` applies the deal's
+its deals' records and journal notes: ``_game_records``, who is sent which copy of each event:
+``_wire.copies``), whose ``_referee`` applies the deal's
 actions under the timing rules of docs/RULES.md (deadlines: ``_timers``); everything sent to a
 client goes through its ``_session`` (seq, replay for a resume) into its ``_outbox``, the one
 writer. Also: ``_settings``,

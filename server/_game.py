@@ -1,5 +1,6 @@
 """The match being played at a table: its deals one after another, the referee of each, the bots
-that play bot seats and away players (``_game_bots.SeatBots``), and what every receiver is sent.
+that play bot seats and away players (``_game_bots.SeatBots``), what every receiver is sent, and
+the deal's record and journal notes (``_game_records.DealNotes``).
 
 A ``Game`` exists from ``start`` to the end of the match. The table owns it and hands it the game
 requests (``play``), the contributions to the next deal's shuffle (``contribute``: fair deal 2,
@@ -19,43 +20,57 @@ from neveryu import engine, protocol
 
 from . import _wire
 from ._deal_history import DealEvents, history
-from ._game_bots import Place, SeatBots
+from ._game_bots import SeatBot, SeatBots
+from ._game_records import DealNotes
 from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
-from ._settings import TableError
+from ._settings import TableError, match_rng
 from ._shuffle import Shuffle
+from ._table_protocol import Table
 from ._timers import Deadline, TimerKey
 from ._wire import ActionOf
 from .records.deal_notes import Recording
-from .records.deal_record import DealRecord
+from .records.deal_record import Applied
+from .records.journal import Journal
 
 log = logging.getLogger("neveryu.server")
 
 
-class Game(SeatBots):
-    """The match at ``table`` (docs/RULES.md: a match is several deals). ``start`` deals the first."""
+class Game(SeatBots, DealNotes):
+    """The match at ``table`` (docs/RULES.md: a match is several deals), noted in ``journal``
+    (None: nowhere). ``start`` deals the first. A match restored from the journal (``_restore``)
+    comes as it was: ``match``, its ``match_uid``, the number of its last deal (``deal_no``)."""
 
-    def __init__(self, table: Place) -> None:
+    def __init__(
+        self,
+        table: Table[Game],
+        *,
+        journal: Journal | None = None,
+        match: engine.Match | None = None,
+        match_uid: str | None = None,
+        deal_no: int = 0,
+    ) -> None:
         self.table = table
+        self.journal = journal
         self.settings = table.settings
         self.seats = table.seats
         self.timers = table.timers
-        seed = table.seed
-        self.match = engine.Match(
-            table.rules, len(self.seats), random.Random(seed if seed is not None else secrets.randbits(128))
-        )
+        if match is None:
+            match = engine.Match(table.rules, len(self.seats), match_rng(table.seed))
+        self.match = match
         self.deal: engine.Deal | None = None
         self.opening: list[engine.Event] = []  # the deal's opening events (``Match.start``)
         self.referee: Referee | None = None
-        self.deal_no = 0
+        self.bots = [SeatBot() for _ in self.seats]  # the deal's bot of each seat (``bot_for``)
+        self.deal_no = deal_no
         self.salt = ""
         self.commitment = ""
         self.shuffle: Shuffle | None = None  # fair deal 2: the next deal's, then the one played
         self.fair: dict[str, Any] = {}  # the fair-deal fields of the deal played (deal_started)
         self.sent_legal: dict[int, engine.Legal] = {}  # what each seat was last told it may do
         self.told: set[int] = set()  # the seats sent an event of the deal since their last legal
-        self.match_uid = secrets.token_hex(8)  # the match in the records
+        self.match_uid = match_uid or secrets.token_hex(8)  # the match in the records
         self.recording: Recording | None = None  # the deal's notes for its record
         self.events = DealEvents()  # the deal's events, for a snapshot's history
         self.ended: dict[str, Any] = {}  # the table's own fields of the deal's deal_ended, once sent
@@ -69,8 +84,8 @@ class Game(SeatBots):
         self.table.broadcast(
             {"t": "match_started", "table": self.table.summary, "deals": self.settings.deals}
         )
-        if self.table.journal is not None:
-            self.table.journal.match_started(self)
+        if self.journal is not None:
+            self.journal.match_started(self)
         self.next_deal()
 
     def next_deal(self) -> None:
@@ -125,7 +140,7 @@ class Game(SeatBots):
             self.deal_cards()
 
     def deal_cards(self) -> None:
-        """Deal the deck of the pending shuffle (``next_deal``), with a new referee (``seat_deal``)."""
+        """Deal the deck of the pending shuffle (``next_deal``), with a new referee (``_seat_deal``)."""
         shuffle = self.shuffle
         if shuffle is None or shuffle.dealt:
             return
@@ -134,23 +149,28 @@ class Game(SeatBots):
         self.salt = _wire.new_salt()
         self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
         self.fair = shuffle.started_fields()
-        self.seat_deal(deal, shuffle.deal_no, opening)
+        self._seat_deal(deal, shuffle.deal_no, opening)
         self._note_deal(deal, opening)
-        if self.table.journal is not None:
-            self.table.journal.dealt(self)
+        if self.journal is not None:
+            self.journal.dealt(self)
         log.info("table %d: deal %d begins (dealer %d)", self.table.id, self.deal_no, deal.dealer)
         self.table.refresh_summary()
         assert self.referee is not None
         self.publish(self.referee.begin(opening))
 
-    def seat_deal(self, deal: engine.Deal, deal_no: int, opening: list[engine.Event]) -> None:
+    def _seat_deal(
+        self,
+        deal: engine.Deal,
+        deal_no: int,
+        opening: list[engine.Event],
+        applied: Applied | None = None,
+        elapsed_ms: int = 0,
+    ) -> None:
         """``deal`` (number ``deal_no``, begun with the ``opening`` events) is the one played:
-        a new referee (also for a deal restored from the journal, ``_restore``), and no bot yet
-        (``bot_for`` makes each when it is first needed)."""
+        a new referee (a restored deal's: ``resume_deal``), and no bot yet (``bot_for``)."""
         rng = self.table.rng
         self.deal, self.deal_no, self.opening, self.sent_legal = deal, deal_no, opening, {}
-        for seat in self.seats:
-            seat.bot, seat.unseen, seat.asked, seat.timed, seat.searching = None, [], None, None, None
+        self.bots = [SeatBot() for _ in self.seats]
         self.referee = Referee(
             deal,
             self.settings,
@@ -158,7 +178,33 @@ class Game(SeatBots):
             by_bot=lambda i: self.seats[i].by_bot,
             choose=lambda i: self.bot_for(self.seats[i]).choose(deal.view(i), rng),
             rng=rng,
+            applied=applied,
+            elapsed_ms=elapsed_ms,
         )
+
+    def resume_deal(
+        self,
+        deal: engine.Deal,
+        deal_no: int,
+        opening: list[engine.Event],
+        *,
+        salt: str,
+        commitment: str,
+        fair: dict[str, Any],
+        shuffle: Shuffle | None,
+        applied: Applied,
+        elapsed_ms: int,
+        record_notes: dict[str, Any] | None,
+    ) -> None:
+        """The deal the journal kept (``_restore``), dealt again, its ``applied`` actions replayed
+        on it (the last ``elapsed_ms`` after its start), is played on: its fair deal material
+        (``salt``, ``commitment``, ``deal_started``'s ``fair`` fields, ``shuffle``) as it was,
+        its ``record_notes`` (None: records were off), its deadlines afresh (``Referee.resume``)."""
+        self.salt, self.commitment, self.fair, self.shuffle = salt, commitment, dict(fair), shuffle
+        self._seat_deal(deal, deal_no, opening, applied, elapsed_ms)
+        self._note_restored(deal, record_notes)
+        assert self.referee is not None
+        self.referee.resume()
 
     def stop(self) -> None:
         """No deadline of the game fires any more (the table closes)."""
@@ -202,6 +248,14 @@ class Game(SeatBots):
             if snapshot and seat.session is not None:
                 self.send_state(seat.session)
 
+    def turn_afresh(self, seat: int) -> None:
+        """``seat``'s player is back after a restart: his timed turn starts afresh (not a held set's)."""
+        deal, referee = self.deal, self.referee
+        if deal is None or referee is None or deal.over or deal.turn != seat:
+            return
+        if referee.turn_ms_left() is not None:
+            referee.restart_turn()
+
     # -- events out ----------------------------------------------------------------------------------
 
     def publish(self, events: list[engine.Event]) -> None:
@@ -211,18 +265,14 @@ class Game(SeatBots):
         deal = self.deal
         if not events or deal is None:
             return
-        record = None
-        if deal.over and any(type(e) is engine.DealEnded for e in events):
+        ended = deal.over and any(type(e) is engine.DealEnded for e in events)
+        if ended:
             self.match.finish(deal)
-            record = self._record(events)
-        if self.table.journal is not None:  # this batch's actions (and the deal's record)
-            self.table.journal.played(self, record)
-        elif record is not None and self.table.records is not None:
-            self.table.records.keep(record)
+        self._note_played(events if ended else None)
         for event in events:
             self._send(event)
             if type(event) is engine.TimedOut:
-                self.seats[event.seat].away = True
+                self.seats[event.seat].set_away(True)
                 self.table.table_update()
         self.after_events()
 
@@ -246,8 +296,7 @@ class Game(SeatBots):
             if seat.session is not None:
                 seat.session.event(body)
                 self.told.add(receiver)
-            if seat.bot is not None and type(seen) in seat.bot.observes:
-                seat.unseen.append(seen)
+            self.bots[receiver].observe(seen)
 
     def _extra(self, event: engine.Event) -> dict[str, Any]:
         """The table's own fields of an event: the fair deal's commitment and disclosure, the
@@ -349,42 +398,3 @@ class Game(SeatBots):
             return self.ended if type(event) is engine.DealEnded else self._extra(event)
 
         return history(events, seat, self.table.rules.hand_counts_public, extra)
-
-    # -- the deal's record (records.deal_notes, records.writer) ----------------------------------
-
-    def _note_deal(self, deal: engine.Deal, opening: list[engine.Event]) -> None:
-        """The deal is dealt: note what its record needs (nothing when records are off)."""
-        records = self.table.records
-        self.recording = None
-        if records is None or not records.on:
-            return
-        self.recording = Recording(
-            server=records.server,
-            table=self.table.id,
-            settings=self.settings,
-            match=self.match_uid,
-            deal_no=self.deal_no,
-            seats=self.seats,
-            deal=deal,
-            opening=opening,
-            fair={
-                "commitment": self.commitment,
-                "salt": self.salt,
-                **self.fair,
-                **({"seed": self.shuffle.seed.hex()} if self.shuffle is not None else {}),
-            },
-        )
-
-    def _record(self, events: list[engine.Event]) -> DealRecord | None:
-        """The deal ended: its record, for the records' writer (None when records are off). A
-        failure here costs the record, never the game."""
-        recording, referee = self.recording, self.referee
-        self.recording = None
-        if recording is None or referee is None:
-            return None
-        try:
-            ended = next(e for e in events if isinstance(e, engine.DealEnded))
-            return recording.record(referee.applied, ended, self.match.scores)
-        except Exception:
-            log.exception("table %d: deal %d could not be recorded", self.table.id, self.deal_no)
-            return None

@@ -51,6 +51,9 @@ log = logging.getLogger("neveryu.server")
 class Referee:
     """The timing rules over ``deal`` with ``settings``' times, its deadlines in ``timers`` (its
     table's, or a ``Timers`` of its own on any clock: ``REFEREE_DEADLINES`` are the referee's).
+    A deal restored from the journal (``_restore``) comes with the actions it had ``applied``
+    (replayed on ``deal`` already), the last of them ``elapsed_ms`` after the deal's start: its
+    times go on from there; ``resume`` then starts its deadlines.
 
     ``by_bot(seat)`` tells whether a bot plays a seat now (a bot's turn is not timed);
     ``choose(seat)`` is what that seat's bot would do now (None: nothing), asked when the seat's
@@ -66,6 +69,8 @@ class Referee:
         by_bot: Callable[[int], bool],
         choose: Callable[[int], engine.Action | None],
         rng: random.Random,
+        applied: Applied | None = None,
+        elapsed_ms: int = 0,
     ) -> None:
         self.deal = deal
         self.settings = settings
@@ -79,10 +84,10 @@ class Referee:
         self._window_set: int | None = None  # the set whose challenge window is timed
         # (seat, what it may do, its bot's choice) made by ``think`` for the running turn time
         self.thought: tuple[int, engine.Legal, engine.Action | None] | None = None
-        self.started = timers.clock()
+        self.started = timers.clock() - elapsed_ms / 1000
         # Every action the deal accepted, with its time in ms from the deal's start, kept packed
         # (``Applied``): the deal's record (``records.deal_record``) replays them exactly.
-        self.applied = Applied()
+        self.applied = applied if applied is not None else Applied()
 
     # -- what the table asks ------------------------------------------------------------------
 

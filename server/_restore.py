@@ -33,16 +33,17 @@ from neveryu import engine
 from . import _wire
 from ._game import Game
 from ._password import Digest
-from ._session import Session, token_key
-from ._settings import TableSettings
+from ._seats import Seat
+from ._session import Session, forget_gone, token_key
+from ._settings import TableSettings, match_rng
 from ._shuffle import Shuffle
 from ._table import Table
-from ._timers import Deadline, TimerKey
-from .records.deal_notes import Recording
-from .records.deal_record import RecordError, unpacked_action
+from .records.deal_notes import Keeper
+from .records.deal_record import Applied, RecordError, unpacked_action
 from .records.journal import Journal
 from .records.journal_rows import Journaled
 from .records.replay import describe
+from .records.writer import RecordsWriter
 
 log = logging.getLogger("neveryu.server")
 
@@ -65,37 +66,27 @@ class Restored:
     def reclaim(self, token: str, last_seq: int) -> Session | None:
         """The restored session ``token`` holds, now the server's again (``token`` set), its
         ``seq`` going on after ``last_seq`` (none of its own events reached a client). At a
-        table, its events before the restart are gone: the client gets a snapshot, and if it
-        is his turn, his turn time starts afresh, whole. In the lobby (its table closed, or did
-        not restore) it keeps the ``table_closed`` it missed, as a resume replays it. None:
-        the token holds no restored session (any more)."""
+        table, its events before the restart are gone: the client gets a snapshot (and if it
+        is his turn, his turn time starts afresh, whole: ``Table.attached``). In the lobby
+        (its table closed, or did not restore) it keeps the ``table_closed`` it missed, as a
+        resume replays it. None: the token holds no restored session (any more)."""
         session = self.sessions.pop(token_key(token), None)
         if session is None:
             return None
         closed = _closed_event(session) if session.table is None else None
-        session.token = token
-        session.seq = session.evicted = last_seq
-        session.buffer.clear()
-        session.buffer_seqs.clear()
+        session.reclaimed(token, last_seq)
         if closed is not None:
             session.event(closed)
-        elif session.table is not None and session.seat is not None:
-            _turn_afresh(session.table, session.seat)
         return session
+
+    def add(self, sessions: list[Session]) -> None:
+        """``sessions`` wait to be resumed (``reclaim``)."""
+        self.sessions.update((session.key, session) for session in sessions)
 
     def forget_gone(self, now: float, grace_s: float) -> list[str]:
         """Forget the sessions that nobody resumed within ``grace_s`` of their drop, and that
         hold no seat (``now``: trio's clock): a spectator stops watching. Returns their keys."""
-        gone = []
-        for key, session in list(self.sessions.items()):
-            dropped = session.dropped_at
-            if session.seat is not None or (dropped is not None and dropped + grace_s > now):
-                continue
-            if session.table is not None:
-                session.table.remove(session, "dropped")
-            del self.sessions[key]
-            gone.append(key)
-        return gone
+        return forget_gone(self.sessions, now, grace_s)
 
 
 def _closed_event(session: Session) -> dict[str, Any] | None:
@@ -107,35 +98,24 @@ def _closed_event(session: Session) -> dict[str, Any] | None:
     return None
 
 
-def _turn_afresh(table: Any, seat: int) -> None:
-    """``seat``'s player is back after the restart: if it is his turn, it starts afresh."""
-    game = table.game
-    deal = game.deal if game is not None else None
-    referee = game.referee if game is not None else None
-    if deal is None or referee is None or deal.over or deal.turn != seat:
-        return
-    if referee.turn_ms_left() is not None:  # (a timed turn, not a held set's)
-        referee.restart_turn()
-
-
 def restore_tables(
-    records: Any,
-    tables: dict[int, Table],
+    records: RecordsWriter,
     restored: Restored,
     replay: int,
     on_close: Callable[[Table], None],
     start: Callable[[Callable[[], Any]], None],
-) -> None:
-    """Restore every table ``records`` took over from the journal (``RecordsWriter.journaled``) into
-    ``tables`` (by its number, or the next free one), its players' sessions into ``restored``
-    (``replay``: the events each keeps), ``on_close(table)`` when one closes, and
+) -> dict[int, Table]:
+    """The tables ``records`` took over from the journal (``RecordsWriter.take_journaled``), by
+    their number (or the next free one), their players' sessions put in ``restored``
+    (``replay``: the events each keeps), ``on_close(table)`` called when one closes, and
     ``start(table.run)`` each. A table whose journal does not replay is not restored: one log
     line says why, its rows are kept (``Journal.failed``) and its players' sessions wait in
     the lobby to be told (``told``)."""
-    journal, journaled, lobby = records.journal, records.journaled, records.journaled_sessions
-    records.journaled, records.journaled_sessions = [], []
+    tables: dict[int, Table] = {}
+    journal = records.journal
+    journaled, lobby = records.take_journaled()
     if journal is None:
-        return
+        return tables
     for j in journaled:
         number = j.table_no if j.table_no not in tables else max(tables) + 1
         try:
@@ -145,10 +125,10 @@ def restore_tables(
         except RestoreError as exc:
             log.warning("journal: table %d is not restored (its rows are kept): %s", j.table_no, exc)
             journal.failed(j.id, str(exc))
-            restored.sessions.update((s.key, s) for s in told(j, replay))
+            restored.add(told(j, replay))
             continue
         tables[table.id] = table
-        restored.sessions.update((s.key, s) for s in sessions)
+        restored.add(sessions)
         start(table.run)
         log.info(
             "journal: table %d is restored (%s; %d players to come back)",
@@ -157,9 +137,10 @@ def restore_tables(
             len(sessions),
         )
     now = trio.current_time()
-    for j in lobby:  # the others: in the lobby (a session at a table came back with it)
-        if j.key not in restored.sessions:
-            restored.sessions[j.key] = Session.restored(j.name, j.key, j.player, replay, now)
+    for kept in lobby:  # the others: in the lobby (a session at a table came back with it)
+        if kept.key not in restored.sessions:
+            restored.add([Session.restored(kept.name, kept.key, kept.player, replay, now)])
+    return tables
 
 
 def restore_table(
@@ -168,7 +149,7 @@ def restore_table(
     table_id: int,
     journal: Journal,
     replay: int,
-    records: Any = None,
+    records: Keeper | None = None,
     on_close: Callable[[Table], None] | None = None,
 ) -> tuple[Table, list[Session]]:
     """The table ``journaled`` holds, as table ``table_id``, noted by ``journal`` from now on,
@@ -176,38 +157,22 @@ def restore_table(
     deadlines are started; start ``Table.run`` in a nursery. Raises RestoreError."""
     try:
         settings = settings_from_json(_load(journaled.settings))
-        table = Table(table_id, settings, on_close=on_close, records=records)
-        sessions = _seat(table, _load(journaled.state), replay)
+        table = Table(table_id, settings, on_close=on_close, records=records, journal=journal)
+        _seat(table, _load(journaled.state), replay)
         match = _load(journaled.match) if journaled.match is not None else None
         deal = _load(journaled.deal) if journaled.deal is not None else None
         if match is not None:
-            _match(table, match, deal, journaled.actions)
+            game: Game | None = _game(table, match, deal, journaled.actions)
         elif deal is not None:
             raise RestoreError("a deal is journaled outside a match")
+        else:
+            game = None
     except RestoreError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, AssertionError) as exc:
         raise RestoreError(f"the journal does not replay: {type(exc).__name__}: {exc}") from None
-    game = table.game
-    referee = game.referee if game is not None else None
-    table.journal = journal
-    journal.adopt(
-        table,
-        journaled.id,
-        game.match_uid if game is not None else None,
-        journaled.deal_key if game is not None and game.deal is not None else 0,
-        len(referee.applied) if referee is not None else 0,
-    )
-    for session in sessions:
-        table.detached(session)  # the grace time, then a bot plays the seat (a spectator: none)
-    if game is not None and game.deal is None and game.match.deals_played >= settings.deals:
-        table.match_over()  # its last deal had ended
-    elif game is not None and game.deal is None:
-        table.timers.start(TimerKey(Deadline.NEXT_DEAL), settings.deal_pause_ms)
-    elif game is not None:
-        game.after_events()
-    table.refresh_summary()
-    return table, [s for s in sessions if s.table is table]
+    table.resume(game, journaled.id, journaled.deal_key)
+    return table, [s for s in table.members() if s.table is table]
 
 
 def _load(text: str) -> Any:
@@ -247,82 +212,94 @@ def told(journaled: Journaled, replay: int) -> list[Session]:
     return sessions
 
 
-def _seat(table: Table, state: list[Any], replay: int) -> list[Session]:
-    """The seats and spectators as journaled; a session for each seated player and spectator
-    (a journal of version 3 holds no spectators)."""
+def _seat(table: Table, state: list[Any], replay: int) -> None:
+    """The seats and spectators as journaled, with a session for each seated player and
+    spectator (a journal of version 3 holds no spectators)."""
     host, deals_played, seats, *more = state
     if len(seats) != len(table.seats):
         raise RestoreError(f"{len(seats)} seats journaled for a table of {len(table.seats)}")
     now = trio.current_time()
-    sessions = []
-    for seat, (name, strength, key, player, ready, away) in zip(table.seats, seats):
-        seat.name, seat.strength, seat.ready, seat.away = name, strength, bool(ready), bool(away)
-        if key is not None:
-            session = Session.restored(str(name or "?"), str(key), player, replay, now)
-            session.table, session.seat = table, seat.index
-            seat.session = session
-            sessions.append(session)
-    table.host = table.seats[host].session if host is not None else None
-    table.deals_played = int(deals_played)
-    for name, key, player in more[0] if more else ():
-        session = Session.restored(str(name or "?"), str(key), player, replay, now)
-        session.table = table
-        table.spectators.append(session)
-        sessions.append(session)
-    return sessions
+
+    def session(name: Any, key: Any, player: Any, seat: int | None) -> Session:
+        return Session.restored(str(name or "?"), str(key), player, replay, now, table=table, seat=seat)
+
+    table.restore_people(
+        [
+            Seat.restored(
+                i,
+                name=name,
+                strength=strength,
+                session=session(name, key, player, i) if key is not None else None,
+                ready=bool(ready),
+                away=bool(away),
+            )
+            for i, (name, strength, key, player, ready, away) in enumerate(seats)
+        ],
+        [session(name, key, player, None) for name, key, player in (more[0] if more else ())],
+        host,
+        int(deals_played),
+    )
 
 
-def _match(table: Table, match: dict[str, Any], deal: dict[str, Any] | None, actions: Any) -> None:
+def _game(table: Table, match: dict[str, Any], deal: dict[str, Any] | None, actions: Any) -> Game:
     """The match so far, and its deal being played (dealt again, its actions replayed)."""
-    game = table.game = Game(table)
-    game.match_uid = str(match["uid"])
-    game.match.scores = [int(v) for v in match["scores"]]
-    game.match.deals_played = int(match["deals_played"])
-    game.deal_no = int(match["deal_no"])
-    if match["dealer"] is not None:
-        game.match.dealer = int(match["dealer"])
+    dealer = match["dealer"] if deal is None else deal["dealer"]
+    played = engine.Match.resumed(
+        table.rules,
+        len(table.seats),
+        match_rng(table.seed),
+        scores=[int(v) for v in match["scores"]],
+        deals_played=int(match["deals_played"]),
+        dealer=int(dealer) if dealer is not None else None,
+    )
+    uid, deal_no = str(match["uid"]), int(match["deal_no"])
+    game = Game(table, journal=table.journal, match=played, match_uid=uid, deal_no=deal_no)
     if deal is None:
-        return
+        return game
     if deal["deal_no"] != game.deal_no + 1:
         raise RestoreError(f"deal {deal['deal_no']} is journaled after deal {game.deal_no}")
-    game.match.dealer = int(deal["dealer"])
     deck = [str(card) for card in deal["deck"]]
-    dealt, opening = game.match.start(order=deck)
-    game.salt, game.commitment, game.fair = str(deal["salt"]), str(deal["commitment"]), dict(deal["fair"])
-    if _wire.commitment(game.salt, deck) != game.commitment:
+    dealt, opening = played.start(order=deck)
+    salt, commitment = str(deal["salt"]), str(deal["commitment"])
+    if _wire.commitment(salt, deck) != commitment:
         raise RestoreError("the deck does not match the deal's commitment")
-    game.shuffle = _shuffle(deal, dealt, table.rules.deck_for(dealt.players))
-    game.seat_deal(dealt, int(deal["deal_no"]), opening)
-    _replay(game, dealt, list(actions))
-    records = table.records
-    if deal["record"] is not None and records is not None and records.on:
-        game.recording = Recording.restored(
-            deal["record"],
-            server=records.server,
-            table=table.id,
-            settings=table.settings,
-            match=game.match_uid,
-            deal_no=game.deal_no,
-            deal=dealt,
-        )
+    applied, elapsed_ms = _replay(dealt, list(actions))
+    game.resume_deal(
+        dealt,
+        int(deal["deal_no"]),
+        opening,
+        salt=salt,
+        commitment=commitment,
+        fair=dict(deal["fair"]),
+        shuffle=_shuffle(deal, dealt, table.rules.deck_for(dealt.players)),
+        applied=applied,
+        elapsed_ms=elapsed_ms,
+        record_notes=deal["record"],
+    )
+    return game
 
 
 def _shuffle(deal: dict[str, Any], dealt: engine.Deal, kind: str) -> Shuffle | None:
     """The deal's shuffle (fair deal 2), dealt: its seed is disclosed when the deal ends."""
     if deal["seed"] is None:
         return None
-    shuffle = Shuffle(int(deal["deal_no"]), kind, dealt.players, dealt.dealer, bytes.fromhex(deal["seed"]))
     given = deal["fair"].get("contributions") or [None] * dealt.players
-    shuffle.contributions = [None if c is None else bytes.fromhex(c) for c in given]
-    shuffle.awaited, shuffle.dealt = set(), True
-    return shuffle
+    return Shuffle.restored(
+        int(deal["deal_no"]),
+        kind,
+        dealt.players,
+        dealt.dealer,
+        bytes.fromhex(deal["seed"]),
+        [None if c is None else bytes.fromhex(c) for c in given],
+    )
 
 
-def _replay(game: Game, deal: engine.Deal, rows: list[Any]) -> None:
+def _replay(deal: engine.Deal, rows: list[Any]) -> tuple[Applied, int]:
     """Apply the journaled actions ``rows`` (``(n, ms, action)``, msgpack) to ``deal``, as
-    the referee did (a bot, made when first needed, learns the deal from them: ``Game.bot_for``)."""
-    referee = game.referee
-    assert referee is not None
+    the referee did: the actions as the referee keeps them (``Referee.applied``), and the time
+    of the last, in ms from the deal's start (its times go on from there). A bot, made when
+    first needed, learns the deal from them (``Game.bot_for``)."""
+    applied = Applied()
     ms = 0
     for k, (n, ms, data) in enumerate(rows):
         if n != k:
@@ -335,9 +312,8 @@ def _replay(game: Game, deal: engine.Deal, rows: list[Any]) -> None:
             deal.apply(action)
         except engine.RuleViolation as exc:
             raise RestoreError(f"action {k} ({describe(action)}) is refused: {exc.reason}") from None
-        referee.applied.append(int(ms), action)
+        applied.append(int(ms), action)
     if deal.over:
         raise RestoreError(f"the deal has ended after its {len(rows)} actions")
     deal.check_invariant()
-    referee.started = referee.timers.clock() - int(ms) / 1000  # its times go on from the last action
-    referee.resume()
+    return applied, int(ms)

@@ -7,7 +7,6 @@ everyone is told who did it (``seat_changed``)."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
 
 from neveryu import protocol
 
@@ -15,38 +14,15 @@ from ._bots import default_strength, strengths
 from ._game import Game
 from ._password import password_ok
 from ._seats import Seat
-from ._session import Place, Session
-from ._settings import TableError, TableSettings
-from ._timers import Deadline, TimerKey, Timers
+from ._session import Session
+from ._settings import TableError
+from ._table_protocol import Table
+from ._timers import Deadline, TimerKey
 
 log = logging.getLogger("neveryu.server")
 
 
-class Table(Place, Protocol):
-    """What taking a place and the host's requests need of their table (``_table.Table``)."""
-
-    settings: TableSettings
-    seats: list[Seat]
-    spectators: list[Session]
-    host: Session | None
-    timers: Timers
-    game: Game | None
-
-    @property
-    def playing(self) -> bool: ...
-
-    def members(self) -> list[Session]: ...
-
-    def broadcast(self, body: dict[str, Any]) -> None: ...
-
-    def refresh_summary(self) -> None: ...
-
-    def table_update(self) -> None: ...
-
-    def check_empty(self) -> None: ...
-
-
-def join_table(table: Table, session: Session, req: protocol.JoinTable) -> None:
+def join_table(table: Table[Game], session: Session, req: protocol.JoinTable) -> None:
     """``session`` takes the seat ``req`` names, or the first free one; a match being played
     sends it a ``state`` with the deal's public history. Raises ``TableError``."""
     _check_password(table, req.password)
@@ -63,7 +39,7 @@ def join_table(table: Table, session: Session, req: protocol.JoinTable) -> None:
         if not free:
             raise TableError("TABLE_FULL", "no seat is free")
         seat = free[0]
-    seat.session, seat.name, seat.ready, seat.away = session, session.name, False, False
+    seat.take(session)
     session.table, session.seat = table, seat.index
     if table.host is None:
         table.host = session
@@ -82,7 +58,7 @@ def join_table(table: Table, session: Session, req: protocol.JoinTable) -> None:
     table.check_empty()
 
 
-def spectate(table: Table, session: Session, req: protocol.Spectate) -> None:
+def spectate(table: Table[Game], session: Session, req: protocol.Spectate) -> None:
     """``session`` watches the table; a match being played sends it a ``state`` with the
     deal's public history. Raises ``TableError``."""
     _check_password(table, req.password)
@@ -98,12 +74,12 @@ def spectate(table: Table, session: Session, req: protocol.Spectate) -> None:
     table.check_empty()
 
 
-def _check_password(table: Table, given: str | None) -> None:
+def _check_password(table: Table[Game], given: str | None) -> None:
     if not password_ok(given, table.settings.password):
         raise TableError("WRONG_TABLE_PASSWORD", f"table {table.id} needs its password")
 
 
-def _host_seat(table: Table, session: Session, index: int) -> Seat:
+def _host_seat(table: Table[Game], session: Session, index: int) -> Seat:
     """The seat the host's request names; raises ``TableError`` for anyone else's request,
     a seat that does not exist, or the host's own seat."""
     if session.table is not table or session is not table.host:
@@ -113,7 +89,7 @@ def _host_seat(table: Table, session: Session, index: int) -> Seat:
     return table.seats[index]
 
 
-def seat_bot(table: Table, session: Session, req: protocol.SeatBot) -> None:
+def seat_bot(table: Table[Game], session: Session, req: protocol.SeatBot) -> None:
     """The host gives a seat to a bot: a free seat, a bot seat of another strength, or during a
     match an absent or away player's (he is back in the lobby). Raises ``TableError``."""
     seat = _host_seat(table, session, req.seat)
@@ -128,11 +104,11 @@ def seat_bot(table: Table, session: Session, req: protocol.SeatBot) -> None:
     session.ok(req)
     if player is not None:
         _remove_player(table, seat, player, session)
-    seat.strength, seat.name, seat.ready, seat.away = strength, f"bot {seat.index + 1}", True, False
+    seat.to_bot(strength)
     _seat_changed(table, seat, session, "bot", player, strength)
 
 
-def seat_free(table: Table, session: Session, req: protocol.SeatFree) -> None:
+def seat_free(table: Table[Game], session: Session, req: protocol.SeatFree) -> None:
     """Between matches, the host frees a seat: removes its player or its bot. Raises
     ``TableError``."""
     seat = _host_seat(table, session, req.seat)
@@ -146,22 +122,22 @@ def seat_free(table: Table, session: Session, req: protocol.SeatFree) -> None:
         _remove_player(table, seat, player, session)
         _seat_changed(table, seat, session, "removed", player, None)
     else:
-        seat.strength, seat.name, seat.ready = None, None, False
+        seat.to_person()
         _seat_changed(table, seat, session, "bot_removed", None, None)
 
 
-def _remove_player(table: Table, seat: Seat, player: Session, host: Session) -> None:
+def _remove_player(table: Table[Game], seat: Seat, player: Session, host: Session) -> None:
     """The host takes ``seat`` from ``player``: he is told, and is back in the lobby."""
     log.info("table %d: %s removes %s from seat %d", table.id, host.name, player.name, seat.index)
     left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
     player.event({**left, "by": host.seat})
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
-    seat.session, seat.name, seat.ready = None, None, False
+    seat.free(playing=False)
     player.table, player.seat = None, None
 
 
 def _seat_changed(
-    table: Table, seat: Seat, host: Session, action: str, player: Session | None, strength: str | None
+    table: Table[Game], seat: Seat, host: Session, action: str, player: Session | None, strength: str | None
 ) -> None:
     name = player.name if player is not None else None
     change = {"seat": seat.index, "by": host.seat, "action": action, "name": name, "strength": strength}

@@ -7,18 +7,13 @@ from typing import TYPE_CHECKING, Any
 from .records.players import tag_of
 
 if TYPE_CHECKING:
-    from neveryu.engine import Action, Event, Legal
-
-    from ._bots import Bot
     from ._session import Session
 
 
 class Seat:
     """One seat. A bot seat has a ``strength`` (its bot's); a player's seat has none, and a
     ``session`` while somebody holds it (None: free). ``away``: a bot plays a player's seat
-    until he is back. ``bot``: the bot that plays the seat now, or would (made afresh for every
-    deal when first needed, ``Game.bot_for``: a bot seat's, and the one that takes over an away
-    player's seat; None until then)."""
+    until he is back (the game's bot of the seat, ``_game_bots.SeatBot``)."""
 
     def __init__(self, index: int, strength: str | None = None) -> None:
         self.index = index
@@ -27,27 +22,58 @@ class Seat:
         self.session: Session | None = None
         self.ready = strength is not None
         self.away = False
-        self.bot: Bot | None = None
-        self.unseen: list[Event] = []  # the seat's events its bot has not learnt yet (``bot_sees``)
-        self.asked: int | None = None  # the deal's action count when the bot last chose
-        # While the bot's deadline runs (``Game.fire_bot``): what it may do (``timed``), whether
-        # it has chosen and what (None: nothing), and when it acts (``due``, trio's clock).
-        self.timed: Legal | None = None
-        self.chosen = False
-        self.choice: Action | None = None
-        self.due = 0.0
-        # While its bot searches in a worker thread (``Game.fire_bot``): the search's token, whose
-        # answer alone is taken; None when no search of the seat's is awaited.
-        self.searching: object | None = None
 
-    def bot_sees(self) -> Bot:
-        """The seat's bot, told every event of the seat it has not learnt yet (it learns them
-        when it is to play; ``Game.bot_for`` makes it)."""
-        assert self.bot is not None
-        for event in self.unseen:
-            self.bot.observe(event)
-        self.unseen.clear()
-        return self.bot
+    @classmethod
+    def restored(
+        cls,
+        index: int,
+        *,
+        name: str | None,
+        strength: str | None,
+        session: Session | None,
+        ready: bool,
+        away: bool,
+    ) -> Seat:
+        """Seat ``index`` as the journal kept it (``_restore``), held by ``session`` (None: free)."""
+        seat = cls(index, strength)
+        seat.name, seat.session, seat.ready, seat.away = name, session, ready, away
+        return seat
+
+    def take(self, session: Session) -> None:
+        """``session``'s person takes the seat (``join_table``): not ready yet, not away."""
+        self.session, self.name, self.ready, self.away = session, session.name, False, False
+
+    def free(self, playing: bool) -> None:
+        """The seat's person leaves it (or is removed): during a match (``playing``) a bot plays
+        it, away, until someone takes it; between matches it is free and nameless."""
+        self.session, self.ready = None, False
+        if playing:
+            self.away = True
+        else:
+            self.name, self.away = None, False
+
+    def to_bot(self, strength: str) -> None:
+        """The seat becomes a bot seat of ``strength`` (the host's ``seat_bot``), ready."""
+        self.strength, self.name, self.ready, self.away = strength, f"bot {self.index + 1}", True, False
+
+    def to_person(self) -> None:
+        """A bot seat becomes a person's, free (the host's ``seat_free``)."""
+        self.strength, self.name, self.ready = None, None, False
+
+    def set_ready(self, ready: bool) -> None:
+        """The seat's person says whether he is ready for the next match (``ready``)."""
+        self.ready = ready
+
+    def set_away(self, away: bool) -> None:
+        """A bot plays the person's seat (``away``) until he is back, or no more."""
+        self.away = away
+
+    def match_ended(self) -> None:
+        """The match ended: a person's seat is neither ready nor away; a free one is nameless."""
+        if self.human:
+            self.ready = self.away = False
+            if self.session is None:
+                self.name = None
 
     @property
     def human(self) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import collections
 import itertools
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -25,7 +25,7 @@ from ._connection import ClientConnection
 from ._lobby import TABLE_REQUESTS, schema, variants_info, welcome
 from ._password import password_ok
 from ._restore import Restored, restore_tables
-from ._session import Session
+from ._session import Session, forget_gone
 from ._settings import TableError, TableSettings
 from ._table import Table
 from ._text import blank, shown
@@ -63,6 +63,21 @@ class Server:
         self._keep_tables = False  # (shutdown)
         self._refused = 0
         self._refusal_logged = -REFUSAL_LOG_EVERY
+        # The handler of each request after hello (``dispatch``; any other: UNKNOWN_TYPE).
+        self._handlers: dict[type[protocol.Request], Callable[[Session, Any], Awaitable[None] | None]] = {
+            protocol.ListRecords: self.record_requests.handle,
+            protocol.GetRecord: self.record_requests.handle,
+            protocol.PlayerStatsRequest: self.player_requests.handle,
+            protocol.LeaderboardRequest: self.player_requests.handle,
+            protocol.Ping: self._ping,
+            protocol.ListTables: self._list_tables,
+            protocol.VariantsRequest: self._variants,
+            protocol.SchemaRequest: self._schema,
+            protocol.CreateTable: self._create_table,
+            protocol.JoinTable: self._join,
+            protocol.Spectate: self._join,
+            **dict.fromkeys(TABLE_REQUESTS, self._at_table),  # to the session's table
+        }
 
     # -- running ----------------------------------------------------------------------------
 
@@ -79,7 +94,7 @@ class Server:
                 await outer.start(self._hold_tasks)
                 assert self._nursery is not None  # the journal's tables, back (``_restore``):
                 replay, start = cfg.limits.replay, self._nursery.start_soon
-                restore_tables(self.records, self.tables, self.restored, replay, self._table_closed, start)
+                self.tables = restore_tables(self.records, self.restored, replay, self._table_closed, start)
                 self._table_ids = itertools.count(max(self.tables, default=0) + 1)  # (new ones after)
                 listeners = await outer.start(self._listen, accepting)
                 self.port = listeners[0].socket.getsockname()[1]
@@ -133,9 +148,7 @@ class Server:
     async def _shutdown(self) -> None:
         log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.tables))
         for table in list(self.tables.values()):
-            if self._keep_tables:
-                table.journal = None  # its closing is not noted: the journal keeps it
-            table.close("the server is shutting down")
+            table.close("the server is shutting down", keep=self._keep_tables)
         if not self._keep_tables and self.records.journal is not None:
             for session in self.sessions.values():  # told bye "shutdown": nothing to resume
                 self.records.journal.session_gone(session.key)
@@ -152,15 +165,7 @@ class Server:
         while True:
             await trio.sleep(max(grace / 2, 0.05))
             now = trio.current_time()
-            gone: list[str] = []
-            for token, session in list(self.sessions.items()):
-                if session.dropped_at is None or session.dropped_at + grace > now or session.seat is not None:
-                    continue
-                if session.table is not None:
-                    session.table.remove(session, "dropped")
-                del self.sessions[token]
-                gone.append(session.key)
-            gone += self.restored.forget_gone(now, grace)
+            gone = forget_gone(self.sessions, now, grace) + self.restored.forget_gone(now, grace)
             if self.records.journal is not None:  # (nothing is left to resume after a restart)
                 for key in gone:
                     self.records.journal.session_gone(key)
@@ -230,10 +235,8 @@ class Server:
     # -- requests ----------------------------------------------------------------------------------
 
     def dispatch(self, conn: ClientConnection, req: protocol.Request) -> Awaitable[None] | None:
-        """Handle one checked request from ``conn`` at once, its table's part too: one
-        connection's requests are done, and answered, strictly in order (docs/PROTOCOL.md §3).
-        A request that reads the records returns what reads and answers it: the connection
-        awaits it before its next request."""
+        """Handle one checked request from ``conn`` at once, its table's part too (``_handlers``),
+        in order (docs/PROTOCOL.md §3); one that reads the records returns what the connection awaits."""
         if isinstance(req, protocol.Hello):
             if conn.session is not None:
                 conn.session.error(req, "BAD_STATE", "hello was already said")
@@ -244,38 +247,42 @@ class Server:
         if session is None:  # protocol.Connection refuses anything before hello; a failed hello too
             conn.fatal(protocol.error("NOT_READY", "no session: say hello first", re=req.id))
             return None
-        if isinstance(req, (protocol.ListRecords, protocol.GetRecord)):
-            return self.record_requests.handle(session, req)
-        if isinstance(req, (protocol.PlayerStatsRequest, protocol.LeaderboardRequest)):
-            return self.player_requests.handle(session, req)
-        if isinstance(req, protocol.Ping):
-            session.reply(req, {"t": "pong"})
-        elif isinstance(req, protocol.ListTables):
-            session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
-        elif isinstance(req, protocol.VariantsRequest):
-            session.reply(req, {"t": "variants", "variants": variants_info(self.config.table)})
-        elif isinstance(req, protocol.SchemaRequest):
-            session.reply(req, {"t": "schema", "schema": schema()})
-        elif isinstance(req, protocol.CreateTable):
-            self._create_table(session, req)
-        elif isinstance(req, (protocol.JoinTable, protocol.Spectate)):
-            table = self.tables.get(req.table)
-            if table is None:
-                session.error(req, "NO_SUCH_TABLE", f"there is no table {req.table}")
-            elif session.table is not None:
-                session.error(req, "BAD_STATE", "leave your table first")
-            else:
-                table.handle(session, req)
-        elif isinstance(req, TABLE_REQUESTS):
-            if session.table is not None:
-                session.table.handle(session, req)
-            elif req.t in protocol.GAME_REQUESTS:
-                session.error(req, "NOT_PLAYING", "you are at no table")
-            else:
-                session.error(req, "BAD_STATE", "you are at no table")
-        else:
-            session.error(req, "UNKNOWN_TYPE", f"this server does not handle {req.t!r}")
+        handler = self._handlers.get(type(req))
+        if handler is not None:
+            return handler(session, req)
+        session.error(req, "UNKNOWN_TYPE", f"this server does not handle {req.t!r}")
         return None
+
+    # -- the lobby's requests (``_handlers``) ---------------------------------------------------
+
+    def _ping(self, session: Session, req: protocol.Ping) -> None:
+        session.reply(req, {"t": "pong"})
+
+    def _list_tables(self, session: Session, req: protocol.ListTables) -> None:
+        session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
+
+    def _variants(self, session: Session, req: protocol.VariantsRequest) -> None:
+        session.reply(req, {"t": "variants", "variants": variants_info(self.config.table)})
+
+    def _schema(self, session: Session, req: protocol.SchemaRequest) -> None:
+        session.reply(req, {"t": "schema", "schema": schema()})
+
+    def _join(self, session: Session, req: protocol.JoinTable | protocol.Spectate) -> None:
+        table = self.tables.get(req.table)
+        if table is None:
+            session.error(req, "NO_SUCH_TABLE", f"there is no table {req.table}")
+        elif session.table is not None:
+            session.error(req, "BAD_STATE", "leave your table first")
+        else:
+            table.handle(session, req)
+
+    def _at_table(self, session: Session, req: protocol.Request) -> None:
+        if session.table is not None:
+            session.table.handle(session, req)
+        elif req.t in protocol.GAME_REQUESTS:
+            session.error(req, "NOT_PLAYING", "you are at no table")
+        else:
+            session.error(req, "BAD_STATE", "you are at no table")
 
     def _hello(self, conn: ClientConnection, req: protocol.Hello) -> None:
         cfg = self.config
@@ -329,7 +336,7 @@ class Server:
         for frame in missed or ():
             conn.send(frame)
         if session.table is not None:  # the snapshot (or the seat back from away)
-            session.table.attached(session, snapshot=missed is None)
+            session.table.attached(session, snapshot=missed is None, restarted=restarted)
 
     def _create_table(self, session: Session, req: protocol.CreateTable) -> None:
         cfg = self.config
@@ -365,10 +372,16 @@ class Server:
     def open_table(self, settings: TableSettings) -> Table:
         """A new table of ``settings``, its task started (``run`` must be running). The lobby's
         ``create_table`` opens one; so does ``neveryu arena`` for its outside bots."""
-        table = Table(next(self._table_ids), settings, on_close=self._table_closed, records=self.records)
-        if self.records.journal is not None:
-            table.journal = self.records.journal
-            table.journal.opened(table)
+        journal = self.records.journal
+        table = Table(
+            next(self._table_ids),
+            settings,
+            on_close=self._table_closed,
+            records=self.records,
+            journal=journal,
+        )
+        if journal is not None:
+            journal.opened(table)
         self.tables[table.id] = table
         assert self._nursery is not None
         self._nursery.start_soon(table.run)

@@ -42,7 +42,7 @@ class Place(Protocol):
 
     def detached(self, session: Session) -> None: ...
 
-    def attached(self, session: Session, snapshot: bool) -> None: ...
+    def attached(self, session: Session, snapshot: bool, restarted: bool = False) -> None: ...
 
     def remove(self, session: Session, why: str) -> None: ...
 
@@ -51,6 +51,22 @@ def token_key(token: str) -> str:
     """What the server may keep of a session token: its SHA-256, in lowercase hex (records note
     who held a seat by it; the token itself is never written down)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def forget_gone(sessions: dict[str, Session], now: float, grace_s: float) -> list[str]:
+    """Forget the ``sessions`` (by any key) whose connection has been gone for ``grace_s``
+    (``now``: trio's clock) and that hold no seat: a spectator stops watching (nothing is
+    left to resume). Returns their ``key``s."""
+    gone = []
+    for k, session in list(sessions.items()):
+        dropped = session.dropped_at
+        if dropped is None or dropped + grace_s > now or session.seat is not None:
+            continue
+        if session.table is not None:
+            session.table.remove(session, "dropped")
+        del sessions[k]
+        gone.append(session.key)
+    return gone
 
 
 def wall_ms() -> int:
@@ -83,14 +99,34 @@ class Session:
         self.evicted = 0  # the seq of the newest event that fell out of the buffer (0: none)
 
     @classmethod
-    def restored(cls, name: str, key: str, player: str | None, replay: int, now: float) -> Session:
+    def restored(
+        cls,
+        name: str,
+        key: str,
+        player: str | None,
+        replay: int,
+        now: float,
+        *,
+        table: Place | None = None,
+        seat: int | None = None,
+    ) -> Session:
         """A session brought back from the journal of live tables (``_restore``: a seated
-        player's, a spectator's, one in the lobby), dropped since ``now``: the server knows only
-        its token's ``key`` (and ``player``) until it resumes with the token (``token`` is ""
-        until then)."""
+        player's, at ``table`` in ``seat``; a spectator's, at ``table`` with no seat; one in the
+        lobby), dropped since ``now``: the server knows only its token's ``key`` (and
+        ``player``) until it resumes with the token (``reclaimed``; ``token`` is "" until then)."""
         session = cls(name, replay, "journal", player)
         session.token, session.key, session.dropped_at = "", key, now
+        session.table, session.seat = table, seat
         return session
+
+    def reclaimed(self, token: str, last_seq: int) -> None:
+        """A restored session (``restored``) is resumed with its ``token``: its ``seq`` goes on
+        after ``last_seq``, the client's last; the events it kept are forgotten (none of them
+        reached that client)."""
+        self.token = token
+        self.seq = self.evicted = last_seq
+        self.buffer.clear()
+        self.buffer_seqs.clear()
 
     def __repr__(self) -> str:
         return f"<session {self.name!r} from {self.address}>"

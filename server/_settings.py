@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import random
+import secrets
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -23,6 +25,11 @@ def table_seed(seed: int, table_id: int) -> int:
     ``--seed``, deal decks of their own: one table's disclosed decks tell nothing of another's."""
     digest = hashlib.sha256(f"neveryu table {seed} {table_id}".encode()).digest()
     return int.from_bytes(digest[:8], "big") & (2**63 - 1)
+
+
+def match_rng(seed: int | None) -> random.Random:
+    """The random source of a match at a table seeded ``seed`` (None: from ``secrets``)."""
+    return random.Random(seed if seed is not None else secrets.randbits(128))
 
 
 class TableError(Exception):

@@ -71,6 +71,26 @@ class Shuffle:
         """A seeded table's shuffle: the seed from ``table_seed`` and ``deal_no``, no contribution."""
         return cls(deal_no, kind, players, dealer, protocol.seeded_deal_seed(table_seed, deal_no))
 
+    @classmethod
+    def restored(
+        cls,
+        deal_no: int,
+        kind: str,
+        players: int,
+        dealer: int,
+        seed: bytes,
+        contributions: list[bytes | None],
+    ) -> Shuffle:
+        """The shuffle of a deal restored from the journal (``_restore``), dealt already: its
+        ``seed`` and the ``contributions`` it took (one a seat, None: none), to disclose when the
+        deal ends. Raises ValueError for contributions that are not one a seat."""
+        if len(contributions) != players:
+            raise ValueError(f"{len(contributions)} contributions for {players} seats")
+        shuffle = cls(deal_no, kind, players, dealer, seed)
+        shuffle.contributions = list(contributions)
+        shuffle.dealt = True
+        return shuffle
+
     @property
     def complete(self) -> bool:
         """Every awaited seat has contributed (or the shuffle has been dealt)."""

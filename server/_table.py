@@ -1,19 +1,10 @@
-"""A table: its seats, its people, its requests, and its deadlines.
+"""A table: its seats, its people, and its deadlines.
 
-Requests are handled at once, by whoever brings them (``Table.handle``: a connection's reader):
-handlers never await and send without waiting on any connection, so one connection's requests
-are done and answered in order, and each handler is atomic (trio runs one task at a time). The
-match itself, while one is played, is the table's ``Game`` (``_game``): game requests go to it.
-The table's own task (``Table.run``) sleeps until the earliest deadline, the game's referee's
-(the timing rules of docs/RULES.md, ``_referee.Referee``) or one of the table's own:
-
-- ``BOT`` of a seat: a bot (a bot seat, or an away player's) acts after ``bot_delay_ms``.
-- ``GRACE`` of a seat: a dropped player's seat is played by a bot after ``grace_ms`` (between
-  matches the seat is given up).
-- ``NEXT_DEAL``, ``CLOSE``: the pause between deals; a table without a connected person closes.
-- ``CONTRIBUTIONS``: fair deal 2 deals the next deal without the contributions that have not come.
-
-(``_timers.Deadline``; what each does: ``_FIRES`` and ``_SEAT_FIRES`` below.)
+Requests are handled at once, by whoever brings them (``Table.handle``: a connection's reader;
+what each does: ``_table_requests``). The match itself, while one is played, is the table's
+``Game`` (``_game``): game requests go to it. The table's own task (``Table.run``) sleeps
+until the earliest deadline, the game's referee's (the timing rules of docs/RULES.md,
+``_referee.Referee``) or one of the table's own (``_table_deadlines``).
 """
 
 from __future__ import annotations
@@ -28,15 +19,14 @@ import trio
 
 from neveryu import engine, protocol
 
-from . import _seating
+from . import _table_requests
 from ._game import Game
 from ._outbox import batch
 from ._seats import Seat
 from ._session import Session
-from ._settings import TableError, TableSettings, table_seed
-from ._text import shown
+from ._settings import TableSettings, table_seed
+from ._table_deadlines import FIRES, SEAT_FIRES
 from ._timers import REFEREE_DEADLINES, Deadline, TimerKey, Timers
-from ._wire import GAME_ACTIONS
 from .records.deal_notes import Keeper
 from .records.journal import Journal
 
@@ -47,7 +37,9 @@ class Table:
     """A table. Create it, start ``run`` in a nursery (its deadlines), and ``handle``
     requests. ``on_close(table)`` is called once when it closes (its people all left, or the
     server is shutting down); ``records``: where its ended deals' records go; ``journal``: the
-    journal of live tables that notes it (``records.journal``; the server opens it there)."""
+    journal of live tables that notes it (``records.journal``; the server notes a new table
+    there, ``Journal.opened``). A table restored from the journal (``_restore``) gets its
+    people (``restore_people``) and its match (``resume``) before its task starts."""
 
     def __init__(
         self,
@@ -56,6 +48,7 @@ class Table:
         *,
         on_close: Callable[[Table], None] | None = None,
         records: Keeper | None = None,
+        journal: Journal | None = None,
     ) -> None:
         self.id = table_id
         self.settings = settings
@@ -79,7 +72,7 @@ class Table:
         self._nursery: trio.Nursery | None = None  # its bots' searches run here (``start_soon``)
         self._on_close = on_close
         self.records = records  # where ended deals' records go (None: nowhere)
-        self.journal: Journal | None = None
+        self.journal = journal
         self.refresh_summary()
 
     def __repr__(self) -> str:
@@ -98,28 +91,9 @@ class Table:
     # -- the outside: requests and connections come in --------------------------------------------
 
     def handle(self, session: Session, request: protocol.Request) -> None:
-        """Handle ``session``'s ``request`` now (never waits): reply and send events. A request
-        to a closed table gets ``BAD_STATE``; one the table or the rules refuse, its code (and
-        nothing changed); a bug is logged and answered ``INTERNAL_ERROR``."""
-        if self.closed:
-            session.error(request, "BAD_STATE", f"table {self.id} has closed")
-            return
-        try:
-            action_of = GAME_ACTIONS.get(type(request))
-            if action_of is None:
-                _HANDLERS[type(request)](self, session, request)
-            elif session.table is not self or session.seat is None or self.game is None:
-                raise TableError("NOT_PLAYING", "no deal is being played at your seat")
-            else:
-                self._back(self.seats[session.seat])
-                self.game.play(session, request, action_of)
-        except TableError as exc:
-            session.error(request, exc.code, exc.msg)
-        except engine.RuleViolation as exc:
-            session.error(request, exc.code, exc.reason)
-        except Exception:
-            log.exception("table %d: failed to handle %s", self.id, request.t)
-            session.error(request, "INTERNAL_ERROR", "the server failed to handle this request")
+        """Handle ``session``'s ``request`` now (never waits): reply and send events
+        (``_table_requests.handle``)."""
+        _table_requests.handle(self, session, request)
 
     def detached(self, session: Session) -> None:
         """``session``'s connection dropped: a seat waits ``grace_ms``, then a bot plays it
@@ -132,13 +106,17 @@ class Table:
                 self.game.seat_dropped(session.seat)
         self.check_empty()
 
-    def attached(self, session: Session, snapshot: bool) -> None:
+    def attached(self, session: Session, snapshot: bool, restarted: bool = False) -> None:
         """``session`` resumed on a new connection. ``snapshot``: what it missed is no longer
-        kept, so it gets a ``table_update`` and (in a deal) a ``state`` with the deal's history."""
+        kept, so it gets a ``table_update`` and (in a deal) a ``state`` with the deal's history.
+        ``restarted``: the server restarted since (``_restore``): on his turn his turn time
+        starts afresh, whole (docs/PROTOCOL.md, "Across a server restart")."""
         if session.table is not self:
             return
+        if restarted and session.seat is not None and self.game is not None:
+            self.game.turn_afresh(session.seat)
         if session.seat is not None:
-            self._back(self.seats[session.seat], snapshot=not snapshot)
+            self.back(self.seats[session.seat], snapshot=not snapshot)
         if snapshot:
             session.event({"t": "table_update", "table": self.summary})
             if self.game is not None:
@@ -154,12 +132,8 @@ class Table:
             self.spectators.remove(session)
         elif session.seat is not None:
             seat = self.seats[session.seat]
-            seat.session, seat.ready = None, False
+            seat.free(self.playing)
             self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
-            if self.playing:
-                seat.away = True
-            else:
-                seat.name, seat.away = None, False
             log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
             self.broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
         session.table, session.seat = None, None
@@ -174,10 +148,14 @@ class Table:
             self.close("its players left")  # nobody can come back to it: it closes at once
         self.check_empty()
 
-    def close(self, reason: str) -> None:
-        """Close the table: everyone at it gets ``table_closed`` and is back in the lobby."""
+    def close(self, reason: str, *, keep: bool = False) -> None:
+        """Close the table: everyone at it gets ``table_closed`` and is back in the lobby.
+        ``keep``: the journal keeps the table as it is, for the server started next on the same
+        records to restore (a shutdown that keeps the tables, ``Server.shutdown``)."""
         if self.closed:
             return
+        if keep:
+            self.journal = None  # its closing is not noted: the journal keeps it
         self.closed = True
         log.info("table %d closes: %s", self.id, reason)
         if self.game is not None:
@@ -234,37 +212,24 @@ class Table:
                         elif game.deal is not None and not game.deal.over:
                             game.after_events()  # (a bot a settled group let play is asked, ``fire_bot``)
                 elif key.seat is None:
-                    _FIRES[key.kind](self)
+                    FIRES[key.kind](self)
                 else:
-                    _SEAT_FIRES[key.kind](self, key.seat)
+                    SEAT_FIRES[key.kind](self, key.seat)
             except Exception:
                 log.exception("table %d: deadline %s failed", self.id, key)
 
-    def _fire_close(self) -> None:
-        self.close("its players left")
-
-    def _fire_next_deal(self) -> None:
-        if self.game is not None:
-            self.game.next_deal()
-
-    def _fire_contributions(self) -> None:
-        if self.game is not None:
-            self.game.deal_cards()  # fair deal 2: the window closed; who sent nothing gave nothing
-
-    def _fire_bot(self, index: int) -> None:
-        if self.game is not None:
-            self.game.fire_bot(index)
-
-    def _fire_grace(self, index: int) -> None:
+    def grace_over(self, index: int) -> None:
+        """The grace time of seat ``index``'s dropped player ran out: between matches he gives
+        up the seat; during one a bot plays it, and the table closes if nobody is back."""
         seat = self.seats[index]
         session = seat.session
         if session is None or session.connected:
             return
-        if self.game is None:  # between matches a dropped player gives up the seat
+        if self.game is None:
             self.remove(session, "dropped")
             return
         log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index, seat.name)
-        seat.away = True
+        seat.set_away(True)
         if not self._people_here():  # the last grace ended and nobody is back: as if they left
             self.close("its players left")
             return
@@ -331,47 +296,12 @@ class Table:
         elif not self.timers.running(TimerKey(Deadline.CLOSE)):
             self.timers.start(TimerKey(Deadline.CLOSE), self.settings.close_ms)
 
-    # -- lobby requests -----------------------------------------------------------------------------
-
-    def _on_join_table(self, session: Session, req: protocol.JoinTable) -> None:
-        _seating.join_table(self, session, req)
-
-    def _on_spectate(self, session: Session, req: protocol.Spectate) -> None:
-        _seating.spectate(self, session, req)
-
-    def _seat_of(self, session: Session) -> Seat:
-        if session.table is not self:
-            raise TableError("BAD_STATE", "you are at no table")
-        if session.seat is None:
-            raise TableError("NOT_PLAYING", "a spectator holds no seat")
-        return self.seats[session.seat]
-
-    def _on_leave(self, session: Session, req: protocol.Leave) -> None:
-        if session.table is not self:
-            raise TableError("BAD_STATE", "you are at no table")
-        session.ok(req)
-        self.remove(session, "left")
-
-    def _on_ready(self, session: Session, req: protocol.Ready) -> None:
-        seat = self._seat_of(session)
-        seat.ready = req.ready
-        self._back(seat)
-        session.ok(req)
-        self.table_update()
-
-    def _on_start(self, session: Session, req: protocol.Start) -> None:
-        self._seat_of(session)
-        if self.playing:
-            raise TableError("ALREADY_PLAYING", "the match is being played")
-        if not all(s.session is not None and s.ready for s in self.seats if s.human):
-            raise TableError("NOT_ALL_READY", "every seat must be taken and every player ready")
-        session.ok(req)
-        self.start_match()
+    # -- the match ---------------------------------------------------------------------------------
 
     def start_match(self) -> None:
         """The match begins (``start``; ``neveryu arena`` when its outside bots are seated, or
         their time to take a seat is over: a free seat is played by a bot, as an away one)."""
-        self.game = Game(self)
+        self.game = Game(self, journal=self.journal)
         self.game.start()
 
     def arrange(self, strengths: list[str | None]) -> None:
@@ -383,43 +313,51 @@ class Table:
         self.seats = [Seat(i, strength) for i, strength in enumerate(strengths)]
         self.refresh_summary()
 
-    def _on_contribute(self, session: Session, req: protocol.Contribute) -> None:
-        self._seat_of(session)
-        if self.game is None:
-            raise TableError("BAD_STATE", "no match is being played")
-        self.game.contribute(session, req)  # not a sign that an away player is back: it is automatic
-
-    def _on_chat(self, session: Session, req: protocol.ChatRequest) -> None:
-        if session.table is not self:
-            raise TableError("BAD_STATE", "you are at no table")
-        text = shown(req.text)
-        if not text.strip():
-            raise TableError("BAD_OPTION", "chat is empty")
-        if len(text) > self.settings.max_chat:
-            raise TableError("BAD_OPTION", f"chat is at most {self.settings.max_chat} characters")
-        session.ok(req)
-        self.broadcast({"t": "chat", "seat": session.seat, "name": session.name, "text": text})
-
-    # -- the host's requests (docs/PROTOCOL.md, "Lobby requests"; ``_seating``) --------------------
-
-    def _on_seat_bot(self, session: Session, req: protocol.SeatBot) -> None:
-        _seating.seat_bot(self, session, req)
-
-    def _on_seat_free(self, session: Session, req: protocol.SeatFree) -> None:
-        _seating.seat_free(self, session, req)
-
     # -- people come and go --------------------------------------------------------------------------
 
-    def _back(self, seat: Seat, snapshot: bool = True) -> None:
+    def back(self, seat: Seat, snapshot: bool = True) -> None:
         """A player shows he is back: his seat is no longer away (``Game.back``)."""
         self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
         if seat.away and seat.session is not None:
-            seat.away = False
+            seat.set_away(False)
             self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
             log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index)
             self.table_update()
             if self.game is not None:
                 self.game.back(seat, snapshot)
+
+    def restore_people(
+        self, seats: list[Seat], spectators: list[Session], host: int | None, deals_played: int
+    ) -> None:
+        """The seats and spectators the journal kept (``_restore``: their sessions restored at
+        this table), the ``host``'s seat, and the deals of the last match (between matches)."""
+        assert not self.playing and len(seats) == len(self.seats)
+        self.seats, self.spectators = seats, spectators
+        self.host = seats[host].session if host is not None else None
+        self.deals_played = deals_played
+
+    def resume(self, game: Game | None, jid: int, deal_key: int) -> None:
+        """The table restored from the journal's rows ``jid`` (``_restore``), with its match
+        (``game``, None: between matches; ``deal_key``: the key of the deal being played) goes
+        on: the journal notes it there from now on, each of its people is dropped (the grace
+        time, then a bot plays a seat), and its deadlines start afresh (docs/PROTOCOL.md, "Across
+        a server restart"): the pause before the next deal, or the match's end when its last
+        deal had ended."""
+        self.game = game
+        referee = game.referee if game is not None else None
+        if self.journal is not None:
+            match_uid = game.match_uid if game is not None else None
+            deal = deal_key if game is not None and game.deal is not None else 0
+            self.journal.adopt(self, jid, match_uid, deal, len(referee.applied) if referee is not None else 0)
+        for session in self.members():
+            self.detached(session)  # the grace time, then a bot plays the seat (a spectator: none)
+        if game is not None and game.deal is None and game.match.deals_played >= self.settings.deals:
+            self.match_over()  # its last deal had ended
+        elif game is not None and game.deal is None:
+            self.timers.start(TimerKey(Deadline.NEXT_DEAL), self.settings.deal_pause_ms)
+        elif game is not None:
+            game.after_events()
+        self.refresh_summary()
 
     def match_over(self) -> None:
         """The game's last deal ended: the table waits for its players to be ready again; a
@@ -428,40 +366,14 @@ class Table:
         self.deals_played, self.game = self.game.deal_no, None
         gone = []
         for seat in self.seats:
-            if seat.human:
-                seat.ready = seat.away = False
-                if seat.session is None:
-                    seat.name = None
-                elif not seat.session.connected and not self._waits(seat):
-                    gone.append(seat.session)
+            seat.match_ended()
+            if (
+                seat.human
+                and seat.session is not None
+                and not seat.session.connected
+                and not self._waits(seat)
+            ):
+                gone.append(seat.session)
         self.table_update()
         for session in gone:
             self.remove(session, "dropped")
-
-
-_HANDLERS: dict[type[protocol.Request], Callable[[Table, Session, Any], None]] = {
-    protocol.JoinTable: Table._on_join_table,
-    protocol.Spectate: Table._on_spectate,
-    protocol.Leave: Table._on_leave,
-    protocol.Ready: Table._on_ready,
-    protocol.Start: Table._on_start,
-    protocol.Contribute: Table._on_contribute,
-    protocol.ChatRequest: Table._on_chat,
-    protocol.SeatBot: Table._on_seat_bot,
-    protocol.SeatFree: Table._on_seat_free,
-}
-"""The handler of each request the table answers itself (the game's requests go to the
-``Game``: ``_wire.GAME_ACTIONS``)."""
-
-_FIRES: dict[Deadline, Callable[[Table], None]] = {
-    Deadline.CLOSE: Table._fire_close,
-    Deadline.NEXT_DEAL: Table._fire_next_deal,
-    Deadline.CONTRIBUTIONS: Table._fire_contributions,
-}
-"""What each of the table's own deadlines does when it passes."""
-
-_SEAT_FIRES: dict[Deadline, Callable[[Table, int], None]] = {
-    Deadline.BOT: Table._fire_bot,
-    Deadline.GRACE: Table._fire_grace,
-}
-"""What each deadline of one seat does when it passes, given the seat."""

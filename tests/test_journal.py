@@ -102,9 +102,8 @@ def settings(variant: str, **changes: Any) -> TableSettings:
 async def start(
     nursery, clock, records: RecordsWriter, variant: str, table_id: int = 1, **changes: Any
 ) -> Played:
-    table = Table(table_id, settings(variant, **changes), records=records)
     assert records.journal is not None
-    table.journal = records.journal
+    table = Table(table_id, settings(variant, **changes), records=records, journal=records.journal)
     records.journal.opened(table)
     nursery.start_soon(table.run)
     sessions = []
@@ -186,12 +185,12 @@ async def test_a_table_comes_back_as_it_was_and_plays_on(nursery, mock_clock, tm
 
     # The players come back with their tokens: the same seat, the same hand.
     reclaim = Restored()
-    reclaim.sessions.update((s.key, s) for s in sessions)
+    reclaim.add(sessions)
     for k, old in enumerate(played.sessions):
         back = reclaim.reclaim(old.token, old.seq)
         assert back is not None and back.seat == old.seat and back.seq == old.seq
         back.attach(ListLink())
-        restored.attached(back, snapshot=True)
+        restored.attached(back, snapshot=True, restarted=True)
         await trio.testing.wait_all_tasks_blocked()
         state = [m for m in back.link.msgs if m.get("t") == "state"][-1]
         assert state["hand"] == list(deal.hands[back.seat])
@@ -240,9 +239,8 @@ async def test_a_journal_that_does_not_replay_costs_that_table_only(nursery, moc
 
     caplog.set_level(logging.INFO, logger="neveryu.server")
     again = open_records(db)
-    tables: dict[int, Table] = {}
     restored = Restored()
-    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    tables = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)
     assert sorted(tables) == [1]
     seated = {(s.table.id if s.table else None, s.seat) for s in restored.sessions.values()}
     assert seated == {(1, 0), (1, 1), (None, None)}  # table 2's players wait in the lobby

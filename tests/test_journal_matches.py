@@ -31,7 +31,6 @@ from neveryu import engine, protocol
 from neveryu.server import DealRecord, RecordsWriter, check_record, connect_records, deal_ids, load_deal
 from neveryu.server._restore import Restored, restore_tables
 from neveryu.server._session import Session
-from neveryu.server._table import Table
 from neveryu.server.records.database import MIGRATIONS, SCHEMA_VERSION, connect
 
 MOMENTS = ("deal", "match_end", "first_deal", "first_deal", "deal", "match_end", "first_deal")
@@ -103,9 +102,8 @@ async def restart(nursery, records: RecordsWriter, played: Played, caplog) -> tu
     played.table.close("killed")  # (the dead process's table: its entries reach no writer)
     caplog.clear()
     again = open_records(records.path)
-    tables: dict[int, Table] = {}
     restored = Restored()
-    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    tables = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)
     assert not [r for r in caplog.records if "not restored" in r.getMessage()], caplog.text
     assert sorted(tables) == [played.table.id]
     table = tables[played.table.id]
@@ -115,7 +113,7 @@ async def restart(nursery, records: RecordsWriter, played: Played, caplog) -> tu
         back = restored.reclaim(old.token, old.seq)
         assert back is not None and (back.seat, back.seq) == (seat, old.seq)
         back.attach(ListLink())
-        table.attached(back, snapshot=True)
+        table.attached(back, snapshot=True, restarted=True)
         sessions.append(back)
     await trio.testing.wait_all_tasks_blocked()
     return again, Played(table, sessions, played.clock, played.rng)
@@ -212,9 +210,8 @@ async def test_a_spectator_comes_back_watching(nursery, mock_clock, tmp_path, ca
     crash(records)
     played.table.close("killed")
     again = open_records(db)
-    tables: dict[int, Table] = {}
     restored = Restored()
-    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    tables = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)
     table = tables[1]
     mock_clock.jump(0.2)  # (the players take a while to come back)
     await trio.testing.wait_all_tasks_blocked()
@@ -223,7 +220,7 @@ async def test_a_spectator_comes_back_watching(nursery, mock_clock, tmp_path, ca
     assert back is not None and (back.table, back.seat) == (table, None)
     assert table.spectators == [back]
     back.attach(ListLink())
-    table.attached(back, snapshot=True)
+    table.attached(back, snapshot=True, restarted=True)
     assert [m["t"] for m in back.link.msgs][:2] == ["table_update", "state"]
 
     again.close()
@@ -242,9 +239,8 @@ async def test_the_player_to_act_gets_his_whole_turn_when_he_resumes(nursery, mo
     crash(records)
     played.table.close("killed")
     again = open_records(db)
-    tables: dict[int, Table] = {}
     restored = Restored()
-    restore_tables(again, tables, restored, 1000, lambda t: None, nursery.start_soon)
+    tables = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)
     table = tables[1]
     mock_clock.jump(0.2)  # (he takes a while to come back: less than any window or bot delay)
     await trio.testing.wait_all_tasks_blocked()
@@ -254,7 +250,7 @@ async def test_the_player_to_act_gets_his_whole_turn_when_he_resumes(nursery, mo
     player = restored.reclaim(old.token, old.seq)
     assert player is not None and player.seat == turn
     player.attach(ListLink())
-    table.attached(player, snapshot=True)
+    table.attached(player, snapshot=True, restarted=True)
     state = next(m for m in player.link.msgs if m["t"] == "state")
     assert state["time_ms"] == 20_000  # the whole turn, though the table was restored before
     again.close()

@@ -93,8 +93,12 @@ async def play_until(played: Played, actions: int, rng: random.Random) -> None:
 async def test_after_a_restart_each_player_gets_the_deal_as_he_saw_it(nursery, mock_clock, tmp_path, variant):
     rng = random.Random(variant)
     records = open_records(tmp_path / "records.sqlite3")
-    table = Table(1, settings(variant, seats=4, bots=("sharp", "random"), seed=11), records=records)
-    table.journal = records.journal
+    table = Table(
+        1,
+        settings(variant, seats=4, bots=("sharp", "random"), seed=11),
+        records=records,
+        journal=records.journal,
+    )
     records.journal.opened(table)
     nursery.start_soon(table.run)
     sessions = [Session(f"p{i}", replay=10_000) for i in range(2)]
@@ -114,11 +118,11 @@ async def test_after_a_restart_each_player_gets_the_deal_as_he_saw_it(nursery, m
     restored, back = restore_table(again.journaled[0], table_id=1, journal=again.journal, replay=10_000)
     nursery.start_soon(restored.run)
     reclaim = Restored()
-    reclaim.sessions.update((s.key, s) for s in back)
+    reclaim.add(back)
     for k, old in enumerate(sessions):
         session = reclaim.reclaim(old.token, old.seq)
         session.attach(RawLink())
-        restored.attached(session, snapshot=True)
+        restored.attached(session, snapshot=True, restarted=True)
         frame = next(f for f in session.link.frames if msgpack.unpackb(f[4:])["t"] == "state")
         state = msgpack.unpackb(frame[4:])
         protocol.State.from_wire(state)

@@ -50,7 +50,7 @@ async def searching(h: Harness, held: Held) -> int:
     sets = len(sets_of(h, seat))
     await h.jump(0.401)  # half the delay: it asks the expert, whose search starts in a thread
     assert await trio.to_thread.run_sync(held.started.wait, 30)
-    assert h.table.seats[seat].searching is not None and len(sets_of(h, seat)) == sets
+    assert h.table.game.bots[seat].searching is not None and len(sets_of(h, seat)) == sets
     return seat
 
 
@@ -73,10 +73,10 @@ async def test_the_loop_goes_on_while_an_expert_searches_and_its_answer_is_laid_
     held.release.set()
     assert await trio.to_thread.run_sync(held.finished.wait, 30)
     for _ in range(10_000):  # the thread's answer comes back to the loop
-        if h.table.seats[seat].searching is None:
+        if h.table.game.bots[seat].searching is None:
             break
         await trio.sleep(0)
-    assert h.table.seats[seat].searching is None and h.table.seats[seat].choice == held.answers[0]
+    assert h.table.game.bots[seat].searching is None and h.table.game.bots[seat].choice == held.answers[0]
     before = len(sets_of(h, seat))
     await h.jump(0.398)
     assert len(sets_of(h, seat)) == before  # held back until the end of the delay
@@ -91,7 +91,7 @@ async def test_a_search_late_at_the_end_of_the_delay_costs_only_the_search(nurse
     seat = await searching(h, held)
     before, actions = len(sets_of(h, seat)), h.deal.actions
     await h.jump(0.4)  # the end of the delay, the search still running: the seat plays sharp's move
-    assert len(sets_of(h, seat)) == before + 1 and h.table.seats[seat].searching is None
+    assert len(sets_of(h, seat)) == before + 1 and h.table.game.bots[seat].searching is None
     late = h.deal.actions
     assert late == actions + 1
     held.release.set()

@@ -61,7 +61,8 @@ async def test_a_bots_set_is_chosen_at_half_its_delay_and_laid_at_the_end(nurser
         nursery, mock_clock, variant="verish", seats=2, bots=("honest",), turn_ms=0, bot_delay_ms=800
     )
     assert h.deal.turn == 0  # seed 7: the person leads; he claims a rank the bot holds
-    bot = h.table.seats[1].bot = Scripted(h.table.game.bot_for(h.table.seats[1]), mock_clock, true, cost)
+    bot = Scripted(h.table.game.bot_for(h.table.seats[1]), mock_clock, true, cost)
+    h.table.game.bots[1].make(bot, [])  # it plays the seat from now
     card = h.deal.hands[0][0]
     assert (await h.send(0, "lay", cards=[card], rank=h.deal.hands[1][0][0]))["t"] == "ok"
     turn = trio.current_time()  # the bot's turn begins
@@ -87,7 +88,8 @@ async def test_a_timed_out_players_set_is_chosen_ahead_and_laid_at_his_deadline(
     )
     assert h.deal.turn == 0  # seed 7: the person leads, his turn time runs from the start
     start = trio.current_time()
-    away = h.table.seats[0].bot = Scripted(h.table.game.bot_for(h.table.seats[0]), mock_clock, true, cost)
+    away = Scripted(h.table.game.bot_for(h.table.seats[0]), mock_clock, true, cost)
+    h.table.game.bots[0].make(away, [])  # it plays the seat from now
     await h.jump(0.599)
     assert away.asked == []
     await h.jump(0.002)  # half the bot delay before his deadline, the bot chooses his move
@@ -120,7 +122,8 @@ async def test_a_bots_delay_starts_afresh_when_what_it_may_do_changes(nursery, m
         nursery, mock_clock, variant="verish", seats=2, bots=("honest",), turn_ms=0, bot_delay_ms=800
     )
     assert h.deal.turn == 0  # seed 7
-    bot = h.table.seats[1].bot = Challenger(h.table.game.bot_for(h.table.seats[1]), mock_clock, True, 0.0)
+    bot = Challenger(h.table.game.bot_for(h.table.seats[1]), mock_clock, True, 0.0)
+    h.table.game.bots[1].make(bot, [])  # it plays the seat from now
     card = h.deal.hands[0][0]
     assert (await h.send(0, "lay", cards=[card], rank=card[0]))["t"] == "ok"  # true
     start = trio.current_time()

@@ -63,16 +63,16 @@ async def test_a_bot_made_midway_learns_exactly_what_its_seat_was_sent(nursery, 
         assert len(learnt) == len(sent)
         for want, got in zip(learnt, sent):
             assert want.items() <= got.items()
-        assert h.table.seats[seat].bot is None  # nobody needed the person's bot: none was made
+        assert game.bots[seat].bot is None  # nobody needed the person's bot: none was made
 
 
 async def test_an_away_players_bot_is_made_when_his_time_runs_out(nursery, mock_clock):
     h = await start_table(nursery, mock_clock, variant="verish", seats=2, bots=("sharp",), turn_ms=1_000)
-    seat = h.table.seats[0]
-    assert h.deal.turn == 0 and seat.bot is None  # seed 7: the person leads
+    seat, mine = h.table.seats[0], h.table.game.bots[0]
+    assert h.deal.turn == 0 and mine.bot is None  # seed 7: the person leads
     await h.jump(1.001)  # his time runs out: the bot that plays for him chooses his move
     assert [e["seat"] for e in h.events(0, "timed_out")] == [0]
-    bot = seat.bot
+    bot = mine.bot
     assert bot is not None  # made by replay, then told what the deal sent the seat since:
-    assert [type(e) for e in seat.unseen] == [engine.SetLaid, engine.Turn]  # (the kinds it observes)
-    assert h.table.game.bot_for(seat) is bot and seat.unseen == []
+    assert [type(e) for e in mine.unseen] == [engine.SetLaid, engine.Turn]  # (the kinds it observes)
+    assert h.table.game.bot_for(seat) is bot and mine.unseen == []

@@ -355,7 +355,7 @@ async def test_a_bot_without_a_move_on_its_turn_does_not_stall_the_deal(nursery,
     h = await start_table(
         nursery, mock_clock, variant="verish", seats=2, bots=("honest",), turn_ms=0, bot_delay_ms=100
     )
-    h.table.seats[1].bot = Mute()
+    h.table.game.bots[1].make(Mute(), [])
     if h.deal.turn == 0:
         await h.lay_something(0)
     assert h.deal.turn == 1

@@ -99,11 +99,10 @@ def restore(db: str, server: str = "neveryu") -> dict:
     out: dict = {}
 
     async def main() -> None:
-        tables: dict = {}
         restored = Restored()
         async with trio.open_nursery() as nursery:
             w, c = time.perf_counter(), time.process_time()
-            restore_tables(records, tables, restored, 256, lambda t: None, nursery.start_soon)
+            tables = restore_tables(records, restored, 256, lambda t: None, nursery.start_soon)
             out["rebuild"] = (time.perf_counter() - w, time.process_time() - c)
             out["restored"] = len(tables)
             out["players"] = len(restored.sessions)

@@ -42,9 +42,9 @@ from .._password import Digest
 
 if TYPE_CHECKING:
     from .._referee import Referee
-    from .._seats import Seat
     from .._settings import TableSettings
     from .._shuffle import Shuffle
+    from .._table_protocol import Table
     from .deal_notes import Recording
     from .deal_record import DealRecord
 
@@ -157,22 +157,10 @@ at once, not with the next batch); never waits. False: not taken (the journal or
 are off, or the writer is too far behind)."""
 
 
-class Table(Protocol):
-    """What the journal reads of a table (``_table.Table``)."""
-
-    id: int
-    settings: TableSettings
-    seats: list[Seat]
-    spectators: list[Any]  # their Sessions
-    host: Any  # its Session, or None
-    deals_played: int
-    game: Any  # its Game, or None
-
-
 class Game(Protocol):
     """What the journal reads of a table's match (``_game.Game``)."""
 
-    table: Any  # its Table
+    table: Table[object]
     match: engine.Match
     match_uid: str
     deal_no: int
@@ -193,12 +181,34 @@ class _Notes:
 
     __slots__ = ("deal", "id", "match", "n", "state")
 
-    def __init__(self, jid: int, state: tuple[Any, ...]) -> None:
+    def __init__(self, jid: int, state: tuple[Any, ...], match: str | None = None, deal: int = 0, n: int = 0):
         self.id = jid
         self.state = state
-        self.deal = 0
-        self.n = 0
-        self.match: str | None = None
+        self.deal = deal
+        self.n = n
+        self.match = match
+
+    def changed(self, state: tuple[Any, ...]) -> bool:
+        """The table's ``state`` now; whether it differs from the one last noted."""
+        changed, self.state = state != self.state, state
+        return changed
+
+    def match_begun(self, uid: str | None) -> None:
+        """A match begins (``uid``), or ended (None): no deal is held."""
+        self.match, self.deal, self.n = uid, 0, 0
+
+    def dealt(self) -> int:
+        """A deal was dealt: its new key (no action of it is held yet)."""
+        self.deal, self.n = secrets.randbits(62) + 1, 0
+        return self.deal
+
+    def taken(self, n: int) -> None:
+        """The first ``n`` actions of the deal are held."""
+        self.n = n
+
+    def deal_ended(self) -> None:
+        """The deal ended: its actions are no longer held."""
+        self.deal, self.n = 0, 0
 
 
 class Journal:
@@ -215,30 +225,35 @@ class Journal:
     def __repr__(self) -> str:
         return f"<journal of {len(self._notes)} tables{' (off)' if self.off else ''}>"
 
+    def turn_off(self) -> None:
+        """No table is noted any more (the writer fell too far behind, or records are off)."""
+        self.off = True
+        self._notes.clear()
+
     def _take(self, ops: list[Op], now: bool = False) -> None:
         if not self.off and not self.put(ops, now):
-            self.off = True
-            self._notes.clear()
+            self.turn_off()
 
-    def journaled(self, table: Table) -> int | None:
+    def journaled(self, table: Table[object]) -> int | None:
         """The journal's id of ``table`` (None: not journaled)."""
         notes = self._notes.get(table.id)
         return notes.id if notes is not None else None
 
     # -- what tables note --------------------------------------------------------------------------
 
-    def opened(self, table: Table) -> None:
+    def opened(self, table: Table[object]) -> None:
         """A new table: its settings and seats."""
         if self.off:
             return
         notes = self._notes[table.id] = _Notes(secrets.randbits(62) + 1, table_state(table))
         self._take([TableOpened(notes.id, table.id, settings_json(table.settings), notes.state)])
 
-    def adopt(self, table: Table, jid: int, match: str | None, deal: int, n: int) -> None:
+    def adopt(self, table: Table[object], jid: int, match: str | None, deal: int, n: int) -> None:
         """``table`` was restored from the journal's rows ``jid``: its notes go on there (``n``
         actions of the deal keyed ``deal`` are held)."""
-        notes = self._notes[table.id] = _Notes(jid, table_state(table))
-        notes.match, notes.deal, notes.n = match, deal, n
+        if self.off:
+            return
+        notes = self._notes[table.id] = _Notes(jid, table_state(table), match, deal, n)
         self._take([StateChanged(jid, notes.state)])
 
     def failed(self, jid: int, why: str) -> None:
@@ -254,18 +269,16 @@ class Journal:
         """A session was forgotten: nothing is left to resume."""
         self._take([SessionGone(key)])
 
-    def changed(self, table: Table) -> None:
+    def changed(self, table: Table[object]) -> None:
         """The table's summary changed: its seats, if they did, and the end of its match."""
         notes = self._notes.get(table.id)
         if notes is None:
             return
         ops: list[Op] = []
-        state = table_state(table)
-        if state != notes.state:
-            notes.state = state
-            ops.append(StateChanged(notes.id, state))
+        if notes.changed(table_state(table)):
+            ops.append(StateChanged(notes.id, notes.state))
         if notes.match is not None and table.game is None:  # the match ended
-            notes.match, notes.deal, notes.n = None, 0, 0
+            notes.match_begun(None)
             ops += [MatchNoted(notes.id, None), DealNoted(notes.id, None, None)]
         if ops:
             self._take(ops)
@@ -274,7 +287,7 @@ class Journal:
         notes = self._notes.get(game.table.id)
         if notes is None:
             return
-        notes.match, notes.deal, notes.n = game.match_uid, 0, 0
+        notes.match_begun(game.match_uid)
         self._take([MatchNoted(notes.id, match_state(game)), DealNoted(notes.id, None, None)])
 
     def dealt(self, game: Game) -> None:
@@ -282,8 +295,7 @@ class Journal:
         notes = self._notes.get(game.table.id)
         if notes is None:
             return
-        notes.deal, notes.n = secrets.randbits(62) + 1, 0
-        self._take([DealNoted(notes.id, notes.deal, deal_state(game))])
+        self._take([DealNoted(notes.id, notes.dealt(), deal_state(game))])
 
     def played(self, game: Game, record: DealRecord | None) -> None:
         """After every batch of the game's events: the actions the referee accepted since the
@@ -299,10 +311,9 @@ class Journal:
         done = notes.n
         if not deal.over:  # (after nearly every action: kept short)
             if len(applied) > done:
-                notes.n = len(applied)
+                notes.taken(len(applied))
                 if not self.put([ActionsTaken(notes.id, notes.deal, done, applied.rows(done))]):
-                    self.off = True
-                    self._notes.clear()
+                    self.turn_off()
             return
         ops: list[Op] = []
         if len(applied) > done:
@@ -310,12 +321,12 @@ class Journal:
         if record is not None:
             ops.append(RecordKept(record))
         ops += [MatchNoted(notes.id, match_state(game)), DealNoted(notes.id, None, None)]
-        notes.deal, notes.n = 0, 0
+        notes.deal_ended()
         self._take(ops, now=True)  # (a deal's end: written at once)
         if self.off and record is not None:
             self.keep(record)
 
-    def closed(self, table: Table) -> None:
+    def closed(self, table: Table[object]) -> None:
         """The table closed: the journal forgets it."""
         notes = self._notes.pop(table.id, None)
         if notes is not None:
@@ -325,7 +336,7 @@ class Journal:
 # -- what is noted, as plain values (the writer encodes them) ------------------------------------
 
 
-def table_state(table: Table) -> tuple[Any, ...]:
+def table_state(table: Table[object]) -> tuple[Any, ...]:
     """``(host seat, deals played, seats, spectators)``, each seat ``(name, bot strength,
     session key, player, ready, away)`` (``player``: the ``players.key`` of the person whose
     session holds the seat, None for a guest: ``Session.player``), each spectator ``(name,

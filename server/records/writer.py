@@ -159,6 +159,13 @@ class RecordsWriter:
         self._thread.start()
         log.info("records: %s%s", self.path, " (and the journal of live tables)" if self.journal else "")
 
+    def take_journaled(self) -> tuple[list[store.Journaled], list[store.JournaledSession]]:
+        """The tables and the sessions of the last run to restore (``open``), once: the server
+        takes them over (``_restore``) and nothing is left here."""
+        taken = self.journaled, self.journaled_sessions
+        self.journaled, self.journaled_sessions = [], []
+        return taken
+
     def close(self, timeout: float = 5.0) -> None:
         """Write what is queued (for at most ``timeout`` s) and stop the writer; blocking."""
         thread, self._thread = self._thread, None
@@ -180,7 +187,7 @@ class RecordsWriter:
             log.warning("records are off: %s; games go on without them", why)
         self.on, self.off = False, why
         if self.journal is not None:
-            self.journal.off = True
+            self.journal.turn_off()
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -200,7 +207,7 @@ class RecordsWriter:
         if len(self._items) >= self.size:
             if self.journal is not None and not self.journal.off:
                 log.warning("records: the disk is too slow; the journal of live tables is off")
-                self.journal.off = True
+                self.journal.turn_off()
             elif not self.dropped:
                 log.warning("records: the disk is too slow; deals are not being recorded")
             return False

@@ -1,0 +1,74 @@
+"""The table (``_table.Table``) as the modules it is made of see it: its match (``_game``,
+``_game_bots``), its requests (``_table_requests``), its deadlines (``_table_deadlines``), who
+sits where (``_seating``) and the journal (``records.journal``). They cannot import ``_table``,
+which imports them; ``Table`` says, once, what they may use of it. (A session's table, as the
+server asks it, is ``_session.Place``: ``_session`` sits below the seats that this protocol
+names.)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from neveryu import engine
+
+from ._session import Place
+
+if TYPE_CHECKING:
+    from ._seats import Seat
+    from ._session import Session
+    from ._settings import TableSettings
+    from ._timers import Timers
+    from .records.deal_notes import Keeper
+
+GameT = TypeVar("GameT", covariant=True)
+
+
+class Table(Place, Protocol[GameT]):
+    """A table whose match, while one is played, is a ``GameT`` (``_game.Game``; ``object``
+    where the match is not used); a session's ``Place`` too. What each attribute and method
+    is: ``_table.Table``."""
+
+    id: int
+    settings: TableSettings
+    rules: engine.Rules
+    seats: list[Seat]
+    spectators: list[Session]
+    host: Session | None
+    deals_played: int
+    timers: Timers
+    rng: random.Random
+    seed: int | None
+    summary: dict[str, Any]
+    records: Keeper | None
+    closed: bool
+
+    @property
+    def game(self) -> GameT | None: ...
+
+    @property
+    def playing(self) -> bool: ...
+
+    def members(self) -> list[Session]: ...
+
+    def broadcast(self, body: dict[str, Any]) -> None: ...
+
+    def refresh_summary(self) -> None: ...
+
+    def table_update(self) -> None: ...
+
+    def check_empty(self) -> None: ...
+
+    def start_soon(self, task: Callable[[], Awaitable[object]]) -> bool: ...
+
+    def match_over(self) -> None: ...
+
+    def start_match(self) -> None: ...
+
+    def back(self, seat: Seat, snapshot: bool = True) -> None: ...
+
+    def close(self, reason: str, *, keep: bool = False) -> None: ...
+
+    def grace_over(self, index: int) -> None: ...
