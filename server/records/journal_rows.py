@@ -116,8 +116,6 @@ def begin_run(
     sessions likewise. Returns the tables taken over, how many were deleted, and the sessions
     taken over."""
     here = machine()
-    taken: list[Journaled] = []
-    deleted = 0
     with transaction(conn):
         conn.execute(
             "INSERT INTO journal_runs (run, server, host, pid, started_ms, alive_ms)"
@@ -135,46 +133,9 @@ def begin_run(
             "DELETE FROM live_tables WHERE server = ? AND failure IS NOT NULL AND updated_ms < ?",
             (server, now_ms - FAILED_KEEP_MS),
         ).rowcount
-        rows = conn.execute(
-            "SELECT id, run, table_no, opened_ms, updated_ms, settings, state, match, deal, deal_key"
-            " FROM live_tables WHERE server = ? AND run != ? AND failure IS NULL ORDER BY table_no, id",
-            (server, run),
-        ).fetchall()
-        claimed: dict[int, Journaled] = {}
-        current: dict[int, int] = {}  # each claimed table's deal
-        for jid, owner, table_no, opened, updated, settings, state, match, deal, deal_key in rows:
-            over, alive = runs.get(owner, (True, updated))
-            if not over:
-                continue  # its server runs
-            if not restore or now_ms - max(alive, updated) > max_age_ms:
-                conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
-                deleted += 1
-                continue
-            conn.execute("UPDATE live_tables SET run = ?, updated_ms = ? WHERE id = ?", (run, now_ms, jid))
-            key = deal_key or 0
-            claimed[jid] = Journaled(jid, table_no, opened, updated, settings, state, match, deal, key, ())
-            current[jid] = key
-        actions: dict[int, list[tuple[int, int, bytes]]] = {jid: [] for jid in claimed}
-        if claimed:
-            for jid, deal_key, n, ms, action in conn.execute(
-                "SELECT table_id, deal_key, n, ms, action FROM live_actions ORDER BY rowid"
-            ):
-                if jid in actions and deal_key == current[jid]:
-                    actions[jid].append((n, ms, action))
-        taken = [attrs.evolve(j, actions=tuple(actions[jid])) for jid, j in claimed.items()]
-        sessions = []
-        for key, owner, name, player, updated in conn.execute(
-            "SELECT key, run, name, player, updated_ms FROM live_sessions WHERE server = ? AND run != ?",
-            (server, run),
-        ).fetchall():
-            over, alive = runs.get(owner, (True, updated))
-            if not over:
-                continue
-            if not restore or now_ms - max(alive, updated) > max_age_ms:
-                conn.execute("DELETE FROM live_sessions WHERE key = ?", (key,))
-                continue
-            conn.execute("UPDATE live_sessions SET run = ?, updated_ms = ? WHERE key = ?", (run, now_ms, key))
-            sessions.append(JournaledSession(key, name, player))
+        take = _Takeover(conn, run, server, now_ms, runs, restore=restore, max_age_ms=max_age_ms)
+        taken, deleted = take.tables()
+        sessions = take.sessions()
         conn.execute(
             "DELETE FROM journal_runs WHERE server = ? AND run != ? AND run NOT IN"
             " (SELECT run FROM live_tables WHERE failure IS NULL)",
@@ -183,6 +144,79 @@ def begin_run(
         if deleted or failed:
             collect(conn)
     return taken, deleted, sessions
+
+
+@attrs.define
+class _Takeover:
+    """``begin_run``'s taking over, inside its transaction: ``runs`` maps each other run of the
+    server to (whether it is over, when it was last alive)."""
+
+    conn: sqlite3.Connection
+    run: str
+    server: str
+    now_ms: int
+    runs: dict[str, tuple[bool, int]]
+    restore: bool
+    max_age_ms: int
+
+    def _keep(self, owner: str, updated: int) -> bool | None:
+        """None: its run goes on (left alone); False: too old, or no restore (deleted); True:
+        taken over."""
+        over, alive = self.runs.get(owner, (True, updated))
+        if not over:
+            return None
+        return self.restore and self.now_ms - max(alive, updated) <= self.max_age_ms
+
+    def tables(self) -> tuple[list[Journaled], int]:
+        """The tables taken over, each with its current deal's actions; and how many were deleted."""
+        conn, deleted = self.conn, 0
+        rows = conn.execute(
+            "SELECT id, run, table_no, opened_ms, updated_ms, settings, state, match, deal, deal_key"
+            " FROM live_tables WHERE server = ? AND run != ? AND failure IS NULL ORDER BY table_no, id",
+            (self.server, self.run),
+        ).fetchall()
+        claimed: dict[int, Journaled] = {}
+        for jid, owner, table_no, opened, updated, settings, state, match, deal, deal_key in rows:
+            keep = self._keep(owner, updated)
+            if keep is None:
+                continue
+            if not keep:
+                conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
+                deleted += 1
+                continue
+            conn.execute(
+                "UPDATE live_tables SET run = ?, updated_ms = ? WHERE id = ?", (self.run, self.now_ms, jid)
+            )
+            claimed[jid] = Journaled(
+                jid, table_no, opened, updated, settings, state, match, deal, deal_key or 0, ()
+            )
+        actions: dict[int, list[tuple[int, int, bytes]]] = {jid: [] for jid in claimed}
+        if claimed:
+            for jid, deal_key, n, ms, action in conn.execute(
+                "SELECT table_id, deal_key, n, ms, action FROM live_actions ORDER BY rowid"
+            ):
+                if jid in actions and deal_key == claimed[jid].deal_key:
+                    actions[jid].append((n, ms, action))
+        return [attrs.evolve(j, actions=tuple(actions[jid])) for jid, j in claimed.items()], deleted
+
+    def sessions(self) -> list[JournaledSession]:
+        """The sessions taken over (the others of runs that are over: deleted)."""
+        conn, taken = self.conn, []
+        for key, owner, name, player, updated in conn.execute(
+            "SELECT key, run, name, player, updated_ms FROM live_sessions WHERE server = ? AND run != ?",
+            (self.server, self.run),
+        ).fetchall():
+            keep = self._keep(owner, updated)
+            if keep is None:
+                continue
+            if not keep:
+                conn.execute("DELETE FROM live_sessions WHERE key = ?", (key,))
+                continue
+            conn.execute(
+                "UPDATE live_sessions SET run = ?, updated_ms = ? WHERE key = ?", (self.run, self.now_ms, key)
+            )
+            taken.append(JournaledSession(key, name, player))
+        return taken
 
 
 def end_run(conn: sqlite3.Connection, run: str) -> None:
