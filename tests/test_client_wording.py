@@ -117,3 +117,15 @@ def test_one_outage_is_said_once_however_many_tries_it_takes():
     assert said == ["conn_lost", "conn_resuming"]
     shown = [c.t.log_line(c.state, line) for line in c.state.log[-2:]]
     assert shown == ["Connection lost (try 0); resuming…", "Resuming…"]
+
+
+def test_one_of_a_thing_is_said_in_the_singular():
+    t = Texts("en")
+    short = "The stock cannot make your hand up to three: lay the {} you hold."
+    assert t.why(None, "why.short_set", {"n": 1}) == short.format("1 card")
+    assert t.why(None, "why.short_set", {"n": 2}) == short.format("2 cards")
+    assert t("log.scrolled", n=1, lines=t.count(1, "lines")) == "Log (scrolled: 1 line below, End)"
+    assert t("about.deals", n=1, deals=t.count(1, "deals")) == "1 deal a match"
+    assert t("select_exactly", lo=1, n=2, cards=t.count(1, "cards")) == "Select 1 card (now 2)."
+    ru = Texts("ru")
+    assert ru.why(None, "why.short_set", {"n": 1}) == "Прикупа не хватает до трёх: кладите те 1, что есть."

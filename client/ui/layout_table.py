@@ -175,7 +175,7 @@ class TableRegions(Regions):
             t("about.turn", s=turn_ms // 1000) if isinstance(turn_ms, int) and turn_ms else t("about.untimed")
         )
         if isinstance(table.get("deals"), int):
-            about.append(t("about.deals", n=table["deals"]))
+            about.append(t("about.deals", n=table["deals"], deals=t.count(table["deals"], "deals")))
         if table.get("password"):
             about.append(t("about.password"))
         if table.get("seeded"):

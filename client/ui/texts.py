@@ -326,6 +326,8 @@ class Texts:
             a["name"] = self.seat_name(names, a.pop("seat"))
         if "rank" in a:
             a["rank"] = self.rank_plural(a["rank"])
+        if isinstance(a.get("n"), int):
+            a["cards"] = self.count(a["n"], "cards")
         if "ranks" in a:
             a["ranks"] = ", ".join(self.rank_plural(r) for r in a["ranks"])
         if key.startswith("why.held"):
