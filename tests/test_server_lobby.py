@@ -18,6 +18,7 @@ import trio
 from neveryu import engine, protocol
 from neveryu.client.botclient import Client, ConnectionClosed, ServerError
 from neveryu.protocol._message import EVENTS, REPLIES
+from neveryu.protocol._types import MAX_SEATS
 from neveryu.server import ServerConfig, load_config, serve
 
 HOST = "127.0.0.1"
@@ -68,6 +69,33 @@ async def test_handshake_lobby_replies_are_valid_protocol():
             for msg in c.received:
                 (REPLIES if "re" in msg else EVENTS)[msg["t"]].from_wire(msg)
             nursery.cancel_scope.cancel()
+
+
+async def test_bots_that_leave_no_seat_for_a_player_are_a_refused_option():
+    """``bots`` as many as the seats (the server's default seats when ``seats`` is absent) is of
+    the schema's shape, an option the server refuses: the non-fatal ``BAD_OPTION``, the
+    connection stays. More entries than any table has seats (``MAX_SEATS - 1``) breaks the
+    schema: the fatal ``BAD_MESSAGE`` (docs/PROTOCOL.md, section 7, "Which layer answers what")."""
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config())
+            ann = await Client.connect(HOST, port, "ann")
+            full = await refused(ann, "create_table", variant="verish", seats=4, bots=["honest"] * 4)
+            assert (full.code, full.fatal, full.msg) == (
+                "BAD_OPTION",
+                False,
+                "4 bots leave no seat of 4 for a player",
+            )
+            default = ServerConfig().table.seats
+            full = await refused(ann, "create_table", variant="verish", bots=[None] * default)
+            assert (full.code, full.fatal) == ("BAD_OPTION", False)
+            assert (await ann.request("ping"))["t"] == "pong"
+            joined = await ann.request("create_table", variant="verish", seats=4, bots=["honest"] * 3)
+            assert [s["bot"] for s in joined["table"]["seats"]] == [None, "honest", "honest", "honest"]
+            nursery.cancel_scope.cancel()
+    with pytest.raises(protocol.RemoteProtocolError) as caught:
+        protocol.parse_request({"t": "create_table", "id": 1, "bots": ["honest"] * MAX_SEATS})
+    assert caught.value.code == "BAD_MESSAGE" and caught.value.fatal
 
 
 async def test_lobby_errors():
