@@ -3,8 +3,14 @@ him, and the other texts checked here one by one."""
 
 from __future__ import annotations
 
+import pytest
 from test_client_app import SEATS, deal_messages
 
+from neveryu.client.plain import answers
+from neveryu.client.plain.actions import PlainController
+from neveryu.client.plain.commands import lay_order
+from neveryu.client.plain.words import PlainTexts
+from neveryu.client.ui import keybar
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.texts import Texts
 
@@ -129,3 +135,29 @@ def test_one_of_a_thing_is_said_in_the_singular():
     assert t("select_exactly", lo=1, n=2, cards=t.count(1, "cards")) == "Select 1 card (now 2)."
     ru = Texts("ru")
     assert ru.why(None, "why.short_set", {"n": 1}) == "Прикупа не хватает до трёх: кладите те 1, что есть."
+
+
+# A rank named as a verb's object is in the accusative: the same as the nominative for the number
+# cards («заявляйте двойки»), the genitive for the animate picture cards and ace («заявляйте королей»).
+ACCUSATIVE = {
+    "2": "двойки", "3": "тройки", "4": "четвёрки", "5": "пятёрки", "6": "шестёрки", "7": "семёрки",
+    "8": "восьмёрки", "9": "девятки", "T": "десятки", "J": "валетов", "Q": "дам", "K": "королей",
+    "A": "тузов",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("rank", list(ACCUSATIVE))
+def test_a_rank_after_a_verb_is_in_the_accusative(rank):
+    ru, them = Texts("ru"), ACCUSATIVE[rank]
+    assert ru.why(None, "why.hold", {"rank": rank}).startswith(f"Заявляйте {them}: ")
+    assert ru.why(None, "why.order_descending", {"rank": rank}).startswith(f"Заявляйте {them}: ")
+    assert ru.why(None, "why.order_ascending", {"rank": rank}).startswith(f"Заявляйте {them}: ")
+    c = make(deal_messages(ranks=(rank,)), lang="ru")
+    assert f"положить 1–3 как {them}" in [k.label for k in keybar.entries(c)]
+    plain = PlainController(PlainTexts("ru"), lambda request: None, clock=lambda: 100.0)
+    for m in deal_messages(ranks=(rank,)):
+        plain.receive(m)
+    assert answers.options(plain)[0].startswith(f"положить 1–3 как {them} ")
+    other = "2" if rank != "2" else "3"
+    plain.lay_order(lay_order(("QS", "as", other)))
+    assert plain.take_notices() == [f"Сейчас нельзя назвать {ACCUSATIVE[other]}: можно {them}."]

@@ -98,7 +98,9 @@ class PlainController(Controller):
         t = self.t
         if order.rank is not None:
             if order.rank not in ranks:
-                raise Refusal("plain.rank_not", rank=t.rank_plural(order.rank), ranks=t.ranks(ranks))
+                # «Сейчас нельзя назвать королей: можно дам»
+                rank = t.rank_plural(order.rank, as_object=True)
+                raise Refusal("plain.rank_not", rank=rank, ranks=t.ranks(ranks, as_object=True))
             return order.rank
         if len(ranks) == 1:
             return ranks[0]

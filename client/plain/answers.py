@@ -54,7 +54,7 @@ def options(c: PlainController) -> list[str]:
     lay = legal.get("lay")
     if lay:
         lo, hi = lay.get("min"), lay.get("max")
-        ranks = t.ranks(lay.get("ranks"))
+        ranks = t.ranks(lay.get("ranks"), as_object=True)  # «положить 2 как королей»
         label = t("keys.lay1", n=lo, ranks=ranks) if lo == hi else t("keys.lay", lo=lo, hi=hi, ranks=ranks)
         out.append((label, "lay"))
     if legal.get("challenge") is not None:
