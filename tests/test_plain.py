@@ -63,7 +63,7 @@ def test_cards_read_as_words_or_codes():
 
 def test_speakable_replaces_what_a_synthesizer_mangles():
     assert speakable("lay 1–3 as queens · go on") == "lay 1 to 3 as queens, go on"
-    assert speakable("положить 1–3 как дамы", "ru") == "положить от 1 до 3 как дамы"
+    assert speakable("положить 1–3 как дам", "ru") == "положить от 1 до 3 как дам"
     assert speakable("Revealed: 7♠ — the claim is true ✓") == "Revealed: 7♠, the claim is true"
 
 
