@@ -140,7 +140,7 @@ class SeatBots:
             return
         if seat.searching is not None:  # its search is late: the seat plays without it
             seat.searching = None
-            log.info("table %d: the search of the bot at seat %d came late", self.table.id, index)
+            log.info("table %d: the search of the bot at seat %d came late", self.table.id, index + 1)
             seat.choice = self.bot_for(seat).quick(deal.view(index), self.table.rng)
         action, seat.choice, seat.chosen = seat.choice, None, False
         if referee.tie_set is not None and (action is None or isinstance(action, TURN_SETS)):
@@ -154,7 +154,7 @@ class SeatBots:
         except (engine.RuleViolation, TableError) as exc:
             if deal.actions != before:  # a challenge was settled first: the bot is asked again
                 return
-            log.warning("table %d: the bot at seat %d tried %r: %s", self.table.id, index, action, exc)
+            log.warning("table %d: the bot at seat %d tried %r: %s", self.table.id, index + 1, action, exc)
         if not deal.over and deal.quads_window == index:
             # A bot now plays the taker's seat (he left, or went away) and discards nothing: it
             # goes on, so that a window with no time does not wait for him for ever.

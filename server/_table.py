@@ -160,7 +160,7 @@ class Table:
                 seat.away = True
             else:
                 seat.name, seat.away = None, False
-            log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
+            log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index + 1, why)
             self.broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
         session.table, session.seat = None, None
         if not session.connected:  # in the lobby now: a grace time there to come back
@@ -264,7 +264,7 @@ class Table:
         if self.game is None:  # between matches a dropped player gives up the seat
             self.remove(session, "dropped")
             return
-        log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index, seat.name)
+        log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index + 1, seat.name)
         seat.away = True
         if not self._people_here():  # the last grace ended and nobody is back: as if they left
             self.close("its players left")
@@ -417,7 +417,7 @@ class Table:
         if seat.away and seat.session is not None:
             seat.away = False
             self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
-            log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index)
+            log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index + 1)
             self.table_update()
             if self.game is not None:
                 self.game.back(seat, snapshot)

@@ -3,6 +3,7 @@ process (SIGTERM: bye, exit, the port free again)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
@@ -360,3 +361,25 @@ def test_serve_command_exits_at_once_on_a_second_signal(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+async def test_the_log_counts_seats_from_1_as_the_screens_do(caplog):
+    """People read seats from 1 (the server's log, the client's screens); the protocol's ``seat``
+    fields count from 0 (docs/PROTOCOL.md, "seat")."""
+    caplog.set_level(logging.INFO, logger="neveryu.server")
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config())
+            ann = await Client.connect(HOST, port, "ann")
+            bob = await Client.connect(HOST, port, "bob")
+            joined = await ann.request("create_table", variant="verish", seats=3)
+            assert (await bob.request("join_table", table=joined["table"]["id"]))["seat"] == 1
+            nursery.cancel_scope.cancel()
+    said = [r.getMessage() for r in caplog.records if "takes seat" in r.getMessage()]
+    assert said == ["table 1: ann takes seat 1", "table 1: bob takes seat 2"]
+    hands = [["9S", "9H"], ["8S", "8H"], ["9C", "JS"]]
+    deal = engine.Deal(engine.variant("verish"), deck="36", dealer=1, turn=2, hands=hands)
+    with pytest.raises(engine.RuleViolation) as caught:
+        deal.apply(engine.LaySet(0, ("9S",), "9", None))
+    assert (caught.value.seat, caught.value.reason) == (0, "it is seat 3's turn")
+    assert str(caught.value).startswith("seat 1: it is seat 3's turn (")
