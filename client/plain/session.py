@@ -249,8 +249,8 @@ def run_plain(
                 last = exit_note(c, net.address, come_back)
                 if last:
                     said.append(last)
-                if keeper is not None and c.state.screen != "table":
-                    slot.forget()
+                if keeper is not None:
+                    keeper.end(c.state, gone=c.state.screen != "table")
 
     try:
         asyncio.run(main())

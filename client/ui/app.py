@@ -218,6 +218,16 @@ class Keeper:
             force = t in ("welcome", "deal_started", "state", "table_joined")
             self.slot.save(self.name, state.session, self.seen, self.deal_seq, force=force)
 
+    def end(self, state: model.State, gone: bool) -> None:
+        """The client stops: ``gone`` (no seat to come back to), the session is forgotten; else
+        it is kept with the last ``seq`` seen, written now (``follow`` writes a change of only
+        the ``seq`` at most every second): what the player saw is not "while you were away"
+        when he comes back."""
+        if gone:
+            self.slot.forget()
+        elif state.session and state.screen == "table":
+            self.slot.save(self.name, state.session, self.seen, self.deal_seq, force=True)
+
 
 def exit_note(c: Controller, address: str, command: str) -> str | None:
     """What to say on the terminal once the screen has closed: how to come back, if anything
@@ -345,8 +355,8 @@ def run_client(
                 note = exit_note(controller, net.address, come_back)
                 if note:
                     said.append(note)
-                if keeper is not None and (controller.state.screen != "table" or controller.left):
-                    slot.forget()
+                if keeper is not None:
+                    keeper.end(controller.state, gone=controller.state.screen != "table" or controller.left)
 
     try:
         asyncio.run(main())
