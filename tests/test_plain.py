@@ -199,3 +199,13 @@ def test_lines_piped_all_at_once_wait_until_the_player_is_dealt_in(tmp_path: Pat
     hand = next(k for k, line in enumerate(lines) if line.startswith("Your hand, 13 cards: "))
     assert lines[hand + 1].startswith(("You may: ", "Nothing to do now."))  # (his turn, or not yet)
     assert not [line for line in lines if "not at a table" in line.lower() or "not connected" in line.lower()]
+
+
+def test_every_command_is_told_by_its_line_of_the_help():
+    from neveryu.client.plain.commands import HELP, NAMES
+
+    en = PlainTexts("en")
+    assert len(set(NAMES)) == len(NAMES)
+    for line, names in HELP.items():
+        said = en("plain.help." + line)
+        assert said != "plain.help." + line and all(name in said for name in names), line
