@@ -268,13 +268,12 @@ def run_plain(
 def _command(
     c: PlainController, line: str, viewing: list[PlainReplay], out: Lines, narrator: Narrator
 ) -> None:
-    """One typed line: a replay's step while one is shown, else a command."""
+    """One typed line: a replay's order while one is shown, else a command."""
+    if viewing and viewing[0].order(line):
+        return
     try:
         cmd = parse(line)
     except Refusal as exc:
-        if viewing and line.strip().isdigit():
-            viewing[0].go(int(line.strip()) - 1)
-            return
         narrator.say(c.t(exc.key, **exc.args_))
         return
     if viewing and cmd.name in ("enter", "quit"):
