@@ -134,8 +134,10 @@ def test_one_of_a_thing_is_said_in_the_singular():
     assert t("about.deals", n=1, deals=t.count(1, "deals")) == "1 deal a match"
     assert t("select_exactly", lo=1, n=2, cards=t.count(1, "cards")) == "Select 1 card (now 2)."
     ru = Texts("ru")
-    assert ru.why(None, "why.short_set", {"n": 1}) == "Прикупа не хватает до трёх: кладите всё, что есть (1 карта)."
-    assert ru("log.scrolled", n=2, lines=ru.count(2, "lines")) == "Ход игры (прокручено: ниже ещё 2 строки, End)"
+    short = ru.why(None, "why.short_set", {"n": 1})
+    assert short == "Прикупа не хватает до трёх: кладите всё, что есть (1 карта)."
+    scrolled = ru("log.scrolled", n=2, lines=ru.count(2, "lines"))
+    assert scrolled == "Ход игры (прокручено: ниже ещё 2 строки, End)"
     assert ru("about.deals", n=5, deals=ru.count(5, "deals")) == "5 партий в матче"
 
 
