@@ -84,7 +84,7 @@ def test_two_hosts_find_the_server_and_play_a_whole_deal(lan, tmp_path):
     )
     ann = lan.neveryu(ann_host, *bot, "--name", "ann", "--seed", "1")
     ann_log = Lines(ann.stderr)
-    wait_for("ann to sit down", lambda: ann_log.find(r"ann sits at seat 0 of table 1"), 15)
+    wait_for("ann to sit down", lambda: ann_log.find(r"ann sits at seat 1 of table 1"), 15)
 
     # Bob's host sees the table ann made, with its free seat, once the server re-announced.
     seen = wait_for(
