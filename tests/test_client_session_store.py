@@ -134,7 +134,7 @@ def test_the_last_event_seen_is_kept_when_the_client_stops(tmp_path):
     from test_client_app import deal_messages
 
     from neveryu.client.ui import model
-    from neveryu.client.ui.app import Keeper
+    from neveryu.client.ui.app import Keeper, resumed_state
 
     now = time.time()
     slot = open_slot("h:1", "ann", folder=tmp_path, clock=lambda: now)  # all within one second
@@ -155,5 +155,14 @@ def test_the_last_event_seen_is_kept_when_the_client_stops(tmp_path):
     assert [json.loads(f.read_text())["seq"] for f in (tmp_path / "sessions").glob("*.json")] == [1]
     keeper.end(state, gone=False)
     slot.close()
-    kept = open_slot("h:1", "ann", folder=tmp_path).kept
-    assert (kept.token, kept.seq, kept.deal_seq) == ("tok", 4, 1)
+    again = open_slot("h:1", "ann", folder=tmp_path)
+    kept = again.kept
+    assert (kept.token, kept.seq, kept.deal_seq, kept.deal_events) == ("tok", 4, 1, 2)  # the start, a set
+    # The next client replays the deal from its start: what it had been shown is not counted again.
+    keeper, state = Keeper.of(again, "ann"), resumed_state("ann", kept)
+    assert (state.recap_seen, state.recap_known) == (4, 2)
+    later = {**laid, "seq": 6, "set_no": 2, "seat": 1, "cards": None}
+    for msg in [*deal_messages()[2:], laid, later]:
+        state = model.reduce(state, msg)
+        keeper.follow(msg, state)
+    assert (keeper.seen, keeper.deal_seq, keeper.deal_events) == (6, 1, 3)

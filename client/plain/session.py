@@ -19,8 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from neveryu.client.ui import model
-from neveryu.client.ui.app import RECENT_DEALS, Keeper, exit_note, hello_fields
+from neveryu.client.ui.app import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state
 from neveryu.client.ui.net import Net
 
 from .actions import PlainController
@@ -141,16 +140,14 @@ def run_plain(
 
     async def main() -> None:
         kept = slot.kept if slot is not None else None
-        state = model.State(name=name, recap_seen=kept.seq if kept is not None else None)
+        state = resumed_state(name, kept)
         c = PlainController(texts, lambda request: None, leave_quits=leave_quits, prefs=prefs, state=state)
         c.prefs.confirm_calls = False  # a typed command is its own confirmation
         loop = asyncio.get_running_loop()
         narrator = Narrator(c, out, lambda seconds, fn: loop.call_later(seconds, fn))
         done = asyncio.Event()
         viewing: list[PlainReplay] = []
-        keeper = None
-        if slot is not None:
-            keeper = Keeper(slot, name, kept.deal_seq, kept.seq) if kept is not None else Keeper(slot, name)
+        keeper = Keeper.of(slot, name)
 
         def attention(kind: str) -> None:
             if c.prefs.bell:
