@@ -86,9 +86,18 @@ def _with_history(before: State, s: State, history: list[object], now: float) ->
             lines_shown = len(played.log)
     s = attrs.evolve(s, pile_claimed=played.pile_claimed, barred=played.barred)
     known, undone = _known(before, s.commitment, played.log)
-    # A client started again holds no line of the deal: its kept session says which events it
-    # was shown, the rest it missed, whatever their seq (after a server's restart too).
-    restarted_client = not known and s.recap_known is not None and _from_the_start(history)
+    # A client started again holds no line of the deal. A snapshot past the last seq it saw (the
+    # server no longer kept the events it missed): its kept session says how many of the events
+    # it was shown, the rest it missed. A snapshot that does not pass it comes from a server
+    # started again, which goes on from the seq the client gave: every event in it was sent
+    # before the server stopped, none while the client was away (the seq rule).
+    restarted_client = (
+        not known
+        and s.recap_known is not None
+        and s.recap_seen is not None
+        and s.last_seq > s.recap_seen
+        and _from_the_start(history)
+    )
     for k, line in enumerate(played.log[known:], known):
         s = add_line(s, line.key, dict(line.args), (k >= lines_shown) if restarted_client else None)
     s = attrs.evolve(s, recap_known=None)
