@@ -385,7 +385,7 @@ class BotPlayer:
         except ServerError as exc:  # the deal moved on meanwhile (stale, window, ...)
             self.errors[str(exc.code)] += 1
             self.refused.append((action, str(exc.code), str(exc.msg)))
-            log.debug("seat %d: %s refused: %s", self.seat, t, exc)
+            log.debug("seat %d: %s refused: %s", self.seat + 1, t, exc)
             if exc.code == "RATE_LIMITED" and attempts > 1:
                 await trio.sleep(RATE_LIMIT_PAUSE_S)
                 await self._move(attempts - 1)

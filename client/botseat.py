@@ -88,7 +88,7 @@ async def play_bot(
         while True:
             if player is None or player.client is not client:  # a new session: a seat afresh
                 joined = await take_seat(client, table, table_password)
-                log.info("%s sits at seat %d of table %d", name, joined["seat"], joined["table"]["id"])
+                log.info("%s sits at seat %d of table %d", name, joined["seat"] + 1, joined["table"]["id"])
                 seated = BotPlayer(client, joined["table"], joined["seat"], strength, rng=rng, delay=delay)
                 if player is not None:
                     seated.deals, seated.matches = player.deals, player.matches

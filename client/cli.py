@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # name -> one-line help; the module is client.commands.<name with '-' as '_'>
@@ -42,11 +43,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one subcommand; its exit status (0: done; 130: interrupted; 1: the reader of standard
+    output went away, as in ``neveryu protocol-info | head``, which is no error to report)."""
     try:
-        return args._run(args) or 0
+        args = build_parser().parse_args(argv)
+        status = args._run(args) or 0
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's flush at exit
+        return int(status)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        quiet_stdout()
+        return 1
+
+
+def quiet_stdout() -> None:
+    """Point standard output at the null device, so that Python's own flush at exit does not fail
+    on the closed pipe again (the Python docs, signal module, "Note on SIGPIPE")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

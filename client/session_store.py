@@ -6,11 +6,12 @@ file per kept session, in ``sessions/`` under the user's state folder (platformd
 ``user_state_dir("neveryu")``; ``NEVERYU_STATE_DIR`` overrides it)::
 
     {"server": "192.168.1.20:7420", "name": "ann", "token": "q3Yl...", "seq": 812,
-     "deal_seq": 640, "saved": 1764460900}
+     "deal_seq": 640, "deal_events": 37, "saved": 1764460900}
 
 ``seq`` is the last event seen, ``deal_seq`` the ``seq`` of the current deal's ``deal_started``
-(0: none), ``saved`` Unix time in seconds. The token is a secret: the folder is made 0700 and
-each file 0600 (readable by the user only).
+(0: none), ``deal_events`` how many of the current deal's events (those a ``state.history``
+holds, docs/PROTOCOL.md) were shown, ``saved`` Unix time in seconds. The token is a secret: the
+folder is made 0700 and each file 0600 (readable by the user only).
 
 A running client holds a lock on its entry (a ``.lock`` file beside it, ``flock`` on POSIX,
 ``msvcrt.locking`` on Windows) so that a second client of the same user and server does not
@@ -49,7 +50,8 @@ def state_dir(environ: dict[str, str] | os._Environ[str] | None = None) -> Path:
 @attrs.frozen
 class Kept:
     """A kept session: the server (``"host:port"``), the player's name, the token, the last
-    ``seq`` seen and the ``seq`` of the current deal's start (0: none)."""
+    ``seq`` seen, the ``seq`` of the current deal's start (0: none) and how many of the deal's
+    history events were shown (``deal_events``)."""
 
     server: str
     name: str
@@ -57,6 +59,7 @@ class Kept:
     seq: int
     deal_seq: int
     saved: float
+    deal_events: int = 0
 
     @property
     def replay_from(self) -> int:
@@ -110,15 +113,18 @@ class Slot:
         self._lock = lock
         self._problem = problem
         self._clock = clock
-        self._written: tuple[str, str, int, int] | None = None
+        self._written: tuple[str, str, int, int, int] | None = None
         self._written_at = 0.0
         self._failed = False
 
-    def save(self, name: str, token: str, seq: int, deal_seq: int, *, force: bool = False) -> None:
-        """Keep ``token`` (for ``name``) with the last ``seq`` seen and the current deal's first
-        ``deal_seq``. A change of only ``seq`` is written at most every ``SAVE_EVERY_S``."""
+    def save(
+        self, name: str, token: str, seq: int, deal_seq: int, deal_events: int = 0, *, force: bool = False
+    ) -> None:
+        """Keep ``token`` (for ``name``) with the last ``seq`` seen, the current deal's first
+        ``deal_seq`` and its ``deal_events`` shown. A change of only ``seq`` (and
+        ``deal_events``) is written at most every ``SAVE_EVERY_S``."""
         now = self._clock()
-        what = (name, token, seq, deal_seq)
+        what = (name, token, seq, deal_seq, deal_events)
         if what == self._written:
             return
         if (
@@ -130,6 +136,7 @@ class Slot:
         ):
             return
         body = {"server": self.server, "name": name, "token": token, "seq": seq, "deal_seq": deal_seq}
+        body["deal_events"] = deal_events
         body["saved"] = int(now)
         try:
             _write_private(self.path, json.dumps(body))
@@ -187,6 +194,7 @@ def _read(path: Path) -> Kept:
             int(data.get("seq") or 0),
             int(data.get("deal_seq") or 0),
             float(data.get("saved") or 0),
+            int(data.get("deal_events") or 0),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"missing or bad field: {exc}") from None

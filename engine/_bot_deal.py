@@ -113,7 +113,7 @@ class BotDeal:
             if (deal.loser is None) == (deal.winner is None) or self.end is None:
                 raise Violation("the deal ended without exactly one loser or winner")
         elif deal.turn in deal.out or not deal.legal_actions(deal.turn):
-            raise Violation(f"seat {deal.turn} is to act but may do nothing")
+            raise Violation(f"seat {deal.turn + 1} is to act but may do nothing")
 
     def play(self, cap: int, rounds: int | None = None) -> bool:
         """Play until the deal ends (True), ``deal.actions`` reaches ``cap`` or ``rounds`` more

@@ -24,7 +24,7 @@ from ._actions import (
     TurnAction,
 )
 from ._cards import Rank, contains, quad_ranks
-from ._errors import ChallengeBarred, IllegalAction, NotYourTurn, PrematureChallenge, StaleSet
+from ._errors import ChallengeBarred, IllegalAction, NotYourTurn, PrematureChallenge, StaleSet, shown
 from ._state import DealState, LaidSet
 
 _is_str = str.__instancecheck__  # isinstance(x, str), for map()
@@ -35,7 +35,7 @@ class DealChecks(DealState):
 
     def _check_seat(self, seat: int, action: Action) -> None:
         if not (type(seat) is int and 0 <= seat < self.players):
-            raise IllegalAction(seat, action, f"no seat {seat}")
+            raise IllegalAction(seat, action, f"no seat {shown(seat)}")
         if seat in self.out:
             raise IllegalAction(seat, action, "you are out of this deal")
 
@@ -43,7 +43,7 @@ class DealChecks(DealState):
         seat = a.seat
         if seat != self.turn or type(seat) is not int or seat in self.out:
             self._check_seat(seat, a)
-            raise NotYourTurn(seat, a, f"it is seat {self.turn}'s turn")
+            raise NotYourTurn(seat, a, f"it is seat {self.turn + 1}'s turn")
         hand = self.hands[seat]
         if not hand:
             raise IllegalAction(seat, a, "your hand is empty: answer the last set")
@@ -97,7 +97,7 @@ class DealChecks(DealState):
         if (seat, set_no) in self.barred:
             raise ChallengeBarred(seat, action, f"you challenged set {set_no} before it was laid")
         if seat != self.turn and (self.rules.challengers == "next" or isinstance(action, Believe)):
-            raise NotYourTurn(seat, action, f"only seat {self.turn} may answer set {set_no}")
+            raise NotYourTurn(seat, action, f"only seat {self.turn + 1} may answer set {set_no}")
         return last
 
     def _check_challenge(self, a: Challenge) -> None:
@@ -139,7 +139,7 @@ class DealChecks(DealState):
         if not self.rules.declare_none:
             raise IllegalAction(a.seat, a, f"{self.rules.name} has no declaring none here")
         if a.seat != self.turn:
-            raise NotYourTurn(a.seat, a, f"it is seat {self.turn}'s turn")
+            raise NotYourTurn(a.seat, a, f"it is seat {self.turn + 1}'s turn")
         if self.held is not None:
             raise IllegalAction(a.seat, a, "your set is already laid and waits for the window")
         if legal.declare_none is None:
@@ -177,7 +177,7 @@ class DealChecks(DealState):
 
     def _check_close_quads(self, a: CloseQuadsWindow) -> None:
         if self.quads_window is None or a.seat != self.quads_window:
-            raise IllegalAction(a.seat, a, f"seat {a.seat} has no open quads window")
+            raise IllegalAction(a.seat, a, f"seat {shown(a.seat)} has no open quads window")
 
     def _check_close(self, a: CloseWindow) -> None:
         if not self.window_open or self.last is None or a.set_no != self.last.set_no:
@@ -188,7 +188,7 @@ class DealChecks(DealState):
         turn actions (a challenge or believe of the last set, not a premature challenge)."""
         self._check_seat(a.seat, a)
         if a.seat != self.turn:
-            raise NotYourTurn(a.seat, a, f"it is seat {self.turn}'s turn")
+            raise NotYourTurn(a.seat, a, f"it is seat {self.turn + 1}'s turn")
         if self.held is not None:
             raise IllegalAction(a.seat, a, "the seat's set is laid and waits for the window")
         action = a.action

@@ -5,6 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 
+def shown(seat: Any) -> Any:
+    """A seat as people count them, from 1 (texts, logs; the protocol's seats count from 0);
+    anything but an int as it came (an action's malformed seat)."""
+    return seat + 1 if type(seat) is int else seat
+
+
 class RuleViolation(ValueError):
     """An action the rules do not allow now.
 
@@ -15,7 +21,7 @@ class RuleViolation(ValueError):
     code = "ILLEGAL_ACTION"
 
     def __init__(self, seat: int | None, action: Any, reason: str) -> None:
-        super().__init__(f"seat {seat}: {reason} ({action!r})")
+        super().__init__(f"seat {shown(seat)}: {reason} ({action!r})")
         self.seat = seat
         self.action = action
         self.reason = reason

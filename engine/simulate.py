@@ -39,7 +39,8 @@ MAX_VIOLATION_NOTES = 10
 class StrengthResult:
     """How one strength did: ``seats`` seat-deals played (one per seat per completed deal),
     ``wins`` (``first_wins``: deals it won), ``losses`` (``last_loses``: deals it lost), ``score``
-    (the sum of its seats' score changes, docs/RULES.md ``scoring``)."""
+    (the sum of its seats' score changes, docs/RULES.md ``scoring``: deals lost for ``losses``,
+    chips won less chips paid for ``chips_per_player`` and ``chips_per_card``, 0 for ``none``)."""
 
     seats: int = 0
     wins: int = 0
@@ -64,7 +65,8 @@ class SimulationResult:
     ``longest``: the most in one of them;
     ``invariant_violations``: failed checks (0 when checks were off); ``violations``: the first
     few in words; ``bot_errors``: bot answers that were None or illegal when the seat had to act;
-    ``strengths``: per strength; ``seconds`` and ``deals_per_s``: None without a clock.
+    ``result`` and ``scoring``: the variant's (docs/RULES.md), what ``wins``, ``losses`` and
+    ``score`` mean; ``strengths``: per strength; ``seconds`` and ``deals_per_s``: None without a clock.
     """
 
     variant: str
@@ -81,6 +83,7 @@ class SimulationResult:
     violations: tuple[str, ...]
     bot_errors: int
     result: str
+    scoring: str
     strengths: dict[str, StrengthResult]
     seconds: float | None
     deals_per_s: float | None
@@ -112,6 +115,7 @@ class SimulationResult:
             "violations": list(self.violations),
             "bot_errors": self.bot_errors,
             "result": self.result,
+            "scoring": self.scoring,
             "strengths": {
                 name: {
                     "seats": r.seats,
@@ -219,6 +223,7 @@ def simulate(
         violations=tuple(notes),
         bot_errors=bot_errors,
         result=rules.result,
+        scoring=rules.scoring,
         strengths=tally.result(),
         seconds=seconds,
         deals_per_s=(completed / seconds if seconds else None) if clock else None,

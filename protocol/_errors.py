@@ -57,9 +57,9 @@ ERRORS: dict[str, tuple[bool, str]] = {
     "BAD_OPTION": (
         False,
         "create_table with an unknown variant, option, or a value the variant does not "
-        "allow; seat_bot or seat_free naming a seat it cannot change; chat empty or longer "
-        "than this server's welcome.limits.max_chat; player_stats or leaderboard of an unknown "
-        "variant",
+        "allow, or with bots in every seat; seat_bot or seat_free naming a seat it cannot "
+        "change; chat empty or longer than this server's welcome.limits.max_chat; "
+        "player_stats or leaderboard of an unknown variant",
     ),
     "NOT_ALL_READY": (False, "start while a human seat is not ready, or while a seat is empty"),
     "ALREADY_PLAYING": (False, "start, or a change of seats, while the table is playing"),

@@ -197,7 +197,7 @@ class SeatBots:
             self.timers.start_at(TimerKey(Deadline.BOT, index), mine.due)
             return
         if mine.late():  # its search is late: the seat plays without it
-            log.info("table %d: the search of the bot at seat %d came late", self.table.id, index)
+            log.info("table %d: the search of the bot at seat %d came late", self.table.id, index + 1)
             mine.chose(self.bot_for(seat).quick(deal.view(index), self.table.rng))
         action = mine.take()
         if referee.tie_set is not None and (action is None or isinstance(action, TURN_SETS)):
@@ -211,7 +211,7 @@ class SeatBots:
         except (engine.RuleViolation, TableError) as exc:
             if deal.actions != before:  # a challenge was settled first: the bot is asked again
                 return
-            log.warning("table %d: the bot at seat %d tried %r: %s", self.table.id, index, action, exc)
+            log.warning("table %d: the bot at seat %d tried %r: %s", self.table.id, index + 1, action, exc)
         if not deal.over and deal.quads_window == index:
             # A bot now plays the taker's seat (he left, or went away) and discards nothing: it
             # goes on, so that a window with no time does not wait for him for ever.

@@ -278,7 +278,7 @@ class Referee:
             if not self.timers.running(TimerKey(Deadline.TURN)):
                 self._time_turn()
             return []
-        log.debug("settling challenges of set %d by seats %s", set_no, valid)
+        log.debug("settling challenges of set %d by seats %s", set_no, [s + 1 for s in valid])
         if len(valid) == 1:
             return self._apply(engine.Challenge(valid[0], set_no))
         return self._apply(engine.Challenges(tuple(valid), set_no))
@@ -307,7 +307,7 @@ class Referee:
         if deal.held is not None or self.tie_set is not None:
             return []  # the seat's set waits for its window; or a challenge is settled first
         seat = deal.turn
-        log.info("seat %d's time ran out", seat)
+        log.info("seat %d's time ran out", seat + 1)
         thought, self.thought = self.thought, None
         if thought is not None and thought[:2] == (seat, deal.legal_actions(seat)):
             choice = thought[2]

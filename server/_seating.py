@@ -45,7 +45,7 @@ def join_table(table: Table[Game], session: Session, req: protocol.JoinTable) ->
         table.host = session
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
     table.timers.cancel(TimerKey(Deadline.BOT, seat.index))
-    log.info("table %d: %s takes seat %d", table.id, session.name, seat.index)
+    log.info("table %d: %s takes seat %d", table.id, session.name, seat.index + 1)
     table.refresh_summary()
     session.reply(req, {"t": "table_joined", "table": table.summary, "seat": seat.index})
     for other in table.members():
@@ -128,7 +128,7 @@ def seat_free(table: Table[Game], session: Session, req: protocol.SeatFree) -> N
 
 def _remove_player(table: Table[Game], seat: Seat, player: Session, host: Session) -> None:
     """The host takes ``seat`` from ``player``: he is told, and is back in the lobby."""
-    log.info("table %d: %s removes %s from seat %d", table.id, host.name, player.name, seat.index)
+    log.info("table %d: %s removes %s from seat %d", table.id, host.name, player.name, seat.index + 1)
     left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
     player.event({**left, "by": host.seat})
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))

@@ -134,7 +134,7 @@ class Table:
             seat = self.seats[session.seat]
             seat.free(self.playing)
             self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
-            log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
+            log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index + 1, why)
             self.broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
         session.table, session.seat = None, None
         if not session.connected:  # in the lobby now: a grace time there to come back
@@ -228,7 +228,7 @@ class Table:
         if self.game is None:
             self.remove(session, "dropped")
             return
-        log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index, seat.name)
+        log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index + 1, seat.name)
         seat.set_away(True)
         if not self._people_here():  # the last grace ended and nobody is back: as if they left
             self.close("its players left")
@@ -321,7 +321,7 @@ class Table:
         if seat.away and seat.session is not None:
             seat.set_away(False)
             self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
-            log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index)
+            log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index + 1)
             self.table_update()
             if self.game is not None:
                 self.game.back(seat, snapshot)

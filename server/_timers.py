@@ -46,7 +46,7 @@ class TimerKey(NamedTuple):
     seat: int | None = None
 
     def __str__(self) -> str:
-        return self.kind.value if self.seat is None else f"{self.kind.value} of seat {self.seat}"
+        return self.kind.value if self.seat is None else f"{self.kind.value} of seat {self.seat + 1}"
 
 
 class Timers:

@@ -8,12 +8,19 @@ exactly as in production: nothing is switched on inside it."""
 from __future__ import annotations
 
 import pathlib
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from neveryu import protocol
+
+# `python -m pytest` puts the working directory first on sys.path: from the repository's root its
+# folders (engine/, server/, ...) would import as top-level packages, a second copy beside the
+# installed neveryu.* that the tests are about. Only tests/ (pyproject's `pythonpath`) is wanted.
+_ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != _ROOT]
 
 
 def checked_message(msg: dict[str, Any]) -> None:

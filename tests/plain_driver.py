@@ -99,8 +99,18 @@ class Player:
 def play_piped(variant: str, lang: str, seed: int, state: Path, *more: str) -> list[str]:
     """The whole transcript of a deal played through a pipe."""
     player = Player(lang)
+    lines = _converse(command(variant, lang, seed, *more), player, state)
+    if not player.done:
+        raise AssertionError("the deal did not end:\n" + "\n".join(lines[-40:]))
+    return lines
+
+
+def _converse(argv: list[str], player: Player, state: Path) -> list[str]:
+    """Run ``argv`` with its input and output on pipes, ``player`` answering each line it
+    writes, until it ends (or writes ``MAX_LINES``); its transcript. Fails when the program
+    exits with an error once its output closed."""
     child = subprocess.Popen(
-        command(variant, lang, seed, *more),
+        argv,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -117,9 +127,8 @@ def play_piped(variant: str, lang: str, seed: int, state: Path, *more: str) -> l
                 child.stdin.write(reply.encode() + b"\n")
                 child.stdin.flush()
             if len(lines) > MAX_LINES:
-                break
-        if not player.done:
-            raise AssertionError("the deal did not end:\n" + "\n".join(lines[-40:]))
+                child.kill()
+                return lines
         assert child.wait(timeout=60) == 0, child.stderr.read().decode() if child.stderr else ""
     finally:
         if child.poll() is None:
@@ -237,30 +246,7 @@ def join_piped(address: str, lang: str, state: Path) -> list[str]:
     """The transcript of ``neveryu join --plain address`` played by ``LobbyPlayer``."""
     player = LobbyPlayer(lang)
     args = ["join", "--plain", address, "--lang", lang, "--name", "bob"]
-    child = subprocess.Popen(
-        [sys.executable, "-m", "neveryu.client.cli", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=child_env(state),
-        cwd=REPO,
-    )
-    assert child.stdin is not None and child.stdout is not None
-    lines: list[str] = []
-    try:
-        for line in _lines(child.stdout.fileno()):
-            lines.append(line)
-            reply = player.answer(line)
-            if reply is not None:
-                child.stdin.write(reply.encode() + b"\n")
-                child.stdin.flush()
-            if len(lines) > MAX_LINES:
-                break
-        if not player.left:
-            raise AssertionError("the lobby's game did not end:\n" + "\n".join(lines[-40:]))
-        assert child.wait(timeout=60) == 0, child.stderr.read().decode() if child.stderr else ""
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+    lines = _converse([sys.executable, "-m", "neveryu.client.cli", *args], player, state)
+    if not player.left:
+        raise AssertionError("the lobby's game did not end:\n" + "\n".join(lines[-40:]))
     return lines

@@ -88,7 +88,7 @@ async def test_neveryu_bot_resumes_its_seat_after_a_server_restart(tmp_path):
     assert finished.returncode == 0, said
     assert "bot: the server restarted; resuming…" in said
     assert "neveryu bot: the server closed the connection" not in said  # (what it said before)
-    assert finished.stdout.decode().strip() == "neveryu bot: played 2 deals in 1 matches", said
+    assert finished.stdout.decode().strip() == "neveryu bot: played 2 deals in 1 match", said
     assert [(p.matches, p.deals) for p in players] == [(1, 2)]
     log = (tmp_path / "server1.log").read_text()
     assert "is restored" in log and "BAD_RESUME" not in log

@@ -51,7 +51,7 @@ async def test_neveryu_bot_takes_host_port_as_join_does(records_db):
                 capture_stderr=True,
             )
             assert done.returncode == 0, done.stderr
-            assert done.stdout.decode().strip() == "neveryu bot: played 1 deals in 1 matches"
+            assert done.stdout.decode().strip() == "neveryu bot: played 1 deal in 1 match"
             nursery.cancel_scope.cancel()
 
 

@@ -142,8 +142,8 @@ def test_sizes_hidden_where_the_variant_hides_them():
     players = lines(screen._player_cells(SEATS, 36))
     assert players == [  # only one's own count: the others' are hidden
         "▶ Ann (you)    4 cards",
-        "  Bot 2                normal",
-        "  Bot 3                normal dealer",
+        "  Bot 2                       normal",
+        "  Bot 3                dealer normal",
     ]
 
 
@@ -155,11 +155,11 @@ def test_away_is_never_cut_beside_the_dealer_and_the_cards():
     screen, _c, _ = screen_for(msgs)
     for width in (40, 30, 26, 24):
         row = lines(screen._player_cells(seats, width))[0]
-        assert len(row) <= width and "away" in row and "4 cards" in row, (width, row)
+        assert len(row) <= width and "away" in row and "4" in row.split(), (width, row)
     assert lines(screen._player_cells(seats, 40)) == [  # each tag in a column of its own
-        "▶ Ann (you)   4 cards away        dealer",
-        "  Bot 2       5 cards      normal",
-        "  Bot 3       5 cards      normal",
+        "▶ Ann (you)   4 cards away dealer",
+        "  Bot 2       5 cards             normal",
+        "  Bot 3       5 cards             normal",
     ]
 
 
@@ -176,7 +176,7 @@ def test_the_players_columns_line_up_whatever_the_counts_and_tags():
     assert lines(screen._player_cells(seats, 48)) == [
         "▶ Ann (you)        1 card  away",
         "  Vera            13 cards                  host",
-        "  Bot 3            5 cards      hard dealer",
+        "  Bot 3            5 cards      dealer hard",
     ]
 
 
@@ -285,3 +285,18 @@ def test_a_stopped_server_leaves_a_lobby_with_no_stale_tables_and_one_message():
     assert notice == "q quits; when the server runs again, join it afresh."
     c = screen_for(deal_messages() + [{"t": "bye", "seq": 30, "ts": 0, "reason": "shutdown"}])[1]
     assert plain(status(c.state, c.t, 0)) == "Disconnected: the server has stopped."
+
+
+def test_the_dealer_keeps_his_tag_at_the_smallest_size():
+    """64 columns give the players' list 28 (bot 3 deals, the bots are normal): the counts lose
+    their word before a tag goes, so the dealer's tag and the bots' levels both fit; with less
+    room the level goes first, the dealer's tag stays."""
+    screen, _, _ = screen_for(deal_messages())
+    assert lines(screen._players_lines(28, 5)) == [
+        "▶ Ann (you)  4",
+        "  Bot 2      5        normal",
+        "  Bot 3      5 dealer normal",
+    ]
+    assert lines(screen._players_lines(20, 5)) == ["▶ Ann (you) 4", "  Bot 2     5", "  Bot 3     5 dealer"]
+    screen, _, _ = screen_for(deal_messages(), "ru")
+    assert lines(screen._players_lines(28, 5))[2] == "  Бот 3      5 сдаёт средний"

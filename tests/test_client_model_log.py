@@ -4,6 +4,8 @@ without a terminal. The model following recorded deals: tests/test_client_model.
 
 from __future__ import annotations
 
+import pytest
+
 from neveryu.client.ui import model
 from neveryu.client.ui.texts import Texts
 
@@ -292,3 +294,65 @@ def test_a_resume_that_finds_the_seat_given_away_lands_in_the_lobby_and_says_why
     assert en.log_line(s, s.recap) == (
         "While you were away: the table's host took your seat, and you are in the lobby."
     )
+
+
+def _snapshot(seq, history, restarted=False):
+    """A ``state`` whose ``history`` holds ``history`` (events without seq and ts)."""
+    return {
+        "t": "state",
+        "seq": seq,
+        "ts": 0,
+        "variant": "verish",
+        "seat": 0,
+        "players": 2,
+        "deck": "36",
+        "dealer": 1,
+        "hand": ["6S", "7S"],
+        "hand_counts": [2, 4],
+        "pile": 3,
+        "discard": 0,
+        "stock": 0,
+        "hidden": 1,
+        "set_aside": 0,
+        "last": {"set_no": 3, "seat": 0, "rank": "Q", "count": 1, "size": 1, "none": False},
+        "ranks": ["Q"],
+        "turn": 1,
+        "set_no": 3,
+        "window_open": False,
+        "out": [],
+        "waiting": [],
+        "over": False,
+        "legal": None,
+        "table": _table(1, "Ann", "Bob"),
+        "deal_no": 1,
+        "commitment": "c",
+        "match_scores": [0, 0],
+        "time_ms": None,
+        "history": [{k: v for k, v in e.items() if k not in ("seq", "ts")} for e in history],
+    }
+
+
+@pytest.mark.parametrize("restarted", [False, True])
+def test_a_restarted_client_given_the_deal_as_a_snapshot_recaps_only_the_events_it_was_not_shown(restarted):
+    """The kept session says the client was shown 2 of the deal's events (its start and Ann's
+    set); the snapshot's history holds two more sets. Its seq past the kept one (the server no
+    longer kept the events): those two are "while you were away". A server started again goes
+    on from the seq the client gave: its history was all sent before it stopped, nothing came
+    while the client was away (the sets the kept session had not counted yet were seen)."""
+    s = model.State(recap_seen=5, recap_known=2)
+    history = [
+        _deal(1, hand=("6S", "7S", "8S", "9S")),
+        _laid(2, 0, 1, ["8S"]),
+        _laid(4, 1, 2),
+        _laid(6, 0, 3, ["9S"]),
+    ]
+    welcome = {"t": "welcome", "re": 1, "resumed": True, "restarted": restarted, "session": "tok"}
+    s = model.reduce_all(
+        [{**welcome, "table": _table(1, "Ann", "Bob"), "seat": 0}, _snapshot(1 if restarted else 9, history)],
+        s,
+    )
+    s = model.reduce(s, {"t": "_replayed"})
+    assert s.recap is not None and (s.recap.args["sets"], s.recap.args["mine"]) == (
+        (0, 0) if restarted else (2, 1)
+    )
+    assert [line.key for line in s.log].count("set_laid") == 3

@@ -125,3 +125,44 @@ def test_only_the_seq_is_written_at_most_once_a_second(tmp_path):
 
 def test_replay_from_without_a_deal_is_the_last_seq():
     assert Kept("h:1", "ann", "t", 17, 0, 0.0).replay_from == 17
+
+
+def test_the_last_event_seen_is_kept_when_the_client_stops(tmp_path):
+    """While playing, a change of only the last ``seq`` is written at most every second; when the
+    client stops with its seat kept, the last one seen is written, so that the next client's
+    "while you were away" counts only what came after it."""
+    from test_client_app import deal_messages
+
+    from neveryu.client.ui import model
+    from neveryu.client.ui.app import Keeper, resumed_state
+
+    now = time.time()
+    slot = open_slot("h:1", "ann", folder=tmp_path, clock=lambda: now)  # all within one second
+    keeper, state = Keeper(slot, "ann"), model.State(name="ann")
+    laid = {
+        "t": "set_laid",
+        "seq": 4,
+        "ts": 0,
+        "seat": 0,
+        "set_no": 1,
+        "rank": "Q",
+        "count": 1,
+        "cards": ["QS"],
+    }
+    for msg in [*deal_messages(), laid]:
+        state = model.reduce(state, msg)
+        keeper.follow(msg, state)
+    assert [json.loads(f.read_text())["seq"] for f in (tmp_path / "sessions").glob("*.json")] == [1]
+    keeper.end(state, gone=False)
+    slot.close()
+    again = open_slot("h:1", "ann", folder=tmp_path)
+    kept = again.kept
+    assert (kept.token, kept.seq, kept.deal_seq, kept.deal_events) == ("tok", 4, 1, 2)  # the start, a set
+    # The next client replays the deal from its start: what it had been shown is not counted again.
+    keeper, state = Keeper.of(again, "ann"), resumed_state("ann", kept)
+    assert (state.recap_seen, state.recap_known) == (4, 2)
+    later = {**laid, "seq": 6, "set_no": 2, "seat": 1, "cards": None}
+    for msg in [*deal_messages()[2:], laid, later]:
+        state = model.reduce(state, msg)
+        keeper.follow(msg, state)
+    assert (keeper.seen, keeper.deal_seq, keeper.deal_events) == (6, 1, 3)

@@ -9,7 +9,7 @@ import re
 import shutil
 
 import pytest
-from test_client_tmux import CARD, Tmux, hand_line, play
+from test_client_tmux import CARD, NEVERYU, ROOT, Tmux, hand_line, play
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
@@ -49,7 +49,9 @@ def test_ctrl_c_keeps_the_game_for_the_next_play_and_q_ends_it(tmp_path):
         tmux.run("respawn-pane", "-k", play(tmp_path, args))
         tmux.wait_for(lambda s: "Go on with it? [Y/n]" in s, what="the offer")
         tmux.keys("Enter")
-        screen = tmux.wait_for(lambda s: "The server restarted" in s and cards(s), what="the same table")
+        screen = tmux.wait_for(
+            lambda s: "The server restarted" in s and len(cards(s)) == len(hand), what="the same table"
+        )  # (the whole hand drawn: a screen caught mid-draw shows part of it)
         assert cards(screen) == hand and "Tess (you)" in screen
 
         tmux.keys("q")
@@ -61,5 +63,30 @@ def test_ctrl_c_keeps_the_game_for_the_next_play_and_q_ends_it(tmp_path):
         tmux.run("respawn-pane", "-k", play(tmp_path, args))
         screen = tmux.wait_for(lambda s: "The match starts" in s and cards(s), what="a new match")
         assert "Go on with it" not in screen and "The server restarted" not in screen
+    finally:
+        tmux.kill()
+
+
+@pytest.mark.skipif(
+    NEVERYU != ROOT / ".venv" / "bin" / "neveryu", reason="scripts/play runs the project's own .venv"
+)
+def test_started_by_scripts_play_the_way_back_is_scripts_play(tmp_path):
+    """README's first command is scripts/play, whose neveryu is not on the player's PATH: the
+    goodbye names scripts/play as he called it (from the project's folder here)."""
+    db = tmp_path / "records.sqlite3"
+    args = f"--seed 7 --players 3 --bot-delay 20 --lang en --name Tess --db {db}"
+    exit_file = tmp_path / "exit"
+    tmux = Tmux(100, 32)
+    try:
+        tmux.start(
+            f"cd {ROOT} && NEVERYU_STATE_DIR={tmp_path}/state scripts/play {args}"
+            f" 2> {tmp_path}/stderr; echo $? > {exit_file}; sleep 600"
+        )
+        tmux.wait_for(lambda s: "Your turn" in s and cards(s), what="Tess's turn")
+        tmux.keys("C-c")
+        screen = tmux.wait_for(lambda s: exit_file.exists() and "is kept" in s, what="play to stop")
+        said = " ".join(screen.split())  # (the path may wrap: compared without white space)
+        assert "To come back: scripts/play --db" in said and f"scripts/play--db{db}" in "".join(said.split())
+        assert "neveryu play" not in said
     finally:
         tmux.kill()

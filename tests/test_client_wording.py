@@ -3,8 +3,14 @@ him, and the other texts checked here one by one."""
 
 from __future__ import annotations
 
+import pytest
 from test_client_app import SEATS, deal_messages
 
+from neveryu.client.plain import answers
+from neveryu.client.plain.actions import PlainController
+from neveryu.client.plain.commands import lay_order
+from neveryu.client.plain.words import PlainTexts
+from neveryu.client.ui import keybar
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.texts import Texts
 
@@ -117,3 +123,45 @@ def test_one_outage_is_said_once_however_many_tries_it_takes():
     assert said == ["conn_lost", "conn_resuming"]
     shown = [c.t.log_line(c.state, line) for line in c.state.log[-2:]]
     assert shown == ["Connection lost (try 0); resuming…", "Resuming…"]
+
+
+def test_one_of_a_thing_is_said_in_the_singular():
+    t = Texts("en")
+    short = "The stock cannot make your hand up to three: lay the {} you hold."
+    assert t.why(None, "why.short_set", {"n": 1}) == short.format("1 card")
+    assert t.why(None, "why.short_set", {"n": 2}) == short.format("2 cards")
+    assert t("log.scrolled", n=1, lines=t.count(1, "lines")) == "Log (scrolled: 1 line below, End)"
+    assert t("about.deals", n=1, deals=t.count(1, "deals")) == "1 deal a match"
+    assert t("select_exactly", lo=1, n=2, cards=t.count(1, "cards")) == "Select 1 card (now 2)."
+    ru = Texts("ru")
+    short = ru.why(None, "why.short_set", {"n": 1})
+    assert short == "Прикупа не хватает до трёх: кладите всё, что есть (1 карта)."
+    scrolled = ru("log.scrolled", n=2, lines=ru.count(2, "lines"))
+    assert scrolled == "Ход игры (прокручено: ниже ещё 2 строки, End)"
+    assert ru("about.deals", n=5, deals=ru.count(5, "deals")) == "5 партий в матче"
+
+
+# A rank named as a verb's object is in the accusative: the same as the nominative for the number
+# cards («заявляйте двойки»), the genitive for the animate picture cards and ace («заявляйте королей»).
+ACCUSATIVE = {
+    "2": "двойки", "3": "тройки", "4": "четвёрки", "5": "пятёрки", "6": "шестёрки", "7": "семёрки",
+    "8": "восьмёрки", "9": "девятки", "T": "десятки", "J": "валетов", "Q": "дам", "K": "королей",
+    "A": "тузов",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("rank", list(ACCUSATIVE))
+def test_a_rank_after_a_verb_is_in_the_accusative(rank):
+    ru, them = Texts("ru"), ACCUSATIVE[rank]
+    assert ru.why(None, "why.hold", {"rank": rank}).startswith(f"Заявляйте {them}: ")
+    assert ru.why(None, "why.order_descending", {"rank": rank}).startswith(f"Заявляйте {them}: ")
+    assert ru.why(None, "why.order_ascending", {"rank": rank}).startswith(f"Заявляйте {them}: ")
+    c = make(deal_messages(ranks=(rank,)), lang="ru")
+    assert f"положить 1–3 как {them}" in [k.label for k in keybar.entries(c)]
+    plain = PlainController(PlainTexts("ru"), lambda request: None, clock=lambda: 100.0)
+    for m in deal_messages(ranks=(rank,)):
+        plain.receive(m)
+    assert answers.options(plain)[0].startswith(f"положить 1–3 как {them} ")
+    other = "2" if rank != "2" else "3"
+    plain.lay_order(lay_order(("QS", "as", other)))
+    assert plain.take_notices() == [f"Сейчас нельзя назвать {ACCUSATIVE[other]}: можно {them}."]

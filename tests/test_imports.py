@@ -111,3 +111,12 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"a"}}) == [["a"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_tests_import_only_the_installed_packages():
+    """Under `pytest` and `python -m pytest` alike the repository's folders are no top-level
+    packages beside the installed neveryu.* (pyproject.toml's pytest settings, tests/conftest.py)."""
+    import importlib.util
+
+    assert [top for top in PACKAGES if importlib.util.find_spec(top) is not None] == []
+    assert all(importlib.util.find_spec(f"neveryu.{top}") is not None for top in PACKAGES)

@@ -246,8 +246,8 @@ async def test_a_journal_that_does_not_replay_costs_that_table_only(nursery, moc
     assert seated == {(1, 0), (1, 1), (None, None)}  # table 2's players wait in the lobby
     said = [r.getMessage() for r in caplog.records if "not restored" in r.getMessage()]
     assert said == [
-        "journal: table 2 is not restored (its rows are kept): action 1 (lay by seat 0) is refused:"
-        " it is seat 2's turn"
+        "journal: table 2 is not restored (its rows are kept): action 1 (lay by seat 1) is refused:"
+        " it is seat 3's turn"
     ]
     # Its players are told when they resume: in the lobby, the table closed, and why.
     for k, old in enumerate(bad.sessions):
@@ -266,7 +266,7 @@ async def test_a_journal_that_does_not_replay_costs_that_table_only(nursery, moc
     again.close()  # (collected: the actions of the failed table stay, as its rows do)
     conn = sqlite3.connect(db)
     rows = conn.execute("SELECT table_no, failure FROM live_tables ORDER BY table_no").fetchall()
-    assert rows == [(1, None), (2, "action 1 (lay by seat 0) is refused: it is seat 2's turn")]
+    assert rows == [(1, None), (2, "action 1 (lay by seat 1) is refused: it is seat 3's turn")]
     assert conn.execute("SELECT count(*) FROM live_actions WHERE table_id = ?", (jid,)).fetchone()[0] >= 6
     assert conn.execute("SELECT count(*) FROM live_actions WHERE table_id != ?", (jid,)).fetchone()[0] == kept
     conn.close()

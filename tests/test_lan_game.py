@@ -84,7 +84,7 @@ def test_two_hosts_find_the_server_and_play_a_whole_deal(lan, tmp_path):
     )
     ann = lan.neveryu(ann_host, *bot, "--name", "ann", "--seed", "1")
     ann_log = Lines(ann.stderr)
-    wait_for("ann to sit down", lambda: ann_log.find(r"ann sits at seat 0 of table 1"), 15)
+    wait_for("ann to sit down", lambda: ann_log.find(r"ann sits at seat 1 of table 1"), 15)
 
     # Bob's host sees the table ann made, with its free seat, once the server re-announced.
     seen = wait_for(
@@ -95,6 +95,6 @@ def test_two_hosts_find_the_server_and_play_a_whole_deal(lan, tmp_path):
     bob = lan.neveryu(bob_host, *bot, "--name", "bob", "--seed", "2")
     assert ann.wait(timeout=60) == 0, Lines(ann.stdout).text() + ann_log.text()
     assert bob.wait(timeout=10) == 0
-    assert ann.stdout.read().strip() == "neveryu bot: played 1 deals in 1 matches"
-    assert bob.stdout.read().strip() == "neveryu bot: played 1 deals in 1 matches"
+    assert ann.stdout.read().strip() == "neveryu bot: played 1 deal in 1 match"
+    assert bob.stdout.read().strip() == "neveryu bot: played 1 deal in 1 match"
     assert proc.poll() is None  # the server is still up

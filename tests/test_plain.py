@@ -63,7 +63,7 @@ def test_cards_read_as_words_or_codes():
 
 def test_speakable_replaces_what_a_synthesizer_mangles():
     assert speakable("lay 1–3 as queens · go on") == "lay 1 to 3 as queens, go on"
-    assert speakable("положить 1–3 как дамы", "ru") == "положить от 1 до 3 как дамы"
+    assert speakable("положить 1–3 как дам", "ru") == "положить от 1 до 3 как дам"
     assert speakable("Revealed: 7♠ — the claim is true ✓") == "Revealed: 7♠, the claim is true"
 
 
@@ -199,3 +199,90 @@ def test_lines_piped_all_at_once_wait_until_the_player_is_dealt_in(tmp_path: Pat
     hand = next(k for k, line in enumerate(lines) if line.startswith("Your hand, 13 cards: "))
     assert lines[hand + 1].startswith(("You may: ", "Nothing to do now."))  # (his turn, or not yet)
     assert not [line for line in lines if "not at a table" in line.lower() or "not connected" in line.lower()]
+
+
+def test_every_command_is_told_by_its_line_of_the_help():
+    from neveryu.client.plain.commands import HELP, NAMES
+
+    en = PlainTexts("en")
+    assert len(set(NAMES)) == len(NAMES)
+    for line, names in HELP.items():
+        said = en("plain.help." + line)
+        assert said != "plain.help." + line and all(name in said for name in names), line
+
+
+def test_create_offers_the_full_screen_forms_fields_and_values():
+    """``create`` fills the full-screen client's form (client/ui/create_form.py): the variant's
+    options by name, the form's turn times and deals, a password as typed; a value the form does
+    not offer is refused with the ones it does, and nothing is sent."""
+    from neveryu.client.plain.actions import PlainController
+    from neveryu.client.plain.create import create_form
+
+    words = "hoyle 4 bots hard scoring chips_per_card deck 2x52 declare_none on packet_size 2 turn 30 deals 3"
+    assert create_form(tuple(words.split()) + ("password", "PwD"), (), ()).request() == {
+        "t": "create_table",
+        "variant": "hoyle",
+        "options": {"scoring": "chips_per_card", "deck": "2x52", "declare_none": True, "packet_size": 2},
+        "seats": 4,
+        "bots": ["sharp"] * 3,
+        "turn_ms": 30000,
+        "deals": 3,
+        "password": "PwD",
+    }
+    with_window = ({"name": "verish", "players": [2, 6], "options": {}, "quads_window_ms": 10000},)
+    form = create_form(("verish", "3", "quads", "20"), with_window, ())
+    assert form.request()["quads_window_ms"] == 20000
+    sent: list[dict] = []
+    c = PlainController(PlainTexts("en"), sent.append, clock=lambda: 100.0)
+    c.create(("hoyle", "4", "deck", "36"))
+    c.create(("verish", "4", "turn", "20"))
+    c.create(("cheat", "4", "declare_none", "maybe"))
+    c.create(("hoyle", "4", "declare_none", "maybe"))
+    assert sent == []
+    assert c.take_notices() == [
+        "deck is one of auto, 52, 2x52 here, not 36.",
+        "turn is one of 0, 15, 30, 45, 60, 90, 120, 180 here, not 20.",
+        "Usage: create VARIANT SEATS [bots] [LEVEL] [turn S] [deals N] [password PW] [quads S]"
+        " [OPTION VALUE]",
+        "declare_none is one of off, on here, not maybe.",
+    ]
+
+
+def test_the_replay_offers_the_full_screen_viewers_moves_and_views():
+    """Steps back and forth, the deal's start and end, the reveals, every view: the moves of the
+    full-screen replay (client/ui/replay.py) as words, said in lines."""
+    from records_deals import played_deals
+    from test_records_replay_ui import deal_of
+
+    from neveryu.client.plain.replay import PlainReplay
+
+    record, _ = played_deals("veryu", 1, seed=6)[0]
+    said: list[str] = []
+    r = PlainReplay(deal_of(record), None, PlainTexts("en", cards="codes"), said.append)
+    r.start()
+    steps = r.player.steps
+    assert said[0].startswith("Deal 7: Enter steps on, back steps back")
+    assert said[1] == f"Step 1 of {steps}, 0:00."
+    assert said[2:7] == [  # the every-hand view: each seat's hand, then the log's line
+        "ann, 9 cards: 8H 9S 9H JS QS KD KC AS AD.",
+        "Bot 2, 9 cards: 6S 6H 6C 7H 7D 7C 8D 9C QH.",
+        "Bot 3, 9 cards: 6D 8C 9D 10D JD QD QC KS KH.",
+        "Bot 4, 9 cards: 7S 8S 10S 10H 10C JH JC AH AC.",
+        "Deal 1 of 1: ann deals, 36 deck.",
+    ]
+    for order, index in [("3", 2), ("back", 1), ("end", steps - 1), ("start", 0)]:
+        assert r.order(order) and r.index == index, order
+    first, second = r.player.reveals[:2]
+    assert r.order("reveal") and r.index == first
+    assert r.order("reveal") and r.index == second
+    assert r.order("reveal back") and r.index == first
+    said.clear()
+    assert r.order("view 2") and r.view == 1
+    hand = " ".join(r.t.card(card) for card in r.player.states[1][first].hand)
+    assert said == ["Now as Bot 2 saw it.", f"Bot 2, {r.t.n_cards(hand.count(' ') + 1)}: {hand}."]
+    assert r.order("view") and r.view == 2
+    assert r.order("view all") and r.view is None
+    said.clear()
+    assert r.order("view 9") and r.view is None
+    assert said == ["No seat 9: view all, or a seat from 1 to 4."]
+    assert not r.order("chat hello") and not r.order("")

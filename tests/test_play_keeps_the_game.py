@@ -79,3 +79,16 @@ def test_a_server_stopped_as_before_ends_its_tables(records_db):
         assert refused.value.code == "BAD_RESUME"
     finally:
         again.stop()
+
+
+def test_the_commands_named_are_those_the_player_can_type():
+    """Through scripts/play (as called: from the project, from elsewhere, from its folder) the
+    script and the project's .venv/bin/neveryu; otherwise the installed ``neveryu``."""
+    from neveryu.client.commands.play import PLAY_SCRIPT, Commands, commands
+
+    assert commands({}) == Commands("neveryu play", "neveryu")
+    assert commands({PLAY_SCRIPT: "scripts/play"}) == Commands("scripts/play", ".venv/bin/neveryu")
+    assert commands({PLAY_SCRIPT: "/home/ann/my games/scripts/play"}) == Commands(
+        "'/home/ann/my games/scripts/play'", "'/home/ann/my games/.venv/bin/neveryu'"
+    )
+    assert commands({PLAY_SCRIPT: "./play"}) == Commands("./play", "../.venv/bin/neveryu")

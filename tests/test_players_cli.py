@@ -154,9 +154,7 @@ def test_deals_not_counted_yet_are_counted_first_or_said(db, capsys, monkeypatch
     monkeypatch.setattr(neveryu.server, "connect_records", read_only)
     code, out, _ = run(capsys, "stats", "--db", db, "--top", "--variant", "verish")
     assert code == 0
-    assert (
-        out.splitlines()[-1] == "(1 deals recorded are not counted yet: the records cannot be written here)"
-    )
+    assert out.splitlines()[-1] == "(1 deal recorded is not counted yet: the records cannot be written here)"
     assert run(capsys, "stats", "--db", db, "--rebuild")[::2] == (1, f"neveryu stats: {db} is read-only\n")
     monkeypatch.undo()
     code, out, _ = run(capsys, "stats", "--db", db, "--top", "--variant", "verish")
@@ -233,3 +231,13 @@ def test_counts_read_as_words():
     ]
     assert [times(n) for n in (1, 2, 3)] == ["once", "twice", "3 times"]
     assert (plural(1, "deal"), plural(0, "deal"), plural(2, "seat")) == ("1 deal", "0 deals", "2 seats")
+
+
+def test_counts_agree_with_their_nouns():
+    """One of a thing is said in the singular: "1 player rated", "1 action"."""
+    from neveryu.client.commands._words import plural
+    from neveryu.client.commands.stats import _board_text
+
+    assert _board_text("hoyle", 1, []) == "hoyle: 1 player rated"
+    assert _board_text("hoyle", 2, []) == "hoyle: 2 players rated"
+    assert [plural(n, "match", "matches") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]

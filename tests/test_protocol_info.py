@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from neveryu import protocol
 from neveryu.client.cli import main
@@ -19,3 +21,17 @@ def test_protocol_info_prints_version_and_schema(capsys):
 def test_protocol_info_schema_only(capsys):
     assert main(["protocol-info", "--schema"]) == 0
     assert json.loads(capsys.readouterr().out) == protocol.build_schema()
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """``neveryu protocol-info | head -1``: the schema meets a closed pipe; no traceback, no
+    message, exit status 1 (the Python docs' note on SIGPIPE). The schema is larger than a pipe's
+    buffer, so the write meets the closed pipe."""
+    command = [sys.executable, "-m", "neveryu.client.cli", "protocol-info"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        assert proc.stdout.readline() == b"neveryu protocol v1.1\n"
+        proc.stdout.close()
+        errors = proc.stderr.read()
+        assert proc.wait(timeout=60) == 1
+    assert errors == b""

@@ -118,12 +118,12 @@ def test_a_record_that_does_not_replay_is_refused_by_every_command(db, capsys):
         code, out, err = run(capsys, command, "2", "--db", db)
         assert (code, out, err) == (1, "", f"neveryu {command}: {why}\n")
     code, out, err = run(capsys, "replay", "--check", "--db", db)
-    assert (code, out, err) == (1, "5 of 6 deals replay exactly; 1 do not\n", f"neveryu replay: {why}\n")
+    assert (code, out, err) == (1, "5 of 6 deals replay exactly; 1 does not\n", f"neveryu replay: {why}\n")
 
 
 def test_replay_check_of_a_whole_database(db, capsys):
     assert run(capsys, "replay", "--check", "--db", db) == (0, "6 of 6 deals replay exactly\n", "")
-    assert run(capsys, "replay", "4", "--check", "--db", db) == (0, "1 of 1 deals replay exactly\n", "")
+    assert run(capsys, "replay", "4", "--check", "--db", db) == (0, "1 of 1 deal replays exactly\n", "")
 
 
 def test_replay_needs_a_deal_or_check(db, capsys):

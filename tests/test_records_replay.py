@@ -58,7 +58,7 @@ def test_an_action_changed_does_not_replay_and_says_which():
     with pytest.raises(ReplayError) as caught:
         check_record(attrs.evolve(record, actions=actions))
     message = str(caught.value)
-    assert message.startswith(f"action {i + 1} (lay by seat {lay.seat} at {ms} ms) is refused: ")
+    assert message.startswith(f"action {i + 1} (lay by seat {lay.seat + 1} at {ms} ms) is refused: ")
     assert "\n" not in message
 
 

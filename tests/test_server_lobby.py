@@ -3,6 +3,7 @@ process (SIGTERM: bye, exit, the port free again)."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
@@ -18,6 +19,7 @@ import trio
 from neveryu import engine, protocol
 from neveryu.client.botclient import Client, ConnectionClosed, ServerError
 from neveryu.protocol._message import EVENTS, REPLIES
+from neveryu.protocol._types import MAX_SEATS
 from neveryu.server import ServerConfig, load_config, serve
 
 HOST = "127.0.0.1"
@@ -68,6 +70,33 @@ async def test_handshake_lobby_replies_are_valid_protocol():
             for msg in c.received:
                 (REPLIES if "re" in msg else EVENTS)[msg["t"]].from_wire(msg)
             nursery.cancel_scope.cancel()
+
+
+async def test_bots_that_leave_no_seat_for_a_player_are_a_refused_option():
+    """``bots`` as many as the seats (the server's default seats when ``seats`` is absent) is of
+    the schema's shape, an option the server refuses: the non-fatal ``BAD_OPTION``, the
+    connection stays. More entries than any table has seats (``MAX_SEATS - 1``) breaks the
+    schema: the fatal ``BAD_MESSAGE`` (docs/PROTOCOL.md, section 7, "Which layer answers what")."""
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config())
+            ann = await Client.connect(HOST, port, "ann")
+            full = await refused(ann, "create_table", variant="verish", seats=4, bots=["honest"] * 4)
+            assert (full.code, full.fatal, full.msg) == (
+                "BAD_OPTION",
+                False,
+                "4 bots leave no seat of 4 for a player",
+            )
+            default = ServerConfig().table.seats
+            full = await refused(ann, "create_table", variant="verish", bots=[None] * default)
+            assert (full.code, full.fatal) == ("BAD_OPTION", False)
+            assert (await ann.request("ping"))["t"] == "pong"
+            joined = await ann.request("create_table", variant="verish", seats=4, bots=["honest"] * 3)
+            assert [s["bot"] for s in joined["table"]["seats"]] == [None, "honest", "honest", "honest"]
+            nursery.cancel_scope.cancel()
+    with pytest.raises(protocol.RemoteProtocolError) as caught:
+        protocol.parse_request({"t": "create_table", "id": 1, "bots": ["honest"] * MAX_SEATS})
+    assert caught.value.code == "BAD_MESSAGE" and caught.value.fatal
 
 
 async def test_lobby_errors():
@@ -332,3 +361,25 @@ def test_serve_command_exits_at_once_on_a_second_signal(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+async def test_the_log_counts_seats_from_1_as_the_screens_do(caplog):
+    """People read seats from 1 (the server's log, the client's screens); the protocol's ``seat``
+    fields count from 0 (docs/PROTOCOL.md, "seat")."""
+    caplog.set_level(logging.INFO, logger="neveryu.server")
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, config())
+            ann = await Client.connect(HOST, port, "ann")
+            bob = await Client.connect(HOST, port, "bob")
+            joined = await ann.request("create_table", variant="verish", seats=3)
+            assert (await bob.request("join_table", table=joined["table"]["id"]))["seat"] == 1
+            nursery.cancel_scope.cancel()
+    said = [r.getMessage() for r in caplog.records if "takes seat" in r.getMessage()]
+    assert said == ["table 1: ann takes seat 1", "table 1: bob takes seat 2"]
+    hands = [["9S", "9H"], ["8S", "8H"], ["9C", "JS"]]
+    deal = engine.Deal(engine.variant("verish"), deck="36", dealer=1, turn=2, hands=hands)
+    with pytest.raises(engine.RuleViolation) as caught:
+        deal.apply(engine.LaySet(0, ("9S",), "9", None))
+    assert (caught.value.seat, caught.value.reason) == (0, "it is seat 3's turn")
+    assert str(caught.value).startswith("seat 1: it is seat 3's turn (")

@@ -292,7 +292,7 @@ async def test_neveryu_bot_command_fills_a_free_seat(records_db):
             while not done:
                 await trio.sleep(0.02)
             assert done[0].returncode == 0, done[0].stderr.decode()[-2000:]
-            assert b"played 1 deals in 1 matches" in done[0].stdout
+            assert b"played 1 deal in 1 match" in done[0].stdout
             nursery.cancel_scope.cancel()
 
 

@@ -97,3 +97,24 @@ def test_cli_text_report_and_bad_arguments(capsys):
     assert "bots hard,hard" in capsys.readouterr().out
     assert main(["simulate", "--players", "9", "--deals", "1"]) == 2
     assert "2–6 players" in capsys.readouterr().err
+
+
+def level_rows(capsys, variant):
+    assert main(["simulate", "--variant", variant, "--deals", "8", "--bots", "easy,hard,easy,hard"]) == 0
+    return [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+
+
+def test_the_score_is_said_as_the_variant_counts_it(capsys):
+    """``losses`` (verish) counts deals lost: no signed score beside them, which read as a gain;
+    chips (hoyle: every other player pays the winner one chip) are won less paid, with a sign;
+    ``none`` (cheat) tallies nothing. docs/RULES.md, ``scoring``."""
+    verish = level_rows(capsys, "verish")
+    assert [row[0] + " " + row[3] for row in verish] == ["easy losses", "hard losses"]
+    assert all(len(row) == 7 for row in verish)  # seats, losses, rate: nothing after
+    hoyle = {row[0]: row for row in level_rows(capsys, "hoyle")}
+    wins = {name: int(row[4]) for name, row in hoyle.items()}
+    chips = {name: int(row[row.index("chips") + 1]) for name, row in hoyle.items()}
+    # 4 seats: a winner gets 3 chips, each other seat pays 1; a level holds two seats of each deal.
+    assert chips == {name: 3 * wins[name] - (16 - wins[name]) for name in hoyle}
+    assert hoyle["hard"][hoyle["hard"].index("chips") + 1].startswith("+")
+    assert all("chips" not in row for row in level_rows(capsys, "cheat"))

@@ -17,6 +17,8 @@ from neveryu.engine.arena import Played
 from neveryu.server._wire import commitment
 from neveryu.server.records.deal_record import DealRecord, Result, SeatRecord
 
+from ._words import plural
+
 ACTION_MS = 1_000
 """The made-up time between two actions of an arena deal, in ms."""
 
@@ -99,4 +101,4 @@ class RecordSink:
             return f"not written: {records.off}"
         records.close()
         dropped = f", {records.dropped} dropped" if records.dropped else ""
-        return f"{records.written} deals written to {self.path}{dropped}"
+        return f"{plural(records.written, 'deal')} written to {self.path}{dropped}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._arena_stats import VariantFigures
+from ._words import plural
 
 CHART_WIDTH = 50
 """Characters across the chart of the ratings."""
@@ -14,9 +15,9 @@ CHART_WIDTH = 50
 def table(f: VariantFigures) -> str:
     """One variant's table: a row per bot (best rating's low end first), then the pairs."""
     lines = [
-        f"{f.variant}: {f.deals} deals"
+        f"{f.variant}: {plural(f.deals, 'deal')}"
         + (f", {f.unfinished} unfinished" if f.unfinished else "")
-        + (f", {f.bot_errors} bot errors" if f.bot_errors else ""),
+        + (f", {plural(f.bot_errors, 'bot error')}" if f.bot_errors else ""),
         f"  {'bot':<10} {'seats':>6} {'place':>6} {'wins':>6} {'losses':>6} {'score':>7}  rating (mu ± 2σ)",
     ]
     for b in f.bots:
@@ -28,7 +29,7 @@ def table(f: VariantFigures) -> str:
         mark = "apart" if p.apart else "overlap"
         lines.append(
             f"  {p.a} − {p.b}: mean place {p.diff:+.3f}, 95 % CI [{p.low:+.3f}, {p.high:+.3f}]"
-            f" over {p.groups} groups ({mark})"
+            f" over {plural(p.groups, 'group')} ({mark})"
         )
     return "\n".join(lines)
 
@@ -65,7 +66,7 @@ def markdown(figures: Sequence[VariantFigures], command: str, header: dict[str, 
             "",
             f"## {f.variant}",
             "",
-            f"{f.deals} deals" + (f", {f.unfinished} unfinished" if f.unfinished else ""),
+            plural(f.deals, "deal") + (f", {f.unfinished} unfinished" if f.unfinished else ""),
             "",
         ]
         out += [

@@ -251,9 +251,8 @@ def _finish(
         print("\n\n".join(_arena_report.table(f) for f in figures))
         print(", ".join(f"{k} {v}" for k, v in header.items()))
         for x in lost or []:
-            print(
-                f"{x.name} lost seat {x.seat} ({x.variant}, group {x.group}, rotation {x.rotation}): {x.why}"
-            )
+            where = f"{x.variant}, group {x.group}, rotation {x.rotation}"
+            print(f"{x.name} lost seat {x.seat + 1} ({where}): {x.why}")
     if args.report:
         with open(args.report, "w", encoding="utf-8") as out:
             out.write(_arena_report.markdown(figures, command, header))

@@ -13,6 +13,8 @@ import argparse
 import logging
 import sys
 
+from ._words import plural
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from neveryu.engine.bots import ALIASES, LEVELS
@@ -111,5 +113,6 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:  # an unknown --strength
         print(f"neveryu bot: {exc}", file=sys.stderr)
         return 2
-    print(f"neveryu bot: played {player.deals} deals in {player.matches} matches")
+    matches = plural(player.matches, "match", "matches")
+    print(f"neveryu bot: played {plural(player.deals, 'deal')} in {matches}")
     return 0

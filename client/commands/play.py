@@ -21,15 +21,20 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import shlex
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
+
+import attrs
 
 from neveryu import engine
 from neveryu.engine.bots import ALIASES, LEVELS
 
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, plain_mode, plain_texts, player_name, prefs_of
+from ._words import plural
 from .serve import add_record_arguments, with_records
 
 DEFAULT_BOT = "hard"
@@ -241,10 +246,11 @@ def run(args: argparse.Namespace) -> int:
         # table stays in the journal, for the next neveryu play; q gave the seat up: it ends.
         running.stop(keep_tables=slot is not None and slot.path.exists())
     if records.written:
+        neveryu = commands().neveryu
         print(
-            f"{records.written} deal{'s' if records.written != 1 else ''} recorded in {records.path}:"
-            " neveryu history lists them,"
-            " neveryu replay ID shows one."
+            f"{plural(records.written, 'deal')} recorded in {records.path}:"
+            f" {neveryu} history lists them,"
+            f" {neveryu} replay ID shows one."
         )
     return code
 
@@ -270,7 +276,7 @@ def _go_on(saved: float) -> bool:
     when = "just now" if minutes < 1 else f"{minutes} min ago"
     print(
         f"Your last game here was left unfinished ({when}). Go on with it? [Y/n] "
-        "(neveryu play --new starts another) ",
+        f"({commands().play} --new starts another) ",
         end="",
         flush=True,
     )  # (on the terminal: input() would write its prompt where errors go)
@@ -281,9 +287,32 @@ def _go_on(saved: float) -> bool:
     return answer.strip().lower() in ("", "y", "yes", "д", "да")
 
 
+PLAY_SCRIPT = "NEVERYU_PLAY_SCRIPT"
+"""The environment variable scripts/play sets to its own path as the player called it."""
+
+
+@attrs.frozen
+class Commands:
+    """How the player calls ``neveryu play`` (``play``) and the other commands (``neveryu``)."""
+
+    play: str = "neveryu play"
+    neveryu: str = "neveryu"
+
+
+def commands(env: Mapping[str, str] = os.environ) -> Commands:
+    """The commands as the player can type them: started through scripts/play (``PLAY_SCRIPT``
+    set), that script and the project's .venv/bin/neveryu beside it, as paths from where he
+    called it; else ``neveryu`` (installed on his PATH)."""
+    script = env.get(PLAY_SCRIPT)
+    if not script:
+        return Commands()
+    venv = os.path.normpath(os.path.join(os.path.dirname(script), os.pardir, ".venv", "bin", "neveryu"))
+    return Commands(play=shlex.quote(script), neveryu=shlex.quote(venv))
+
+
 def _come_back(args: argparse.Namespace) -> str:
     """The command that brings the player back to a game he quit with Ctrl-C."""
-    return "neveryu play" + (f" --db {shlex.quote(args.db)}" if args.db else "")
+    return commands().play + (f" --db {shlex.quote(args.db)}" if args.db else "")
 
 
 def _slot(config: Any, name: str, fresh: bool) -> Any:

@@ -17,6 +17,7 @@ import sys
 
 from ._records import Failed, add_db_argument, db_path, fail, load, load_seen, open_db
 from ._ui import display_of, need_terminal
+from ._words import plural
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,5 +92,7 @@ def check(args: argparse.Namespace) -> int:
         conn.close()
     if args.deal is not None and bad:
         return 1
-    print(f"{checked - bad} of {checked} deals replay exactly" + (f"; {bad} do not" if bad else ""))
+    good = checked - bad
+    said = f"{good} of {plural(checked, 'deal')} {'replays' if good == 1 else 'replay'} exactly"
+    print(said + (f"; {bad} {'does' if bad == 1 else 'do'} not" if bad else ""))
     return 1 if bad else 0

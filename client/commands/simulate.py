@@ -1,5 +1,6 @@
 """Play many seeded bots-only deals and print figures: deals completed, actions per deal,
-invariant violations, results and scores per bot strength, deals per second.
+invariant violations, results per bot strength (and the chips won less paid where the variant
+scores chips), deals per second.
 
 Exits 1 when any deal did not end (ACTION_CAP, engine.simulate), any check failed or any bot
 answered illegally; 2 on bad arguments."""
@@ -85,11 +86,16 @@ def render(r: SimulationResult) -> str:
         why = "None or illegal answers, played by timeout"
         lines.append("bot errors".ljust(LABEL) + f"{r.bot_errors} ({why})")
     what = "losses" if r.result == "last_loses" else "wins"
-    lines.append(f"results ({what}; {r.result}) and scores per level:")
+    # The score as the variant's scoring counts it (docs/RULES.md, ``scoring``): chips are won and
+    # paid, so they carry a sign; ``losses`` counts what the losses column shows; ``none``, nothing.
+    chips = r.scoring in ("chips_per_player", "chips_per_card")
+    lines.append(f"results per level ({r.result}; scoring {r.scoring}):")
     for name, s in r.strengths.items():
         count = s.losses if r.result == "last_loses" else s.wins
         rate = s.loss_rate if r.result == "last_loses" else s.win_rate
-        figures = f"seats {s.seats:>7}  {what} {count:>7}  rate {rate:6.1%}  score {s.score:>+8}"
+        figures = f"seats {s.seats:>7}  {what} {count:>7}  rate {rate:6.1%}"
+        if chips:
+            figures += f"  chips {s.score:>+8}"
         lines.append(f"  {level_of(name):<8} {figures}")
     if r.deals_per_s is not None:
         lines.append("deals per second".ljust(LABEL) + f"{r.deals_per_s:.1f} ({r.seconds:.2f} s)")

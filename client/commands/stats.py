@@ -17,6 +17,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ._records import Failed, add_db_argument, db_path, fail
+from ._words import ordinal, plural, times
 
 if TYPE_CHECKING:
     from neveryu.server import Player, PlayerStats, Standing, VariantStats
@@ -82,8 +83,9 @@ def _open(args: argparse.Namespace) -> tuple[sqlite3.Connection, int]:
     try:
         if args.rebuild:
             done = rebuild(conn, _progress)
-            same = "reproduced exactly" if not done.differ else f"{done.differ} values came out otherwise"
-            print(f"neveryu stats: {done.deals} deals counted again; {same}.", file=sys.stderr)
+            differ = f"{plural(done.differ, 'value')} came out otherwise"
+            same = differ if done.differ else "reproduced exactly"
+            print(f"neveryu stats: {plural(done.deals, 'deal')} counted again; {same}.", file=sys.stderr)
         elif pending(conn):
             catch_up(conn, _progress)
     except sqlite3.Error as exc:
@@ -94,14 +96,15 @@ def _open(args: argparse.Namespace) -> tuple[sqlite3.Connection, int]:
 
 def _progress(done: int) -> None:
     if done % 5000 == 0:
-        print(f"  {done} deals counted", file=sys.stderr)
+        print(f"  {plural(done, 'deal')} counted", file=sys.stderr)
 
 
 def _show(conn: sqlite3.Connection, args: argparse.Namespace, behind: int) -> str:
     from neveryu import engine
     from neveryu.server import leaderboard, person_key, player_by_key, player_stats, players_named
 
-    note = f"({behind} deals recorded are not counted yet: the records cannot be written here)"
+    are = "is" if behind == 1 else "are"
+    note = f"({plural(behind, 'deal')} recorded {are} not counted yet: the records cannot be written here)"
     note = note if behind else ""
     if args.top:
         variants = [args.variant] if args.variant else list(engine.VARIANTS)
@@ -149,7 +152,7 @@ def rating_text(r: Standing) -> str:
 
 
 def _board_text(variant: str, total: int, rows: list[tuple[Player, Standing]]) -> str:
-    lines = [f"{variant}: {total} players rated" if total else f"{variant}: nobody is rated yet"]
+    lines = [f"{variant}: {plural(total, 'player')} rated" if total else f"{variant}: nobody is rated yet"]
     if rows:
         width = max(len(p.label) for p, _ in rows)
         lines.append(f"  {'#':>3}  {'player'.ljust(width)}  {'rating':>14}  {'range':>13}  deals")
@@ -170,22 +173,6 @@ def _player_text(s: PlayerStats) -> str:
 
 def _percent(part: int, whole: int) -> str:
     return f"{part / whole:.0%}" if whole else "-"
-
-
-def ordinal(n: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def times(n: int) -> str:
-    """``once``, ``twice``, ``3 times``."""
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
-def plural(n: int, word: str) -> str:
-    """``1 deal``, ``3 deals``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _variant_lines(v: VariantStats) -> list[str]:
@@ -217,5 +204,6 @@ def _variant_lines(v: VariantStats) -> list[str]:
         f" «верю» {c['believes']} (right {_percent(c['believes_right'], c['believes'])})"
     )
     per = f", {c['action_ms'] / c['actions'] / 1000:.1f} s each" if c["actions"] else ""
-    out.append(f"    cards taken {c['cards_taken']}; {c['actions']} actions{per}; timeouts {c['timeouts']}")
+    actions = plural(c["actions"], "action")
+    out.append(f"    cards taken {c['cards_taken']}; {actions}{per}; timeouts {c['timeouts']}")
     return out

@@ -16,12 +16,11 @@ from collections import Counter
 from typing import Any
 
 from neveryu.client.ui.controller import Controller
-from neveryu.client.ui.create_form import LEVELS, CreateForm, catalog, levels
 from neveryu.client.ui.model_state import card_key
 
 from .commands import LayOrder, Refusal
+from .create import LEVEL_WORDS, create_form
 
-LEVEL_WORDS = {"easy": "random", "normal": "honest", "hard": "sharp"}
 LIST_LIMIT = 10  # players a leaderboard asked with ``top`` lists
 DEALS_LISTED = 50
 
@@ -98,7 +97,9 @@ class PlainController(Controller):
         t = self.t
         if order.rank is not None:
             if order.rank not in ranks:
-                raise Refusal("plain.rank_not", rank=t.rank_plural(order.rank), ranks=t.ranks(ranks))
+                # «Сейчас нельзя назвать королей: можно дам»
+                rank = t.rank_plural(order.rank, as_object=True)
+                raise Refusal("plain.rank_not", rank=rank, ranks=t.ranks(ranks, as_object=True))
             return order.rank
         if len(ranks) == 1:
             return ranks[0]
@@ -128,59 +129,20 @@ class PlainController(Controller):
         self.send(request)
 
     def create(self, words: tuple[str, ...]) -> None:
-        """``create VARIANT [SEATS] [[N] bots] [LEVEL] [turn S] [deals N] [password PW]``: ``bots``
-        alone fills every other seat with bots (``create verish 4 bots``), ``N bots`` after the
-        seats only N of them."""
+        """``create ...`` (client/plain/create.py): ask the server for the table the words
+        describe, or say why not."""
         s, t = self.state, self.t
         if s.screen == "table":
             self.say(t("plain.not_lobby"))
             return
         try:
-            form = self._form(words)
+            form = create_form(words, self.state.variants, self.state.bots)
         except Refusal as exc:
             self.refuse(exc)
             return
         seats = t.count(form.seats, "seats") + (f", {t.count(form.bots, 'bots')}" if form.bots else "")
         self.say(t("plain.created", variant=form.variant, seats=seats))
         self.send(form.request())
-
-    def _form(self, words: tuple[str, ...]) -> CreateForm:
-        known = catalog(self.state.variants)
-        if not words:
-            raise Refusal("plain.usage", usage="create VARIANT SEATS [bots] [LEVEL] [turn S] [deals N]")
-        found = [v for v in known if v == words[0].lower()] or [v for v in known if v.startswith(words[0])]
-        if len(found) != 1:
-            raise Refusal("plain.variant_not", word=words[0], variants=", ".join(known))
-        form = CreateForm(variants=self.state.variants, strengths=self.state.bots, variant=found[0])
-        rest = [w.lower() for w in words[1:]]
-        bots: int | None = None
-        seats_given = False
-        while rest:
-            w = rest.pop(0)
-            if w.isdigit() and seats_given and rest and rest[0] in ("bots", "bot"):
-                bots = int(w)
-                rest.pop(0)
-            elif w.isdigit():
-                form.seats, seats_given = int(w), True
-            elif w in ("bots", "bot"):
-                bots = -1
-            elif LEVEL_WORDS.get(w, w) in levels(self.state.bots) or LEVEL_WORDS.get(w, w) in LEVELS:
-                form.strength = LEVEL_WORDS.get(w, w)
-            elif w in ("turn", "deals", "password") and rest:
-                value = rest.pop(0)
-                if w == "password":
-                    form.password = value
-                elif value.isdigit():
-                    setattr(form, w, int(value))
-                else:
-                    raise Refusal("plain.usage", usage=f"{w} N")
-            else:
-                raise Refusal("plain.usage", usage="create VARIANT SEATS [bots] [LEVEL] [turn S] [deals N]")
-        lo, hi = form.entry().get("players") or (2, 12)
-        if not int(lo) <= form.seats <= int(hi):
-            raise Refusal("plain.seats_not", variant=form.variant, lo=lo, hi=hi, n=form.seats)
-        form.bots = 0 if bots is None else (form.seats - 1 if bots < 0 else min(bots, form.seats - 1))
-        return form
 
     def ask_page(self, what: str, words: tuple[str, ...]) -> None:
         """``stats [NAME]``, ``top [VARIANT]``, ``history``: ask the server; the narrator prints

@@ -14,36 +14,11 @@ from neveryu.client.ui.rules_text import rules_text
 from neveryu.client.ui.status import seconds_left
 
 from .actions import PlainController
+from .commands import HELP
 from .words import page_lines, speakable
 
 CLAIM_KEYS = ("set_laid", "none_declared")
 LAST_CLAIMS = 3
-HELP = (
-    "lay",
-    "no",
-    "yes",
-    "none",
-    "quads",
-    "keep",
-    "chat",
-    "hand",
-    "pile",
-    "who",
-    "last",
-    "time",
-    "legal",
-    "rules",
-    "scores",
-    "ready",
-    "leave",
-    "seats",
-    "tables",
-    "create",
-    "stats",
-    "history",
-    "settings",
-    "help",
-)
 
 
 def options(c: PlainController) -> list[str]:
@@ -54,7 +29,7 @@ def options(c: PlainController) -> list[str]:
     lay = legal.get("lay")
     if lay:
         lo, hi = lay.get("min"), lay.get("max")
-        ranks = t.ranks(lay.get("ranks"))
+        ranks = t.ranks(lay.get("ranks"), as_object=True)  # «положить 2 как королей»
         label = t("keys.lay1", n=lo, ranks=ranks) if lo == hi else t("keys.lay", lo=lo, hi=hi, ranks=ranks)
         out.append((label, "lay"))
     if legal.get("challenge") is not None:

@@ -19,8 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from neveryu.client.ui import model
-from neveryu.client.ui.app import RECENT_DEALS, Keeper, exit_note, hello_fields
+from neveryu.client.ui.app import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state
 from neveryu.client.ui.net import Net
 
 from .actions import PlainController
@@ -141,16 +140,14 @@ def run_plain(
 
     async def main() -> None:
         kept = slot.kept if slot is not None else None
-        state = model.State(name=name, recap_seen=kept.seq if kept is not None else None)
+        state = resumed_state(name, kept)
         c = PlainController(texts, lambda request: None, leave_quits=leave_quits, prefs=prefs, state=state)
         c.prefs.confirm_calls = False  # a typed command is its own confirmation
         loop = asyncio.get_running_loop()
         narrator = Narrator(c, out, lambda seconds, fn: loop.call_later(seconds, fn))
         done = asyncio.Event()
         viewing: list[PlainReplay] = []
-        keeper = None
-        if slot is not None:
-            keeper = Keeper(slot, name, kept.deal_seq, kept.seq) if kept is not None else Keeper(slot, name)
+        keeper = Keeper.of(slot, name)
 
         def attention(kind: str) -> None:
             if c.prefs.bell:
@@ -249,8 +246,8 @@ def run_plain(
                 last = exit_note(c, net.address, come_back)
                 if last:
                     said.append(last)
-                if keeper is not None and c.state.screen != "table":
-                    slot.forget()
+                if keeper is not None:
+                    keeper.end(c.state, gone=c.state.screen != "table")
 
     try:
         asyncio.run(main())
@@ -268,13 +265,12 @@ def run_plain(
 def _command(
     c: PlainController, line: str, viewing: list[PlainReplay], out: Lines, narrator: Narrator
 ) -> None:
-    """One typed line: a replay's step while one is shown, else a command."""
+    """One typed line: a replay's order while one is shown, else a command."""
+    if viewing and viewing[0].order(line):
+        return
     try:
         cmd = parse(line)
     except Refusal as exc:
-        if viewing and line.strip().isdigit():
-            viewing[0].go(int(line.strip()) - 1)
-            return
         narrator.say(c.t(exc.key, **exc.args_))
         return
     if viewing and cmd.name in ("enter", "quit"):

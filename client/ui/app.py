@@ -27,6 +27,8 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.output import ColorDepth, Output
 
+from neveryu import protocol
+
 from . import model
 from .controller import Controller
 from .keys import build_key_bindings
@@ -201,22 +203,57 @@ class Keeper:
     name: str
     deal_seq: int = 0
     seen: int = 0  # the highest seq seen, also before a restart (a replay goes over older ones)
+    deal_events: int = 0  # the deal's history events shown (protocol.HISTORY_EVENTS)
+
+    @classmethod
+    def of(cls, slot: Any, name: str) -> Keeper | None:
+        """The keeper of ``slot`` (None: nowhere to keep), from what it kept."""
+        if slot is None:
+            return None
+        kept = slot.kept
+        return cls(slot, name) if kept is None else cls(slot, name, kept.deal_seq, kept.seq, kept.deal_events)
 
     def follow(self, msg: Msg, state: model.State) -> None:
         t = msg.get("t")
         seq = msg.get("seq")
+        new = isinstance(seq, int) and seq > self.seen  # (not a replay of what was shown)
         self.seen = max(self.seen, state.last_seq)
         if t in ("deal_started", "state") and isinstance(seq, int):
             self.deal_seq = seq  # a fresh client replays from here: the deal is whole again
+            history = msg.get("history")
+            if t == "state" and isinstance(history, list):
+                self.deal_events = len(history)
+            elif t == "deal_started" and new:  # (a replayed start was counted when it was shown)
+                self.deal_events = 1
         elif t == "match_ended":
-            self.deal_seq = 0
+            self.deal_seq = self.deal_events = 0
+        elif new and t in protocol.HISTORY_EVENTS:
+            self.deal_events += 1
         if t in ("_fresh", "_left", "table_closed") or (
             t == "bye" and msg.get("reason") not in RESUMABLE_BYES
         ):
             self.slot.forget()
         elif state.session and state.screen == "table":
             force = t in ("welcome", "deal_started", "state", "table_joined")
-            self.slot.save(self.name, state.session, self.seen, self.deal_seq, force=force)
+            self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events, force=force)
+
+    def end(self, state: model.State, gone: bool) -> None:
+        """The client stops: ``gone`` (no seat to come back to), the session is forgotten; else
+        it is kept with the last ``seq`` seen, written now (``follow`` writes a change of only
+        the ``seq`` at most every second): what the player saw is not "while you were away"
+        when he comes back."""
+        if gone:
+            self.slot.forget()
+        elif state.session and state.screen == "table":
+            self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events, force=True)
+
+
+def resumed_state(name: str, kept: Any) -> model.State:
+    """The model's first state: with a kept session (client/session_store.py), the last ``seq``
+    seen and the deal's events shown, which the recap after the resume leaves out."""
+    if kept is None:
+        return model.State(name=name)
+    return model.State(name=name, recap_seen=kept.seq, recap_known=kept.deal_events)
 
 
 def exit_note(c: Controller, address: str, command: str) -> str | None:
@@ -285,14 +322,12 @@ def run_client(
 
     async def main() -> None:
         kept = slot.kept if slot is not None else None
-        state = model.State(name=name, recap_seen=kept.seq if kept is not None else None)
+        state = resumed_state(name, kept)
         controller = Controller(
             texts, lambda request: None, leave_quits=leave_quits, prefs=prefs, state=state
         )
         app = build_app(controller, color_depth=color_depth)
-        keeper = None
-        if slot is not None:
-            keeper = Keeper(slot, name, kept.deal_seq, kept.seq) if kept is not None else Keeper(slot, name)
+        keeper = Keeper.of(slot, name)
 
         def welcome(msg: Msg, resumed: bool) -> None:
             controller.records = bool(msg.get("records"))
@@ -345,8 +380,8 @@ def run_client(
                 note = exit_note(controller, net.address, come_back)
                 if note:
                     said.append(note)
-                if keeper is not None and (controller.state.screen != "table" or controller.left):
-                    slot.forget()
+                if keeper is not None:
+                    keeper.end(controller.state, gone=controller.state.screen != "table" or controller.left)
 
     try:
         asyncio.run(main())

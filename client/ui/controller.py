@@ -227,10 +227,11 @@ class Controller(Dialogs, Lobby, OwnDeals, HandMoves):
         lo, hi = bounds.get("min", 1), bounds.get("max", 1)
         exactly = "_exactly" if lo == hi else ""
         if not cards:
-            self.say(self.t("select_first" + exactly, lo=lo, hi=hi))
+            self.say(self.t("select_first" + exactly, lo=lo, hi=hi, cards=self.t.count(lo, "cards")))
             return
         if not lo <= len(cards) <= hi:
-            self.say(self.t("select_exactly" if exactly else "select_n", lo=lo, hi=hi, n=len(cards)))
+            key = "select_exactly" if exactly else "select_n"
+            self.say(self.t(key, lo=lo, hi=hi, n=len(cards), cards=self.t.count(lo, "cards")))
             return
         ranks = tuple(bounds.get("ranks") or ())
         data: dict[str, Any] = {"cards": cards, "rank": ranks[0] if len(ranks) == 1 else None, "count": None}

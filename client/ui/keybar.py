@@ -60,7 +60,7 @@ def entries(c: Controller) -> list[Key]:
     lay = legal.get("lay")
     if lay:
         lo, hi = lay.get("min"), lay.get("max")
-        ranks = t.ranks(lay.get("ranks"))
+        ranks = t.ranks(lay.get("ranks"), as_object=True)  # «положить 2 как королей»
         out.append(Key(t.glyph("leftright") + " Space", t("keys.select"), 0))
         if len(c.hand) > 1:
             out.append(Key(t.glyph("updown"), t("keys.rank"), 0))

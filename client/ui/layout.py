@@ -437,7 +437,7 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
     def _log_title(self) -> str:
         below = self.c.log_scroll.below()
         if self.c.log_scroll.top is not None and below:
-            return self.t("log.scrolled", n=below)
+            return self.t("log.scrolled", n=below, lines=self.t.count(below, "lines"))
         return self.t("log")
 
     def _log_text(self) -> StyleAndTextTuples:

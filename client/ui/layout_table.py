@@ -14,8 +14,8 @@ from .status import table_waiting, waiting_text
 from .wrap import Line, fit
 
 NAME_WHOLE = 16
-"""Columns of a player's name kept whole before his least needed tags (host, dealer, a bot's
-level) go; past it, and past 8, the name is cut first."""
+"""Columns of a player's name kept whole before the word "cards" and his least needed tags (host,
+a bot's level, dealer) go; past it, and past 8, the name is cut first."""
 
 
 class TableRegions(Regions):
@@ -47,9 +47,10 @@ class TableRegions(Regions):
 
     def _player_cells(self, seats: list[dict[str, Any]], width: int) -> list[Line]:
         """Each seat in ``width`` columns, aligned: the turn mark, the name, the cards held (or
-        the place when out), then tags (away, free, ready, a bot's level, dealer, host). When
-        space is short the name is cut first, then the least needed tags go; "away" and "out"
-        stay."""
+        the place when out), then tags (away, free, ready, dealer, a bot's level, host). When
+        space is short the name is cut first, then the counts lose their word ("13" for "13
+        cards"), then the least needed tags go; "away" and "out" stay, and at 64 columns the
+        dealer's tag too."""
         s, t = self.c.state, self.t
         playing = (s.table or {}).get("state") == "playing"
         rows = []
@@ -75,10 +76,10 @@ class TableRegions(Regions):
                 tags.append((8, "class:dim", t("seat.empty")))
             if not playing and x.get("ready") and not x.get("bot"):
                 tags.append((4, "class:good", t("seat.ready")))
-            if x.get("bot"):
-                tags.append((3, "class:dim", t.level(str(x["bot"]))))
             if s.playing and s.dealer == seat:
-                tags.append((2, "class:dim", t("dealer_mark")))
+                tags.append((3, "class:dim", t("dealer_mark")))
+            if x.get("bot"):
+                tags.append((2, "class:dim", t.level(str(x["bot"]))))
             if "host" in (s.table or {}) and (s.table or {}).get("host") == seat:
                 tags.append((1, "class:dim", t("host_mark")))
             turn = s.playing and s.turn == seat
@@ -95,13 +96,19 @@ class TableRegions(Regions):
 
         counts = [_count_parts(r[2]) for r in rows]
         num_w = max((get_cwidth(n) for n, _ in counts), default=0)
-        shown = [(n.rjust(num_w) + " " + word if n else word) for n, word in counts]
-        count_w = max((get_cwidth(c) for c in shown), default=0)
-        # Drop tags of keep <= floor until the names are whole (up to NAME_WHOLE columns), and
-        # if they cannot be, until they keep 8 columns.
+        long = [(n.rjust(num_w) + " " + word if n else word) for n, word in counts]
+        short = [(n.rjust(num_w) if n else word) for n, word in counts]
+        # Drop the counts' word, then tags of keep <= floor, until the names are whole (up to
+        # NAME_WHOLE columns), and if they cannot be, until they keep 8 columns.
         whole = min(NAME_WHOLE, max((get_cwidth(r[1]) for r in rows), default=8))
-        floors = [(need, floor) for need in (max(8, whole), 8) for floor in (0, 1, 2, 3, 4, 8)]
-        for need, floor in floors:
+        tries = [
+            (need, floor, shown)
+            for need in (max(8, whole), 8)
+            for floor in (0, 1, 2, 3, 4, 8)
+            for shown in (long, short)
+        ]
+        for need, floor, shown in tries:
+            count_w = max((get_cwidth(c) for c in shown), default=0)
             tags_w = sum(w + 1 for w in slots(floor).values())
             if 2 + need + 1 + count_w + tags_w <= width:
                 break
@@ -175,7 +182,7 @@ class TableRegions(Regions):
             t("about.turn", s=turn_ms // 1000) if isinstance(turn_ms, int) and turn_ms else t("about.untimed")
         )
         if isinstance(table.get("deals"), int):
-            about.append(t("about.deals", n=table["deals"]))
+            about.append(t("about.deals", n=table["deals"], deals=t.count(table["deals"], "deals")))
         if table.get("password"):
             about.append(t("about.password"))
         if table.get("seeded"):

@@ -41,7 +41,9 @@ def _welcome(s: State, m: Msg, now: float) -> State:
     if not m.get("resumed"):
         if s.screen == "connecting":
             s = attrs.evolve(switch_log(s, None), screen="lobby")
-        return attrs.evolve(s, recap_seen=None, recapping=False, recap_lines=(), recap_chats=0)
+        return attrs.evolve(
+            s, recap_seen=None, recap_known=None, recapping=False, recap_lines=(), recap_chats=0
+        )
     s = attrs.evolve(
         s, recapping=s.recap_seen is not None, recap_lines=(), recap_chats=0, recap_snapshot=False
     )
@@ -71,7 +73,7 @@ def _replayed(s: State, m: Msg, now: float) -> State:
     if not s.recapping:
         return s
     args = recap_args(s.recap_lines, s.recap_chats, s.recap_snapshot, s.seat)
-    s = attrs.evolve(s, recapping=False, recap_seen=None, recap_lines=(), recap_chats=0)
+    s = attrs.evolve(s, recapping=False, recap_seen=None, recap_known=None, recap_lines=(), recap_chats=0)
     s = add_log(s, "recap", **args)
     return attrs.evolve(s, recap=s.log[-1])
 

@@ -12,7 +12,7 @@ from neveryu import protocol
 
 from .model_deal import HANDLERS as DEAL_HANDLERS
 from .model_fair import FAIR_LOG, fair_of
-from .model_state import Line, Msg, State, add_log, as_int, as_ints, seat_table, sort_hand
+from .model_state import Line, Msg, State, add_line, add_log, as_int, as_ints, seat_table, sort_hand
 
 
 def _state(s: State, m: Msg, now: float) -> State:
@@ -76,15 +76,38 @@ def _with_history(before: State, s: State, history: list[object], now: float) ->
     the server restarted without the last moves the log holds, a line that says so. The claims on
     the pile are counted from it (a snapshot does not tell them)."""
     played = attrs.evolve(s, log=(), recapping=False, recap_seen=None, pile_claimed=0, barred=None)
-    for event in history:
+    shown = len(history) if s.recap_known is None else s.recap_known
+    lines_shown = 0  # the lines of the events a client started again had been shown
+    for k, event in enumerate(history):
         t = event.get("t") if isinstance(event, dict) else None
         if t in protocol.HISTORY_EVENTS and isinstance(event, dict):
             played = DEAL_HANDLERS[str(t)](played, event, now)
+        if k < shown:
+            lines_shown = len(played.log)
     s = attrs.evolve(s, pile_claimed=played.pile_claimed, barred=played.barred)
     known, undone = _known(before, s.commitment, played.log)
-    for line in played.log[known:]:
-        s = add_log(s, line.key, **line.args)
+    # A client started again holds no line of the deal. A snapshot past the last seq it saw (the
+    # server no longer kept the events it missed): its kept session says how many of the events
+    # it was shown, the rest it missed. A snapshot that does not pass it comes from a server
+    # started again, which goes on from the seq the client gave: every event in it was sent
+    # before the server stopped, none while the client was away (the seq rule).
+    restarted_client = (
+        not known
+        and s.recap_known is not None
+        and s.recap_seen is not None
+        and s.last_seq > s.recap_seen
+        and _from_the_start(history)
+    )
+    for k, line in enumerate(played.log[known:], known):
+        s = add_line(s, line.key, dict(line.args), (k >= lines_shown) if restarted_client else None)
+    s = attrs.evolve(s, recap_known=None)
     return add_log(s, "undone", n=undone) if undone and s.restarted else s
+
+
+def _from_the_start(history: list[object]) -> bool:
+    """``history`` begins with the deal's start (one of more than 1,000 events leaves it out)."""
+    first = history[0] if history else None
+    return isinstance(first, dict) and first.get("t") == "deal_started"
 
 
 def _known(before: State, commitment: object, lines: tuple[Line, ...]) -> tuple[int, int]:

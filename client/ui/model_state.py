@@ -121,7 +121,9 @@ class State:
     (client/fairdeal.py, ``STATUSES``) hold the check made at the deal's end.
 
     The recap after a resume: ``recap_seen`` the last ``seq`` seen before the break (None: no
-    break); ``recapping`` while the replayed events arrive; ``recap`` the summary line, once made;
+    break); ``recap_known`` of a client started again, how many of the deal's history events it
+    was shown before (its kept session: the first of a ``state.history`` that are not missed);
+    ``recapping`` while the replayed events arrive; ``recap`` the summary line, once made;
     ``restarted``: the last ``welcome`` said the server restarted (and may have lost moves).
     """
 
@@ -187,6 +189,7 @@ class State:
     bye: str | None = None
     # the recap after a resume
     recap_seen: int | None = None
+    recap_known: int | None = None
     recapping: bool = False
     recap_lines: tuple[Line, ...] = ()
     recap_chats: int = 0
@@ -275,11 +278,19 @@ def fair_deal_holds(commitment: str | None, salt: str | None, deck: Iterable[str
     return digest == str(commitment).lower()
 
 
-def add_log(state: State, key: str, **args: Any) -> State:
-    """``state`` with one more log line (and, while a recap collects, one more recap line)."""
+def add_log(state: State, key: str, /, **args: Any) -> State:
+    """``state`` with one more log line (and, while a recap collects, one more recap line: one
+    that came after the last ``seq`` seen)."""
+    return add_line(state, key, args, None)
+
+
+def add_line(state: State, key: str, args: dict[str, Any], missed: bool | None) -> State:
+    """``add_log``, with the line counted in the recap as ``missed`` says (None: by its seq)."""
     line = Line(key, args, state.names)
     changes: dict[str, Any] = {"log": (state.log + (line,))[-LOG_KEEP:]}
-    if state.recapping and state.recap_seen is not None and state.last_seq > state.recap_seen:
+    if missed is None:
+        missed = state.recap_seen is not None and state.last_seq > state.recap_seen
+    if state.recapping and missed:
         changes["recap_lines"] = (state.recap_lines + (line,))[-RECAP_KEEP:]
     return attrs.evolve(state, **changes)
 

@@ -28,21 +28,23 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset("HD")
 LANGS = {"en": EN, "ru": RU}
 
-# rank -> (one, few, many, plural nominative): «1 дама», «2 дамы», «5 дам», «дамы»
+# rank -> (one, few, many, plural nominative, plural accusative): «1 дама», «2 дамы», «5 дам»,
+# «дамы», «заявляйте дам». The picture cards and the ace are animate nouns, whose accusative plural
+# is the genitive («заявляйте королей»); the number cards are not («заявляйте двойки»).
 RU_RANKS = {
-    "2": ("двойка", "двойки", "двоек", "двойки"),
-    "3": ("тройка", "тройки", "троек", "тройки"),
-    "4": ("четвёрка", "четвёрки", "четвёрок", "четвёрки"),
-    "5": ("пятёрка", "пятёрки", "пятёрок", "пятёрки"),
-    "6": ("шестёрка", "шестёрки", "шестёрок", "шестёрки"),
-    "7": ("семёрка", "семёрки", "семёрок", "семёрки"),
-    "8": ("восьмёрка", "восьмёрки", "восьмёрок", "восьмёрки"),
-    "9": ("девятка", "девятки", "девяток", "девятки"),
-    "T": ("десятка", "десятки", "десяток", "десятки"),
-    "J": ("валет", "валета", "валетов", "валеты"),
-    "Q": ("дама", "дамы", "дам", "дамы"),
-    "K": ("король", "короля", "королей", "короли"),
-    "A": ("туз", "туза", "тузов", "тузы"),
+    "2": ("двойка", "двойки", "двоек", "двойки", "двойки"),
+    "3": ("тройка", "тройки", "троек", "тройки", "тройки"),
+    "4": ("четвёрка", "четвёрки", "четвёрок", "четвёрки", "четвёрки"),
+    "5": ("пятёрка", "пятёрки", "пятёрок", "пятёрки", "пятёрки"),
+    "6": ("шестёрка", "шестёрки", "шестёрок", "шестёрки", "шестёрки"),
+    "7": ("семёрка", "семёрки", "семёрок", "семёрки", "семёрки"),
+    "8": ("восьмёрка", "восьмёрки", "восьмёрок", "восьмёрки", "восьмёрки"),
+    "9": ("девятка", "девятки", "девяток", "девятки", "девятки"),
+    "T": ("десятка", "десятки", "десяток", "десятки", "десятки"),
+    "J": ("валет", "валета", "валетов", "валеты", "валетов"),
+    "Q": ("дама", "дамы", "дам", "дамы", "дам"),
+    "K": ("король", "короля", "королей", "короли", "королей"),
+    "A": ("туз", "туза", "тузов", "тузы", "тузов"),
 }
 EN_RANKS = {
     "2": ("two", "twos"),
@@ -230,21 +232,23 @@ class Texts:
     def cards(self, cards: Iterable[str] | None) -> str:
         return " ".join(self.card(c) for c in cards or ()) or self.glyph("dash")
 
-    def rank_plural(self, rank: str | None) -> str:
-        """«дамы» / "queens"."""
+    def rank_plural(self, rank: str | None, as_object: bool = False) -> str:
+        """«дамы» / "queens"; ``as_object``: as the object of a verb, in Russian the accusative
+        («заявляйте дам», «положить как королей»; the same as the nominative for number cards)."""
         rank = str(rank)
         if self.lang == "ru":
-            return self.safe(RU_RANKS.get(rank, (rank,) * 4)[3])
+            return self.safe(RU_RANKS.get(rank, (rank,) * 5)[4 if as_object else 3])
         return EN_RANKS.get(rank, (rank, rank))[1]
 
-    def ranks(self, ranks: Iterable[str] | None) -> str:
-        """The ranks a claim may name: one («дамы»), or «любой ранг» when every rank may."""
+    def ranks(self, ranks: Iterable[str] | None, as_object: bool = False) -> str:
+        """The ranks a claim may name: one («дамы»), or «любой ранг» when every rank may;
+        ``as_object``: as the object of a verb (``rank_plural``)."""
         ranks = tuple(ranks or ())
         if len(ranks) == 1:
-            return self.rank_plural(ranks[0])
+            return self.rank_plural(ranks[0], as_object)
         if len(ranks) >= 9:
             return self("claim.any")
-        return ", ".join(self.rank_plural(r) for r in ranks)
+        return ", ".join(self.rank_plural(r, as_object) for r in ranks)
 
     def claim(self, count: Any, rank: str | None) -> str:
         """«2 дамы» / "2 queens"; ``count`` None gives the rank alone."""
@@ -252,7 +256,7 @@ class Texts:
         if count is None:
             return self.rank_plural(rank)
         if self.lang == "ru":
-            one, few, many, _ = RU_RANKS.get(rank, (rank,) * 4)
+            one, few, many, *_ = RU_RANKS.get(rank, (rank,) * 5)
             return self.safe(f"{count} {plural_ru(count, one, few, many)}")
         one, many = EN_RANKS.get(rank, (rank, rank))
         return f"{count} {one if count == 1 else many}"
@@ -324,8 +328,10 @@ class Texts:
         a = dict(args)
         if "seat" in a:
             a["name"] = self.seat_name(names, a.pop("seat"))
-        if "rank" in a:
-            a["rank"] = self.rank_plural(a["rank"])
+        if "rank" in a:  # «Заявляйте королей»: the rank is the object of the verb
+            a["rank"] = self.rank_plural(a["rank"], as_object=True)
+        if isinstance(a.get("n"), int):
+            a["cards"] = self.count(a["n"], "cards")
         if "ranks" in a:
             a["ranks"] = ", ".join(self.rank_plural(r) for r in a["ranks"])
         if key.startswith("why.held"):

@@ -142,10 +142,11 @@ def deal_events(
 
 
 def describe(action: engine.Action) -> str:
-    """``lay by seat 2``, ``close_window``: an action in a few words."""
+    """``lay by seat 2`` (seats counted from 1, as people count them), ``close_window``: an
+    action in a few words."""
     t, _ = action_fields(action)
     seat = getattr(action, "seat", None)
-    return f"{t} by seat {seat}" if seat is not None else t
+    return f"{t} by seat {seat + 1}" if seat is not None else t
 
 
 def _result(r: tuple[object, ...]) -> str:
