@@ -30,10 +30,10 @@ def join_table(table: Table[Game], session: Session, req: protocol.JoinTable) ->
         raise TableError("BAD_STATE", "leave your table first")
     if req.seat is not None:
         if not (0 <= req.seat < len(table.seats)):
-            raise TableError("SEAT_TAKEN", f"there is no seat {req.seat}")
+            raise TableError("SEAT_TAKEN", f"there is no seat {req.seat + 1}")
         seat = table.seats[req.seat]
         if not seat.human or seat.session is not None:
-            raise TableError("SEAT_TAKEN", f"seat {req.seat} is taken")
+            raise TableError("SEAT_TAKEN", f"seat {req.seat + 1} is taken")
     else:
         free = [s for s in table.seats if s.human and s.session is None]
         if not free:
@@ -85,7 +85,7 @@ def _host_seat(table: Table[Game], session: Session, index: int) -> Seat:
     if session.table is not table or session is not table.host:
         raise TableError("NOT_HOST", "only the table's host changes its seats")
     if not 0 <= index < len(table.seats) or index == session.seat:
-        raise TableError("BAD_OPTION", f"seat {index} cannot be changed")
+        raise TableError("BAD_OPTION", f"seat {index + 1} cannot be changed")
     return table.seats[index]
 
 
@@ -98,9 +98,9 @@ def seat_bot(table: Table[Game], session: Session, req: protocol.SeatBot) -> Non
         raise TableError("BAD_OPTION", f"no bot strength {strength!r}")
     player = seat.session
     if not seat.human:
-        raise TableError("SEAT_TAKEN", f"a bot plays seat {seat.index}")
+        raise TableError("SEAT_TAKEN", f"a bot plays seat {seat.index + 1}")
     if player is not None and (not table.playing or (player.connected and not seat.away)):
-        raise TableError("SEAT_TAKEN", f"{player.name} holds seat {seat.index}")
+        raise TableError("SEAT_TAKEN", f"{player.name} holds seat {seat.index + 1}")
     session.ok(req)
     if player is not None:
         _remove_player(table, seat, player, session)
@@ -116,7 +116,7 @@ def seat_free(table: Table[Game], session: Session, req: protocol.SeatFree) -> N
         raise TableError("ALREADY_PLAYING", "seats change between matches")
     player = seat.session
     if seat.human and player is None:
-        raise TableError("BAD_OPTION", f"seat {seat.index} is free already")
+        raise TableError("BAD_OPTION", f"seat {seat.index + 1} is free already")
     session.ok(req)
     if player is not None:
         _remove_player(table, seat, player, session)

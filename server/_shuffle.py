@@ -103,7 +103,7 @@ class Shuffle:
         if deal_no != self.deal_no or self.dealt:
             raise TableError("BAD_STATE", f"contributions to deal {deal_no} are closed")
         if self.contributions[seat] is not None:
-            raise TableError("BAD_STATE", f"seat {seat} has contributed to deal {deal_no} already")
+            raise TableError("BAD_STATE", f"seat {seat + 1} has contributed to deal {deal_no} already")
         self.contributions[seat] = protocol.from_hex(contribution, protocol.CONTRIBUTION_BYTES)
         self.awaited.discard(seat)
 
