@@ -1,12 +1,16 @@
 """The message machinery of protocol v1 (docs/PROTOCOL.md): base classes, registries, parsing.
 
-The classes themselves are in ``_requests`` (requests and their replies) and ``_events``.
+The classes themselves are in ``_requests``, ``_replies``, ``_table_events`` (lobby and table),
+``_game_events`` and ``_snapshot`` (``state``). They are the one spelling of each message: the
+server builds what it sends from them, the tests and clients check what they receive with them,
+and the JSON Schema is generated from them.
 
 Every class has ``t`` (its type), ``KIND`` (``request``, ``reply`` or ``event``), keyword-only
-fields whose wire types (``_types``) validate and normalise every value given to the
-constructor (arrays become tuples; a bad value raises ``RemoteProtocolError("BAD_MESSAGE")``),
-``to_wire() -> dict`` and ``from_wire(d)``. A request also names its ``REPLY``. Game events
-mirror engine/_events.py field for field (as projected for the receiving seat).
+fields of wire types (``_types``), ``to_wire() -> dict`` (its fields in declared order: the
+bytes on the wire follow it) and ``from_wire(d)``, which checks and normalises every field
+(arrays become tuples; a bad value raises ``RemoteProtocolError("BAD_MESSAGE")``). A request
+also names its ``REPLY``. Game events mirror engine/_events.py field for field (as projected
+for the receiving seat).
 
 ``parse_request(d)`` turns a decoded client message into its request object; the JSON Schema
 (``_schema``) is generated from these classes.
@@ -14,7 +18,9 @@ mirror engine/_events.py field for field (as projected for the receiving seat).
 
 from __future__ import annotations
 
+import functools
 import inspect
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
@@ -26,6 +32,7 @@ from ._types import (
     UINT32,
     Field,
     Int,
+    Nullable,
     Type,
     nullable,
     well_typed,
@@ -38,29 +45,22 @@ MAX_TABLES = 1024
 
 def wire(type_: Type, doc: str = "", *, required: bool = True) -> Any:
     """A message field of wire type ``type_``. An optional field (``required=False``) defaults
-    to None, may be absent on the wire (absent and nil mean the same) and is left out of
-    ``to_wire`` when None."""
+    to None and may be absent on the wire (absent and nil mean the same); ``to_wire`` leaves it
+    out when None, unless its type is ``Nullable`` (then nil is sent: it says something)."""
     meta = {"wire": Field(type_, required, doc)}
     if required:
         return attrs.field(kw_only=True, metadata=meta)
     return attrs.field(kw_only=True, default=None, metadata=meta)
 
 
-def _checked(t: str, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
-    out = []
-    for a in fields:
-        f: Field = a.metadata["wire"]
-        ty = f.type if f.required else nullable(f.type)
-        out.append(a.evolve(converter=_converter(ty, f"{t}.{a.name}")))
-    return out
+def _envelope(type_: Type, doc: str) -> Any:
+    """An envelope field (``id``, ``re``, ``seq``, ``ts``): required on the wire, but None in a
+    message the server builds until its session stamps it (``Session.event``, ``reply``)."""
+    return attrs.field(kw_only=True, default=None, metadata={"wire": Field(type_, True, doc)})
 
 
-def _converter(ty: Type, where: str) -> Callable[[Any], Any]:
-    def convert(value: Any) -> Any:
-        return ty.check(value, where)
-
-    return convert
-
+ENVELOPE = {"request": ("id",), "reply": ("re",), "event": ("seq", "ts")}
+"""The envelope fields of each kind of message (docs/PROTOCOL.md, "Messages")."""
 
 REQUESTS: dict[str, type[Request]] = {}
 REPLIES: dict[str, type[Reply]] = {}
@@ -73,14 +73,31 @@ E = TypeVar("E", bound="Event")
 
 
 def message(t: str, kind: str, reply: str | None = None) -> Callable[[type[M]], type[M]]:
-    """Class decorator: make a frozen, keyword-only attrs message class of type ``t`` and
-    register it under ``kind`` (``request``, ``reply`` or ``event``)."""
+    """Class decorator: make a frozen, slotted, keyword-only attrs message class of type ``t``
+    and register it under ``kind`` (``request``, ``reply`` or ``event``). Its fields go on the
+    wire in the order they are declared (envelope fields where their kind puts them)."""
 
     def wrap(cls: type[M]) -> type[M]:
         cls.t = t
         cls.KIND = kind
         cls.REPLY = reply
-        cls = attrs.frozen(kw_only=True, field_transformer=lambda _c, fs: _checked(t, fs))(cls)
+        cls = attrs.frozen(kw_only=True)(cls)
+        fields = [(a.name, a.metadata["wire"]) for a in attrs.fields(cast(Any, cls))]
+        envelope = ENVELOPE[kind]
+        cls._wire_fields = dict(sorted(fields, key=lambda nf: nf[0] not in envelope))
+        cls._checks = tuple(
+            (name, f.type if f.required else nullable(f.type), f.required, f"{t}.{name}")
+            for name, f in fields
+        )
+        cls._names = ("t", *(name for name, _ in fields))
+        cls._values = operator.attrgetter(*cls._names)
+        # a field None is left out but where nil says something: a required field outside the
+        # envelope, or a Nullable one (an envelope field is None only until it is stamped)
+        cls._droppable = tuple(
+            name
+            for name, f in fields
+            if not ((f.required and name not in envelope) or isinstance(f.type, Nullable))
+        )
         _REGISTRY[kind][t] = cls
         return cls
 
@@ -88,12 +105,19 @@ def message(t: str, kind: str, reply: str | None = None) -> Callable[[type[M]], 
 
 
 class Message:
-    """Base of every message class."""
+    """Base of every message class. Constructing one checks nothing (the server builds its
+    messages from typed values, and every test checks each frame it receives); ``from_wire``
+    checks every field of a decoded message."""
 
+    __slots__ = ()
     t: ClassVar[str]
     KIND: ClassVar[str]
     REPLY: ClassVar[str | None]
     _wire_fields: ClassVar[dict[str, Field]]
+    _checks: ClassVar[tuple[tuple[str, Type, bool, str], ...]]
+    _names: ClassVar[tuple[str, ...]]
+    _values: ClassVar[operator.attrgetter[tuple[Any, ...]]]
+    _droppable: ClassVar[tuple[str, ...]]
 
     if TYPE_CHECKING:
         # attrs makes the keyword-only __init__ of each class (``message``); mypy cannot see it.
@@ -101,49 +125,68 @@ class Message:
 
     @classmethod
     def wire_fields(cls) -> dict[str, Field]:
-        """name -> ``Field`` (wire type, required, doc), envelope fields first. Made once per
-        class (it was rebuilt twice per request): the same dict every time, not to be changed."""
-        fields = cls.__dict__.get("_wire_fields")
-        if fields is None:
-            fields = {a.name: a.metadata["wire"] for a in attrs.fields(cast(Any, cls))}
-            cls._wire_fields = fields
-        return fields
+        """name -> ``Field`` (wire type, required, doc), envelope fields first: the same dict
+        every time, not to be changed."""
+        return cls._wire_fields
 
     @classmethod
     def from_wire(cls, d: dict[str, Any]) -> Self:
-        """Build from a decoded message dict. Unknown keys are ignored. Raises
-        ``RemoteProtocolError("BAD_MESSAGE")`` (fatal) for a missing or wrongly typed field."""
+        """Build from a decoded message dict, every field checked by its wire type (arrays
+        become tuples). Unknown keys are ignored. Raises ``RemoteProtocolError("BAD_MESSAGE")``
+        (fatal) for a missing or wrongly typed field."""
         kwargs = {}
-        for name, f in cls.wire_fields().items():
+        for name, ty, required, where in cls._checks:
             if name in d:
-                kwargs[name] = d[name]
-            elif f.required:
+                kwargs[name] = ty.check(d[name], where)
+            elif required:
                 raise error("BAD_MESSAGE", f"{cls.t}: the field {name} is missing")
         return cls(**kwargs)
 
     def to_wire(self) -> dict[str, Any]:
-        """The message as a wire dict: ``{"t": ..., fields...}``; tuples become lists; optional
-        fields that are None are left out."""
-        out: dict[str, Any] = {"t": self.t}
-        for name, f in self.wire_fields().items():
-            value = getattr(self, name)
-            if value is None and not f.required:
-                continue
-            out[name] = None if value is None else f.type.to_wire(value)
+        """The message as the map the wire carries: ``{"t": ..., fields...}`` in the class's
+        order, values as they are (msgpack packs a tuple as an array); a field that is None is
+        left out where absent and nil mean the same (an optional field that is not
+        ``Nullable``, an envelope field not stamped yet)."""
+        out = dict(zip(self._names, self._values(self)))
+        for name in self._droppable:
+            if out[name] is None:
+                del out[name]
         return out
 
 
 class Request(Message):
+    __slots__ = ()
     id: int
 
 
 class Reply(Message):
+    """A reply; the server builds it without ``re`` and ``Session.reply`` adds it."""
+
+    __slots__ = ()
     re: int | None
+
+    def answering(self, rid: int) -> dict[str, Any]:
+        """The wire map of this reply to the request whose id is ``rid`` (``re`` last)."""
+        out = self.to_wire()
+        out["re"] = rid
+        return out
 
 
 class Event(Message):
-    seq: int
-    ts: int
+    """An event; the server builds it without ``seq`` and ``ts``, and each session that sends
+    it stamps its own (``stamped``). (Not slotted: its wire map is cached in its ``__dict__``.)"""
+
+    seq: int | None
+    ts: int | None
+
+    @functools.cached_property
+    def _body(self) -> dict[str, Any]:
+        return self.to_wire()
+
+    def stamped(self, seq: int, ts: int) -> dict[str, Any]:
+        """The wire map of this event as one session sends it: its fields, then ``seq`` and
+        ``ts`` (the fields are made into a map once, however many sessions it goes to)."""
+        return {**self._body, "seq": seq, "ts": ts}
 
 
 def _request_base(cls: type[Q]) -> type[Q]:
@@ -158,8 +201,8 @@ def request(t: str, reply: str = "ok") -> Callable[[type[Q]], type[Q]]:
 
 def reply(t: str) -> Callable[[type[R]], type[R]]:
     def wrap(cls: type[R]) -> type[R]:
-        cls.__annotations__ = {"re": "int", **inspect.get_annotations(cls)}
-        cls.re = wire(UINT32, "the id of the request this answers")
+        cls.__annotations__ = {**inspect.get_annotations(cls), "re": "int | None"}
+        cls.re = _envelope(UINT32, "the id of the request this answers")
         return message(t, "reply")(cls)
 
     return wrap
@@ -167,9 +210,9 @@ def reply(t: str) -> Callable[[type[R]], type[R]]:
 
 def event(t: str) -> Callable[[type[E]], type[E]]:
     def wrap(cls: type[E]) -> type[E]:
-        cls.__annotations__ = {"seq": "int", "ts": "int", **inspect.get_annotations(cls)}
-        cls.seq = wire(Int(1), "strictly increasing per session, kept across a resume")
-        cls.ts = wire(Int(0), "Unix wall-clock time in ms (display and logs only)")
+        cls.__annotations__ = {**inspect.get_annotations(cls), "seq": "int | None", "ts": "int | None"}
+        cls.seq = _envelope(Int(1), "strictly increasing per session, kept across a resume")
+        cls.ts = _envelope(Int(0), "Unix wall-clock time in ms (display and logs only)")
         return message(t, "event")(cls)
 
     return wrap

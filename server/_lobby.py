@@ -75,31 +75,30 @@ def schema() -> dict[str, Any]:
 
 def welcome(
     config: ServerConfig, session: Session, records: bool, resumed: bool, restarted: bool = False
-) -> dict[str, Any]:
+) -> protocol.Welcome:
     """The ``welcome`` reply to ``session``'s ``hello`` (docs/PROTOCOL.md, "Handshake"): a new
     session, or one ``resumed`` (``restarted``: brought back from the journal after the server
     started again). ``records``: whether this server keeps records."""
     limits = config.limits
     table = session.table
-    return {
-        "t": "welcome",
-        "proto": protocol.PROTOCOL_VERSION,
-        "minor": protocol.PROTOCOL_MINOR,
-        "server": {"name": config.name, "version": SERVER_VERSION},
-        "session": session.token,
-        "resumed": resumed,
-        "table": table.summary if table is not None else None,
-        "seat": session.seat if table is not None else None,
-        "limits": {
+    return protocol.Welcome(
+        proto=protocol.PROTOCOL_VERSION,
+        minor=protocol.PROTOCOL_MINOR,
+        server={"name": config.name, "version": SERVER_VERSION},
+        session=session.token,
+        resumed=resumed,
+        table=table.summary if table is not None else None,
+        seat=session.seat if table is not None else None,
+        limits={
             "max_client_frame": protocol.MAX_CLIENT_FRAME,
             "max_server_frame": protocol.MAX_SERVER_FRAME,
             "max_chat": limits.max_chat,
             "idle_ms": limits.idle_ms,
         },
-        "heartbeat_ms": limits.heartbeat_ms,
-        "bots": list(strengths()),
-        "default_bot": default_strength(),
-        "records": records,
-        "player": {"tag": tag_of(session.player) if session.player is not None else None},
-        **({"restarted": True} if restarted else {}),
-    }
+        heartbeat_ms=limits.heartbeat_ms,
+        bots=list(strengths()),
+        default_bot=default_strength(),
+        records=records,
+        player={"tag": tag_of(session.player) if session.player is not None else None},
+        restarted=True if restarted else None,
+    )

@@ -7,7 +7,7 @@ everyone is told who did it (``seat_changed``)."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 from neveryu import protocol
 
@@ -37,7 +37,7 @@ class Table(Place, Protocol):
 
     def members(self) -> list[Session]: ...
 
-    def broadcast(self, body: dict[str, Any]) -> None: ...
+    def broadcast(self, event: protocol.Event) -> None: ...
 
     def refresh_summary(self) -> None: ...
 
@@ -71,10 +71,10 @@ def join_table(table: Table, session: Session, req: protocol.JoinTable) -> None:
     table.timers.cancel(TimerKey(Deadline.BOT, seat.index))
     log.info("table %d: %s takes seat %d", table.id, session.name, seat.index)
     table.refresh_summary()
-    session.reply(req, {"t": "table_joined", "table": table.summary, "seat": seat.index})
+    session.reply(req, protocol.TableJoined(table=table.summary, seat=seat.index))
     for other in table.members():
         if other is not session:
-            other.event({"t": "player_joined", "seat": seat.index, "name": session.name})
+            other.event(protocol.PlayerJoined(seat=seat.index, name=session.name))
     table.table_update()
     if table.game is not None:
         table.game.send_state(session, history="public")
@@ -91,7 +91,7 @@ def spectate(table: Table, session: Session, req: protocol.Spectate) -> None:
     table.spectators.append(session)
     session.table, session.seat = table, None
     table.refresh_summary()
-    session.reply(req, {"t": "table_joined", "table": table.summary, "seat": None})
+    session.reply(req, protocol.TableJoined(table=table.summary, seat=None))
     table.table_update()
     if table.game is not None:
         table.game.send_state(session, history="public")
@@ -153,8 +153,7 @@ def seat_free(table: Table, session: Session, req: protocol.SeatFree) -> None:
 def _remove_player(table: Table, seat: Seat, player: Session, host: Session) -> None:
     """The host takes ``seat`` from ``player``: he is told, and is back in the lobby."""
     log.info("table %d: %s removes %s from seat %d", table.id, host.name, player.name, seat.index)
-    left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
-    player.event({**left, "by": host.seat})
+    player.event(protocol.PlayerLeft(seat=seat.index, name=player.name, reason="removed", by=host.seat))
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
     seat.session, seat.name, seat.ready = None, None, False
     player.table, player.seat = None, None
@@ -164,8 +163,9 @@ def _seat_changed(
     table: Table, seat: Seat, host: Session, action: str, player: Session | None, strength: str | None
 ) -> None:
     name = player.name if player is not None else None
-    change = {"seat": seat.index, "by": host.seat, "action": action, "name": name, "strength": strength}
-    table.broadcast({"t": "seat_changed", **change})
+    table.broadcast(
+        protocol.SeatChanged(seat=seat.index, by=host.seat, action=action, name=name, strength=strength)
+    )
     table.table_update()
     if table.game is not None:
         table.game.after_events()

@@ -37,6 +37,7 @@ from .records.writer import RecordsWriter
 log = logging.getLogger("neveryu.server")
 
 REFUSAL_LOG_EVERY = 10.0  # s: at most one log line this often about refused connections
+PONG = protocol.Pong()  # the same every time
 REFUSE_S = 1.0  # s: how long a refused connection may take to get its SERVER_FULL
 
 
@@ -209,7 +210,8 @@ class Server:
                 "refusing connections: too many (%d refused, the last from %s)", self._refused, address
             )
             self._refusal_logged, self._refused = now, 0
-        refusal = protocol.error("SERVER_FULL", "the server takes no more connections").to_wire()
+        full = protocol.error("SERVER_FULL", "the server takes no more connections")
+        refusal = protocol.Error.of(full).to_wire()
         with trio.move_on_after(REFUSE_S):
             try:
                 await stream.send_all(protocol.encode_frame(refusal))
@@ -249,13 +251,13 @@ class Server:
         if isinstance(req, (protocol.PlayerStatsRequest, protocol.LeaderboardRequest)):
             return self.player_requests.handle(session, req)
         if isinstance(req, protocol.Ping):
-            session.reply(req, {"t": "pong"})
+            session.reply(req, PONG)
         elif isinstance(req, protocol.ListTables):
-            session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
+            session.reply(req, protocol.Tables(tables=[tb.summary for tb in self.tables.values()]))
         elif isinstance(req, protocol.VariantsRequest):
-            session.reply(req, {"t": "variants", "variants": variants_info(self.config.table)})
+            session.reply(req, protocol.Variants(variants=variants_info(self.config.table)))
         elif isinstance(req, protocol.SchemaRequest):
-            session.reply(req, {"t": "schema", "schema": schema()})
+            session.reply(req, protocol.SchemaReply(schema=schema()))
         elif isinstance(req, protocol.CreateTable):
             self._create_table(session, req)
         elif isinstance(req, (protocol.JoinTable, protocol.Spectate)):
