@@ -2,8 +2,9 @@
 
 Frames are a 4-byte big-endian length and one msgpack map. ``Connection`` turns bytes into checked
 message dicts and back; ``ProtocolError`` is the only exception untrusted input raises; ``ERRORS``
-is the registry of error codes. The message classes (one per request, reply and event) validate
-and convert; ``parse_request`` picks the class of a client message; ``build_schema`` /
+is the registry of error codes. The message classes (one per request, reply and event) are each
+message's one spelling: ``to_wire`` gives the map a sender frames, ``from_wire`` checks and
+converts a received one; ``parse_request`` picks the class of a client message; ``build_schema`` /
 ``load_schema`` give the JSON Schema. ``fair_deck`` and its parts are fair deal 2: the deck as a
 function of the server's seed and the players' contributions (docs/PROTOCOL.md, section 9).
 """
