@@ -6,10 +6,11 @@ server builds what it sends from them, the tests and clients check what they rec
 and the JSON Schema is generated from them.
 
 Every class has ``t`` (its type), ``KIND`` (``request``, ``reply`` or ``event``), keyword-only
-fields of wire types (``_types``), ``to_wire() -> dict`` (its fields in declared order: the
-bytes on the wire follow it) and ``from_wire(d)``, which checks and normalises every field
-(arrays become tuples; a bad value raises ``RemoteProtocolError("BAD_MESSAGE")``). A request
-also names its ``REPLY``. Game events mirror engine/_events.py field for field (as projected
+fields of wire types (``_types``), ``wire_map(**fields) -> dict`` (the map a sender frames: its
+fields in declared order, which the bytes on the wire follow; what the server sends is built
+so), ``to_wire()`` (an instance's ``wire_map``) and ``from_wire(d)``, which checks and
+normalises every field (arrays become tuples; a bad value raises
+``RemoteProtocolError("BAD_MESSAGE")``). A request also names its ``REPLY``. Game events mirror engine/_events.py field for field (as projected
 for the receiving seat).
 
 ``parse_request(d)`` turns a decoded client message into its request object; the JSON Schema
@@ -18,7 +19,6 @@ for the receiving seat).
 
 from __future__ import annotations
 
-import functools
 import inspect
 import operator
 from collections.abc import Callable
@@ -89,14 +89,18 @@ def message(t: str, kind: str, reply: str | None = None) -> Callable[[type[M]], 
             (name, f.type if f.required else nullable(f.type), f.required, f"{t}.{name}")
             for name, f in fields
         )
-        cls._names = ("t", *(name for name, _ in fields))
-        cls._values = operator.attrgetter(*cls._names)
-        # a field None is left out but where nil says something: a required field outside the
-        # envelope, or a Nullable one (an envelope field is None only until it is stamped)
+        cls._names = tuple(name for name, _ in fields)
+        cls._values = operator.attrgetter(*cls._names) if len(fields) > 1 else _one(cls._names[0])
+        # the envelope fields that come last (an event's seq and ts, a reply's re) are stamped
+        # by the session that sends the message, after its fields: not part of ``wire_map``
+        cls._stamped = tuple(n for n in cls._names[-len(envelope) :] if n in envelope and kind != "request")
+        body = [(name, f) for name, f in fields if name not in cls._stamped]
+        required = {name for name, f in body if f.required and name not in envelope}
+        cls._template = {"t": t, **{name: _MISSING if name in required else None for name, _ in body}}
+        # a field None is left out but where nil says something: a required field, or a
+        # Nullable one
         cls._droppable = tuple(
-            name
-            for name, f in fields
-            if not ((f.required and name not in envelope) or isinstance(f.type, Nullable))
+            name for name, f in body if name not in required and not isinstance(f.type, Nullable)
         )
         _REGISTRY[kind][t] = cls
         return cls
@@ -104,10 +108,20 @@ def message(t: str, kind: str, reply: str | None = None) -> Callable[[type[M]], 
     return wrap
 
 
+_MISSING = object()  # a required field not given (``wire_map``)
+
+
+def _one(name: str) -> Callable[[Any], tuple[Any, ...]]:
+    return lambda message: (getattr(message, name),)
+
+
 class Message:
-    """Base of every message class. Constructing one checks nothing (the server builds its
-    messages from typed values, and every test checks each frame it receives); ``from_wire``
-    checks every field of a decoded message."""
+    """Base of every message class. ``wire_map(**fields)`` is the map a sender frames (the
+    server builds everything it sends so, without an instance: it is the cheap way, on the path
+    of every event to every seat); ``from_wire`` checks every field of a decoded message and
+    gives an instance; an instance's ``to_wire`` is ``wire_map`` of its fields. Neither the
+    constructor nor ``wire_map`` checks values (the server builds its messages from typed
+    values, and every test checks each frame it receives)."""
 
     __slots__ = ()
     t: ClassVar[str]
@@ -116,8 +130,10 @@ class Message:
     _wire_fields: ClassVar[dict[str, Field]]
     _checks: ClassVar[tuple[tuple[str, Type, bool, str], ...]]
     _names: ClassVar[tuple[str, ...]]
-    _values: ClassVar[operator.attrgetter[tuple[Any, ...]]]
+    _values: ClassVar[Callable[[Any], tuple[Any, ...]]]
+    _template: ClassVar[dict[str, Any]]
     _droppable: ClassVar[tuple[str, ...]]
+    _stamped: ClassVar[tuple[str, ...]]
 
     if TYPE_CHECKING:
         # attrs makes the keyword-only __init__ of each class (``message``); mypy cannot see it.
@@ -142,16 +158,32 @@ class Message:
                 raise error("BAD_MESSAGE", f"{cls.t}: the field {name} is missing")
         return cls(**kwargs)
 
-    def to_wire(self) -> dict[str, Any]:
-        """The message as the map the wire carries: ``{"t": ..., fields...}`` in the class's
-        order, values as they are (msgpack packs a tuple as an array); a field that is None is
-        left out where absent and nil mean the same (an optional field that is not
-        ``Nullable``, an envelope field not stamped yet)."""
-        out = dict(zip(self._names, self._values(self)))
-        for name in self._droppable:
+    @classmethod
+    def wire_map(cls, **fields: Any) -> dict[str, Any]:
+        """The map the wire carries for a message of this class with ``fields``: ``t``, then
+        the fields in the class's order (the bytes follow it), values as given (msgpack packs a
+        tuple as an array). A field None is left out where absent and nil mean the same (an
+        optional field that is not ``Nullable``). Without an event's ``seq`` and ``ts`` or a
+        reply's ``re``: the session that sends it stamps them after the fields
+        (``Session.event``, ``reply``). Raises TypeError for a field the class does not have
+        (those included) or a required one missing."""
+        out = cls._template.copy()
+        out.update(fields)
+        if len(out) != len(cls._template) or _MISSING in out.values():
+            unknown = sorted(set(out) - set(cls._template))
+            missing = sorted(name for name, value in out.items() if value is _MISSING)
+            raise TypeError(f"{cls.t}: unknown fields {unknown}, missing {missing}")
+        for name in cls._droppable:
             if out[name] is None:
                 del out[name]
         return out
+
+    def to_wire(self) -> dict[str, Any]:
+        """This message as the map the wire carries (``wire_map`` of its fields)."""
+        cls = type(self)
+        fields = dict(zip(cls._names, cls._values(self)))
+        stamped = {name: fields.pop(name) for name in cls._stamped}
+        return cls.wire_map(**fields) | {k: v for k, v in stamped.items() if v is not None}
 
 
 class Request(Message):
@@ -160,33 +192,19 @@ class Request(Message):
 
 
 class Reply(Message):
-    """A reply; the server builds it without ``re`` and ``Session.reply`` adds it."""
+    """A reply; the server builds it without ``re``, which ``Session.reply`` adds last."""
 
     __slots__ = ()
     re: int | None
 
-    def answering(self, rid: int) -> dict[str, Any]:
-        """The wire map of this reply to the request whose id is ``rid`` (``re`` last)."""
-        out = self.to_wire()
-        out["re"] = rid
-        return out
-
 
 class Event(Message):
-    """An event; the server builds it without ``seq`` and ``ts``, and each session that sends
-    it stamps its own (``stamped``). (Not slotted: its wire map is cached in its ``__dict__``.)"""
+    """An event; the server builds it without ``seq`` and ``ts``, which each session that sends
+    it adds last (``Session.event``)."""
 
+    __slots__ = ()
     seq: int | None
     ts: int | None
-
-    @functools.cached_property
-    def _body(self) -> dict[str, Any]:
-        return self.to_wire()
-
-    def stamped(self, seq: int, ts: int) -> dict[str, Any]:
-        """The wire map of this event as one session sends it: its fields, then ``seq`` and
-        ``ts`` (the fields are made into a map once, however many sessions it goes to)."""
-        return {**self._body, "seq": seq, "ts": ts}
 
 
 def _request_base(cls: type[Q]) -> type[Q]:

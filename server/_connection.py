@@ -30,7 +30,6 @@ READ_SIZE = 65_536
 ERRORS_LOGGED = 5  # error replies to one connection logged one by one; after that ...
 ERROR_LOG_EVERY = 10.0  # s: ... at most one summary line this often per connection
 GUESSES = frozenset({"WRONG_TABLE_PASSWORD"})  # errors after which the connection waits a second
-HEARTBEAT = protocol.Heartbeat()  # the same event for every connection
 
 
 class ClientConnection:
@@ -131,7 +130,7 @@ class ClientConnection:
     def _bye_frame(self, reason: str) -> bytes | None:
         if self.session is None:
             return None
-        return self.session.frame_event(protocol.Bye(reason=reason))
+        return self.session.frame_event(protocol.Bye.wire_map(reason=reason))
 
     def _closing(self, reason: str, detail: str = "") -> None:
         """Remember the first reason the connection closes for (logged once, by ``run``)."""
@@ -140,7 +139,7 @@ class ClientConnection:
 
     def _heartbeat(self) -> None:
         if self.session is not None:
-            self.session.event(HEARTBEAT, keep=False)
+            self.session.event(protocol.Heartbeat.wire_map(), keep=False)
 
     def _too_slow(self) -> bytes | None:
         """The outbox overflowed: the client stopped reading. Its session keeps its events for a

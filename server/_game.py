@@ -66,7 +66,9 @@ class Game(SeatBots):
         """The match begins (``match_started``) with its first deal."""
         log.info("table %d: a match of %s begins", self.table.id, self.settings.variant)
         self.table.refresh_summary()
-        self.table.broadcast(protocol.MatchStarted(table=self.table.summary, deals=self.settings.deals))
+        self.table.broadcast(
+            protocol.MatchStarted.wire_map(table=self.table.summary, deals=self.settings.deals)
+        )
         if self.table.journal is not None:
             self.table.journal.match_started(self)
         self.next_deal()
@@ -176,7 +178,7 @@ class Game(SeatBots):
             return
         scores = list(self.match.scores)
         log.info("table %d: the match ends, scores %s", self.table.id, scores)
-        self.table.broadcast(protocol.MatchEnded(scores=scores, deals=self.deal_no))
+        self.table.broadcast(protocol.MatchEnded.wire_map(scores=scores, deals=self.deal_no))
         self.table.match_over()
 
     # -- game requests and bots ----------------------------------------------------------------------
@@ -229,7 +231,7 @@ class Game(SeatBots):
         each bot's is kept for when it is to play. Receivers whose copies are equal share one
         message (most events are public, and the copies of a set hide the same cards)."""
         extra, spectators = self._extra(event), self.table.spectators
-        messages: dict[engine.Event, protocol.Event] = {}
+        messages: dict[engine.Event, dict[str, Any]] = {}
         for receiver, seen in _wire.copies(event, len(self.seats), self.table.rules.hand_counts_public):
             if receiver is None and not spectators:
                 continue
@@ -313,7 +315,7 @@ class Game(SeatBots):
         if deal is not None:
             view = deal.view(seat)
             session.event(
-                protocol.State(
+                protocol.State.wire_map(
                     **_wire.view_fields(view),
                     table=self.table.summary,
                     deal_no=self.deal_no,

@@ -13,7 +13,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from neveryu import engine, protocol
+from neveryu import engine
 
 from ._bot_search import search, snapshot
 from ._bots import Bot, default_strength, new_bot
@@ -45,7 +45,7 @@ class Place(Protocol):
     records: Keeper | None
     journal: Journal | None
 
-    def broadcast(self, event: protocol.Event) -> None: ...
+    def broadcast(self, body: dict[str, Any]) -> None: ...
 
     def start_soon(self, task: Callable[[], Awaitable[object]]) -> bool: ...
 

@@ -75,13 +75,13 @@ def schema() -> dict[str, Any]:
 
 def welcome(
     config: ServerConfig, session: Session, records: bool, resumed: bool, restarted: bool = False
-) -> protocol.Welcome:
+) -> dict[str, Any]:
     """The ``welcome`` reply to ``session``'s ``hello`` (docs/PROTOCOL.md, "Handshake"): a new
     session, or one ``resumed`` (``restarted``: brought back from the journal after the server
     started again). ``records``: whether this server keeps records."""
     limits = config.limits
     table = session.table
-    return protocol.Welcome(
+    return protocol.Welcome.wire_map(
         proto=protocol.PROTOCOL_VERSION,
         minor=protocol.PROTOCOL_MINOR,
         server={"name": config.name, "version": SERVER_VERSION},

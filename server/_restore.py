@@ -98,12 +98,12 @@ class Restored:
         return gone
 
 
-def _closed_event(session: Session) -> protocol.TableClosed | None:
+def _closed_event(session: Session) -> dict[str, Any] | None:
     """The last ``table_closed`` ``session`` was sent, if any."""
     for frame in reversed(session.buffer):
         body = msgpack.unpackb(frame[4:])
         if body.get("t") == "table_closed":
-            return protocol.TableClosed(table=body["table"], reason=body["reason"])
+            return protocol.TableClosed.wire_map(table=body["table"], reason=body["reason"])
     return None
 
 
@@ -242,7 +242,7 @@ def told(journaled: Journaled, replay: int) -> list[Session]:
     for name, key, player in people:
         if key is not None:
             session = Session.restored(str(name or "?"), str(key), player, replay, now)
-            session.event(protocol.TableClosed(table=journaled.table_no, reason=FAILED))
+            session.event(protocol.TableClosed.wire_map(table=journaled.table_no, reason=FAILED))
             sessions.append(session)
     return sessions
 

@@ -7,7 +7,7 @@ everyone is told who did it (``seat_changed``)."""
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import Any, Protocol
 
 from neveryu import protocol
 
@@ -37,7 +37,7 @@ class Table(Place, Protocol):
 
     def members(self) -> list[Session]: ...
 
-    def broadcast(self, event: protocol.Event) -> None: ...
+    def broadcast(self, body: dict[str, Any]) -> None: ...
 
     def refresh_summary(self) -> None: ...
 
@@ -71,10 +71,10 @@ def join_table(table: Table, session: Session, req: protocol.JoinTable) -> None:
     table.timers.cancel(TimerKey(Deadline.BOT, seat.index))
     log.info("table %d: %s takes seat %d", table.id, session.name, seat.index)
     table.refresh_summary()
-    session.reply(req, protocol.TableJoined(table=table.summary, seat=seat.index))
+    session.reply(req, protocol.TableJoined.wire_map(table=table.summary, seat=seat.index))
     for other in table.members():
         if other is not session:
-            other.event(protocol.PlayerJoined(seat=seat.index, name=session.name))
+            other.event(protocol.PlayerJoined.wire_map(seat=seat.index, name=session.name))
     table.table_update()
     if table.game is not None:
         table.game.send_state(session, history="public")
@@ -91,7 +91,7 @@ def spectate(table: Table, session: Session, req: protocol.Spectate) -> None:
     table.spectators.append(session)
     session.table, session.seat = table, None
     table.refresh_summary()
-    session.reply(req, protocol.TableJoined(table=table.summary, seat=None))
+    session.reply(req, protocol.TableJoined.wire_map(table=table.summary, seat=None))
     table.table_update()
     if table.game is not None:
         table.game.send_state(session, history="public")
@@ -153,7 +153,9 @@ def seat_free(table: Table, session: Session, req: protocol.SeatFree) -> None:
 def _remove_player(table: Table, seat: Seat, player: Session, host: Session) -> None:
     """The host takes ``seat`` from ``player``: he is told, and is back in the lobby."""
     log.info("table %d: %s removes %s from seat %d", table.id, host.name, player.name, seat.index)
-    player.event(protocol.PlayerLeft(seat=seat.index, name=player.name, reason="removed", by=host.seat))
+    player.event(
+        protocol.PlayerLeft.wire_map(seat=seat.index, name=player.name, reason="removed", by=host.seat)
+    )
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
     seat.session, seat.name, seat.ready = None, None, False
     player.table, player.seat = None, None
@@ -164,7 +166,9 @@ def _seat_changed(
 ) -> None:
     name = player.name if player is not None else None
     table.broadcast(
-        protocol.SeatChanged(seat=seat.index, by=host.seat, action=action, name=name, strength=strength)
+        protocol.SeatChanged.wire_map(
+            seat=seat.index, by=host.seat, action=action, name=name, strength=strength
+        )
     )
     table.table_update()
     if table.game is not None:

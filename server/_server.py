@@ -37,7 +37,6 @@ from .records.writer import RecordsWriter
 log = logging.getLogger("neveryu.server")
 
 REFUSAL_LOG_EVERY = 10.0  # s: at most one log line this often about refused connections
-PONG = protocol.Pong()  # the same every time
 REFUSE_S = 1.0  # s: how long a refused connection may take to get its SERVER_FULL
 
 
@@ -251,13 +250,13 @@ class Server:
         if isinstance(req, (protocol.PlayerStatsRequest, protocol.LeaderboardRequest)):
             return self.player_requests.handle(session, req)
         if isinstance(req, protocol.Ping):
-            session.reply(req, PONG)
+            session.reply(req, protocol.Pong.wire_map())
         elif isinstance(req, protocol.ListTables):
-            session.reply(req, protocol.Tables(tables=[tb.summary for tb in self.tables.values()]))
+            session.reply(req, protocol.Tables.wire_map(tables=[tb.summary for tb in self.tables.values()]))
         elif isinstance(req, protocol.VariantsRequest):
-            session.reply(req, protocol.Variants(variants=variants_info(self.config.table)))
+            session.reply(req, protocol.Variants.wire_map(variants=variants_info(self.config.table)))
         elif isinstance(req, protocol.SchemaRequest):
-            session.reply(req, protocol.SchemaReply(schema=schema()))
+            session.reply(req, protocol.SchemaReply.wire_map(schema=schema()))
         elif isinstance(req, protocol.CreateTable):
             self._create_table(session, req)
         elif isinstance(req, (protocol.JoinTable, protocol.Spectate)):

@@ -47,13 +47,10 @@ class Place(Protocol):
     def remove(self, session: Session, why: str) -> None: ...
 
 
-OK = protocol.Ok()  # the same every time
-
-
 def error_frame(rid: int | None, code: str, msg: str) -> bytes:
     """The frame of a non-fatal ``error`` reply (docs/PROTOCOL.md, "Errors") to the request
     whose id is ``rid`` (None: it could not be read)."""
-    return protocol.encode_frame(protocol.Error(re=rid, code=code, msg=msg, fatal=False).to_wire())
+    return protocol.encode_frame(protocol.Error.wire_map(re=rid, code=code, msg=msg, fatal=False))
 
 
 def token_key(token: str) -> str:
@@ -110,10 +107,11 @@ class Session:
 
     # -- sending ------------------------------------------------------------------------------
 
-    def event(self, event: protocol.Event, *, keep: bool = True) -> None:
-        """Send ``event``: stamps the next ``seq`` and ``ts``, keeps the frame for a resume
-        (unless ``keep`` is False: heartbeats, ``bye``) and sends it, if connected."""
-        frame = self.frame_event(event)
+    def event(self, body: dict[str, Any], *, keep: bool = True) -> None:
+        """Send an event (``body``: its wire map, ``protocol.<Event>.wire_map``): stamps the
+        next ``seq`` and ``ts`` after its fields, keeps the frame for a resume (unless ``keep``
+        is False: heartbeats, ``bye``) and sends it, if connected."""
+        frame = self.frame_event(body)
         if keep:
             if len(self.buffer) == self.buffer.maxlen:
                 self.evicted = self.buffer_seqs[0]
@@ -122,20 +120,21 @@ class Session:
         if self.link is not None:
             self.link.send(frame)
 
-    def frame_event(self, event: protocol.Event) -> bytes:
-        """``event`` framed as this session's next event (``seq`` taken), not sent."""
+    def frame_event(self, body: dict[str, Any]) -> bytes:
+        """``body`` framed as this session's next event (``seq`` taken), not sent."""
         self.seq += 1
-        return protocol.encode_frame(event.stamped(self.seq, wall_ms()))
+        return protocol.encode_frame({**body, "seq": self.seq, "ts": wall_ms()})
 
-    def reply(self, request: protocol.Request, reply: protocol.Reply) -> None:
-        """Send the one reply to ``request`` (``re`` = its id). Replies are not kept for a
-        resume: a request in flight when the connection dropped gets none."""
+    def reply(self, request: protocol.Request, body: dict[str, Any]) -> None:
+        """Send the one reply to ``request`` (``body``: its wire map,
+        ``protocol.<Reply>.wire_map``; ``re`` = the request's id, after its fields). Replies are
+        not kept for a resume: a request in flight when the connection dropped gets none."""
         if self.link is not None:
-            self.link.send(protocol.encode_frame(reply.answering(request.id)))
+            self.link.send(protocol.encode_frame({**body, "re": request.id}))
 
     def ok(self, request: protocol.Request) -> None:
         """Reply ``ok``: the request was done."""
-        self.reply(request, OK)
+        self.reply(request, protocol.Ok.wire_map())
 
     def error(self, request: protocol.Request | None, code: str, msg: str) -> None:
         """Reply with a non-fatal error (docs/PROTOCOL.md, "Errors"): nothing changed."""

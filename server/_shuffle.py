@@ -101,9 +101,9 @@ class Shuffle:
         """The contributions as the wire carries them, in seat order (None: none)."""
         return [None if c is None else c.hex() for c in self.contributions]
 
-    def commit_message(self, time_ms: int) -> protocol.SeedCommitted:
-        """The ``seed_committed`` event."""
-        return protocol.SeedCommitted(
+    def commit_message(self, time_ms: int) -> dict[str, Any]:
+        """The ``seed_committed`` event's wire map."""
+        return protocol.SeedCommitted.wire_map(
             deal_no=self.deal_no,
             seed_hash=self.seed_hash,
             dealer=self.dealer,

@@ -140,7 +140,7 @@ class Table:
         if session.seat is not None:
             self._back(self.seats[session.seat], snapshot=not snapshot)
         if snapshot:
-            session.event(protocol.TableUpdate(table=self.summary))
+            session.event(protocol.TableUpdate.wire_map(table=self.summary))
             if self.game is not None:
                 self.game.send_state(session, history="own")
         elif self.game is not None:
@@ -161,7 +161,7 @@ class Table:
             else:
                 seat.name, seat.away = None, False
             log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index, why)
-            self.broadcast(protocol.PlayerLeft(seat=seat.index, name=session.name, reason=why))
+            self.broadcast(protocol.PlayerLeft.wire_map(seat=seat.index, name=session.name, reason=why))
         session.table, session.seat = None, None
         if not session.connected:  # in the lobby now: a grace time there to come back
             session.dropped_at = self.timers.clock()
@@ -185,7 +185,7 @@ class Table:
         self.timers.clear()
         now = self.timers.clock()
         for session in self.members():
-            session.event(protocol.TableClosed(table=self.id, reason=reason))
+            session.event(protocol.TableClosed.wire_map(table=self.id, reason=reason))
             session.table, session.seat = None, None
             if not session.connected:  # in the lobby now: a grace time there to come back
                 session.dropped_at = now
@@ -277,10 +277,10 @@ class Table:
     def members(self) -> list[Session]:
         return [s.session for s in self.seats if s.session is not None] + list(self.spectators)
 
-    def broadcast(self, event: protocol.Event) -> None:
-        """Send ``event`` to everyone at the table."""
+    def broadcast(self, body: dict[str, Any]) -> None:
+        """Send ``body`` (an event's wire map) to everyone at the table."""
         for session in self.members():
-            session.event(event)
+            session.event(body)
 
     def refresh_summary(self) -> None:
         """Bring ``summary`` (the table as ``table_update`` shows it) up to date."""
@@ -310,7 +310,7 @@ class Table:
     def table_update(self) -> None:
         """``table_update`` to everyone at the table."""
         self.refresh_summary()
-        self.broadcast(protocol.TableUpdate(table=self.summary))
+        self.broadcast(protocol.TableUpdate.wire_map(table=self.summary))
 
     def _people_here(self) -> bool:
         """A person is connected at the table, or a dropped player's seat still waits for him."""
@@ -399,7 +399,7 @@ class Table:
         if len(text) > self.settings.max_chat:
             raise TableError("BAD_OPTION", f"chat is at most {self.settings.max_chat} characters")
         session.ok(req)
-        self.broadcast(protocol.Chat(seat=session.seat, name=session.name, text=text))
+        self.broadcast(protocol.Chat.wire_map(seat=session.seat, name=session.name, text=text))
 
     # -- the host's requests (docs/PROTOCOL.md, "Lobby requests"; ``_seating``) --------------------
 

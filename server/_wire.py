@@ -60,12 +60,13 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-def event_message(event: engine.Event, extra: dict[str, Any] | None = None) -> protocol.Event:
-    """A projected engine event as its protocol event (``protocol.EVENTS[event.type]``): the
-    event's fields (tuples stay tuples: msgpack packs them as arrays; no event field holds a
-    record) and the table's own, ``extra`` (the fair deal's commitment and disclosure, the
-    deal's number, the turn time). ``deal_started`` carries ``hand`` (the receiver's own hand,
-    nil when it has none) instead of ``hands``."""
+def event_message(event: engine.Event, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A projected engine event as the wire map of its protocol event
+    (``protocol.EVENTS[event.type].wire_map``, no ``seq``/``ts``): the event's fields (tuples
+    stay tuples: msgpack packs them as arrays; no event field holds a record) and the table's
+    own, ``extra`` (the fair deal's commitment and disclosure, the deal's number, the turn
+    time). ``deal_started`` carries ``hand`` (the receiver's own hand, nil when it has none)
+    instead of ``hands``."""
     event_class: type = type(event)  # mypy does not see frozen attrs classes as hashable
     names, values = _fields_of(event_class)
     fields = dict(zip(names, values(event)))
@@ -73,7 +74,7 @@ def event_message(event: engine.Event, extra: dict[str, Any] | None = None) -> p
         fields["hand"] = next((h for h in fields.pop("hands") if h is not None), None)
     if extra:
         fields.update(extra)
-    return protocol.EVENTS[event.type](**fields)
+    return protocol.EVENTS[event.type].wire_map(**fields)
 
 
 @functools.cache
@@ -105,10 +106,10 @@ def legal_fields(legal: engine.Legal) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=4096)
-def legal_message(legal: engine.Legal) -> protocol.LegalEvent:
-    """The ``legal`` event of engine ``Legal``: the same few recur at every table (most seats
-    may do nothing), so each is made once and its wire map kept."""
-    return protocol.LegalEvent(**legal_fields(legal))
+def legal_message(legal: engine.Legal) -> dict[str, Any]:
+    """The ``legal`` event's wire map for engine ``Legal`` (not to be changed: the same few
+    recur at every table, most seats may do nothing, so each is made once)."""
+    return protocol.LegalEvent.wire_map(**legal_fields(legal))
 
 
 def view_fields(view: engine.View) -> dict[str, Any]:

@@ -18,11 +18,11 @@ def _as_received(body: dict) -> dict:
 
 def event_message(event, extra=None) -> dict:
     """The wire body the server sends for a projected engine event (server/_wire.py)."""
-    return _as_received(_wire.event_message(event, extra).to_wire())
+    return _as_received(_wire.event_message(event, extra))
 
 
 def legal_message(legal) -> dict:
-    return _as_received(_wire.legal_message(legal).to_wire())
+    return _as_received(_wire.legal_message(legal))
 
 
 def table_summary(players: int, seat: int, variant: str) -> dict:

@@ -304,7 +304,7 @@ def cards_in(obj) -> list[str]:
         if isinstance(obj, engine.View):
             wire = _wire.view_fields(obj)
         else:
-            wire = _wire.event_message(obj, TABLE_OWN.get(obj.type)).to_wire()
+            wire = _wire.event_message(obj, TABLE_OWN.get(obj.type))
         on_wire = [m.decode() for m in CARD_IN_MSGPACK.findall(msgpack.packb(wire))]
         assert sorted(on_wire) == sorted(fields), (obj, on_wire, fields)
     return fields

@@ -251,31 +251,24 @@ def test_the_wire_order_is_the_class_order(kind, t):
     assert tail[kind] == list(protocol.ENVELOPE[kind])
 
 
-def test_a_server_message_is_stamped_by_its_session():
-    """The server builds an event without ``seq``/``ts`` and a reply without ``re``; each
-    session stamps its own, after the fields (the fields made into a map once)."""
-    event = protocol.PlayerLeft(seat=1, name="bob", reason="left")
-    assert list(event.stamped(7, 5)) == ["t", "seat", "name", "reason", "seq", "ts"]
-    assert event.stamped(8, 6)["seq"] == 8 and event.to_wire() == {
-        "t": "player_left",
-        "seat": 1,
-        "name": "bob",
-        "reason": "left",
-    }
-    assert protocol.Ok().answering(3) == {"t": "ok", "re": 3}
-    # a Nullable optional field says nil; an optional one that is not Nullable is left out
-    ended = protocol.DealStarted(
-        dealer=0,
-        deck="36",
-        hand_counts=None,
-        hidden=0,
-        set_aside=0,
-        stock=0,
-        hand=None,
-        commitment="a" * 64,
-        deal_no=1,
-    )
-    assert "fair" not in ended.to_wire() and ended.to_wire()["hand"] is None
+def test_a_wire_map_follows_the_class():
+    """The server builds what it sends with ``wire_map``, without ``seq``/``ts`` or ``re`` (its
+    session stamps them after the fields): the class's order whatever the keywords' order; a
+    Nullable optional field says nil, an optional one that is not Nullable is left out; an
+    unknown or missing field is a TypeError."""
+    left = protocol.PlayerLeft.wire_map(reason="left", name="bob", seat=1)
+    assert list(left.items()) == [("t", "player_left"), ("seat", 1), ("name", "bob"), ("reason", "left")]
+    dealt = protocol.DealStarted.wire_map(
+        dealer=0, deck="36", hand_counts=None, hidden=0, set_aside=0, stock=0, hand=None,
+        commitment="a" * 64, deal_no=1,
+    )  # fmt: skip
+    assert "fair" not in dealt and dealt["hand"] is None
+    assert protocol.Ok.wire_map() == {"t": "ok"}
+    assert protocol.Error.wire_map(re=None, code="BAD_FRAME", msg="", fatal=True)["re"] is None
+    with pytest.raises(TypeError, match="unknown fields"):
+        protocol.PlayerLeft.wire_map(seat=1, name="bob", reason="left", why="x")
+    with pytest.raises(TypeError, match="missing"):
+        protocol.PlayerLeft.wire_map(seat=1, name="bob")
 
 
 def test_every_request_has_a_sample():

@@ -47,7 +47,7 @@ async def play_some(h: Harness, people: int, rng: random.Random) -> None:
 def wire(event: engine.Event) -> dict:
     """``event`` as a receiver decodes it (arrays as lists), without the table's own fields."""
     own = TABLE_OWN.get(event.type, {})
-    msg = msgpack.unpackb(msgpack.packb(_wire.event_message(event, own).to_wire()))
+    msg = msgpack.unpackb(msgpack.packb(_wire.event_message(event, own)))
     return {k: v for k, v in msg.items() if k not in own}
 
 

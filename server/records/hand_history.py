@@ -270,7 +270,7 @@ def seat_messages(record: DealRecord, steps: Sequence[Step], seat: int | None) -
         for event in step.events:
             seen = engine.project(event, seat, counts_public)
             if seen is not None:
-                messages.append(_wire.event_message(seen, _extra(record, event)).to_wire())
+                messages.append(_wire.event_message(seen, _extra(record, event)))
         out.append(messages)
     return out
 
