@@ -10,8 +10,8 @@ fields of wire types (``_types``), ``wire_map(**fields) -> dict`` (the map a sen
 fields in declared order, which the bytes on the wire follow; what the server sends is built
 so), ``to_wire()`` (an instance's ``wire_map``) and ``from_wire(d)``, which checks and
 normalises every field (arrays become tuples; a bad value raises
-``RemoteProtocolError("BAD_MESSAGE")``). A request also names its ``REPLY``. Game events mirror engine/_events.py field for field (as projected
-for the receiving seat).
+``RemoteProtocolError("BAD_MESSAGE")``). A request also names its ``REPLY``. Game events
+mirror engine/_events.py field for field (as projected for the receiving seat).
 
 ``parse_request(d)`` turns a decoded client message into its request object; the JSON Schema
 (``_schema``) is generated from these classes.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import inspect
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 import attrs
@@ -167,8 +167,16 @@ class Message:
         reply's ``re``: the session that sends it stamps them after the fields
         (``Session.event``, ``reply``). Raises TypeError for a field the class does not have
         (those included) or a required one missing."""
+        return cls.wire_map_of(fields)
+
+    @classmethod
+    def wire_map_of(cls, *parts: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> dict[str, Any]:
+        """``wire_map`` of the fields in ``parts`` (maps or iterables of ``(name, value)``, the
+        later ones winning): for a caller that has its fields as pairs already
+        (``server._wire.event_message``: an engine event's), without a map of keywords."""
         out = cls._template.copy()
-        out.update(fields)
+        for part in parts:
+            out.update(part)
         if len(out) != len(cls._template) or _MISSING in out.values():
             unknown = sorted(set(out) - set(cls._template))
             missing = sorted(name for name, value in out.items() if value is _MISSING)

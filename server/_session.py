@@ -47,6 +47,9 @@ class Place(Protocol):
     def remove(self, session: Session, why: str) -> None: ...
 
 
+OK = protocol.Ok.wire_map()  # the same for every request (never changed: a reply copies it)
+
+
 def error_frame(rid: int | None, code: str, msg: str) -> bytes:
     """The frame of a non-fatal ``error`` reply (docs/PROTOCOL.md, "Errors") to the request
     whose id is ``rid`` (None: it could not be read)."""
@@ -134,7 +137,7 @@ class Session:
 
     def ok(self, request: protocol.Request) -> None:
         """Reply ``ok``: the request was done."""
-        self.reply(request, protocol.Ok.wire_map())
+        self.reply(request, OK)
 
     def error(self, request: protocol.Request | None, code: str, msg: str) -> None:
         """Reply with a non-fatal error (docs/PROTOCOL.md, "Errors"): nothing changed."""

@@ -69,12 +69,11 @@ def event_message(event: engine.Event, extra: dict[str, Any] | None = None) -> d
     instead of ``hands``."""
     event_class: type = type(event)  # mypy does not see frozen attrs classes as hashable
     names, values = _fields_of(event_class)
-    fields = dict(zip(names, values(event)))
+    fields: Any = zip(names, values(event))
     if event_class is engine.DealStarted:
+        fields = dict(fields)
         fields["hand"] = next((h for h in fields.pop("hands") if h is not None), None)
-    if extra:
-        fields.update(extra)
-    return protocol.EVENTS[event.type].wire_map(**fields)
+    return protocol.EVENTS[event.type].wire_map_of(fields, extra or ())
 
 
 @functools.cache
