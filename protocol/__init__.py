@@ -2,54 +2,64 @@
 
 Frames are a 4-byte big-endian length and one msgpack map. ``Connection`` turns bytes into checked
 message dicts and back; ``ProtocolError`` is the only exception untrusted input raises; ``ERRORS``
-is the registry of error codes. The message classes (one per request, reply and event) validate
-and convert; ``parse_request`` picks the class of a client message; ``build_schema`` /
+is the registry of error codes. The message classes (one per request, reply and event) are each
+message's one spelling: ``to_wire`` gives the map a sender frames, ``from_wire`` checks and
+converts a received one; ``parse_request`` picks the class of a client message; ``build_schema`` /
 ``load_schema`` give the JSON Schema. ``fair_deck`` and its parts are fair deal 2: the deck as a
 function of the server's seed and the players' contributions (docs/PROTOCOL.md, section 9).
 """
 
-from ._codec import check_sent, decode_body, encode_frame, wire_problem
-from ._connection import Connection, is_uint32
-from ._errors import ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError, error
-from ._events import (
-    HISTORY_EVENTS,
-    HISTORY_MAX,
-    Believed,
+# the events register in this order, and the schema lists them so: lobby and table, then game
+from ._table_events import (
     Bye,
+    Chat,
+    Heartbeat,
+    MatchEnded,
+    MatchStarted,
+    PlayerJoined,
+    PlayerLeft,
+    SeatChanged,
+    TableClosed,
+    TableUpdate,
+)
+
+# isort: split
+from ._game_events import (
+    Believed,
     Challenged,
     ChallengeVoid,
-    Chat,
     DealEnded,
     DealerDrawn,
     DealStarted,
-    Heartbeat,
     LegalEvent,
-    MatchEnded,
-    MatchStarted,
     NoneDeclared,
     PileDiscarded,
     PileTaken,
-    PlayerJoined,
-    PlayerLeft,
     PlayerOut,
     QuadsDeclined,
     QuadsDiscarded,
     QuadsWindowClosed,
     QuadsWindowOpened,
-    SeatChanged,
     SeedCommitted,
     SetHeld,
     SetLaid,
     SetReturned,
     SetRevealed,
-    State,
     StockDrawn,
-    TableClosed,
-    TableUpdate,
     TimedOut,
     Turn,
     WindowClosed,
 )
+from ._snapshot import (
+    HISTORY_EVENTS,
+    HISTORY_MAX,
+    State,
+)
+
+# isort: split
+from ._codec import check_sent, decode_body, encode_frame, wire_problem
+from ._connection import Connection, is_uint32
+from ._errors import ERRORS, LocalProtocolError, ProtocolError, RemoteProtocolError, error
 from ._fairdeal import (
     CONTRIBUTION_BYTES,
     DECK_KINDS,
@@ -84,6 +94,7 @@ from ._limits import (
     PROTOCOL_VERSION,
 )
 from ._message import (
+    ENVELOPE,
     EVENTS,
     GAME_REQUESTS,
     OUT_OF_RANGE,
@@ -95,6 +106,18 @@ from ._message import (
     Request,
     parse_request,
 )
+from ._replies import (
+    Error,
+    Ok,
+    Pong,
+    RecordReply,
+    Records,
+    SchemaReply,
+    TableJoined,
+    Tables,
+    Variants,
+    Welcome,
+)
 from ._requests import (
     BelieveRequest,
     ChallengeRequest,
@@ -104,7 +127,6 @@ from ._requests import (
     DeclareNoneRequest,
     DeclineQuadsRequest,
     DiscardQuadsRequest,
-    Error,
     GetRecord,
     Hello,
     JoinTable,
@@ -112,23 +134,14 @@ from ._requests import (
     Leave,
     ListRecords,
     ListTables,
-    Ok,
     Ping,
-    Pong,
     Ready,
-    RecordReply,
-    Records,
-    SchemaReply,
     SchemaRequest,
     SeatBot,
     SeatFree,
     Spectate,
     Start,
-    TableJoined,
-    Tables,
-    Variants,
     VariantsRequest,
-    Welcome,
 )
 from ._schema import build_schema, load_schema, schema_json
 
@@ -136,6 +149,7 @@ __all__ = [
     "CONTRIBUTION_BYTES",
     "DECK_KINDS",
     "DEFAULT_PORT",
+    "ENVELOPE",
     "ERRORS",
     "EVENTS",
     "FAIR_SCHEME",

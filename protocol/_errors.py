@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 # code -> (fatal, when it is sent). Fatal: the server closes the connection after sending it.
 ERRORS: dict[str, tuple[bool, str]] = {
     # framing and types (the bytes themselves are wrong)
@@ -110,7 +108,7 @@ class ProtocolError(Exception):
 
     Attributes: ``code`` (a key of ``ERRORS``), ``msg`` (for people), ``fatal`` (the server sends
     the error and closes), ``re`` (the id of the request at fault, or None when it could not be
-    read). ``to_wire()`` gives the ``error`` reply.
+    read). ``protocol.Error.of(exc)`` is its ``error`` reply.
     """
 
     def __init__(self, code: str, msg: str, fatal: bool = True, *, re: int | None = None) -> None:
@@ -119,10 +117,6 @@ class ProtocolError(Exception):
         self.msg = msg
         self.fatal = fatal
         self.re = re
-
-    def to_wire(self) -> dict[str, Any]:
-        """The ``error`` reply: ``{"t": "error", "re": id|None, "code", "msg", "fatal"}``."""
-        return {"t": "error", "re": self.re, "code": self.code, "msg": self.msg, "fatal": self.fatal}
 
 
 class RemoteProtocolError(ProtocolError):

@@ -1,11 +1,16 @@
 """The message machinery of protocol v1 (docs/PROTOCOL.md): base classes, registries, parsing.
 
-The classes themselves are in ``_requests`` (requests and their replies) and ``_events``.
+The classes themselves are in ``_requests``, ``_replies``, ``_table_events`` (lobby and table),
+``_game_events`` and ``_snapshot`` (``state``). They are the one spelling of each message: the
+server builds what it sends from them, the tests and clients check what they receive with them,
+and the JSON Schema is generated from them.
 
 Every class has ``t`` (its type), ``KIND`` (``request``, ``reply`` or ``event``), keyword-only
-fields whose wire types (``_types``) validate and normalise every value given to the
-constructor (arrays become tuples; a bad value raises ``RemoteProtocolError("BAD_MESSAGE")``),
-``to_wire() -> dict`` and ``from_wire(d)``. A request also names its ``REPLY``. Game events
+fields of wire types (``_types``), ``wire_map(**fields) -> dict`` (the map a sender frames: its
+fields in declared order, which the bytes on the wire follow; what the server sends is built
+so), ``to_wire()`` (an instance's ``wire_map``) and ``from_wire(d)``, which checks and
+normalises every field (arrays become tuples; a bad value raises
+``RemoteProtocolError("BAD_MESSAGE")``). A request also names its ``REPLY``. Game events
 mirror engine/_events.py field for field (as projected for the receiving seat).
 
 ``parse_request(d)`` turns a decoded client message into its request object; the JSON Schema
@@ -15,7 +20,8 @@ mirror engine/_events.py field for field (as projected for the receiving seat).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 import attrs
@@ -26,6 +32,7 @@ from ._types import (
     UINT32,
     Field,
     Int,
+    Nullable,
     Type,
     nullable,
     well_typed,
@@ -38,29 +45,22 @@ MAX_TABLES = 1024
 
 def wire(type_: Type, doc: str = "", *, required: bool = True) -> Any:
     """A message field of wire type ``type_``. An optional field (``required=False``) defaults
-    to None, may be absent on the wire (absent and nil mean the same) and is left out of
-    ``to_wire`` when None."""
+    to None and may be absent on the wire (absent and nil mean the same); ``to_wire`` leaves it
+    out when None, unless its type is ``Nullable`` (then nil is sent: it says something)."""
     meta = {"wire": Field(type_, required, doc)}
     if required:
         return attrs.field(kw_only=True, metadata=meta)
     return attrs.field(kw_only=True, default=None, metadata=meta)
 
 
-def _checked(t: str, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
-    out = []
-    for a in fields:
-        f: Field = a.metadata["wire"]
-        ty = f.type if f.required else nullable(f.type)
-        out.append(a.evolve(converter=_converter(ty, f"{t}.{a.name}")))
-    return out
+def _envelope(type_: Type, doc: str) -> Any:
+    """An envelope field (``id``, ``re``, ``seq``, ``ts``): required on the wire, but None in a
+    message the server builds until its session stamps it (``Session.event``, ``reply``)."""
+    return attrs.field(kw_only=True, default=None, metadata={"wire": Field(type_, True, doc)})
 
 
-def _converter(ty: Type, where: str) -> Callable[[Any], Any]:
-    def convert(value: Any) -> Any:
-        return ty.check(value, where)
-
-    return convert
-
+ENVELOPE = {"request": ("id",), "reply": ("re",), "event": ("seq", "ts")}
+"""The envelope fields of each kind of message (docs/PROTOCOL.md, "Messages")."""
 
 REQUESTS: dict[str, type[Request]] = {}
 REPLIES: dict[str, type[Reply]] = {}
@@ -73,27 +73,67 @@ E = TypeVar("E", bound="Event")
 
 
 def message(t: str, kind: str, reply: str | None = None) -> Callable[[type[M]], type[M]]:
-    """Class decorator: make a frozen, keyword-only attrs message class of type ``t`` and
-    register it under ``kind`` (``request``, ``reply`` or ``event``)."""
+    """Class decorator: make a frozen, slotted, keyword-only attrs message class of type ``t``
+    and register it under ``kind`` (``request``, ``reply`` or ``event``). Its fields go on the
+    wire in the order they are declared (envelope fields where their kind puts them)."""
 
     def wrap(cls: type[M]) -> type[M]:
         cls.t = t
         cls.KIND = kind
         cls.REPLY = reply
-        cls = attrs.frozen(kw_only=True, field_transformer=lambda _c, fs: _checked(t, fs))(cls)
+        cls = attrs.frozen(kw_only=True)(cls)
+        fields = [(a.name, a.metadata["wire"]) for a in attrs.fields(cast(Any, cls))]
+        envelope = ENVELOPE[kind]
+        cls._wire_fields = dict(sorted(fields, key=lambda nf: nf[0] not in envelope))
+        cls._checks = tuple(
+            (name, f.type if f.required else nullable(f.type), f.required, f"{t}.{name}")
+            for name, f in fields
+        )
+        cls._names = tuple(name for name, _ in fields)
+        cls._values = operator.attrgetter(*cls._names) if len(fields) > 1 else _one(cls._names[0])
+        # the envelope fields that come last (an event's seq and ts, a reply's re) are stamped
+        # by the session that sends the message, after its fields: not part of ``wire_map``
+        cls._stamped = tuple(n for n in cls._names[-len(envelope) :] if n in envelope and kind != "request")
+        body = [(name, f) for name, f in fields if name not in cls._stamped]
+        required = {name for name, f in body if f.required and name not in envelope}
+        cls._template = {"t": t, **{name: _MISSING if name in required else None for name, _ in body}}
+        # a field None is left out but where nil says something: a required field, or a
+        # Nullable one
+        cls._droppable = tuple(
+            name for name, f in body if name not in required and not isinstance(f.type, Nullable)
+        )
         _REGISTRY[kind][t] = cls
         return cls
 
     return wrap
 
 
-class Message:
-    """Base of every message class."""
+_MISSING = object()  # a required field not given (``wire_map``)
 
+
+def _one(name: str) -> Callable[[Any], tuple[Any, ...]]:
+    return lambda message: (getattr(message, name),)
+
+
+class Message:
+    """Base of every message class. ``wire_map(**fields)`` is the map a sender frames (the
+    server builds everything it sends so, without an instance: it is the cheap way, on the path
+    of every event to every seat); ``from_wire`` checks every field of a decoded message and
+    gives an instance; an instance's ``to_wire`` is ``wire_map`` of its fields. Neither the
+    constructor nor ``wire_map`` checks values (the server builds its messages from typed
+    values, and every test checks each frame it receives)."""
+
+    __slots__ = ()
     t: ClassVar[str]
     KIND: ClassVar[str]
     REPLY: ClassVar[str | None]
     _wire_fields: ClassVar[dict[str, Field]]
+    _checks: ClassVar[tuple[tuple[str, Type, bool, str], ...]]
+    _names: ClassVar[tuple[str, ...]]
+    _values: ClassVar[Callable[[Any], tuple[Any, ...]]]
+    _template: ClassVar[dict[str, Any]]
+    _droppable: ClassVar[tuple[str, ...]]
+    _stamped: ClassVar[tuple[str, ...]]
 
     if TYPE_CHECKING:
         # attrs makes the keyword-only __init__ of each class (``message``); mypy cannot see it.
@@ -101,49 +141,78 @@ class Message:
 
     @classmethod
     def wire_fields(cls) -> dict[str, Field]:
-        """name -> ``Field`` (wire type, required, doc), envelope fields first. Made once per
-        class (it was rebuilt twice per request): the same dict every time, not to be changed."""
-        fields = cls.__dict__.get("_wire_fields")
-        if fields is None:
-            fields = {a.name: a.metadata["wire"] for a in attrs.fields(cast(Any, cls))}
-            cls._wire_fields = fields
-        return fields
+        """name -> ``Field`` (wire type, required, doc), envelope fields first: the same dict
+        every time, not to be changed."""
+        return cls._wire_fields
 
     @classmethod
     def from_wire(cls, d: dict[str, Any]) -> Self:
-        """Build from a decoded message dict. Unknown keys are ignored. Raises
-        ``RemoteProtocolError("BAD_MESSAGE")`` (fatal) for a missing or wrongly typed field."""
+        """Build from a decoded message dict, every field checked by its wire type (arrays
+        become tuples). Unknown keys are ignored. Raises ``RemoteProtocolError("BAD_MESSAGE")``
+        (fatal) for a missing or wrongly typed field."""
         kwargs = {}
-        for name, f in cls.wire_fields().items():
+        for name, ty, required, where in cls._checks:
             if name in d:
-                kwargs[name] = d[name]
-            elif f.required:
+                kwargs[name] = ty.check(d[name], where)
+            elif required:
                 raise error("BAD_MESSAGE", f"{cls.t}: the field {name} is missing")
         return cls(**kwargs)
 
-    def to_wire(self) -> dict[str, Any]:
-        """The message as a wire dict: ``{"t": ..., fields...}``; tuples become lists; optional
-        fields that are None are left out."""
-        out: dict[str, Any] = {"t": self.t}
-        for name, f in self.wire_fields().items():
-            value = getattr(self, name)
-            if value is None and not f.required:
-                continue
-            out[name] = None if value is None else f.type.to_wire(value)
+    @classmethod
+    def wire_map(cls, **fields: Any) -> dict[str, Any]:
+        """The map the wire carries for a message of this class with ``fields``: ``t``, then
+        the fields in the class's order (the bytes follow it), values as given (msgpack packs a
+        tuple as an array). A field None is left out where absent and nil mean the same (an
+        optional field that is not ``Nullable``). Without an event's ``seq`` and ``ts`` or a
+        reply's ``re``: the session that sends it stamps them after the fields
+        (``Session.event``, ``reply``). Raises TypeError for a field the class does not have
+        (those included) or a required one missing."""
+        return cls.wire_map_of(fields)
+
+    @classmethod
+    def wire_map_of(cls, *parts: Iterable[tuple[str, Any]] | Mapping[str, Any]) -> dict[str, Any]:
+        """``wire_map`` of the fields in ``parts`` (maps or iterables of ``(name, value)``, the
+        later ones winning): for a caller that has its fields as pairs already
+        (``server._wire.event_message``: an engine event's), without a map of keywords."""
+        out = cls._template.copy()
+        for part in parts:
+            out.update(part)
+        if len(out) != len(cls._template) or _MISSING in out.values():
+            unknown = sorted(set(out) - set(cls._template))
+            missing = sorted(name for name, value in out.items() if value is _MISSING)
+            raise TypeError(f"{cls.t}: unknown fields {unknown}, missing {missing}")
+        for name in cls._droppable:
+            if out[name] is None:
+                del out[name]
         return out
+
+    def to_wire(self) -> dict[str, Any]:
+        """This message as the map the wire carries (``wire_map`` of its fields)."""
+        cls = type(self)
+        fields = dict(zip(cls._names, cls._values(self)))
+        stamped = {name: fields.pop(name) for name in cls._stamped}
+        return cls.wire_map(**fields) | {k: v for k, v in stamped.items() if v is not None}
 
 
 class Request(Message):
+    __slots__ = ()
     id: int
 
 
 class Reply(Message):
+    """A reply; the server builds it without ``re``, which ``Session.reply`` adds last."""
+
+    __slots__ = ()
     re: int | None
 
 
 class Event(Message):
-    seq: int
-    ts: int
+    """An event; the server builds it without ``seq`` and ``ts``, which each session that sends
+    it adds last (``Session.event``)."""
+
+    __slots__ = ()
+    seq: int | None
+    ts: int | None
 
 
 def _request_base(cls: type[Q]) -> type[Q]:
@@ -158,8 +227,8 @@ def request(t: str, reply: str = "ok") -> Callable[[type[Q]], type[Q]]:
 
 def reply(t: str) -> Callable[[type[R]], type[R]]:
     def wrap(cls: type[R]) -> type[R]:
-        cls.__annotations__ = {"re": "int", **inspect.get_annotations(cls)}
-        cls.re = wire(UINT32, "the id of the request this answers")
+        cls.__annotations__ = {**inspect.get_annotations(cls), "re": "int | None"}
+        cls.re = _envelope(UINT32, "the id of the request this answers")
         return message(t, "reply")(cls)
 
     return wrap
@@ -167,9 +236,9 @@ def reply(t: str) -> Callable[[type[R]], type[R]]:
 
 def event(t: str) -> Callable[[type[E]], type[E]]:
     def wrap(cls: type[E]) -> type[E]:
-        cls.__annotations__ = {"seq": "int", "ts": "int", **inspect.get_annotations(cls)}
-        cls.seq = wire(Int(1), "strictly increasing per session, kept across a resume")
-        cls.ts = wire(Int(0), "Unix wall-clock time in ms (display and logs only)")
+        cls.__annotations__ = {**inspect.get_annotations(cls), "seq": "int | None", "ts": "int | None"}
+        cls.seq = _envelope(Int(1), "strictly increasing per session, kept across a resume")
+        cls.ts = _envelope(Int(0), "Unix wall-clock time in ms (display and logs only)")
         return message(t, "event")(cls)
 
     return wrap

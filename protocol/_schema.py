@@ -52,7 +52,7 @@ def message_schema(cls: type[Message]) -> dict[str, Any]:
 def _shared_defs() -> dict[str, Any]:
     from ._league import PLAYER, RATING, VARIANT_STATS
     from ._maps import LEGAL, SEAT_SUMMARY, TABLE
-    from ._requests import RECORD_SUMMARY
+    from ._replies import RECORD_SUMMARY
 
     defs = {name: t.schema() for name, t in SHARED.items()}
     for ref in (TABLE, SEAT_SUMMARY, LEGAL, RECORD_SUMMARY, PLAYER, RATING, VARIANT_STATS):

@@ -22,7 +22,7 @@ from neveryu import protocol
 
 from ._config import FRAME_BYTES, Limits
 from ._outbox import Outbox, batch
-from ._session import Session
+from ._session import Session, error_frame
 
 log = logging.getLogger("neveryu.server")
 
@@ -120,7 +120,7 @@ class ClientConnection:
     def fatal(self, exc: protocol.ProtocolError) -> None:
         """Send a fatal error and close once it is written."""
         self._closing(exc.code, exc.msg)
-        self.outbox.send_last(protocol.encode_frame(exc.to_wire()))
+        self.outbox.send_last(protocol.encode_frame(protocol.Error.of(exc).to_wire()))
 
     def drop(self, reason: str) -> None:
         """Close now, writing nothing more (the session may resume)."""
@@ -130,7 +130,7 @@ class ClientConnection:
     def _bye_frame(self, reason: str) -> bytes | None:
         if self.session is None:
             return None
-        return self.session.frame_event({"t": "bye", "reason": reason})
+        return self.session.frame_event(protocol.Bye.wire_map(reason=reason))
 
     def _closing(self, reason: str, detail: str = "") -> None:
         """Remember the first reason the connection closes for (logged once, by ``run``)."""
@@ -139,7 +139,7 @@ class ClientConnection:
 
     def _heartbeat(self) -> None:
         if self.session is not None:
-            self.session.event({"t": "heartbeat"}, keep=False)
+            self.session.event(protocol.Heartbeat.wire_map(), keep=False)
 
     def _too_slow(self) -> bytes | None:
         """The outbox overflowed: the client stopped reading. Its session keeps its events for a
@@ -258,7 +258,7 @@ class ClientConnection:
 
     def _reply_error(self, rid: int | None, code: str, msg: str) -> None:
         self.note_error(code, msg)
-        self.send(protocol.encode_frame({"t": "error", "re": rid, "code": code, "msg": msg, "fatal": False}))
+        self.send(error_frame(rid, code, msg))
 
     def _frame_done(self, now: float) -> None:
         """A whole frame arrived: a sign of life; the next one's clock starts with its bytes."""

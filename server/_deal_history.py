@@ -56,5 +56,5 @@ def history(
         if event.type in protocol.HISTORY_EVENTS:
             seen = engine.project(event, seat, counts_public)
             if seen is not None:
-                bodies.append(_wire.event_message(seen) | extra(event))
+                bodies.append(_wire.event_message(seen, extra(event)))
     return bodies[-protocol.HISTORY_MAX :]

@@ -82,7 +82,7 @@ class Game(SeatBots, DealNotes):
         log.info("table %d: a match of %s begins", self.table.id, self.settings.variant)
         self.table.refresh_summary()
         self.table.broadcast(
-            {"t": "match_started", "table": self.table.summary, "deals": self.settings.deals}
+            protocol.MatchStarted.wire_map(table=self.table.summary, deals=self.settings.deals)
         )
         if self.journal is not None:
             self.journal.match_started(self)
@@ -224,7 +224,7 @@ class Game(SeatBots, DealNotes):
             return
         scores = list(self.match.scores)
         log.info("table %d: the match ends, scores %s", self.table.id, scores)
-        self.table.broadcast({"t": "match_ended", "scores": scores, "deals": self.deal_no})
+        self.table.broadcast(protocol.MatchEnded.wire_map(scores=scores, deals=self.deal_no))
         self.table.match_over()
 
     # -- game requests and bots ----------------------------------------------------------------------
@@ -279,22 +279,22 @@ class Game(SeatBots, DealNotes):
     def _send(self, event: engine.Event) -> None:
         """Every receiver's copy of ``event`` (``_wire.copies``), with the table's own fields;
         each bot's is kept for when it is to play. Receivers whose copies are equal share one
-        body (most events are public, and the copies of a set hide the same cards)."""
+        message (most events are public, and the copies of a set hide the same cards)."""
         extra, spectators = self._extra(event), self.table.spectators
-        bodies: dict[engine.Event, dict[str, Any]] = {}
+        messages: dict[engine.Event, dict[str, Any]] = {}
         for receiver, seen in _wire.copies(event, len(self.seats), self.table.rules.hand_counts_public):
             if receiver is None and not spectators:
                 continue
-            body = bodies.get(seen)
-            if body is None:
-                body = bodies[seen] = _wire.event_message(seen) | extra
+            message = messages.get(seen)
+            if message is None:
+                message = messages[seen] = _wire.event_message(seen, extra)
             if receiver is None:
                 for spectator in spectators:
-                    spectator.event(body)
+                    spectator.event(message)
                 continue
             seat = self.seats[receiver]
             if seat.session is not None:
-                seat.session.event(body)
+                seat.session.event(message)
                 self.told.add(receiver)
             self.bots[receiver].observe(seen)
 
@@ -326,7 +326,7 @@ class Game(SeatBots, DealNotes):
         deal, referee = self.deal, self.referee
         if deal is None or referee is None or deal.over:
             return
-        session.event(_wire.event_message(deal.turn_event()) | {"time_ms": referee.turn_ms_left()})
+        session.event(_wire.event_message(deal.turn_event(), {"time_ms": referee.turn_ms_left()}))
         if session.seat is not None:  # the batch's end (``after_events``): what the seat may do now
             legal = deal.legal_actions(session.seat)
             self.sent_legal[session.seat] = legal
@@ -360,26 +360,25 @@ class Game(SeatBots, DealNotes):
         next deal waits for contributions, its ``seed_committed`` too. ``history``: with the
         deal's events so far (``state.history``), as ``session``'s seat was sent them (``own``:
         a resume) or as a spectator sees them (``public``: who joins during the deal saw none)."""
-        deal, shuffle = self.deal, self.shuffle
+        deal, shuffle, seat = self.deal, self.shuffle, session.seat
         if deal is not None:
-            view = deal.view(session.seat)
-            body = {
-                "t": "state",
-                **_wire.view_fields(view),
-                "table": self.table.summary,
-                "deal_no": self.deal_no,
-                "commitment": self.commitment,
-                "match_scores": list(self.match.scores),
-                "time_ms": self.referee.turn_ms_left() if self.referee is not None else None,
-                **self.fair,
-                "held": _wire.held_fields(deal, session.seat),
-            }
-            if history is not None:
-                body["history"] = self.history(session.seat if history == "own" else None)
-            session.event(body)
-            if session.seat is not None:  # a state is complete by itself: it holds the legal
-                self.sent_legal[session.seat] = view.legal
-                self.told.discard(session.seat)
+            view = deal.view(seat)
+            session.event(
+                protocol.State.wire_map(
+                    **_wire.view_fields(view),
+                    table=self.table.summary,
+                    deal_no=self.deal_no,
+                    commitment=self.commitment,
+                    match_scores=list(self.match.scores),
+                    time_ms=self.referee.turn_ms_left() if self.referee is not None else None,
+                    **self.fair,
+                    held=_wire.held_fields(deal, seat),
+                    history=None if history is None else self.history(seat if history == "own" else None),
+                )
+            )
+            if seat is not None:  # a state is complete by itself: it holds the legal
+                self.sent_legal[seat] = view.legal
+                self.told.discard(seat)
         deadline = self.timers.deadline(TimerKey(Deadline.CONTRIBUTIONS))
         if shuffle is not None and deadline is not None and not shuffle.dealt:
             left_ms = max(0, round((deadline - self.timers.clock()) * 1000))

@@ -81,25 +81,24 @@ def welcome(
     started again). ``records``: whether this server keeps records."""
     limits = config.limits
     table = session.table
-    return {
-        "t": "welcome",
-        "proto": protocol.PROTOCOL_VERSION,
-        "minor": protocol.PROTOCOL_MINOR,
-        "server": {"name": config.name, "version": SERVER_VERSION},
-        "session": session.token,
-        "resumed": resumed,
-        "table": table.summary if table is not None else None,
-        "seat": session.seat if table is not None else None,
-        "limits": {
+    return protocol.Welcome.wire_map(
+        proto=protocol.PROTOCOL_VERSION,
+        minor=protocol.PROTOCOL_MINOR,
+        server={"name": config.name, "version": SERVER_VERSION},
+        session=session.token,
+        resumed=resumed,
+        table=table.summary if table is not None else None,
+        seat=session.seat if table is not None else None,
+        limits={
             "max_client_frame": protocol.MAX_CLIENT_FRAME,
             "max_server_frame": protocol.MAX_SERVER_FRAME,
             "max_chat": limits.max_chat,
             "idle_ms": limits.idle_ms,
         },
-        "heartbeat_ms": limits.heartbeat_ms,
-        "bots": list(strengths()),
-        "default_bot": default_strength(),
-        "records": records,
-        "player": {"tag": tag_of(session.player) if session.player is not None else None},
-        **({"restarted": True} if restarted else {}),
-    }
+        heartbeat_ms=limits.heartbeat_ms,
+        bots=list(strengths()),
+        default_bot=default_strength(),
+        records=records,
+        player={"tag": tag_of(session.player) if session.player is not None else None},
+        restarted=True if restarted else None,
+    )

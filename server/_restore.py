@@ -28,7 +28,7 @@ from typing import Any
 import msgpack
 import trio
 
-from neveryu import engine
+from neveryu import engine, protocol
 
 from . import _wire
 from ._game import Game
@@ -90,11 +90,11 @@ class Restored:
 
 
 def _closed_event(session: Session) -> dict[str, Any] | None:
-    """The last ``table_closed`` ``session`` was sent (its body), if any."""
+    """The last ``table_closed`` ``session`` was sent, if any."""
     for frame in reversed(session.buffer):
         body = msgpack.unpackb(frame[4:])
         if body.get("t") == "table_closed":
-            return {k: v for k, v in body.items() if k not in ("seq", "ts")}
+            return protocol.TableClosed.wire_map(table=body["table"], reason=body["reason"])
     return None
 
 
@@ -207,7 +207,7 @@ def told(journaled: Journaled, replay: int) -> list[Session]:
     for name, key, player in people:
         if key is not None:
             session = Session.restored(str(name or "?"), str(key), player, replay, now)
-            session.event({"t": "table_closed", "table": journaled.table_no, "reason": FAILED})
+            session.event(protocol.TableClosed.wire_map(table=journaled.table_no, reason=FAILED))
             sessions.append(session)
     return sessions
 

@@ -47,10 +47,10 @@ def join_table(table: Table[Game], session: Session, req: protocol.JoinTable) ->
     table.timers.cancel(TimerKey(Deadline.BOT, seat.index))
     log.info("table %d: %s takes seat %d", table.id, session.name, seat.index + 1)
     table.refresh_summary()
-    session.reply(req, {"t": "table_joined", "table": table.summary, "seat": seat.index})
+    session.reply(req, protocol.TableJoined.wire_map(table=table.summary, seat=seat.index))
     for other in table.members():
         if other is not session:
-            other.event({"t": "player_joined", "seat": seat.index, "name": session.name})
+            other.event(protocol.PlayerJoined.wire_map(seat=seat.index, name=session.name))
     table.table_update()
     if table.game is not None:
         table.game.send_state(session, history="public")
@@ -67,7 +67,7 @@ def spectate(table: Table[Game], session: Session, req: protocol.Spectate) -> No
     table.spectators.append(session)
     session.table, session.seat = table, None
     table.refresh_summary()
-    session.reply(req, {"t": "table_joined", "table": table.summary, "seat": None})
+    session.reply(req, protocol.TableJoined.wire_map(table=table.summary, seat=None))
     table.table_update()
     if table.game is not None:
         table.game.send_state(session, history="public")
@@ -129,8 +129,9 @@ def seat_free(table: Table[Game], session: Session, req: protocol.SeatFree) -> N
 def _remove_player(table: Table[Game], seat: Seat, player: Session, host: Session) -> None:
     """The host takes ``seat`` from ``player``: he is told, and is back in the lobby."""
     log.info("table %d: %s removes %s from seat %d", table.id, host.name, player.name, seat.index + 1)
-    left = {"t": "player_left", "seat": seat.index, "name": player.name, "reason": "removed"}
-    player.event({**left, "by": host.seat})
+    player.event(
+        protocol.PlayerLeft.wire_map(seat=seat.index, name=player.name, reason="removed", by=host.seat)
+    )
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
     seat.free(playing=False)
     player.table, player.seat = None, None
@@ -140,8 +141,11 @@ def _seat_changed(
     table: Table[Game], seat: Seat, host: Session, action: str, player: Session | None, strength: str | None
 ) -> None:
     name = player.name if player is not None else None
-    change = {"seat": seat.index, "by": host.seat, "action": action, "name": name, "strength": strength}
-    table.broadcast({"t": "seat_changed", **change})
+    table.broadcast(
+        protocol.SeatChanged.wire_map(
+            seat=seat.index, by=host.seat, action=action, name=name, strength=strength
+        )
+    )
     table.table_update()
     if table.game is not None:
         table.game.after_events()

@@ -214,7 +214,8 @@ class Server:
                 "refusing connections: too many (%d refused, the last from %s)", self._refused, address
             )
             self._refusal_logged, self._refused = now, 0
-        refusal = protocol.error("SERVER_FULL", "the server takes no more connections").to_wire()
+        full = protocol.error("SERVER_FULL", "the server takes no more connections")
+        refusal = protocol.Error.of(full).to_wire()
         with trio.move_on_after(REFUSE_S):
             try:
                 await stream.send_all(protocol.encode_frame(refusal))
@@ -256,16 +257,16 @@ class Server:
     # -- the lobby's requests (``_handlers``) ---------------------------------------------------
 
     def _ping(self, session: Session, req: protocol.Ping) -> None:
-        session.reply(req, {"t": "pong"})
+        session.reply(req, protocol.Pong.wire_map())
 
     def _list_tables(self, session: Session, req: protocol.ListTables) -> None:
-        session.reply(req, {"t": "tables", "tables": [tb.summary for tb in self.tables.values()]})
+        session.reply(req, protocol.Tables.wire_map(tables=[tb.summary for tb in self.tables.values()]))
 
     def _variants(self, session: Session, req: protocol.VariantsRequest) -> None:
-        session.reply(req, {"t": "variants", "variants": variants_info(self.config.table)})
+        session.reply(req, protocol.Variants.wire_map(variants=variants_info(self.config.table)))
 
     def _schema(self, session: Session, req: protocol.SchemaRequest) -> None:
-        session.reply(req, {"t": "schema", "schema": schema()})
+        session.reply(req, protocol.SchemaReply.wire_map(schema=schema()))
 
     def _join(self, session: Session, req: protocol.JoinTable | protocol.Spectate) -> None:
         table = self.tables.get(req.table)

@@ -47,6 +47,15 @@ class Place(Protocol):
     def remove(self, session: Session, why: str) -> None: ...
 
 
+OK = protocol.Ok.wire_map()  # the same for every request (never changed: a reply copies it)
+
+
+def error_frame(rid: int | None, code: str, msg: str) -> bytes:
+    """The frame of a non-fatal ``error`` reply (docs/PROTOCOL.md, "Errors") to the request
+    whose id is ``rid`` (None: it could not be read)."""
+    return protocol.encode_frame(protocol.Error.wire_map(re=rid, code=code, msg=msg, fatal=False))
+
+
 def token_key(token: str) -> str:
     """What the server may keep of a session token: its SHA-256, in lowercase hex (records note
     who held a seat by it; the token itself is never written down)."""
@@ -138,9 +147,9 @@ class Session:
     # -- sending ------------------------------------------------------------------------------
 
     def event(self, body: dict[str, Any], *, keep: bool = True) -> None:
-        """Send an event (``body``: its ``t`` and fields): stamps the next ``seq`` and ``ts``,
-        keeps the frame for a resume (unless ``keep`` is False: heartbeats, ``bye``) and sends
-        it, if connected."""
+        """Send an event (``body``: its wire map, ``protocol.<Event>.wire_map``): stamps the
+        next ``seq`` and ``ts`` after its fields, keeps the frame for a resume (unless ``keep``
+        is False: heartbeats, ``bye``) and sends it, if connected."""
         frame = self.frame_event(body)
         if keep:
             if len(self.buffer) == self.buffer.maxlen:
@@ -156,14 +165,15 @@ class Session:
         return protocol.encode_frame({**body, "seq": self.seq, "ts": wall_ms()})
 
     def reply(self, request: protocol.Request, body: dict[str, Any]) -> None:
-        """Send the one reply to ``request`` (``re`` = its id). Replies are not kept for a
-        resume: a request in flight when the connection dropped gets none."""
+        """Send the one reply to ``request`` (``body``: its wire map,
+        ``protocol.<Reply>.wire_map``; ``re`` = the request's id, after its fields). Replies are
+        not kept for a resume: a request in flight when the connection dropped gets none."""
         if self.link is not None:
             self.link.send(protocol.encode_frame({**body, "re": request.id}))
 
     def ok(self, request: protocol.Request) -> None:
         """Reply ``ok``: the request was done."""
-        self.reply(request, {"t": "ok"})
+        self.reply(request, OK)
 
     def error(self, request: protocol.Request | None, code: str, msg: str) -> None:
         """Reply with a non-fatal error (docs/PROTOCOL.md, "Errors"): nothing changed."""
@@ -173,8 +183,7 @@ class Session:
         """``error`` for the request whose id is ``rid``."""
         if self.link is not None:
             self.link.note_error(code, msg)
-            error = {"t": "error", "re": rid, "code": code, "msg": msg, "fatal": False}
-            self.link.send(protocol.encode_frame(error))
+            self.link.send(error_frame(rid, code, msg))
 
     # -- resume -------------------------------------------------------------------------------
 

@@ -122,16 +122,15 @@ class Shuffle:
         return [None if c is None else c.hex() for c in self.contributions]
 
     def commit_message(self, time_ms: int) -> dict[str, Any]:
-        """The ``seed_committed`` event (no ``seq``/``ts``)."""
-        return {
-            "t": "seed_committed",
-            "deal_no": self.deal_no,
-            "seed_hash": self.seed_hash,
-            "dealer": self.dealer,
-            "deck": self.kind,
-            "contributions": self.hex_contributions(),
-            "time_ms": time_ms,
-        }
+        """The ``seed_committed`` event's wire map."""
+        return protocol.SeedCommitted.wire_map(
+            deal_no=self.deal_no,
+            seed_hash=self.seed_hash,
+            dealer=self.dealer,
+            deck=self.kind,
+            contributions=self.hex_contributions(),
+            time_ms=time_ms,
+        )
 
     def started_fields(self) -> dict[str, Any]:
         """The fields fair deal 2 adds to ``deal_started`` and ``state``."""

@@ -118,7 +118,7 @@ class Table:
         if session.seat is not None:
             self.back(self.seats[session.seat], snapshot=not snapshot)
         if snapshot:
-            session.event({"t": "table_update", "table": self.summary})
+            session.event(protocol.TableUpdate.wire_map(table=self.summary))
             if self.game is not None:
                 self.game.send_state(session, history="own")
         elif self.game is not None:
@@ -135,7 +135,7 @@ class Table:
             seat.free(self.playing)
             self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
             log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index + 1, why)
-            self.broadcast({"t": "player_left", "seat": seat.index, "name": session.name, "reason": why})
+            self.broadcast(protocol.PlayerLeft.wire_map(seat=seat.index, name=session.name, reason=why))
         session.table, session.seat = None, None
         if not session.connected:  # in the lobby now: a grace time there to come back
             session.dropped_at = self.timers.clock()
@@ -163,7 +163,7 @@ class Table:
         self.timers.clear()
         now = self.timers.clock()
         for session in self.members():
-            session.event({"t": "table_closed", "table": self.id, "reason": reason})
+            session.event(protocol.TableClosed.wire_map(table=self.id, reason=reason))
             session.table, session.seat = None, None
             if not session.connected:  # in the lobby now: a grace time there to come back
                 session.dropped_at = now
@@ -242,7 +242,7 @@ class Table:
         return [s.session for s in self.seats if s.session is not None] + list(self.spectators)
 
     def broadcast(self, body: dict[str, Any]) -> None:
-        """Send ``body`` as an event to everyone at the table."""
+        """Send ``body`` (an event's wire map) to everyone at the table."""
         for session in self.members():
             session.event(body)
 
@@ -274,7 +274,7 @@ class Table:
     def table_update(self) -> None:
         """``table_update`` to everyone at the table."""
         self.refresh_summary()
-        self.broadcast({"t": "table_update", "table": self.summary})
+        self.broadcast(protocol.TableUpdate.wire_map(table=self.summary))
 
     def _people_here(self) -> bool:
         """A person is connected at the table, or a dropped player's seat still waits for him."""

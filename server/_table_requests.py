@@ -100,7 +100,7 @@ def chat(table: Table[Game], session: Session, req: protocol.ChatRequest) -> Non
     if len(text) > table.settings.max_chat:
         raise TableError("BAD_OPTION", f"chat is at most {table.settings.max_chat} characters")
     session.ok(req)
-    table.broadcast({"t": "chat", "seat": session.seat, "name": session.name, "text": text})
+    table.broadcast(protocol.Chat.wire_map(seat=session.seat, name=session.name, text=text))
 
 
 HANDLERS: dict[type[protocol.Request], Callable[[Table[Game], Session, Any], None]] = {

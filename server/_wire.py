@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 import secrets
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -59,30 +60,34 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-def event_message(event: engine.Event) -> dict[str, Any]:
-    """A projected engine event as a wire event body (no ``seq``/``ts``): ``t`` (the event's
-    ``type``), then its fields in order (tuples stay tuples: msgpack packs them as arrays; no
-    event field holds a record). ``deal_started`` sends ``hand`` (the receiver's own hand, nil
-    when it has none) instead of ``hands``; the caller adds ``commitment`` and ``deal_no``
-    there."""
-    body: dict[str, Any] = {"t": event.type}
+def event_message(event: engine.Event, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A projected engine event as the wire map of its protocol event
+    (``protocol.EVENTS[event.type].wire_map``, no ``seq``/``ts``): the event's fields (tuples
+    stay tuples: msgpack packs them as arrays; no event field holds a record) and the table's
+    own, ``extra`` (the fair deal's commitment and disclosure, the deal's number, the turn
+    time). ``deal_started`` carries ``hand`` (the receiver's own hand, nil when it has none)
+    instead of ``hands``."""
     event_class: type = type(event)  # mypy does not see frozen attrs classes as hashable
-    for name in _field_names(event_class):
-        body[name] = getattr(event, name)
-    if type(event) is engine.DealStarted:
-        hands = body.pop("hands")
-        body["hand"] = next((h for h in hands if h is not None), None)
-    return body
+    names, values = _fields_of(event_class)
+    fields: Any = zip(names, values(event))
+    if event_class is engine.DealStarted:
+        fields = dict(fields)
+        fields["hand"] = next((h for h in fields.pop("hands") if h is not None), None)
+    return protocol.EVENTS[event.type].wire_map_of(fields, extra or ())
 
 
 @functools.cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    """The attrs field names of an event class, in order."""
-    return tuple(a.name for a in attrs.fields(cls))
+def _fields_of(cls: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """The attrs field names of an event class, in order, and what reads their values."""
+    names = tuple(a.name for a in attrs.fields(cls))
+    if len(names) == 1:
+        return names, lambda event: (getattr(event, names[0]),)
+    return names, operator.attrgetter(*names)
 
 
-def legal_message(legal: engine.Legal) -> dict[str, Any]:
-    """A ``legal`` event body from engine ``Legal`` (docs/ARCHITECTURE.md, "Turns")."""
+def legal_fields(legal: engine.Legal) -> dict[str, Any]:
+    """Engine ``Legal`` as the wire's ``legal`` map (docs/ARCHITECTURE.md, "Turns"): the
+    fields of the ``legal`` event, and ``state.legal``."""
     lay = None
     if legal.lay is not None:
         lay = {"min": legal.lay.min, "max": legal.lay.max, "ranks": list(legal.lay.ranks)}
@@ -90,7 +95,6 @@ def legal_message(legal: engine.Legal) -> dict[str, Any]:
             lay["count_min"] = legal.lay.count_min
             lay["count_max"] = legal.lay.count_max
     return {
-        "t": "legal",
         "lay": lay,
         "challenge": legal.challenge,
         "believe": legal.believe,
@@ -100,11 +104,17 @@ def legal_message(legal: engine.Legal) -> dict[str, Any]:
     }
 
 
+@functools.lru_cache(maxsize=4096)
+def legal_message(legal: engine.Legal) -> dict[str, Any]:
+    """The ``legal`` event's wire map for engine ``Legal`` (not to be changed: the same few
+    recur at every table, most seats may do nothing, so each is made once)."""
+    return protocol.LegalEvent.wire_map(**legal_fields(legal))
+
+
 def view_fields(view: engine.View) -> dict[str, Any]:
     """The fields of a ``state`` snapshot that come from the engine ``View`` of one seat."""
     body: dict[str, Any] = to_plain(view)
-    body["legal"] = legal_message(view.legal)
-    del body["legal"]["t"]
+    body["legal"] = legal_fields(view.legal)
     return body
 
 

@@ -18,7 +18,7 @@ def _as_received(body: dict) -> dict:
 
 def event_message(event, extra=None) -> dict:
     """The wire body the server sends for a projected engine event (server/_wire.py)."""
-    return {**_as_received(_wire.event_message(event)), **(extra or {})}
+    return _as_received(_wire.event_message(event, extra))
 
 
 def legal_message(legal) -> dict:
@@ -87,9 +87,16 @@ def record_deal(variant: str, players: int, seed: int, seat: int = 0, checkpoint
                 extra = {"commitment": commitment, "deal_no": 1}
             elif isinstance(e, engine.Turn):
                 extra = {"time_ms": 30000}
+            elif isinstance(e, engine.QuadsWindowOpened):
+                extra = {"time_ms": None}
             elif isinstance(e, engine.DealEnded):
                 match.finish(deal)
-                extra = {"salt": salt, "deck": list(deal.deck_order), "match_scores": list(match.scores)}
+                extra = {
+                    "salt": salt,
+                    "deck": list(deal.deck_order),
+                    "match_scores": list(match.scores),
+                    "deal_no": 1,
+                }
             seq += 1
             msgs.append({**event_message(seen, extra), "seq": seq, "ts": 0})
         legal = deal.legal_actions(seat)

@@ -12,6 +12,16 @@ from neveryu.protocol._message import EVENTS, REPLIES
 
 # -- what a seat may see --------------------------------------------------------------------------
 
+TABLE_OWN = {
+    "deal_started": {"commitment": "0" * 64, "deal_no": 1},
+    "turn": {"time_ms": None},
+    "quads_window_opened": {"time_ms": None},
+    "deal_ended": {"salt": "0" * 64, "deck": [], "match_scores": None, "deal_no": 1, "next_deal_ms": None},
+}
+"""The table's own fields of the game events that have any, with placeholder values: a test
+that makes a projected engine event its protocol event (``_wire.event_message``) without a
+table gives these, and leaves them out again."""
+
 # Fields that may hold cards, by message type: "own" when only the seat they belong to may see
 # them (the event's ``seat`` field, or the receiver for set_held/set_returned), "public" for
 # reveals and the disclosure.

@@ -31,6 +31,7 @@ from collections import Counter
 import attrs
 import msgpack
 import pytest
+from server_checks import TABLE_OWN
 
 from neveryu import engine
 from neveryu.engine import (
@@ -303,7 +304,7 @@ def cards_in(obj) -> list[str]:
         if isinstance(obj, engine.View):
             wire = _wire.view_fields(obj)
         else:
-            wire = _wire.event_message(obj)
+            wire = _wire.event_message(obj, TABLE_OWN.get(obj.type))
         on_wire = [m.decode() for m in CARD_IN_MSGPACK.findall(msgpack.packb(wire))]
         assert sorted(on_wire) == sorted(fields), (obj, on_wire, fields)
     return fields

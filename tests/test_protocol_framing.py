@@ -16,6 +16,7 @@ from neveryu.protocol import (
     MAX_DEPTH,
     MAX_SERVER_FRAME,
     Connection,
+    Error,
     LocalProtocolError,
     ProtocolError,
     check_sent,
@@ -31,7 +32,7 @@ def take(conn: Connection) -> dict | None:
     if conn.role == "client":
         return conn.next_message()
     request = conn.next_request()
-    return None if request is None else request.to_wire()
+    return None if request is None else msgpack.unpackb(msgpack.packb(request.to_wire()))
 
 
 def frame_of_body(body: bytes) -> bytes:
@@ -219,9 +220,15 @@ def test_unknown_type_before_hello_is_not_ready():
     assert summary(feed_whole(frame({"t": "dance", "id": 2}), prefix=())) == [("NOT_READY", True, 2)]
 
 
-def test_error_to_wire():
+def test_error_of_an_exception():
     exc = ProtocolError("UNKNOWN_TYPE", "no", False, re=4)
-    assert exc.to_wire() == {"t": "error", "re": 4, "code": "UNKNOWN_TYPE", "msg": "no", "fatal": False}
+    assert Error.of(exc).to_wire() == {
+        "t": "error",
+        "re": 4,
+        "code": "UNKNOWN_TYPE",
+        "msg": "no",
+        "fatal": False,
+    }
 
 
 # -- client role ----------------------------------------------------------------------------

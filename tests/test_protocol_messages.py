@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import attrs
+import msgpack
 import pytest
 
 from neveryu import engine, protocol
@@ -228,8 +229,46 @@ def test_samples_round_trip(kind, t):
     cls = {"request": REQUESTS, "reply": REPLIES, "event": EVENTS}[kind][t]
     msg = sample(kind, t)
     obj = cls.from_wire(msg)
-    assert obj.to_wire() == msg
+    assert received(obj.to_wire()) == msg
     assert cls.from_wire(obj.to_wire()) == obj
+
+
+def received(msg: dict) -> dict:
+    """``msg`` as a peer decodes it (a tuple is packed as an array, decoded as a list)."""
+    return msgpack.unpackb(msgpack.packb(msg))
+
+
+@pytest.mark.parametrize(("kind", "t"), list(SAMPLES), ids=[f"{k}.{t}" for k, t in SAMPLES])
+def test_the_wire_order_is_the_class_order(kind, t):
+    """The bytes follow the class: ``t``, then its fields as declared; the envelope where the
+    server has always put it (a request's ``id`` first, ``error``'s ``re`` first, any other
+    reply's ``re`` last, an event's ``seq`` and ``ts`` last)."""
+    cls = {"request": REQUESTS, "reply": REPLIES, "event": EVENTS}[kind][t]
+    keys = list(cls.from_wire(sample(kind, t)).to_wire())
+    fields = [a.name for a in attrs.fields(cls) if a.name in keys]
+    assert keys == ["t", *fields]
+    tail = {"request": keys[1:2], "reply": keys[1:2] if t == "error" else keys[-1:], "event": keys[-2:]}
+    assert tail[kind] == list(protocol.ENVELOPE[kind])
+
+
+def test_a_wire_map_follows_the_class():
+    """The server builds what it sends with ``wire_map``, without ``seq``/``ts`` or ``re`` (its
+    session stamps them after the fields): the class's order whatever the keywords' order; a
+    Nullable optional field says nil, an optional one that is not Nullable is left out; an
+    unknown or missing field is a TypeError."""
+    left = protocol.PlayerLeft.wire_map(reason="left", name="bob", seat=1)
+    assert list(left.items()) == [("t", "player_left"), ("seat", 1), ("name", "bob"), ("reason", "left")]
+    dealt = protocol.DealStarted.wire_map(
+        dealer=0, deck="36", hand_counts=None, hidden=0, set_aside=0, stock=0, hand=None,
+        commitment="a" * 64, deal_no=1,
+    )  # fmt: skip
+    assert "fair" not in dealt and dealt["hand"] is None
+    assert protocol.Ok.wire_map() == {"t": "ok"}
+    assert protocol.Error.wire_map(re=None, code="BAD_FRAME", msg="", fatal=True)["re"] is None
+    with pytest.raises(TypeError, match="unknown fields"):
+        protocol.PlayerLeft.wire_map(seat=1, name="bob", reason="left", why="x")
+    with pytest.raises(TypeError, match="missing"):
+        protocol.PlayerLeft.wire_map(seat=1, name="bob")
 
 
 def test_every_request_has_a_sample():
@@ -250,7 +289,7 @@ def test_optional_fields_absent_or_nil_are_the_same():
     a = parse_request({"t": "lay", "id": 1, "cards": ["QS"]})
     b = parse_request({"t": "lay", "id": 1, "cards": ["QS"], "rank": None, "count": None})
     assert a == b
-    assert a.to_wire() == {"t": "lay", "id": 1, "cards": ["QS"]}
+    assert received(a.to_wire()) == {"t": "lay", "id": 1, "cards": ["QS"]}
 
 
 def test_unknown_fields_are_ignored():
@@ -377,10 +416,13 @@ def test_unknown_type_is_not_fatal_and_names_the_id():
     assert (exc.value.code, exc.value.fatal, exc.value.re) == ("UNKNOWN_TYPE", False, 5)
 
 
-def test_constructors_validate():
+def test_from_wire_validates_and_constructors_trust():
+    """``from_wire`` checks untrusted input; a constructor takes the typed values the server
+    builds its messages from as they are (every test checks each frame it receives)."""
     with pytest.raises(ProtocolError):
-        protocol.ChallengeRequest(id=1, set_no=True)
-    assert protocol.Lay(id=1, cards=["QS"]).cards == ("QS",)
+        protocol.ChallengeRequest.from_wire({"t": "challenge", "id": 1, "set_no": True})
+    assert protocol.Lay.from_wire({"t": "lay", "id": 1, "cards": ["QS"]}).cards == ("QS",)
+    assert protocol.Lay(id=1, cards=["QS"]).cards == ["QS"]
 
 
 # -- game events mirror the engine ----------------------------------------------------------------

@@ -33,9 +33,10 @@ def test_an_event_is_framed_with_the_next_seq_and_kept(seq):
     session, link = Session("ann", 8), FrameLink()
     session.attach(link)
     session.seq = seq
-    session.event(body)
+    session.event(protocol.Chat.wire_map(seat=None, name="ann", text="hi"))
     (frame,) = link.frames
     msg = decoded(frame)
+    assert list(msg) == [*body, "seq", "ts"]
     assert msg == {**body, "seq": seq + 1, "ts": msg["ts"]}
     assert frame == protocol.encode_frame(msg)
     assert list(zip(session.buffer_seqs, session.buffer)) == [(seq + 1, frame)]
@@ -45,11 +46,11 @@ def test_an_event_is_framed_with_the_next_seq_and_kept(seq):
 def test_the_buffer_keeps_the_frames_and_knows_what_fell_out():
     session = Session("ann", 3)
     for k in range(5):
-        session.event({"t": "chat", "text": str(k)})
+        session.event(protocol.Chat.wire_map(seat=None, name="ann", text=str(k)))
     assert session.evicted == 2
     assert session.missed(1) is None
     assert [decoded(f)["text"] for f in session.missed(2)] == ["2", "3", "4"]
-    session.event({"t": "heartbeat"}, keep=False)
+    session.event(protocol.Heartbeat.wire_map(), keep=False)
     assert len(session.buffer) == 3 and session.seq == 6
     assert session.missed(6) == []
     assert session.missed(7) is None  # a seq the session never sent

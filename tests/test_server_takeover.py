@@ -13,6 +13,7 @@ import random
 
 import msgpack
 import pytest
+from server_checks import TABLE_OWN
 from test_server_timing import Harness, start_table
 
 from neveryu import engine
@@ -45,7 +46,9 @@ async def play_some(h: Harness, people: int, rng: random.Random) -> None:
 
 def wire(event: engine.Event) -> dict:
     """``event`` as a receiver decodes it (arrays as lists), without the table's own fields."""
-    return msgpack.unpackb(msgpack.packb(_wire.event_message(event)))
+    own = TABLE_OWN.get(event.type, {})
+    msg = msgpack.unpackb(msgpack.packb(_wire.event_message(event, own)))
+    return {k: v for k, v in msg.items() if k not in own}
 
 
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))

@@ -271,7 +271,7 @@ def seat_messages(record: DealRecord, steps: Sequence[Step], seat: int | None) -
         for event in step.events:
             seen = engine.project(event, seat, counts_public)
             if seen is not None:
-                messages.append(_wire.event_message(seen) | _extra(record, event))
+                messages.append(_wire.event_message(seen, _extra(record, event)))
         out.append(messages)
     return out
 
@@ -279,7 +279,7 @@ def seat_messages(record: DealRecord, steps: Sequence[Step], seat: int | None) -
 def _extra(record: DealRecord, event: engine.Event) -> dict[str, Any]:
     if isinstance(event, engine.DealStarted):
         return {"commitment": record.fair.get("commitment"), "deal_no": record.deal_no}
-    if isinstance(event, engine.Turn):
+    if isinstance(event, (engine.Turn, engine.QuadsWindowOpened)):
         return {"time_ms": None}
     if isinstance(event, engine.DealEnded):
         return {

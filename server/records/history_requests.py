@@ -72,7 +72,7 @@ class RecordRequests:
         except StoreError as exc:
             session.error(req, "RECORDS_OFF", str(exc))
             return
-        session.reply(req, {"t": "records", "records": [summary_message(s, key, me) for s in found]})
+        session.reply(req, protocol.Records.wire_map(records=[summary_message(s, key, me) for s in found]))
 
     async def _get(self, records: RecordsWriter, session: Session, req: protocol.GetRecord) -> None:
         key = session.key
@@ -97,7 +97,7 @@ class RecordRequests:
         if isinstance(doc, str):
             session.error(req, "NO_SUCH_RECORD", doc)
         else:
-            session.reply(req, {"t": "record", "record": doc})
+            session.reply(req, protocol.RecordReply.wire_map(record=doc))
 
 
 def _player_id(conn: sqlite3.Connection, session: Session) -> int | None:

@@ -58,7 +58,7 @@ class PlayerRequests:
         except StoreError as exc:
             session.error(req, "RECORDS_OFF", str(exc))
             return
-        session.reply(req, {"t": "leaderboard", "variant": req.variant, "total": total, "players": rows})
+        session.reply(req, protocol.Leaderboard.wire_map(variant=req.variant, total=total, players=rows))
 
     async def _stats(
         self, records: RecordsWriter, session: Session, req: protocol.PlayerStatsRequest
@@ -87,4 +87,4 @@ class PlayerRequests:
         if players is None:
             session.error(req, "NO_SUCH_PLAYER", f"there is no player {req.player}")
         else:
-            session.reply(req, {"t": "player_stats", "players": players})
+            session.reply(req, protocol.PlayerStats.wire_map(players=players))

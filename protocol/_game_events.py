@@ -1,138 +1,14 @@
-"""The events of protocol v1 (docs/PROTOCOL.md, Events); game events mirror engine/_events.py field
-for field, as projected for the receiving seat."""
+"""The game events of protocol v1 (docs/PROTOCOL.md, Events): they mirror engine/_events.py field
+for field, as projected for the receiving seat, plus the table's own fields (the fair deal's,
+the deal's number, the turn time) and ``legal``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
-from ._errors import error
-from ._limits import MAX_CHAT_LEN
-from ._maps import (
-    CONTRIBUTIONS,
-    DECK,
-    FAIR,
-    HEX64,
-    LAST_SET,
-    LAY_BOUNDS,
-    LEGAL,
-    LEGAL_FIELDS,
-    NAME,
-    SCORES,
-    TABLE,
-)
-from ._message import EVENTS, MAX_CARDS, MAX_SET, Event, event, wire
-from ._types import (
-    CARD,
-    COUNT,
-    MAX_SEATS,
-    MS,
-    RANK,
-    SEAT,
-    SET_NO,
-    UINT32,
-    Array,
-    Bool,
-    Field,
-    Int,
-    Map,
-    Nullable,
-    Str,
-    Tuple,
-    Type,
-)
-
-# -- lobby and table events ---------------------------------------------------------------------
-
-
-@event("heartbeat")
-class Heartbeat(Event):
-    """The server has sent nothing for heartbeat_ms: it is alive."""
-
-
-@event("bye")
-class Bye(Event):
-    """The server closes the connection (shutdown, replaced, idle, frame_timeout, too_slow)."""
-
-    reason: str = wire(Str(64), "why")
-
-
-@event("table_update")
-class TableUpdate(Event):
-    """Something on the table changed (seats, ready, away, state, spectators)."""
-
-    table: dict[str, Any] = wire(TABLE, "the table now")
-
-
-@event("table_closed")
-class TableClosed(Event):
-    """The table is gone; the session is back in the lobby."""
-
-    table: int = wire(UINT32, "the table id")
-    reason: str = wire(Str(200), "why")
-
-
-@event("chat")
-class Chat(Event):
-    """Someone at the table said something."""
-
-    seat: int | None = wire(Nullable(SEAT), "the speaker's seat; nil: a spectator")
-    name: str = wire(NAME, "the speaker's name")
-    text: str = wire(Str(MAX_CHAT_LEN), "what was said")
-
-
-@event("player_joined")
-class PlayerJoined(Event):
-    """A player took a seat."""
-
-    seat: int = wire(SEAT, "the seat")
-    name: str = wire(NAME, "the player's name")
-
-
-@event("player_left")
-class PlayerLeft(Event):
-    """A player left a seat (during a match a bot plays it)."""
-
-    seat: int = wire(SEAT, "the seat")
-    name: str = wire(NAME, "the player's name")
-    reason: str = wire(Str(64), "left, dropped, or removed (by the table's host)")
-    by: int | None = wire(SEAT, "removed: the host's seat", required=False)
-
-
-@event("seat_changed")
-class SeatChanged(Event):
-    """The table's host changed a seat; ``table_update`` follows."""
-
-    seat: int = wire(SEAT, "the seat changed")
-    by: int = wire(SEAT, "the host's seat")
-    action: str = wire(
-        Str(32, choices=("bot", "bot_removed", "removed")),
-        "bot: a bot took the seat; bot_removed: a bot seat is free again; removed: its player was removed",
-    )
-    name: str | None = wire(Nullable(NAME), "the player who lost the seat, where one did")
-    strength: str | None = wire(Nullable(Str(16, 1)), "bot: the bot's strength")
-
-
-@event("match_started")
-class MatchStarted(Event):
-    """The match begins; its first deal follows."""
-
-    table: dict[str, Any] = wire(TABLE, "the table")
-    deals: int = wire(Int(1), "deals in the match")
-
-
-@event("match_ended")
-class MatchEnded(Event):
-    """The match is over; the table waits for players to be ready again."""
-
-    scores: tuple[int, ...] = wire(
-        SCORES, "the match's score per seat (docs/PROTOCOL.md, the rules of each variant: scoring)"
-    )
-    deals: int = wire(COUNT, "deals played")
-
-
-# -- game events (engine/_events.py, projected for the receiver) --------------------------------
+from ._maps import CONTRIBUTIONS, DECK, FAIR, HEX64, LAY_BOUNDS, LEGAL_FIELDS, SCORES
+from ._message import MAX_CARDS, MAX_SET, Event, event, wire
+from ._types import CARD, COUNT, MAX_SEATS, MS, RANK, SEAT, SET_NO, Array, Bool, Int, Nullable, Tuple
 
 
 @event("dealer_drawn")
@@ -168,15 +44,15 @@ class DealStarted(Event):
 
     dealer: int = wire(SEAT, "the dealer")
     deck: str = wire(DECK, "the deck kind")
-    hand: tuple[str, ...] | None = wire(
-        Nullable(Array(CARD, MAX_CARDS)), "the receiver's own hand; nil for a spectator"
-    )
     hand_counts: tuple[int, ...] | None = wire(
         Nullable(Array(COUNT, MAX_SEATS)), "cards per seat; nil where hidden"
     )
     hidden: int = wire(COUNT, "hidden cards (never shown until the disclosure)")
     set_aside: int = wire(COUNT, "cards set aside face down")
     stock: int = wire(COUNT, "cards in the stock")
+    hand: tuple[str, ...] | None = wire(
+        Nullable(Array(CARD, MAX_CARDS)), "the receiver's own hand; nil for a spectator"
+    )
     commitment: str = wire(HEX64, "SHA-256 of salt:deck (fair deal)")
     deal_no: int = wire(Int(1), "the deal's number in the match")
     fair: int | None = wire(
@@ -406,117 +282,3 @@ class LegalEvent(Event):
     declare_none: str | None = wire(Nullable(RANK), LEGAL_FIELDS["declare_none"].doc)
     discard_quads: tuple[str, ...] = wire(Array(RANK, 26), LEGAL_FIELDS["discard_quads"].doc)
     decline_quads: bool = wire(Bool(), LEGAL_FIELDS["decline_quads"].doc)
-
-
-HISTORY_EVENTS = frozenset(
-    {
-        "deal_started",
-        "set_laid",
-        "none_declared",
-        "set_held",
-        "set_returned",
-        "challenge_void",
-        "challenged",
-        "believed",
-        "set_revealed",
-        "pile_taken",
-        "pile_discarded",
-        "quads_discarded",
-        "quads_declined",
-        "quads_window_opened",
-        "quads_window_closed",
-        "stock_drawn",
-        "timed_out",
-        "player_out",
-        "deal_ended",
-    }
-)
-"""The game events a ``state.history`` holds (docs/PROTOCOL.md, "state: a snapshot"): the deal's,
-from ``deal_started`` on, but ``turn`` and ``window_closed``, whose outcome the snapshot itself
-tells (and not the draw for the first dealer, which comes before the deal)."""
-
-HISTORY_MAX = 1_000
-"""The most events a ``state.history`` holds: a longer deal's oldest are left out."""
-
-
-@attrs.frozen
-class HistoryEvent(Type):
-    """One event of ``state.history``: a game event of ``HISTORY_EVENTS`` as its receiver was
-    sent it (the same fields, checked by its event class), without ``seq`` and ``ts``."""
-
-    def check(self, value: Any, where: str) -> Any:
-        if type(value) is not dict or value.get("t") not in HISTORY_EVENTS:
-            raise error("BAD_MESSAGE", f"{where}: expected a game event of the deal, got {value!r:.40}")
-        EVENTS[value["t"]].from_wire({**value, "seq": 1, "ts": 0})  # raises for a bad field
-        return value
-
-    def schema(self) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "description": "a game event as the receiver was sent it (its fields as in the event "
-            "of type t), without seq and ts",
-            "properties": {"t": {"enum": sorted(HISTORY_EVENTS)}},
-            "required": ["t"],
-        }
-
-
-@event("state")
-class State(Event):
-    """A full snapshot of what the receiver may know of the deal (after join, spectate or resume
-    during a match), plus the table's summary; it never holds another seat's cards.
-
-    The deal fields mirror engine/_view.py View."""
-
-    variant: str = wire(Str(32, 1), "the variant")
-    seat: int | None = wire(Nullable(SEAT), "the receiver's seat; nil: spectating")
-    players: int = wire(Int(2, MAX_SEATS), "seats in the deal")
-    deck: str = wire(DECK, "the deck kind")
-    dealer: int = wire(SEAT, "the dealer")
-    hand: tuple[str, ...] | None = wire(
-        Nullable(Array(CARD, MAX_CARDS)), "the receiver's hand; nil for a spectator"
-    )
-    hand_counts: tuple[int, ...] | None = wire(
-        Nullable(Array(COUNT, MAX_SEATS)), "cards per seat; nil where hidden"
-    )
-    pile: int | None = wire(Nullable(COUNT), "cards in the pile; nil where hidden")
-    discard: int = wire(COUNT, "cards in the discard")
-    stock: int = wire(COUNT, "cards in the stock")
-    hidden: int = wire(COUNT, "hidden cards")
-    set_aside: int = wire(COUNT, "cards set aside")
-    last: dict[str, Any] | None = wire(Nullable(LAST_SET), "the last set, apart from the pile; nil: none")
-    ranks: tuple[str, ...] = wire(Array(RANK, 13), "the ranks the next set may claim")
-    turn: int | None = wire(Nullable(SEAT), "the seat to act; nil when the deal is over")
-    set_no: int = wire(COUNT, "the number of the latest set laid (0: none yet)")
-    window_open: bool = wire(Bool(), "the last set's challenge window is open")
-    quads_window: int | None = wire(
-        SEAT,
-        "the taker whose quads window holds the next set (`verish`); absent or nil: none",
-        required=False,
-    )
-    out: tuple[int, ...] = wire(Array(SEAT, MAX_SEATS), "seats out, in order")
-    waiting: tuple[int, ...] = wire(Array(SEAT, MAX_SEATS), "empty-handed seats not yet out (last cards)")
-    over: bool = wire(Bool(), "the deal has ended")
-    loser: int | None = wire(Nullable(SEAT), "the loser once over (last_loses)")
-    winner: int | None = wire(Nullable(SEAT), "the winner once over (first_wins)")
-    legal: dict[str, Any] = wire(LEGAL, "what the receiver may do now")
-    table: dict[str, Any] = wire(TABLE, "the table")
-    deal_no: int = wire(Int(1), "the deal's number in the match")
-    commitment: str = wire(HEX64, "the deal's commitment")
-    match_scores: tuple[int, ...] | None = wire(Nullable(SCORES), "the match's scores so far")
-    time_ms: int | None = wire(Nullable(MS), "turn time left; nil: untimed")
-    fair: int | None = wire(FAIR, "the fair-deal scheme, as in deal_started", required=False)
-    seed_hash: str | None = wire(HEX64, "fair deal 2: SHA-256 of the server's seed", required=False)
-    contributions: tuple[str | None, ...] | None = wire(
-        CONTRIBUTIONS, "fair deal 2: each seat's contribution in seat order; nil: none", required=False
-    )
-    held: dict[str, Any] | None = wire(
-        Nullable(Map({"cards": Field(Array(CARD, MAX_SET)), "rank": Field(RANK), "count": Field(COUNT)})),
-        "the receiver's own set laid early and still held, as set_held told it; nil or absent: none",
-        required=False,
-    )
-    history: tuple[dict[str, Any], ...] | None = wire(
-        Array(HistoryEvent(), HISTORY_MAX),
-        "the deal's events so far, oldest first, as the receiver may see them (docs/PROTOCOL.md, "
-        "state); absent: not sent",
-        required=False,
-    )
