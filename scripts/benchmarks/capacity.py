@@ -52,13 +52,14 @@ def step(
     warmup: float = WARMUP_S,
     server_args=(),
     io: str = IO_MODES[0],
+    first_path: str = "",
 ) -> dict:
     """One N on a fresh server. Returns the load generator's figures (``loadgen.run``; its
     ``cpu`` renamed ``loadgen_cpu``, ``cpu_us_per_action`` ``loadgen_cpu_us_per_action``) plus
     ``server_cpu`` (share of one core), ``server_cpu_us_per_action``, ``server_rss_mib`` (with
     every client playing), ``server_idle_rss_mib`` and ``kib_per_client`` (RSS growth from the
     idle server, per seated client) and ``ok`` (every client seated, none dropped, p99 under
-    ``P99_LIMIT_MS``)."""
+    ``P99_LIMIT_MS``). ``first_path``: imports ``neveryu`` from there (``compare``'s trees)."""
     with Helper(
         "scripts.benchmarks.neveryu_server",
         "--clients",
@@ -66,6 +67,7 @@ def step(
         "--deal-pause-ms",
         str(CAPACITY_DEAL_PAUSE_MS),
         *server_args,
+        first_path=first_path,
     ) as srv:
         idle_rss = rss_bytes(srv.pid)
         gen = loadgen(srv.port, clients, seconds, delay_ms, warmup, io)
