@@ -3,8 +3,9 @@
 - ``decisions``: how long the ``expert`` takes per decision (p50, p99, max, in ms, against its
   budget) in deals of each variant against three ``sharp`` (``engine.arena.play_group``);
 - ``memory``: the resident memory of one process playing arena deals and keeping what
-  ``neveryu arena`` keeps of each (``engine.arena.Played`` without deck and actions), measured
-  every ``step`` deals: flat means it grows by the results' few bytes per deal only.
+  ``neveryu arena`` keeps of them (the running figures of ``_arena_stats.Tally``: a few sums
+  per bot and one mean place per bot and duplicate group), measured every ``step`` deals: flat
+  means it grows by those few bytes per group only.
 
 ``python -m scripts.benchmarks.arena decisions [GROUPS]`` or ``... memory [DEALS] [STEP]``;
 prints one JSON object. Deals per second: ``neveryu arena --json`` (its ``deals_per_s``).
@@ -59,21 +60,25 @@ def memory(deals: int = 20_000, step: int = 2_000, seed: int = 1) -> dict[str, o
     second of wall time and of this process's CPU time (one core)."""
     import os
 
-    kept = []
+    from neveryu.client.commands._arena_stats import Tally
+
+    tally = Tally("verish")
     rows = []
     lineup = ("sharp", "sharp", "sharp", "sharp")
     started = time.perf_counter()
     cpu = time.process_time()
     for g in range(deals // len(lineup)):
-        kept += play_group("verish", lineup, seed, g, keep=False)
-        if len(kept) % step == 0:
-            rows.append((len(kept), round(rss_bytes(os.getpid()) / 2**20, 1)))
+        for d in play_group("verish", lineup, seed, g, keep=False):
+            tally.add(d)
+        if tally.deals % step == 0:
+            rows.append((tally.deals, round(rss_bytes(os.getpid()) / 2**20, 2)))
     seconds = time.perf_counter() - started
     cpu = time.process_time() - cpu
+    tally.figures(seed)  # the figures are made from what was kept
     return {
         "rss_mib_after_deals": rows,
-        "deals_per_s": round(len(kept) / seconds, 1),
-        "deals_per_cpu_s": round(len(kept) / cpu, 1),
+        "deals_per_s": round(tally.deals / seconds, 1),
+        "deals_per_cpu_s": round(tally.deals / cpu, 1),
     }
 
 
