@@ -106,3 +106,30 @@ def test_the_arena_expert_is_bounded_by_samples_alone():
     assert isinstance(bot, ExpertBot) and bot.clock is None
     lineup = ("expert", "sharp", "sharp", "sharp")
     assert arena.play_group("hoyle-three", lineup, 3, 0) == arena.play_group("hoyle-three", lineup, 3, 0)
+
+
+def test_a_calibrated_estimate_moves_by_the_odds_of_what_reveals_showed():
+    from neveryu.engine.bots._expert import calibrated
+
+    assert calibrated(0.2, 0, 0, 0.0) == 0.2  # nothing revealed: as estimated
+    # 10 sets revealed, 5 true where its estimates summed to 1: odds (6/6) / (2/10) = 5 times
+    assert calibrated(0.2, 10, 5, 1.0) == pytest.approx(1.25 / 2.25)
+    # fewer true than estimated: odds (2/10) / (6/6)
+    assert calibrated(0.5, 10, 1, 5.0) == pytest.approx(1 / 6)
+
+
+def test_the_expert_learns_how_far_its_estimates_were_off():
+    from neveryu.engine.bots._expert import calibrated
+
+    # in hoyle-three claims are true far more often than a random hand would make them: after a
+    # deal the expert's estimate of a claim is above sharp's
+    rules = engine.variant("hoyle-three")
+    deal, opening = engine.Match(rules, 4, random.Random(2)).start()
+    bots = [ExpertBot(0, rules, 4, samples=2, clock=None)] + [
+        make_bot("sharp", s, rules, 4) for s in (1, 2, 3)
+    ]
+    game = BotDeal(deal, opening, bots, random.Random(3), False)
+    game.play(3000)
+    expert = bots[0]
+    assert expert._revealed > 10 and expert._true > expert._expected
+    assert calibrated(0.1, expert._revealed, expert._true, expert._expected) > 0.1

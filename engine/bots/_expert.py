@@ -22,6 +22,7 @@ from collections.abc import Callable
 from .._actions import Action, DeclareNone, LaySet
 from .._bot_deal import BotDeal
 from .._errors import RuleViolation
+from .._events import DealStarted, SetRevealed
 from .._rules import Rules
 from .._view import View
 from .._world import world
@@ -72,6 +73,38 @@ class ExpertBot(SharpBot):
         self.budget_s = budget_s
         self.samples = samples
         self.clock = clock
+        # calibration of its estimates of claims (``_p_true``): the estimate it made of each
+        # set still unrevealed, by set number; over the revealed sets it had estimated, how
+        # many were true and the sum of its estimates
+        self._estimates: dict[int, float] = {}
+        self._revealed = 0
+        self._true = 0
+        self._expected = 0.0
+
+    # -- calibrated estimates ---------------------------------------------------------------
+
+    def _p_true(self, view: View, held: int, tracked: dict[str, int], unseen: int) -> float:
+        """``sharp``'s estimate of the last claim, corrected by how far such estimates were off
+        over the sets revealed so far in its deals (``calibrated``). A claim its memory proves
+        false stays 0."""
+        t = super()._p_true(view, held, tracked, unseen)
+        last = view.last
+        if last is None or t <= 0.0 or t >= 1.0:
+            return t
+        self._estimates[last.set_no] = t
+        return calibrated(t, self._revealed, self._true, self._expected)
+
+    def _on_revealed(self, e: SetRevealed) -> None:
+        super()._on_revealed(e)
+        t = self._estimates.pop(e.set_no, None)
+        if t is not None and e.seat != self.seat:
+            self._revealed += 1
+            self._true += e.claim_true
+            self._expected += t
+
+    def _on_deal_started(self, e: DealStarted) -> None:
+        super()._on_deal_started(e)
+        self._estimates = {}  # set numbers start again; what it learned of its estimates stays
 
     def quick(self, view: View, rng: random.Random) -> Action | None:
         """``sharp``'s choice, with no search."""
@@ -211,6 +244,18 @@ def _survivors(values: list[list[float]], alive: list[int]) -> list[int]:
         if i == lead or mean <= 0 or mean <= RACE_Z * math.sqrt(var / n):
             kept.append(i)
     return kept
+
+
+def calibrated(t: float, revealed: int, true: int, expected: float) -> float:
+    """``t`` (0 < t < 1) with its odds multiplied by the odds of the claims found true over the
+    odds its estimates gave them: ``revealed`` sets estimated, ``true`` of them true, ``expected``
+    the sum of their estimates (one pseudo-set of each kind on both sides, so no reveal leaves
+    ``t`` as it is). The estimates assume a claimant's cards are random; players keep the ranks
+    they will claim, so claims are true more often than that (``sharp`` challenged claims it
+    put at 2 % that were true 46 % of the time in ``hoyle-three``)."""
+    factor = ((true + 1) / (revealed - true + 1)) / ((expected + 1) / (revealed - expected + 1))
+    odds = t / (1 - t) * factor
+    return odds / (1 + odds)
 
 
 def _counts(view: View) -> dict[str, int]:
