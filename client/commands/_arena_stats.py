@@ -204,5 +204,6 @@ def _pair(a: str, b: str, means: dict[str, list[float]], rng: random.Random) -> 
         return PairFigures(a, b, 0.0, 0.0, 0.0, 0)
     n = len(diffs)
     mean = sum(diffs) / n
-    means = sorted(sum(rng.choices(diffs, k=n)) / n for _ in range(RESAMPLES))
-    return PairFigures(a, b, mean, means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1], n)
+    resampled = sorted(sum(rng.choices(diffs, k=n)) / n for _ in range(RESAMPLES))
+    low, high = resampled[int(0.025 * RESAMPLES)], resampled[int(0.975 * RESAMPLES) - 1]
+    return PairFigures(a, b, mean, low, high, n)

@@ -29,7 +29,7 @@ from neveryu import engine
 from neveryu.engine.arena import Played, play_group
 from neveryu.engine.bots import ALIASES, LEVELS, strength_of
 
-from . import _arena_outside
+from . import _arena_cluster, _arena_outside
 from ._arena_progress import Progress
 
 if TYPE_CHECKING:
@@ -89,6 +89,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the built-in bots' delay at an outside bot's table (ms); default 900 with an expert, else 0",
     )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on the Dask distributed cluster of this scheduler (tcp://HOST:PORT) instead of --jobs "
+        "processes; needs the cluster extra here and on every worker",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -145,6 +151,12 @@ def run(args: argparse.Namespace) -> int:
             progress.add(len(done))
     except KeyboardInterrupt:
         stopped = True
+    except _arena_cluster.ClusterError as exc:
+        progress.close()
+        if sink is not None:
+            sink.close()
+        print(f"neveryu arena: {exc}", file=sys.stderr)
+        return 2
     progress.close()
     seconds = time.perf_counter() - started
     written = sink.close() if sink is not None else None
@@ -155,8 +167,13 @@ def _results(
     tasks: list[tuple[str, int, int]], lineup: tuple[str, ...], args: argparse.Namespace, keep: bool
 ) -> Iterator[list[Played]]:
     """Each task's deals, in the order of ``tasks`` (so the figures can be kept as running
-    sums): in this process with one job, else in a pool with at most ``IN_FLIGHT`` tasks a job
-    submitted and not yet taken (a long run holds a few tasks' deals, not the run's)."""
+    sums): on the cluster of ``--scheduler`` (``_arena_cluster``), in this process with one job,
+    else in a pool with at most ``IN_FLIGHT`` tasks a job submitted and not yet taken (a long
+    run holds a few tasks' deals, not the run's)."""
+    if args.scheduler is not None:
+        calls = ((v, lineup, args.seed, a, b, args.check, keep) for v, a, b in tasks)
+        yield from _arena_cluster.results(args.scheduler, play_groups, calls, IN_FLIGHT)
+        return
     if args.jobs <= 1:
         for v, a, b in tasks:
             yield play_groups(v, lineup, args.seed, a, b, args.check, keep)
@@ -212,6 +229,8 @@ def _check(args: argparse.Namespace, variants: list[str], lineup: tuple[str, ...
         return "--deals must be at least 1"
     if args.jobs < 1:
         return "--jobs must be at least 1"
+    if args.scheduler is not None and any(e.startswith(_arena_outside.PREFIX) for e in lineup):
+        return "--scheduler is for lineups of built-in bots only"
     for v in variants:
         if v not in engine.VARIANTS:
             return f"unknown variant {v!r}; known: all, {', '.join(engine.VARIANTS)}"
@@ -242,7 +261,7 @@ def _finish(
         "deals played": f"{played}" + (" (stopped by Ctrl-C)" if stopped else ""),
         "seconds": f"{seconds:.1f}",
         "deals per second": f"{played / seconds:.1f}" if seconds else "-",
-        "jobs": str(args.jobs),
+        "jobs": str(args.jobs) if args.scheduler is None else f"the cluster at {args.scheduler}",
     }
     if written is not None:
         header["records"] = written
