@@ -44,6 +44,11 @@ ROUNDS = 2
 PRIOR = 0.5
 """How much ``sharp``'s own choice is worth over the others before the samples speak, in cards."""
 
+BANDS = (0.1, 0.3, 1.0)
+"""The bands of estimates of a claim (upper bounds) calibrated apart: how far ``sharp``'s
+estimates are off differs along the range (low ones far too low in every variant, high ones
+near or above the truth), and the sets revealed are mostly those estimated low."""
+
 RACE_AFTER = 6
 """Samples every candidate plays before the search may drop one."""
 
@@ -74,33 +79,32 @@ class ExpertBot(SharpBot):
         self.samples = samples
         self.clock = clock
         # calibration of its estimates of claims (``_p_true``): the estimate it made of each
-        # set still unrevealed, by set number; over the revealed sets it had estimated, how
-        # many were true and the sum of its estimates
+        # set still unrevealed, by set number; per band of estimates (``BANDS``), over the
+        # revealed sets it had estimated in that band: how many, how many true, the sum of
+        # its estimates
         self._estimates: dict[int, float] = {}
-        self._revealed = 0
-        self._true = 0
-        self._expected = 0.0
+        self.reveals: list[tuple[int, int, float]] = [(0, 0, 0.0)] * len(BANDS)
 
     # -- calibrated estimates ---------------------------------------------------------------
 
     def _p_true(self, view: View, held: int, tracked: dict[str, int], unseen: int) -> float:
-        """``sharp``'s estimate of the last claim, corrected by how far such estimates were off
-        over the sets revealed so far in its deals (``calibrated``). A claim its memory proves
-        false stays 0."""
+        """``sharp``'s estimate of the last claim, corrected by how far the estimates of its band
+        (``BANDS``) were off over the sets revealed so far in its deals (``calibrated``). A claim
+        its memory proves false stays 0."""
         t = super()._p_true(view, held, tracked, unseen)
         last = view.last
         if last is None or t <= 0.0 or t >= 1.0:
             return t
         self._estimates[last.set_no] = t
-        return calibrated(t, self._revealed, self._true, self._expected)
+        return calibrated(t, *self.reveals[_band(t)])
 
     def _on_revealed(self, e: SetRevealed) -> None:
         super()._on_revealed(e)
         t = self._estimates.pop(e.set_no, None)
         if t is not None and e.seat != self.seat:
-            self._revealed += 1
-            self._true += e.claim_true
-            self._expected += t
+            band = _band(t)
+            revealed, true, expected = self.reveals[band]
+            self.reveals[band] = (revealed + 1, true + e.claim_true, expected + t)
 
     def _on_deal_started(self, e: DealStarted) -> None:
         super()._on_deal_started(e)
@@ -244,6 +248,11 @@ def _survivors(values: list[list[float]], alive: list[int]) -> list[int]:
         if i == lead or mean <= 0 or mean <= RACE_Z * math.sqrt(var / n):
             kept.append(i)
     return kept
+
+
+def _band(t: float) -> int:
+    """The band of ``BANDS`` that estimate ``t`` (0 < t < 1) falls in."""
+    return next(i for i, top in enumerate(BANDS) if t < top)
 
 
 def calibrated(t: float, revealed: int, true: int, expected: float) -> float:
