@@ -86,18 +86,6 @@ def test_a_decision_plays_at_most_its_samples_and_stops_at_its_budget(monkeypatc
     assert searched == 5 and budget == 2
 
 
-def test_the_race_drops_a_candidate_only_when_the_leader_beats_it_clearly():
-    from neveryu.engine.bots._expert import RACE_Z, _survivors
-
-    lead = [3.0, 1.0, 2.0, 4.0]
-    # paired differences 2, 2, 2, 2 (never varying): beaten; 0, 0, 0, 0: a tie, kept;
-    # -1, 1, -1, 3 (mean 0.5, standard error 0.957): within RACE_Z standard errors, kept
-    values = [lead, [1.0, -1.0, 0.0, 2.0], lead[:], [4.0, 0.0, 3.0, 1.0]]
-    assert RACE_Z * 0.957 > 0.5
-    assert _survivors(values, [0, 1, 2, 3]) == [0, 2, 3]
-    assert _survivors(values, [1, 3]) == [1, 3]  # 3 leads by 3, 1, 3, -1: mean 1.5, error 0.957
-
-
 def test_the_arena_expert_is_bounded_by_samples_alone():
     # an arena has no table delay: its expert never looks at a clock, so a run repeats exactly
     from neveryu.engine import arena

@@ -14,7 +14,6 @@ too, they played worse in the arena than ``sharp``'s estimate of the claim.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
@@ -48,13 +47,6 @@ BANDS = (0.1, 0.3, 1.0)
 """The bands of estimates of a claim (upper bounds) calibrated apart: how far ``sharp``'s
 estimates are off differs along the range (low ones far too low in every variant, high ones
 near or above the truth), and the sets revealed are mostly those estimated low."""
-
-RACE_AFTER = 6
-"""Samples every candidate plays before the search may drop one."""
-
-RACE_Z = 3.0
-"""A candidate plays no more samples when the leader beats it by more than this many standard
-errors (``_survivors``): a race, so the samples go to the candidates still in doubt."""
 
 
 class ExpertBot(SharpBot):
@@ -164,35 +156,30 @@ class ExpertBot(SharpBot):
         return unique
 
     def _search(self, view: View, candidates: list[Action], rng: random.Random) -> Action:
-        """The candidate worth most over samples played forward (module docstring). After
-        ``RACE_AFTER`` samples, a candidate the leader beats sample by sample by more than
-        ``RACE_Z`` standard errors plays no more samples (``_survivors``)."""
+        """The candidate worth most over samples played forward (module docstring)."""
         clock = self.clock
         start = clock() if clock is not None else 0.0
         budget = self.budget_s if self.budget_s is not None else BUDGET_S
         p_true = self.p_true(view, _counts(view)) if view.last is not None else 1.0
-        # each candidate's value in each sample it played; sharp's choice (first) keeps a head start
-        values: list[list[float]] = [[] for _ in candidates]
-        alive = list(range(len(candidates)))
+        totals = [0.0] * len(candidates)
         played = 0
-        while played < self.samples and len(alive) > 1:
+        while played < self.samples:
             if played and clock is not None:  # another sample only if it should end within the budget
                 spent = clock() - start
                 if spent + spent / played > budget:
                     break
             placed = sample(self, view, p_true, rng)
             seed = rng.getrandbits(32)
-            for i in alive:
-                value = self._playout(view, placed, candidates[i], random.Random(seed))
-                values[i].append(value + PRIOR if i == 0 else value)
+            for i, action in enumerate(candidates):
+                totals[i] += self._playout(view, placed, action, random.Random(seed))
             played += 1
-            if played >= RACE_AFTER:
-                alive = _survivors(values, alive)
-        if len(alive) == 1:
-            return candidates[alive[0]]
-        # a little noise, as sharp's own, keeps two seats out of a fixed cycle of the same sets
-        totals = {i: sum(values[i]) + NOISE * played * rng.random() for i in alive}
-        return candidates[max(alive, key=totals.__getitem__)]
+        # sharp's choice (first) keeps a head start; a little noise, as sharp's own, keeps two
+        # seats out of a fixed cycle of the same sets and calls
+        totals[0] += PRIOR * played
+        for i in range(len(totals)):
+            totals[i] += NOISE * played * rng.random()
+        best = max(range(len(candidates)), key=totals.__getitem__)
+        return candidates[best]
 
     def _playout(self, view: View, placed: Placement, action: Action, rng: random.Random) -> float:
         """``action`` played in the sampled deal ``placed``, then ``sharp`` at every seat for
@@ -232,22 +219,6 @@ class ExpertBot(SharpBot):
         bot.calls = [row[:] for row in self.calls]
         bot.chances = [row[:] for row in self.chances]
         return bot
-
-
-def _survivors(values: list[list[float]], alive: list[int]) -> list[int]:
-    """The candidates of ``alive`` still worth a sample: the leader (highest mean value) and
-    every one it does not beat by more than ``RACE_Z`` standard errors of their paired
-    differences (the same samples; a difference that never varies beats by any positive mean)."""
-    lead = max(alive, key=lambda i: sum(values[i]))
-    kept = []
-    for i in alive:
-        diffs = [a - b for a, b in zip(values[lead], values[i], strict=True)]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        if i == lead or mean <= 0 or mean <= RACE_Z * math.sqrt(var / n):
-            kept.append(i)
-    return kept
 
 
 def _band(t: float) -> int:
