@@ -8,8 +8,9 @@ with ``sharp`` bots at every seat until the round after it ends (the pile taken 
 valuing the outcome in cards as ``sharp`` does. The candidate worth most over the samples wins;
 the same samples serve every candidate. Heads-up (two seats left) it plays as ``sharp``: the
 sampled seats know less of its hand than the real ones (cards revealed and taken back), and the
-search bluffed into cycles of calls. Its calls (challenge, believe) are ``sharp``'s: searched
-too, they played worse in the arena than ``sharp``'s estimate of the claim.
+search bluffed into cycles of calls. Its calls (challenge, believe) are ``sharp``'s rule (searched
+too, they played worse in the arena) on its own estimate of the claim: ``sharp``'s, calibrated
+by the sets revealed so far (``calibrated``, docs/BOTS.md).
 """
 
 from __future__ import annotations
