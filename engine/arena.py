@@ -22,8 +22,9 @@ from ._bot_deal import BotDeal, Violation
 from ._cards import Card, new_deck
 from ._deal import Deal
 from ._events import Event
+from ._rules import Rules
 from ._rules import variant as variant_of
-from .bots import make_bot
+from .bots import Bot, ExpertBot, make_bot
 from .simulate import ACTION_CAP
 
 
@@ -79,6 +80,14 @@ class _Kept(BotDeal):
         return events
 
 
+def _bot(strength: str, seat: int, rules: Rules, players: int) -> Bot:
+    """A bot of the arena: ``make_bot``'s, but an ``expert`` searches its sample count whatever
+    the time (an arena has no table delay to keep), so a run is the same on any machine."""
+    if strength == ExpertBot.strength:
+        return ExpertBot(seat, rules, players, clock=None)
+    return make_bot(strength, seat, rules, players)
+
+
 def play_group(
     variant: str, lineup: Sequence[str], seed: int, group: int, *, check: bool = False, keep: bool = True
 ) -> list[Played]:
@@ -98,7 +107,7 @@ def play_group(
         game = _Kept(
             deal,
             opening,
-            [make_bot(name, s, rules, players) for s, name in enumerate(bots)],
+            [_bot(name, s, rules, players) for s, name in enumerate(bots)],
             random.Random(base + 1 + rotation),
             check,
         )

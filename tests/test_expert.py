@@ -84,3 +84,41 @@ def test_a_decision_plays_at_most_its_samples_and_stops_at_its_budget(monkeypatc
                 budget += not bot.budget_s
         game.play(deal.actions + 1)
     assert searched == 5 and budget == 2
+
+
+def test_the_arena_expert_is_bounded_by_samples_alone():
+    # an arena has no table delay: its expert never looks at a clock, so a run repeats exactly
+    from neveryu.engine import arena
+
+    bot = arena._bot("expert", 0, engine.variant("verish"), 4)
+    assert isinstance(bot, ExpertBot) and bot.clock is None
+    lineup = ("expert", "sharp", "sharp", "sharp")
+    assert arena.play_group("hoyle-three", lineup, 3, 0) == arena.play_group("hoyle-three", lineup, 3, 0)
+
+
+def test_a_calibrated_estimate_moves_by_the_odds_of_what_reveals_showed():
+    from neveryu.engine.bots._expert import calibrated
+
+    assert calibrated(0.2, 0, 0, 0.0) == 0.2  # nothing revealed: as estimated
+    # 10 sets revealed, 5 true where its estimates summed to 1: odds (6/6) / (2/10) = 5 times
+    assert calibrated(0.2, 10, 5, 1.0) == pytest.approx(1.25 / 2.25)
+    # fewer true than estimated: odds (2/10) / (6/6)
+    assert calibrated(0.5, 10, 1, 5.0) == pytest.approx(1 / 6)
+
+
+def test_the_expert_learns_how_far_its_estimates_were_off():
+    from neveryu.engine.bots._expert import calibrated
+
+    # in hoyle-three claims are true far more often than a random hand would make them: after a
+    # deal the expert's estimate of a claim is above sharp's
+    rules = engine.variant("hoyle-three")
+    deal, opening = engine.Match(rules, 4, random.Random(2)).start()
+    bots = [ExpertBot(0, rules, 4, samples=2, clock=None)] + [
+        make_bot("sharp", s, rules, 4) for s in (1, 2, 3)
+    ]
+    game = BotDeal(deal, opening, bots, random.Random(3), False)
+    game.play(3000)
+    expert = bots[0]
+    revealed, true, expected = expert.reveals[0]  # the sets it put below 10 %
+    assert revealed > 10 and true > expected
+    assert calibrated(0.05, revealed, true, expected) > 0.05

@@ -7,7 +7,9 @@ percentile-bootstrap interval over duplicate groups (the unit that holds the luc
 
 from __future__ import annotations
 
+import math
 import random
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -96,53 +98,112 @@ def places(deal: Played) -> list[int]:
     return _ratings.finishing_ranks(deal.out, len(deal.bots))
 
 
-def figures(variant: str, deals: Sequence[Played], seed: int) -> VariantFigures:
-    """The figures of ``deals`` (one variant's, any order: they are sorted by group and rotation
-    first, so the ratings do not depend on the order the workers finished). ``seed`` seeds the
-    bootstrap."""
-    ordered = sorted(deals, key=lambda d: (d.group, d.rotation))
-    names = list(dict.fromkeys(name for d in ordered for name in d.bots))
-    ids = {name: i for i, name in enumerate(names)}
-    rows = {name: [0, 0, 0, 0, 0] for name in names}  # seats, place sum, wins, losses, score
-    ratings: dict[int, _ratings.Rating] = {}
-    by_group: dict[int, dict[str, list[int]]] = {}
-    ended = [d for d in ordered if d.ended]
-    for d in ended:
-        ranks = places(d)
-        for seat, name in enumerate(d.bots):
-            row = rows[name]
+class Tally:
+    """The running figures of one variant's deals, fed in order of (group, rotation) by ``add``
+    (the ratings follow that order, so they do not depend on the order workers finished). It
+    keeps no deal: per bot, running sums (seats, places, wins, losses, score) and its rating; per
+    duplicate group, each bot's mean place (8 bytes a bot, NaN where it did not play), which is
+    all the bootstrap of the pairs needs. Raises ValueError for a deal out of order."""
+
+    def __init__(self, variant: str) -> None:
+        self.variant = variant
+        self.deals = 0  # fed, ended or not
+        self.unfinished = 0
+        self.bot_errors = 0
+        self._ids: dict[str, int] = {}  # bot -> its number (order of first seat)
+        self._rows: list[list[int]] = []  # per bot: seats, place sum, wins, losses, score
+        self._ratings: dict[int, _ratings.Rating] = {}
+        self._means: list[array[float]] = []  # per bot: its mean place in each group so far
+        self._groups = 0  # groups with an ended deal, closed into ``_means``
+        self._last: tuple[int, int] = (-1, -1)  # the last deal's (group, rotation)
+        self._group: dict[int, list[int]] = {}  # the open group: bot -> [place sum, seats]
+
+    def add(self, deal: Played) -> None:
+        key = (deal.group, deal.rotation)
+        if key <= self._last:
+            raise ValueError(f"deal {key} after {self._last}: feed deals in order of group and rotation")
+        if deal.group != self._last[0]:
+            self._close()
+        self._last = key
+        self.deals += 1
+        self.bot_errors += deal.bot_errors
+        if not deal.ended:
+            self.unfinished += 1
+            return
+        ranks = places(deal)
+        for seat, name in enumerate(deal.bots):
+            i = self._ids.get(name)
+            if i is None:
+                i = self._ids[name] = len(self._rows)
+                self._rows.append([0, 0, 0, 0, 0])
+                self._means.append(array("d", [math.nan] * self._groups))
+            row = self._rows[i]
             row[0] += 1
             row[1] += ranks[seat]
-            row[2] += d.winner == seat
-            row[3] += d.loser == seat
-            row[4] += d.scores[seat]
-            by_group.setdefault(d.group, {}).setdefault(name, []).append(ranks[seat])
-        ratings.update(_ratings.rate([ids[n] for n in d.bots], ratings, ranks))
-    bots = []
-    for name in names:
-        seats, total, wins, losses, score = rows[name]
-        mu, sigma = ratings.get(ids[name], _ratings.PRIOR)
-        bots.append(BotFigures(name, seats, total / seats if seats else 0.0, wins, losses, score, mu, sigma))
-    bots.sort(key=lambda b: -_ratings.interval((b.mu, b.sigma))[0])
-    rng = random.Random(seed)
-    pairs = tuple(_pair(a.name, b.name, by_group, rng) for i, a in enumerate(bots) for b in bots[i + 1 :])
-    return VariantFigures(
-        variant=variant,
-        deals=len(ended),
-        unfinished=len(ordered) - len(ended),
-        bot_errors=sum(d.bot_errors for d in ordered),
-        bots=tuple(bots),
-        pairs=pairs,
-    )
+            row[2] += deal.winner == seat
+            row[3] += deal.loser == seat
+            row[4] += deal.scores[seat]
+            held = self._group.setdefault(i, [0, 0])
+            held[0] += ranks[seat]
+            held[1] += 1
+        self._ratings.update(_ratings.rate([self._ids[n] for n in deal.bots], self._ratings, ranks))
+
+    def _close(self) -> None:
+        """The open group's mean places into ``_means`` (a group with no ended deal adds none)."""
+        if not self._group:
+            return
+        for i, column in enumerate(self._means):
+            held = self._group.get(i)
+            column.append(held[0] / held[1] if held else math.nan)
+        self._groups += 1
+        self._group = {}
+
+    def _column(self, i: int) -> list[float]:
+        """Bot ``i``'s mean place per group, the open group's last (when it has an ended deal)."""
+        held = self._group.get(i)
+        tail = [held[0] / held[1] if held else math.nan] if self._group else []
+        return [*self._means[i], *tail]
+
+    def figures(self, seed: int) -> VariantFigures:
+        """The figures so far (the open group counted as it stands); ``seed`` seeds the bootstrap."""
+        bots = []
+        for name, i in self._ids.items():
+            seats, total, wins, losses, score = self._rows[i]
+            mu, sigma = self._ratings.get(i, _ratings.PRIOR)
+            place = total / seats if seats else 0.0
+            bots.append(BotFigures(name, seats, place, wins, losses, score, mu, sigma))
+        bots.sort(key=lambda b: -_ratings.interval((b.mu, b.sigma))[0])
+        rng = random.Random(seed)
+        means = {name: self._column(i) for name, i in self._ids.items()}
+        pairs = tuple(_pair(a.name, b.name, means, rng) for i, a in enumerate(bots) for b in bots[i + 1 :])
+        return VariantFigures(
+            variant=self.variant,
+            deals=self.deals - self.unfinished,
+            unfinished=self.unfinished,
+            bot_errors=self.bot_errors,
+            bots=tuple(bots),
+            pairs=pairs,
+        )
 
 
-def _pair(a: str, b: str, by_group: dict[int, dict[str, list[int]]], rng: random.Random) -> PairFigures:
+def figures(variant: str, deals: Sequence[Played], seed: int) -> VariantFigures:
+    """The figures of ``deals`` (one variant's, any order: they are sorted by group and rotation
+    first, ``Tally``). ``seed`` seeds the bootstrap."""
+    tally = Tally(variant)
+    for d in sorted(deals, key=lambda d: (d.group, d.rotation)):
+        tally.add(d)
+    return tally.figures(seed)
+
+
+def _pair(a: str, b: str, means: dict[str, list[float]], rng: random.Random) -> PairFigures:
     """``a`` against ``b``: the mean over groups of (a's mean place − b's) in each group where
-    both played, and the 2.5 and 97.5 percentiles of that mean over ``RESAMPLES`` resamples."""
-    diffs = [sum(g[a]) / len(g[a]) - sum(g[b]) / len(g[b]) for g in by_group.values() if a in g and b in g]
+    both played (``means``: each bot's mean place per group, NaN where it did not), and the 2.5
+    and 97.5 percentiles of that mean over ``RESAMPLES`` resamples."""
+    diffs = [x - y for x, y in zip(means[a], means[b], strict=True) if x == x and y == y]
     if not diffs:
         return PairFigures(a, b, 0.0, 0.0, 0.0, 0)
     n = len(diffs)
     mean = sum(diffs) / n
-    means = sorted(sum(rng.choices(diffs, k=n)) / n for _ in range(RESAMPLES))
-    return PairFigures(a, b, mean, means[int(0.025 * RESAMPLES)], means[int(0.975 * RESAMPLES) - 1], n)
+    resampled = sorted(sum(rng.choices(diffs, k=n)) / n for _ in range(RESAMPLES))
+    low, high = resampled[int(0.025 * RESAMPLES)], resampled[int(0.975 * RESAMPLES) - 1]
+    return PairFigures(a, b, mean, low, high, n)

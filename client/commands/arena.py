@@ -11,14 +11,16 @@ answered illegally, 130 after Ctrl-C, 2 on bad arguments."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import os
 import shlex
 import sys
 import time
+from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TYPE_CHECKING
 
 import attrs
@@ -27,15 +29,18 @@ from neveryu import engine
 from neveryu.engine.arena import Played, play_group
 from neveryu.engine.bots import ALIASES, LEVELS, strength_of
 
-from . import _arena_outside
+from . import _arena_cluster, _arena_outside
 from ._arena_progress import Progress
 
 if TYPE_CHECKING:
     from ._arena_records import RecordSink
+    from ._arena_stats import Tally
 
 DEFAULT_LINEUP = "expert,sharp,sharp,sharp"
 GROUPS_PER_TASK = 4
 """Duplicate groups one worker plays per task (small: Ctrl-C waits for the tasks running)."""
+IN_FLIGHT = 4
+"""Tasks per worker submitted to the pool ahead of the one the run waits for."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +89,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="the built-in bots' delay at an outside bot's table (ms); default 900 with an expert, else 0",
     )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="play on the Dask distributed cluster of this scheduler (tcp://HOST:PORT) instead of --jobs "
+        "processes; needs the cluster extra here and on every worker",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -123,44 +134,66 @@ def run(args: argparse.Namespace) -> int:
     groups = math.ceil(args.deals / len(lineup))
     if any(e.startswith(_arena_outside.PREFIX) for e in lineup):
         return _run_outside(args, variants, lineup, groups)
-    tasks = list(_tasks(variants, groups))
-    played: list[Played] = []
+    from ._arena_stats import Tally
+
     keep = args.db is not None
     sink = _records(args.db, args.seed) if keep else None
-
-    def take(done: list[Played]) -> None:
-        if sink is not None:
-            sink.add(done)  # written as they come: the run keeps only their results
-            done = [attrs.evolve(d, deck=(), actions=()) for d in done]
-        played.extend(done)
-        progress.add(len(done))
-
+    tallies = {v: Tally(v) for v in variants}
     progress = Progress(len(variants) * groups * len(lineup), enabled=not args.quiet and sys.stderr.isatty())
     started = time.perf_counter()
     stopped = False
     try:
-        if args.jobs <= 1:
-            for v, a, b in tasks:
-                take(play_groups(v, lineup, args.seed, a, b, args.check, keep))
-        else:
-            with ProcessPoolExecutor(args.jobs, initializer=_ignore_sigint) as pool:
-                futures: list[Future[list[Played]]] = [
-                    pool.submit(play_groups, v, lineup, args.seed, a, b, args.check, keep)
-                    for v, a, b in tasks
-                ]
-                try:
-                    for fut in as_completed(futures):
-                        take(fut.result())
-                except KeyboardInterrupt:
-                    for fut in futures:
-                        fut.cancel()
-                    raise
+        for done in _results(list(_tasks(variants, groups)), lineup, args, keep):
+            if sink is not None:
+                sink.add(done)  # written as they come: the run keeps only their figures
+            for d in done:
+                tallies[d.variant].add(d)
+            progress.add(len(done))
     except KeyboardInterrupt:
         stopped = True
+    except _arena_cluster.ClusterError as exc:
+        progress.close()
+        if sink is not None:
+            sink.close()
+        print(f"neveryu arena: {exc}", file=sys.stderr)
+        return 2
     progress.close()
     seconds = time.perf_counter() - started
     written = sink.close() if sink is not None else None
-    return _finish(args, variants, lineup, played, seconds, stopped, written)
+    return _finish(args, variants, lineup, tallies, seconds, stopped, written)
+
+
+def _results(
+    tasks: list[tuple[str, int, int]], lineup: tuple[str, ...], args: argparse.Namespace, keep: bool
+) -> Iterator[list[Played]]:
+    """Each task's deals, in the order of ``tasks`` (so the figures can be kept as running
+    sums): on the cluster of ``--scheduler`` (``_arena_cluster``), in this process with one job,
+    else in a pool with at most ``IN_FLIGHT`` tasks a job submitted and not yet taken (a long
+    run holds a few tasks' deals, not the run's)."""
+    if args.scheduler is not None:
+        calls = ((v, lineup, args.seed, a, b, args.check, keep) for v, a, b in tasks)
+        yield from _arena_cluster.results(args.scheduler, play_groups, calls, IN_FLIGHT)
+        return
+    if args.jobs <= 1:
+        for v, a, b in tasks:
+            yield play_groups(v, lineup, args.seed, a, b, args.check, keep)
+        return
+    with ProcessPoolExecutor(args.jobs, initializer=_ignore_sigint) as pool:
+        todo = iter(tasks)
+        pending: deque[Future[list[Played]]] = deque(
+            pool.submit(play_groups, v, lineup, args.seed, a, b, args.check, keep)
+            for v, a, b in itertools.islice(todo, args.jobs * IN_FLIGHT)
+        )
+        try:
+            while pending:
+                done = pending.popleft().result()
+                for v, a, b in itertools.islice(todo, 1):
+                    pending.append(pool.submit(play_groups, v, lineup, args.seed, a, b, args.check, keep))
+                yield done
+        except KeyboardInterrupt:
+            for fut in pending:
+                fut.cancel()
+            raise
 
 
 def _entry(text: str) -> str:
@@ -182,8 +215,13 @@ def _run_outside(args: argparse.Namespace, variants: list[str], lineup: tuple[st
         variants, lineup, args.seed, groups, args.turn_ms, delay, progress.add
     )
     progress.close()
+    from ._arena_stats import Tally
+
+    tallies = {v: Tally(v) for v in variants}
+    for d in played:  # in order of variant, group and rotation
+        tallies[d.variant].add(d)
     args.jobs = 1  # (one deal at a time)
-    return _finish(args, variants, lineup, played, time.perf_counter() - started, stopped, None, lost)
+    return _finish(args, variants, lineup, tallies, time.perf_counter() - started, stopped, None, lost)
 
 
 def _check(args: argparse.Namespace, variants: list[str], lineup: tuple[str, ...]) -> str | None:
@@ -191,6 +229,8 @@ def _check(args: argparse.Namespace, variants: list[str], lineup: tuple[str, ...
         return "--deals must be at least 1"
     if args.jobs < 1:
         return "--jobs must be at least 1"
+    if args.scheduler is not None and any(e.startswith(_arena_outside.PREFIX) for e in lineup):
+        return "--scheduler is for lineups of built-in bots only"
     for v in variants:
         if v not in engine.VARIANTS:
             return f"unknown variant {v!r}; known: all, {', '.join(engine.VARIANTS)}"
@@ -204,27 +244,24 @@ def _finish(
     args: argparse.Namespace,
     variants: list[str],
     lineup: tuple[str, ...],
-    played: list[Played],
+    tallies: dict[str, Tally],
     seconds: float,
     stopped: bool,
     written: str | None,
     lost: list[_arena_outside.Lost] | None = None,
 ) -> int:
-    from . import _arena_report, _arena_stats
+    from . import _arena_report
 
-    figures = [
-        _arena_stats.figures(v, [d for d in played if d.variant == v], args.seed)
-        for v in variants
-        if any(d.variant == v for d in played)
-    ]
+    figures = [tallies[v].figures(args.seed) for v in variants if tallies[v].deals]
+    played = sum(t.deals for t in tallies.values())
     command = "neveryu arena " + shlex.join(sys.argv[2:] if sys.argv[1:2] == ["arena"] else sys.argv[1:])
     header = {
         "lineup": ",".join(lineup),
         "seed": str(args.seed),
-        "deals played": f"{len(played)}" + (" (stopped by Ctrl-C)" if stopped else ""),
+        "deals played": f"{played}" + (" (stopped by Ctrl-C)" if stopped else ""),
         "seconds": f"{seconds:.1f}",
-        "deals per second": f"{len(played) / seconds:.1f}" if seconds else "-",
-        "jobs": str(args.jobs),
+        "deals per second": f"{played / seconds:.1f}" if seconds else "-",
+        "jobs": str(args.jobs) if args.scheduler is None else f"the cluster at {args.scheduler}",
     }
     if written is not None:
         header["records"] = written
@@ -236,10 +273,10 @@ def _finish(
                 {
                     "lineup": list(lineup),
                     "seed": args.seed,
-                    "deals": len(played),
+                    "deals": played,
                     "stopped": stopped,
                     "seconds": round(seconds, 3),
-                    "deals_per_s": round(len(played) / seconds, 2) if seconds else None,
+                    "deals_per_s": round(played / seconds, 2) if seconds else None,
                     "jobs": args.jobs,
                     "variants": {f.variant: f.as_dict() for f in figures},
                     "lost": [attrs.asdict(x) for x in lost or []],
