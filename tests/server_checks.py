@@ -5,10 +5,44 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
+
+import msgpack
 
 from neveryu import engine
 from neveryu.protocol._message import EVENTS, REPLIES
+
+# -- cards on the wire ------------------------------------------------------------------------------
+
+
+def strings_on_wire(data: bytes) -> Iterator[str]:
+    """Every string of the msgpack objects in ``data`` (bodies one after another, as they are
+    on the wire), map keys included. A card can only travel as a string; reading the bytes as
+    msgpack rather than searching them keeps an integer's bytes (a ``ts`` in ms) from passing
+    for a card's string."""
+
+    def walk(obj: Any) -> Iterator[str]:
+        if isinstance(obj, str):
+            yield obj
+        elif isinstance(obj, (list, tuple)):
+            for x in obj:
+                yield from walk(x)
+        elif isinstance(obj, dict):
+            for k, v in obj.items():
+                yield from walk(k)
+                yield from walk(v)
+
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+    unpacker.feed(data)
+    for obj in unpacker:
+        yield from walk(obj)
+
+
+def cards_on_wire(data: bytes, cards: set[str]) -> list[str]:
+    """Those of ``cards`` that are a whole string somewhere in the msgpack ``data``, sorted."""
+    return sorted(cards & set(strings_on_wire(data)))
+
 
 # -- what a seat may see --------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ import msgpack
 import pytest
 import trio
 import trio.testing
+from server_checks import cards_on_wire
 from test_journal import Played, crash, open_records, settings
 
 from neveryu import engine, protocol
@@ -76,9 +77,9 @@ def visible(table: Table, seat: int | None) -> set[str]:
 
 
 def hidden_cards_in(data: bytes, table: Table, allowed: set[str]) -> list[str]:
-    """The cards of the deck other than ``allowed`` whose msgpack string is in ``data``."""
-    deck = set(table.deal.deck_order or ())
-    return sorted(c for c in deck - allowed if b"\xa2" + c.encode() in data)
+    """The cards of the deck other than ``allowed`` that are a string in the msgpack ``data``
+    (a frame's body)."""
+    return cards_on_wire(data, set(table.deal.deck_order or ()) - allowed)
 
 
 async def play_until(played: Played, actions: int, rng: random.Random) -> None:
@@ -128,7 +129,7 @@ async def test_after_a_restart_each_player_gets_the_deal_as_he_saw_it(nursery, m
         protocol.State.from_wire(state)
         assert state["history"] == before[k]  # every event of the deal, in order, as he had it
         assert state["history"][0]["t"] == "deal_started"
-        assert hidden_cards_in(frame, restored, visible(restored, k)) == []
+        assert hidden_cards_in(frame[4:], restored, visible(restored, k)) == []
 
         # His client's log of the deal is as it was, and it says that nothing happened meanwhile.
         welcome = {"t": "welcome", "re": 1, "session": old.token, "minor": 1, "server": {"name": "test"}}
@@ -171,7 +172,7 @@ async def test_a_spectator_and_a_newcomer_get_the_deal_as_a_spectator_saw_it(nur
     (frame,) = [f for f in watcher.link.frames if msgpack.unpackb(f[4:])["t"] == "state"]
     state = msgpack.unpackb(frame[4:])
     assert state["history"] == deal_seen(other.link.msgs)
-    assert hidden_cards_in(frame, table, visible(table, None)) == []
+    assert hidden_cards_in(frame[4:], table, visible(table, None)) == []
 
     # A newcomer at a seat during the deal (seat 1's player left) saw none of it: a spectator's
     # view of the history, and only his hand holds the seat's cards.
