@@ -22,6 +22,7 @@ from . import _wire
 from ._deal_history import DealEvents, history
 from ._game_bots import SeatBot, SeatBots
 from ._game_records import DealNotes
+from ._outbox import send_now
 from ._referee import Referee
 from ._seats import Seat
 from ._session import Session
@@ -274,6 +275,7 @@ class Game(SeatBots, DealNotes):
             if type(event) is engine.TimedOut:
                 self.seats[event.seat].set_away(True)
                 self.table.table_update()
+        send_now()  # (the events, before what follows them is worked out)
         self.after_events()
 
     def _send(self, event: engine.Event) -> None:

@@ -6,8 +6,10 @@ a *batch* (``with batch():``, around each request in a connection's reader and a
 deadline in a table's task). Frames take one of two routes:
 
 - A batch's frames go out at its end: all a client was sent, in one non-blocking ``send`` on
-  the connection's socket (the reply, the events, ``turn``, ``legal``: one system call per
-  client per batch).
+  the connection's socket (one system call per client per batch). A game's events go out
+  earlier, as soon as they are made (``send_now``, called by ``Game.publish``): with the reply
+  to the action, in one ``send``; what the batch sends after them (``turn``, every seat's
+  ``legal``) at its end.
 - The writer task (``run``, one per connection) writes the rest with the stream's ``send_all``,
   each write within ``send_ms``: what the socket did not take at once (the client reads
   slowly), what was sent while a write was under way, and what was sent outside any batch
@@ -15,11 +17,10 @@ deadline in a table's task). Frames take one of two routes:
   ``heartbeat_ms`` (``on_idle``).
 
 Why not only the writer task, the plain way: waking a task and going through ``send_all`` for
-every receiver of every batch costs more of the server's CPU per action than all the rest of an
-action's work together; at 1,000 clients that is the difference between a p99 within target and
-one far over it (docs/BENCHMARKS.md, "The write path"). tests/test_server_outbox.py checks that
-what a client receives is exactly what the plain way (every frame through ``send_all``) would
-deliver, whatever the socket takes at once.
+every receiver of every batch costs the server's CPU per action about a third more, and at
+1,000 clients its p99 went over the target (docs/BENCHMARKS.md, "The write path").
+tests/test_server_outbox.py checks that what a client receives is exactly what the plain way
+(every frame through ``send_all``) would deliver, whatever the socket takes at once.
 
 A queue longer than ``limit`` frames means the client stopped reading: what is queued is thrown
 away (its session keeps its events for a resume), the last message ``on_full()`` gives (``bye``
@@ -69,6 +70,20 @@ def batch() -> Iterator[None]:
         _BATCH.reset(token)
         for outbox in made.due:
             outbox.flush()
+
+
+def send_now() -> None:
+    """What the batch under way in this task has sent so far goes out now, each client's in one
+    ``send``; the batch goes on, and what it sends from now on leaves at its end. A game's
+    events are sent this way as soon as they are made (``Game.publish``): the players see an
+    action before the server works out what comes after it (``turn``, every seat's ``legal``,
+    the bots)."""
+    mine = _BATCH.get()
+    if mine is None or mine.task is not trio.lowlevel.current_task():
+        return
+    due, mine.due = mine.due, []
+    for outbox in due:
+        outbox.flush()
 
 
 class Outbox:

@@ -15,7 +15,7 @@ import pytest
 import trio
 import trio.testing
 
-from neveryu.server._outbox import Outbox, batch
+from neveryu.server._outbox import Outbox, batch, send_now
 
 
 def pair(buffer: int | None = None) -> tuple[trio.SocketStream, socket.socket, trio.SocketStream]:
@@ -256,3 +256,21 @@ async def test_a_frame_queued_as_the_heartbeat_falls_due_is_written_not_timed_ou
     sock.detach()
     assert box.failure is None
     assert idle == [start + 2.0]
+
+
+async def test_send_now_writes_what_the_batch_sent_so_far_and_the_rest_at_its_end():
+    box, counting, client = counted_outbox()
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(box.run)
+            with batch():
+                box.send(b"a" * 10)  # the reply
+                box.send(b"b" * 10)  # the events
+                send_now()
+                assert counting.sends == [20]
+                box.send(b"c" * 10)  # what follows them (turn, legal)
+                assert counting.sends == [20]
+            assert counting.sends == [20, 10]
+            assert await read_exactly(client, 30) == b"a" * 10 + b"b" * 10 + b"c" * 10
+            box.end()
+    counting.detach()
