@@ -34,7 +34,6 @@ from typing import IO, Any
 import attrs
 
 KEEP_S = 2 * 24 * 3600  # a kept session older than this is stale (its table is long gone)
-SAVE_EVERY_S = 1.0  # the last seen seq is written at most this often
 
 
 def state_dir(environ: dict[str, str] | os._Environ[str] | None = None) -> Path:
@@ -114,26 +113,15 @@ class Slot:
         self._problem = problem
         self._clock = clock
         self._written: tuple[str, str, int, int, int] | None = None
-        self._written_at = 0.0
         self._failed = False
 
-    def save(
-        self, name: str, token: str, seq: int, deal_seq: int, deal_events: int = 0, *, force: bool = False
-    ) -> None:
+    def save(self, name: str, token: str, seq: int, deal_seq: int, deal_events: int = 0) -> None:
         """Keep ``token`` (for ``name``) with the last ``seq`` seen, the current deal's first
-        ``deal_seq`` and its ``deal_events`` shown. A change of only ``seq`` (and
-        ``deal_events``) is written at most every ``SAVE_EVERY_S``."""
+        ``deal_seq`` and its ``deal_events`` shown; every change is written at once (a client
+        killed a moment later must not count what its player saw as missed)."""
         now = self._clock()
         what = (name, token, seq, deal_seq, deal_events)
         if what == self._written:
-            return
-        if (
-            not force
-            and self._written is not None
-            and self._written[:2] == what[:2]
-            and self._written[3] == deal_seq
-            and now - self._written_at < SAVE_EVERY_S
-        ):
             return
         body = {"server": self.server, "name": name, "token": token, "seq": seq, "deal_seq": deal_seq}
         body["deal_events"] = deal_events
@@ -143,7 +131,7 @@ class Slot:
         except OSError as exc:
             self._report(f"cannot keep the session in {self.path}: {exc.strerror or exc}")
             return
-        self._written, self._written_at = what, now
+        self._written = what
 
     def forget(self) -> None:
         """Remove the entry: there is no seat to come back to."""

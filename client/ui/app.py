@@ -234,18 +234,16 @@ class Keeper:
         ):
             self.slot.forget()
         elif state.session and state.screen == "table":
-            force = t in ("welcome", "deal_started", "state", "table_joined")
-            self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events, force=force)
+            self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events)
 
     def end(self, state: model.State, gone: bool) -> None:
         """The client stops: ``gone`` (no seat to come back to), the session is forgotten; else
-        it is kept with the last ``seq`` seen, written now (``follow`` writes a change of only
-        the ``seq`` at most every second): what the player saw is not "while you were away"
-        when he comes back."""
+        it is kept with the last ``seq`` seen (``follow`` wrote it already): what the player saw
+        is not "while you were away" when he comes back."""
         if gone:
             self.slot.forget()
         elif state.session and state.screen == "table":
-            self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events, force=True)
+            self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events)
 
 
 def resumed_state(name: str, kept: Any) -> model.State:
