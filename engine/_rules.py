@@ -131,7 +131,9 @@ class Rules:
         elif kind != auto and self.deck_choice_players is not None:
             clo, chi = self.deck_choice_players
             if not clo <= players <= chi:
-                raise ValueError(f"{self.name} uses the {auto} deck with {players} players")
+                chosen = f"{clo}" if clo == chi else f"{clo}–{chi}"
+                why = f"a deck is chosen at {chosen} only"
+                raise ValueError(f"{self.name} deals the {auto} deck to {players} players ({why})")
         size = (36 if kind.endswith("36") else 52) * decks_in(kind)
         if size - int(self.hidden_card) < 2 * players:
             raise ValueError(f"a {kind} deck is too small for {players} players")

@@ -218,13 +218,13 @@ def test_create_offers_the_full_screen_forms_fields_and_values():
     from neveryu.client.plain.actions import PlainController
     from neveryu.client.plain.create import create_form
 
-    words = "hoyle 4 bots hard scoring chips_per_card deck 2x52 declare_none on packet_size 2 turn 30 deals 3"
+    words = "hoyle 5 bots hard scoring chips_per_card deck 2x52 declare_none on packet_size 2 turn 30 deals 3"
     assert create_form(tuple(words.split()) + ("password", "PwD"), (), ()).request() == {
         "t": "create_table",
         "variant": "hoyle",
         "options": {"scoring": "chips_per_card", "deck": "2x52", "declare_none": True, "packet_size": 2},
-        "seats": 4,
-        "bots": ["sharp"] * 3,
+        "seats": 5,
+        "bots": ["sharp"] * 4,
         "turn_ms": 30000,
         "deals": 3,
         "password": "PwD",
