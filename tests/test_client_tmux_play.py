@@ -37,7 +37,7 @@ def test_ctrl_c_keeps_the_game_for_the_next_play_and_q_ends_it(tmp_path):
         hand = cards(screen)  # (it changes only when she acts)
         tmux.keys("?")
         screen = tmux.wait_for(lambda s: "Ctrl-C" in s, what="the help")
-        assert "the game is kept, and the next neveryu play offers to go on with it" in in_the_box(screen)
+        assert "the game is kept, and next time you are offered to go on with it" in in_the_box(screen)
         tmux.keys("Escape")
         tmux.wait_for(lambda s: "┌ Help" not in s, what="the help to close")
         tmux.keys("C-c")

@@ -45,7 +45,7 @@ HELP_TABLE = (
     ("Ctrl-C", "help.ctrl_c"),
     ("Esc", "help.esc"),
 )
-HELP_PLAY = tuple(  # neveryu play: q ends the game, Ctrl-C keeps it for the next neveryu play
+HELP_PLAY = tuple(  # neveryu play: q ends the game, Ctrl-C keeps it for next time
     (key, {"help.leave": "help.leave_play", "help.ctrl_c": "help.ctrl_c_play"}.get(what, what))
     for key, what in HELP_TABLE
 )
