@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 
+import budget
 import pytest
 
 from neveryu import engine
@@ -44,6 +45,7 @@ def server_port():
 @needs_node
 @pytest.mark.parametrize("variant", list(engine.VARIANTS))
 def test_example_bot_plays_a_whole_deal(server_port, variant):
+    limit = budget.seconds(60)  # (a hoyle-three deal runs to a couple of thousand sets)
     result = subprocess.run(
         [
             NODE,
@@ -53,13 +55,13 @@ def test_example_bot_plays_a_whole_deal(server_port, variant):
             "--variant",
             variant,
             "--timeout",
-            "40",
+            str(round(limit)),
             "--bot",
             "sharp",
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=limit + 30,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     lines = result.stdout.splitlines()
