@@ -6,8 +6,7 @@ A ``Game`` exists from ``start`` to the end of the match. The table owns it and 
 requests (``play``), the contributions to the next deal's shuffle (``contribute``: fair deal 2,
 ``_shuffle``) and the deadlines that are the game's (``BOT`` of a seat, ``NEXT_DEAL``,
 ``contributions``, and its referee's); everything the game sends goes through ``publish``:
-each receiver gets the copy of each event ``_wire.copies`` gives it, and nothing else.
-"""
+each receiver gets the copy of each event ``_wire.copies`` gives it, and nothing else."""
 
 from __future__ import annotations
 
@@ -154,7 +153,7 @@ class Game(SeatBots, DealNotes):
         self._note_deal(deal, opening)
         if self.journal is not None:
             self.journal.dealt(self)
-        log.info("table %d: deal %d begins (dealer %d)", self.table.id, self.deal_no, deal.dealer)
+        log.info("table %d: deal %d begins (dealer: seat %d)", self.table.id, self.deal_no, deal.dealer + 1)
         self.table.refresh_summary()
         assert self.referee is not None
         self.publish(self.referee.begin(opening))
@@ -218,8 +217,8 @@ class Game(SeatBots, DealNotes):
             self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
             if seat.session is not None:
                 seat.session.event(_wire.legal_message(engine.NO_ACTION))
-        table, loser, winner = self.table.id, deal.loser, deal.winner
-        log.info("table %d: deal %d ends (loser %s, winner %s)", table, self.deal_no, loser, winner)
+        loser, winner = ("none" if s is None else f"seat {s + 1}" for s in (deal.loser, deal.winner))
+        log.info("table %d: deal %d ends (loser: %s, winner: %s)", self.table.id, self.deal_no, loser, winner)
         if self.match.deals_played < self.settings.deals:
             self.timers.start(TimerKey(Deadline.NEXT_DEAL), self.settings.deal_pause_ms)
             return
