@@ -34,7 +34,6 @@ from neveryu import engine
 from neveryu.engine.bots import ALIASES, LEVELS
 
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, plain_mode, plain_texts, player_name, prefs_of
-from ._words import plural
 from .serve import add_record_arguments, with_records
 
 DEFAULT_BOT = "hard"
@@ -246,11 +245,14 @@ def run(args: argparse.Namespace) -> int:
         # table stays in the journal, for the next neveryu play; q gave the seat up: it ends.
         running.stop(keep_tables=slot is not None and slot.path.exists())
     if records.written:
-        neveryu = commands().neveryu
+        t = Texts(display.lang)
         print(
-            f"{plural(records.written, 'deal')} recorded in {records.path}:"
-            f" {neveryu} history lists them,"
-            f" {neveryu} replay ID shows one."
+            t(
+                "exit.recorded",
+                deals=t.count(records.written, "deals"),
+                path=records.path,
+                neveryu=commands().neveryu,
+            )
         )
     return code
 

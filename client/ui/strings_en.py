@@ -558,6 +558,7 @@ EN: dict[str, str] = {
     "fair_problem.mine_dropped": "your contribution was accepted and then left out",
     # after the screen closes
     "exit.seat_kept": "Your seat at table {table} is kept. To come back: {command}",
+    "exit.recorded": "{deals} recorded in {path}: {neveryu} history lists them, {neveryu} replay ID shows one.",
     "exit.server_gone": "The server at {address} has stopped. When it runs again: {command}",
     "exit.lost": "The connection to {address} was lost; your seat is kept for a while. To come back: {command}",
     "exit.replaced": "Another client took over this session.",

@@ -536,6 +536,7 @@ RU: dict[str, str] = {
     "fair_problem.mine_replaced": "вместо вашего вклада взят другой",
     "fair_problem.mine_dropped": "ваш вклад приняли, но не использовали",
     "exit.seat_kept": "Ваше место за столом {table} сохранено. Чтобы вернуться: {command}",
+    "exit.recorded": "Записано: {deals}, в {path}. {neveryu} history покажет их список, {neveryu} replay НОМЕР — одну.",
     "exit.server_gone": "Сервер {address} остановлен. Когда он снова заработает: {command}",
     "exit.lost": "Связь с {address} потеряна; место за вами пока сохраняется. Чтобы вернуться: {command}",
     "exit.replaced": "Эту сессию подхватил другой клиент.",
