@@ -194,6 +194,22 @@ class Session:
             return None
         return [frame for seq, frame in zip(self.buffer_seqs, self.buffer) if seq > last_seq]
 
+    # -- where it sits ------------------------------------------------------------------------
+
+    def sit(self, table: Place, seat: int | None) -> None:
+        """It takes seat ``seat`` at ``table`` (None: it watches, a spectator)."""
+        self.table, self.seat = table, seat
+
+    def leave(self, now: float | None = None) -> None:
+        """It leaves its table and is back in the lobby. ``now`` (trio's clock): when its
+        connection is gone, its grace time in the lobby (``forget_gone``) starts then; None: it
+        keeps the time its connection went."""
+        self.table, self.seat = None, None
+        if now is not None and self.link is None:
+            self.dropped_at = now
+
+    # -- its connection -----------------------------------------------------------------------
+
     def attach(self, link: Link) -> Link | None:
         """Make ``link`` this session's connection; returns the one it replaces (the caller
         closes it: a second connection with the same token replaces the first)."""
