@@ -1,6 +1,6 @@
 """The client's model: a pure reducer of protocol messages (client/ui/model.py), tested on message
 sequences recorded from seeded deals of every variant, without a terminal. The log per table,
-the recap and who came and went (issue 22): tests/test_client_model_log.py."""
+the recap and who came and went, on hand-made sequences: tests/test_client_model_log.py."""
 
 from __future__ import annotations
 
@@ -349,7 +349,7 @@ def test_back_from_away_on_ones_turn_restarts_the_countdown():
 @pytest.mark.parametrize("variant", sorted(PLAYERS))
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_engine_view_of_the_model_is_the_engines_own_view(variant, seed):
-    """issue 21, "one reducer": the headless bot reads the same model as the screen, through
+    """One reducer for every client: the headless bot reads the same model as the screen, through
     ``engine_view``; after every batch it equals the engine's ``view(seat)`` (the hand in any
     order; at the deal's end the turn is over, and the next claim and the last set moot: a set
     that covered the winner's last set goes back to its owner, who alone is told)."""

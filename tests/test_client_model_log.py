@@ -1,6 +1,6 @@
-"""The client's model (client/ui/model.py), issue 22: the log per table, names of their time, the
-recap after a drop, who came and went, and the deal summary; on hand-made message sequences,
-without a terminal. The model following recorded deals: tests/test_client_model.py."""
+"""The client's model (client/ui/model.py) as the player reads it: the log per table, names of their
+time, the recap after a drop, who came and went, and the deal summary; on hand-made message
+sequences, without a terminal. The model following recorded deals: tests/test_client_model.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from client_messages import deal_snapshot
 from neveryu.client.ui import model
 from neveryu.client.ui.texts import Texts
 
-# -- issue 22: the log per table, names of their time, the recap, who came and went ------------
+# -- what the log says: per table, names of their time, the recap, who came and went ----------
 
 
 def _seats(*names, away=()):
