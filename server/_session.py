@@ -33,10 +33,14 @@ class Link(Protocol):
 
 
 class Place(Protocol):
-    """Where a session sits, as the server sees it: a table (``_table.Table``)."""
+    """Where a session sits, as the server sees it: a table (``_table.Table``; its attributes
+    read-only here, as the table alone changes them)."""
 
-    id: int
-    summary: dict[str, Any]
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def summary(self) -> dict[str, Any]: ...
 
     def handle(self, session: Session, request: protocol.Request) -> None: ...
 
