@@ -265,8 +265,9 @@ def test_a_resume_says_when_the_replayed_events_are_all_in(server):
 
 
 def test_a_resume_on_ones_own_turn_counts_down_the_time_left_not_the_whole_turn(server):
-    """The server tells the turn again after its replay, with the time left now (#22): the model
-    takes that time, and not the replayed turn's, which was counted when it was first sent."""
+    """The server tells the turn again after its replay, with the time left now (docs/PROTOCOL.md,
+    "Resume"): the model takes that time, and not the replayed turn's, which was counted when it was
+    first sent."""
     states: list[model.State] = [model.State()]
 
     def deliver(msg):

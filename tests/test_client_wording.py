@@ -1,5 +1,5 @@
-"""Small things the client says (issue 36's smaller items): lines about one's own seat said to
-him, and the other texts checked here one by one."""
+"""Small things the client says, each worded as a player reads it: lines about one's own seat said
+to him, and the other texts checked here one by one."""
 
 from __future__ import annotations
 
