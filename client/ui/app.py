@@ -33,7 +33,8 @@ from . import model
 from .controller import Controller
 from .keys import build_key_bindings
 from .layout import STYLE, Screen
-from .net import RESUMABLE_BYES, Net
+from .net import Net
+from .net_inbox import RESUMABLE_BYES
 from .replay import Replay, ReplayController, replay_keys
 from .replay_deal import Deal
 from .texts import Texts
