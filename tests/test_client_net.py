@@ -12,8 +12,8 @@ import budget
 import pytest
 
 from neveryu.client.ui import model
-from neveryu.client.ui.app import hello_fields
 from neveryu.client.ui.net import Net
+from neveryu.client.ui.session import hello_fields
 
 
 @pytest.fixture
