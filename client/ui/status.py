@@ -14,6 +14,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from .layout_common import deal_of
 from .model import State
 from .standings import standings
 from .texts import Texts
@@ -115,7 +116,7 @@ def _between_deals(s: State, t: Texts) -> StyleAndTextTuples:
             who = ""
         deals = table.get("deals")
         key = "status.deal_over" if t.live else "status.replay_over"  # a replay: nothing comes next
-        return [("class:turn", t(key, deal=_deal_of(s.deal_no, deals), who=who))]
+        return [("class:turn", t(key, deal=deal_of(s.deal_no, deals), who=who))]
     board = standings(s) if s.match_over is not None else None
     if board is not None:
         if board.first:
@@ -146,7 +147,3 @@ def waiting_text(t: Texts, s: State) -> str:
     if "n" in args and key == "wait.seats":
         args = {"seats": t.count(args["n"], "seats")}
     return t(key, **args)
-
-
-def _deal_of(deal_no: int, deals: Any) -> str:
-    return f"{deal_no}/{deals}" if isinstance(deals, int) and deals else str(deal_no)
