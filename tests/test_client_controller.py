@@ -13,9 +13,9 @@ import pytest
 from test_client_app import SEATS, deal_messages
 
 from neveryu.client.ui import controller as controller_module
-from neveryu.client.ui.app import exit_note
 from neveryu.client.ui.controller import Controller, Prefs
 from neveryu.client.ui.create_form import CreateForm
+from neveryu.client.ui.session import exit_note
 from neveryu.client.ui.strings import EN, RU
 from neveryu.client.ui.texts import Texts
 

@@ -15,11 +15,12 @@ from records_deals import played_deals
 from test_client_app import _until
 
 from neveryu.client.ui import model
-from neveryu.client.ui.app import build_app, hello_fields
+from neveryu.client.ui.app import build_app
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.net import Net
 from neveryu.client.ui.record_pages import record_text
 from neveryu.client.ui.replay import Replay
+from neveryu.client.ui.session import hello_fields
 from neveryu.client.ui.texts import Texts
 from neveryu.server import check_record, record_json
 

@@ -92,7 +92,8 @@ def test_a_chat_line_too_long_is_kept_in_the_field_and_said_not_cut():
 
 
 def test_one_long_chat_message_leaves_room_for_the_others():
-    from neveryu.client.ui.layout import CHAT_LINES, Screen
+    from neveryu.client.ui.layout import Screen
+    from neveryu.client.ui.layout_log import CHAT_LINES
 
     c = make(deal_messages())
     c.receive({"t": "chat", "seq": 20, "ts": 0, "seat": 1, "name": "bot 2", "text": "word " * 100})
