@@ -63,7 +63,7 @@ _BATCH: contextvars.ContextVar[_Batch | None] = contextvars.ContextVar("neveryu_
 
 @contextlib.contextmanager
 def batch() -> Iterator[None]:
-    """The work done inside is one batch: what it sends each client leaves in one ``send`` at
+    """The work done inside is one batch: what it sends each client leaves in one write at
     its end (``Outbox.flush``). The batch is its task's own: what another task sends meanwhile
     (one it started included, whose context is a copy of this one's) is not part of it."""
     made = _Batch()
@@ -78,7 +78,7 @@ def batch() -> Iterator[None]:
 
 def send_now() -> None:
     """What the batch under way in this task has sent so far goes out now, each client's in one
-    ``send``; the batch goes on, and what it sends from now on leaves at its end. A game's
+    write; the batch goes on, and what it sends from now on leaves at its end. A game's
     events are sent this way as soon as they are made (``Game.publish``): the players see an
     action before the server works out what comes after it (``turn``, every seat's ``legal``,
     the bots)."""
@@ -157,7 +157,7 @@ class Outbox:
             self._wake.set()  # another task's batch holds the queue: the writer takes it now
 
     def flush(self) -> None:
-        """Write the queue with one non-blocking ``send`` (a batch's end calls it), unless the
+        """Write the queue with one non-blocking write (a batch's end calls it), unless the
         writer task has it: a write under way, a frame begun, a last message queued."""
         self._due_in = None
         if self._writing or self._closing or self._rest or not self._queue:
