@@ -13,7 +13,6 @@ from __future__ import annotations
 import collections
 import logging
 import math
-import socket
 from collections.abc import Awaitable, Callable
 
 import trio
@@ -52,12 +51,8 @@ class ClientConnection:
         self.dispatch = dispatch
         self.wire = protocol.Connection("server")
         self.session: Session | None = None
-        # The stream's socket as the standard library's, for the outbox's direct writes: the
-        # same socket, not a copy; detached (never closed through it) when the connection ends.
-        self.sock = socket.socket(fileno=stream.socket.fileno())
         self.outbox = Outbox(
             stream,
-            self.sock,
             limit=limits.outbox,
             send_s=limits.send_ms / 1000,
             heartbeat_s=limits.heartbeat_ms / 1000,
@@ -163,7 +158,6 @@ class ClientConnection:
                     nursery.start_soon(self._write)
                     await self._read()
         finally:
-            self.sock.detach()
             self._closing("closed")
             self._log_closed()
             self.closed.set()

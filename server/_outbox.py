@@ -5,22 +5,26 @@ which never waits. The work the server does for one request, or for one deadline
 a *batch* (``with batch():``, around each request in a connection's reader and around each
 deadline in a table's task). Frames take one of two routes:
 
-- A batch's frames go out at its end: all a client was sent, in one non-blocking ``send`` on
-  the connection's socket (one system call per client per batch). A game's events go out
-  earlier, as soon as they are made (``send_now``, called by ``Game.publish``): with the reply
-  to the action, in one ``send``; what the batch sends after them (``turn``, every seat's
-  ``legal``) at its end.
+- A batch's frames go out at its end: all a client was sent, in one non-blocking write to
+  the connection's socket (one system call per client per batch, by the batch's own task). A
+  game's events go out earlier, as soon as they are made (``send_now``, called by
+  ``Game.publish``): with the reply to the action, in one write; what the batch sends after
+  them (every seat's ``legal``) at its end.
 - The writer task (``run``, one per connection) writes the rest with the stream's ``send_all``,
   each write within ``send_ms``: what the socket did not take at once (the client reads
   slowly), what was sent while a write was under way, and what was sent outside any batch
   (shutdown, the lobby's sweeps). It also sends a heartbeat when nothing was written for
   ``heartbeat_ms`` (``on_idle``).
 
-Why not only the writer task, the plain way: waking a task and going through ``send_all`` for
-every receiver of every batch costs the server's CPU per action about a third more, and at
-1,000 clients its p99 went over the target (docs/BENCHMARKS.md, "The write path").
-tests/test_server_outbox.py checks that what a client receives is exactly what the plain way
-(every frame through ``send_all``) would deliver, whatever the socket takes at once.
+Why not only the writer task, the plain way: every write through ``send_all`` costs a task
+switch or two (the writer's wake, ``send_all``'s own checkpoint), for every receiver of every
+batch; and a request's events then leave only when its reader yields, after all the work that
+follows them. Sending the events early the plain way (the reader yielding between the events
+and that work, which another reader could then find half done) makes two writes per receiver
+of every action, each through a task. Side by side, both plain ways cost markedly more server
+CPU per action (docs/BENCHMARKS.md, "The write path"). tests/test_server_outbox.py checks
+that what a client receives is exactly what the plain way (every frame through ``send_all``)
+would deliver, whatever the socket takes at once.
 
 A queue longer than ``limit`` frames means the client stopped reading: what is queued is thrown
 away (its session keeps its events for a resume), the last message ``on_full()`` gives (``bye``
@@ -36,7 +40,7 @@ import collections
 import contextlib
 import contextvars
 import math
-import socket
+import os
 from collections.abc import Callable, Iterator
 
 import trio
@@ -59,7 +63,7 @@ _BATCH: contextvars.ContextVar[_Batch | None] = contextvars.ContextVar("neveryu_
 
 @contextlib.contextmanager
 def batch() -> Iterator[None]:
-    """The work done inside is one batch: what it sends each client leaves in one ``send`` at
+    """The work done inside is one batch: what it sends each client leaves in one write at
     its end (``Outbox.flush``). The batch is its task's own: what another task sends meanwhile
     (one it started included, whose context is a copy of this one's) is not part of it."""
     made = _Batch()
@@ -74,7 +78,7 @@ def batch() -> Iterator[None]:
 
 def send_now() -> None:
     """What the batch under way in this task has sent so far goes out now, each client's in one
-    ``send``; the batch goes on, and what it sends from now on leaves at its end. A game's
+    write; the batch goes on, and what it sends from now on leaves at its end. A game's
     events are sent this way as soon as they are made (``Game.publish``): the players see an
     action before the server works out what comes after it (``turn``, every seat's ``legal``,
     the bots)."""
@@ -89,8 +93,8 @@ def send_now() -> None:
 class Outbox:
     """The frames for one client (``send``) and their writer (``run``).
 
-    ``stream``: the connection (a ``trio.SocketStream``); ``sock``: its socket as the standard
-    library's, for the direct writes. ``limit``: frames queued at most; ``send_s``: seconds each
+    ``stream``: the connection (a ``trio.SocketStream``; the direct writes go to its socket's
+    file descriptor). ``limit``: frames queued at most; ``send_s``: seconds each
     write of the queue may take; ``heartbeat_s``: seconds without a write after which
     ``on_idle()`` is called (it sends a heartbeat event). ``on_full()``: the queue overflowed;
     it returns the frame of the last message to send instead, or None to close without one.
@@ -99,7 +103,6 @@ class Outbox:
     def __init__(
         self,
         stream: trio.SocketStream,
-        sock: socket.socket,
         *,
         limit: int,
         send_s: float,
@@ -108,7 +111,6 @@ class Outbox:
         on_full: Callable[[], bytes | None],
     ) -> None:
         self.stream = stream
-        self.sock = sock
         self.limit = limit
         self.send_s = send_s
         self.heartbeat_s = heartbeat_s
@@ -155,7 +157,7 @@ class Outbox:
             self._wake.set()  # another task's batch holds the queue: the writer takes it now
 
     def flush(self) -> None:
-        """Write the queue with one non-blocking ``send`` (a batch's end calls it), unless the
+        """Write the queue with one non-blocking write (a batch's end calls it), unless the
         writer task has it: a write under way, a frame begun, a last message queued."""
         self._due_in = None
         if self._writing or self._closing or self._rest or not self._queue:
@@ -166,13 +168,11 @@ class Outbox:
         self._send_now(data)
 
     def _send_now(self, data: bytes) -> None:
-        """One non-blocking ``send`` of ``data``; what the socket does not take is left to the
-        writer."""
-        try:
-            sent = self.sock.send(data)
-        except BlockingIOError:
-            sent = 0
-        except OSError:  # the peer is gone: the reader or the writer will find out
+        """One non-blocking write of ``data`` to the stream's socket; what it does not take is
+        left to the writer."""
+        try:  # (trio keeps the socket non-blocking; a closed one's descriptor is -1: EBADF)
+            sent = os.write(self.stream.socket.fileno(), data)
+        except OSError:  # full (BlockingIOError), or the peer is gone: the writer will find out
             sent = 0
         if sent:
             self.last_written_at = trio.current_time()
