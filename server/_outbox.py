@@ -170,7 +170,9 @@ class Outbox:
     def _send_now(self, data: bytes) -> None:
         """One non-blocking write of ``data`` to the stream's socket; what it does not take is
         left to the writer."""
-        try:  # (trio keeps the socket non-blocking; a closed one's descriptor is -1: EBADF)
+        # (trio keeps the socket non-blocking; a closed one's descriptor is -1: EBADF. Where a
+        # socket is no file descriptor (Windows), every write fails so: the writer does them all.)
+        try:
             sent = os.write(self.stream.socket.fileno(), data)
         except OSError:  # full (BlockingIOError), or the peer is gone: the writer will find out
             sent = 0
