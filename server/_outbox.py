@@ -45,6 +45,9 @@ from collections.abc import Callable, Iterator
 
 import trio
 
+# A socket is a file descriptor on POSIX systems only; elsewhere (Windows) the writer task
+# writes everything, the plain way.
+DIRECT_WRITES = os.name == "posix"
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
 
 
@@ -170,12 +173,12 @@ class Outbox:
     def _send_now(self, data: bytes) -> None:
         """One non-blocking write of ``data`` to the stream's socket; what it does not take is
         left to the writer."""
-        # (trio keeps the socket non-blocking; a closed one's descriptor is -1: EBADF. Where a
-        # socket is no file descriptor (Windows), every write fails so: the writer does them all.)
-        try:
-            sent = os.write(self.stream.socket.fileno(), data)
-        except OSError:  # full (BlockingIOError), or the peer is gone: the writer will find out
-            sent = 0
+        sent = 0
+        if DIRECT_WRITES:  # (trio keeps the socket non-blocking; a closed one's descriptor is -1)
+            try:
+                sent = os.write(self.stream.socket.fileno(), data)
+            except OSError:  # full (BlockingIOError), or the peer is gone: the writer will find out
+                sent = 0
         if sent:
             self.last_written_at = trio.current_time()
         if sent < len(data):
