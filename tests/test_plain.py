@@ -268,7 +268,7 @@ def test_the_replay_offers_the_full_screen_viewers_moves_and_views():
         "Bot 2, 9 cards: 6S 6H 6C 7H 7D 7C 8D 9C QH.",
         "Bot 3, 9 cards: 6D 8C 9D 10D JD QD QC KS KH.",
         "Bot 4, 9 cards: 7S 8S 10S 10H 10C JH JC AH AC.",
-        "Deal 1 of 1: ann deals, 36 deck.",
+        "Deal 1 of 1: ann deals, a 36-card deck.",
     ]
     for order, index in [("3", 2), ("back", 1), ("end", steps - 1), ("start", 0)]:
         assert r.order(order) and r.index == index, order

@@ -216,6 +216,15 @@ class Texts:
             return f"{n} {plural_ru(n, *forms)}"
         return f"{n} {forms[0] if n == 1 else forms[-1]}"
 
+    def deck(self, kind: Any) -> str:
+        """A deck kind of the protocol (``"36"``, ``"52"``, ``"2x36"``, ``"2x52"``) in words:
+        "a 52-card deck", "two 36-card decks"."""
+        text = str(kind or "")
+        two, _, size = text.rpartition("x")
+        if not size.isdigit():
+            return self.safe(text)
+        return self("deck.two" if two else "deck.one", n=size, cards=self.count(int(size), "cards"))
+
     # -- cards and claims -------------------------------------------------------------------
 
     def rank(self, rank: str) -> str:
@@ -392,7 +401,7 @@ class Texts:
                 "log.deal_started",
                 deal=f"{deal}/{deals}" if isinstance(deals, int) and deals else deal,
                 name=self.seat_name(names, a.get("dealer")),
-                deck=str(a.get("deck") or "").replace("x", "×"),
+                deck=self.deck(a.get("deck")),
             )
         if key == "set_laid":
             claim = self.claim(a.get("count"), a.get("rank"))
