@@ -21,3 +21,15 @@ from neveryu.client.ui.texts import Texts
 )
 def test_the_deck_is_said_in_words(lang, kind, said):
     assert Texts(lang).deck(kind) == said
+
+
+def test_every_commands_help_is_plain_text_without_markup():
+    from neveryu.client.cli import COMMANDS, build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name in COMMANDS:
+        text = sub.choices[name].format_help()  # type: ignore[attr-defined]
+        assert "``" not in text, name
+    serve = sub.choices["serve"].format_help()  # type: ignore[attr-defined]
+    assert "ServerConfig" not in serve and 'log_level = "info"' in serve
