@@ -33,3 +33,51 @@ def test_every_commands_help_is_plain_text_without_markup():
         assert "``" not in text, name
     serve = sub.choices["serve"].format_help()  # type: ignore[attr-defined]
     assert "ServerConfig" not in serve and 'log_level = "info"' in serve
+
+
+class _Names:
+    """Seat names for ``Texts.recap``: seat 1 is Bob, this client sits at seat 0."""
+
+    seat = 0
+    names = ("Ann", "Bob")
+
+    def seat_name(self, seat):
+        return self.names[seat]
+
+    def shared(self, name, seat):
+        return False
+
+    def tag(self, seat):
+        return None
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "While you were away: deal 2 ended, Bob lost; 3 sets laid."),
+        ("ru", "Пока вас не было: партия 2 окончена, проиграл Bob; положено 3 набора."),
+    ],
+)
+def test_the_recap_has_one_colon(lang, said):
+    args = {"deals": [(2, 1, None)], "sets": 3, "mine": 0}
+    assert Texts(lang).recap(_Names(), args) == said
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_line_modes_match_end_is_said_once_with_the_commands_that_go_on(lang):
+    from plain_driver import golden
+
+    from neveryu.client.plain.words import PlainTexts
+
+    t = PlainTexts(lang)
+    lines = golden(lang).read_text(encoding="utf-8").splitlines()
+    over = [x for x in lines if x.startswith(t("log.match_ended", scores="").split(".")[0])]
+    assert len(over) == 1
+    assert lines[-1] == t("plain.again_play")
+    assert (
+        lines[-1]
+        == {
+            "en": "Another match: ready (or s). To quit: quit (or q).",
+            "ru": "Ещё матч: ready (или s). Выйти: quit (или q).",
+        }[lang]
+    )

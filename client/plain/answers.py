@@ -11,6 +11,7 @@ from __future__ import annotations
 from neveryu.client.ui import pages, players, record_pages
 from neveryu.client.ui.controller_base import Dialog
 from neveryu.client.ui.rules_text import rules_text
+from neveryu.client.ui.standings import standings
 from neveryu.client.ui.status import seconds_left
 
 from .actions import PlainController
@@ -217,6 +218,18 @@ def page(c: PlainController, kind: str, **data: object) -> list[str]:
     finally:
         c.dialog = before
     return page_lines(fragments, c.t.lang)
+
+
+def match_over_lines(c: PlainController) -> list[str]:
+    """The scores page at a match's end, said after the log's "The match is over" line: without
+    its own title saying it again, and with the typed commands that go on (``ready``, ``quit``)
+    in place of the full-screen keys."""
+    t = c.t
+    board = standings(c.state)
+    title = say(c, t("scores.over", played=t.count(board.deals, "deals"))) if board else None
+    again = {speakable(t(key), t.lang) for key in ("scores.again", "scores.again_play")}
+    lines = [x for x in page(c, "scores") if x != title and x not in again]
+    return [*lines, say(c, t("plain.again_play" if c.leave_quits else "plain.again"))]
 
 
 def rules_lines(c: PlainController) -> list[str]:

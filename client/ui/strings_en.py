@@ -457,7 +457,7 @@ EN: dict[str, str] = {
     "recap.snapshot": "the game went on (too much to replay); the table shows where it stands now.",
     "recap.nothing": "nothing happened",
     "recap.removed": "the table's host took your seat, and you are in the lobby",
-    "recap.deal": "deal {deal} ended: {who}",
+    "recap.deal": "deal {deal} ended, {who}",
     "recap.lost": "{name} lost",
     "recap.won": "{name} won",
     "recap.match": "the match ended",

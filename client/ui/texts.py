@@ -524,7 +524,7 @@ class Texts:
         for deal_no, loser, winner in a.get("deals") or ():
             who = self("recap.lost", name=self.seat_name(names, loser)) if loser is not None else ""
             who = who or (self("recap.won", name=self.seat_name(names, winner)) if winner is not None else "")
-            parts.append(self("recap.deal", deal=deal_no, who=who).rstrip(": "))
+            parts.append(self("recap.deal", deal=deal_no, who=who).rstrip(", "))
         if a.get("match"):
             parts.append(self("recap.match"))
         if a.get("sets"):
