@@ -13,7 +13,7 @@ from neveryu.client.ui.texts import Texts
     ("lang", "kind", "said"),
     [
         ("en", "52", "a 52-card deck"),
-        ("en", "2x36", "two 36-card decks"),
+        ("en", "2x36", "two decks of 36 cards"),
         ("ru", "36", "колода из 36 карт"),
         ("ru", "2x52", "две колоды по 52 карты"),
         ("ru", "2x36", "две колоды по 36 карт"),
@@ -81,3 +81,55 @@ def test_the_line_modes_match_end_is_said_once_with_the_commands_that_go_on(lang
             "ru": "Ещё матч: ready (или s). Выйти: quit (или q).",
         }[lang]
     )
+
+
+def _at_a_waiting_table(leave_quits=False, match_over=False):
+    from test_client_app import SEATS
+
+    from neveryu.client.ui.controller import Controller
+
+    c = Controller(Texts("en"), lambda r: None, clock=lambda: 100.0, leave_quits=leave_quits)
+    table = {"id": 1, "variant": "verish", "state": "waiting", "seats": SEATS}
+    c.receive({"t": "welcome", "re": 1, "server": {"name": "test"}, "session": "tok"})
+    c.receive({"t": "table_joined", "re": 2, "seat": 0, "table": table})
+    if match_over:
+        c.receive({"t": "match_ended", "seq": 3, "ts": 0, "scores": [0, 1, 0], "deals": 1})
+    return c
+
+
+def test_quitting_where_no_match_is_on_says_the_seat_waits_only_a_while():
+    from neveryu.client.ui.app import exit_note, seat_kept
+
+    c = _at_a_waiting_table()
+    assert seat_kept(c)
+    assert exit_note(c, "h:1", "neveryu join h:1") == (
+        "No match is on at table 1: your seat waits for you only a short while (30 s, unless the server"
+        " is set otherwise), then it is given up, and the table closes if nobody is left at it. To come"
+        " back before that: neveryu join h:1"
+    )
+
+
+def test_neveryu_play_keeps_no_game_once_its_match_is_over():
+    from neveryu.client.ui.app import exit_note, seat_kept
+
+    c = _at_a_waiting_table(leave_quits=True, match_over=True)
+    assert not seat_kept(c)
+    assert exit_note(c, "h:1", "scripts/play") is None
+
+
+def test_a_finished_plain_game_is_not_offered_as_unfinished(tmp_path):
+    """A one-deal ``neveryu play --plain`` played to its end and quit: the next ``neveryu
+    play`` on the same records finds no game kept (it would offer to go on with it)."""
+    import plain_driver
+
+    from neveryu.client.session_store import open_slot
+
+    db = str(tmp_path / "records.sqlite3")
+    argv = [a for a in plain_driver.command("verish", "en", 1) if a != "--no-record"] + ["--db", db]
+    player = plain_driver.Player("en")
+    lines = plain_driver._converse(argv, player, tmp_path / "state")
+    assert player.done, lines[-10:]
+    assert not any("To come back" in x for x in lines)
+    slot = open_slot(f"play {db}", "ann", folder=tmp_path / "state")
+    assert slot is not None and slot.kept is None
+    slot.close()

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from neveryu.client.ui.app import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state
+from neveryu.client.ui.app import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
 from neveryu.client.ui.net import Net
 
 from .actions import PlainController
@@ -247,7 +247,7 @@ def run_plain(
                 if last:
                     said.append(last)
                 if keeper is not None:
-                    keeper.end(c.state, gone=c.state.screen != "table")
+                    keeper.end(c.state, gone=not seat_kept(c))
 
     try:
         asyncio.run(main())

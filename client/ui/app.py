@@ -262,13 +262,26 @@ def exit_note(c: Controller, address: str, command: str) -> str | None:
         return t("exit.server_gone", address=address, command=command)
     if s.bye == "replaced":
         return t("exit.replaced")
-    if s.screen != "table" or not command or c.left:
+    if not seat_kept(c) or not command:
         return None
     if s.connection in ("lost", "resuming", "connecting"):
         return t("exit.lost", address=address, command=command)
+    table = (s.table or {}).get("id")
+    if s.connection == "connected" and (s.table or {}).get("state") != "playing":
+        return t("exit.seat_waits", table=table, command=command)  # no match on: docs/PROTOCOL.md, Resume
     if s.connection == "connected":
-        return t("exit.seat_kept", table=(s.table or {}).get("id"), command=command)
+        return t("exit.seat_kept", table=table, command=command)
     return None
+
+
+def seat_kept(c: Controller) -> bool:
+    """Whether the client that stops now keeps its seat to come back to: at a table, not given
+    up (``leave``); for ``neveryu play`` (``leave_quits``), only while its match is on (a match
+    over is no game left unfinished)."""
+    s = c.state
+    if s.screen != "table" or c.left:
+        return False
+    return not (c.leave_quits and (s.table or {}).get("state") != "playing")
 
 
 NOTES_S = 60.0
@@ -379,7 +392,7 @@ def run_client(
                 if note:
                     said.append(note)
                 if keeper is not None:
-                    keeper.end(controller.state, gone=controller.state.screen != "table" or controller.left)
+                    keeper.end(controller.state, gone=not seat_kept(controller))
 
     try:
         asyncio.run(main())

@@ -504,7 +504,7 @@ EN: dict[str, str] = {
     "log.dealer_drawn": "Draw for the dealer: {draws}. {name} drew the lowest card and deals.",
     "log.deal_started": "Deal {deal}: {name} deals, {deck}.",
     "deck.one": "a {n}-card deck",
-    "deck.two": "two {n}-card decks",
+    "deck.two": "two decks of {cards}",
     "log.set_laid": "{name} claims {claim}.",
     "log.set_laid_size": "{name} claims {claim} ({size} laid).",
     "log.set_laid_mine": "{name}: {claim} (really {cards}).",
@@ -559,6 +559,7 @@ EN: dict[str, str] = {
     "fair_problem.mine_replaced": "your contribution was replaced by another",
     "fair_problem.mine_dropped": "your contribution was accepted and then left out",
     # after the screen closes
+    "exit.seat_waits": "No match is on at table {table}: your seat waits for you only a short while (30 s, unless the server is set otherwise), then it is given up, and the table closes if nobody is left at it. To come back before that: {command}",
     "exit.seat_kept": "Your seat at table {table} is kept. To come back: {command}",
     "exit.recorded": "{deals} recorded in {path}: {neveryu} history lists them, {neveryu} replay ID shows one.",
     "exit.server_gone": "The server at {address} has stopped. When it runs again: {command}",

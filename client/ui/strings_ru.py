@@ -537,6 +537,7 @@ RU: dict[str, str] = {
     "fair_problem.announced_changed": "объявленный заранее вклад изменился",
     "fair_problem.mine_replaced": "вместо вашего вклада взят другой",
     "fair_problem.mine_dropped": "ваш вклад приняли, но не использовали",
+    "exit.seat_waits": "За столом {table} матч не идёт: ваше место ждёт вас недолго (30 с, если на сервере не задано иное), потом освобождается, а стол закрывается, если за ним никого не осталось. Чтобы вернуться до этого: {command}",
     "exit.seat_kept": "Ваше место за столом {table} сохранено. Чтобы вернуться: {command}",
     "exit.recorded": "Записано: {deals}, в {path}. {neveryu} history покажет их список, {neveryu} replay НОМЕР — одну.",
     "exit.server_gone": "Сервер {address} остановлен. Когда он снова заработает: {command}",
