@@ -478,7 +478,8 @@ def test_no_in_a_quads_window_says_whose_call_it_is_not_that_it_is_not_ones_turn
     ann, sent, _ = controller(take(ANN, quads=False))
     ann.challenge()
     assert ann.current_notice().text == (
-        "You have just taken the pile: discard your quads (d) or go on without (k). There is no set to answer now."
+        "You have just taken the pile: discard your quads (d) or go on without (k)."
+        " There is no set to answer now."
     )
     cid, sent, _ = controller(take(CID, quads=False))
     cid.challenge()
