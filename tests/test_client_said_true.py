@@ -130,6 +130,47 @@ def test_a_finished_plain_game_is_not_offered_as_unfinished(tmp_path):
     lines = plain_driver._converse(argv, player, tmp_path / "state")
     assert player.done, lines[-10:]
     assert not any("To come back" in x for x in lines)
+    assert lines[-1] == (
+        f"1 deal recorded in {db}: neveryu history lists them and neveryu replay ID shows one, each"
+        " with --db and that file."
+    )
     slot = open_slot(f"play {db}", "ann", folder=tmp_path / "state")
     assert slot is not None and slot.kept is None
     slot.close()
+
+
+def test_a_kept_game_names_its_records_file_once(tmp_path):
+    """``neveryu play --plain --db FILE``, its input ended after the first of two deals: the way
+    back names the file; the line of the deals recorded does not name it again."""
+    import subprocess
+
+    import plain_driver
+
+    db = str(tmp_path / "records.sqlite3")
+    argv = [a for a in plain_driver.command("verish", "en", 1) if a != "--no-record"] + ["--db", db]
+    argv[argv.index("--deals") + 1] = "2"
+    env = plain_driver.child_env(tmp_path / "state")
+    pipe = subprocess.PIPE
+    child = subprocess.Popen(argv, stdin=pipe, stdout=pipe, env=env, cwd=plain_driver.REPO)
+    assert child.stdin is not None and child.stdout is not None
+    player = plain_driver.Player("en")
+    lines: list[str] = []
+    try:
+        for line in plain_driver._lines(child.stdout.fileno()):
+            lines.append(line)
+            if line.startswith("The deal is over"):
+                child.stdin.close()  # the end of the input: the game is kept
+            reply = player.answer(line)
+            if reply is not None and not child.stdin.closed:
+                child.stdin.write(reply.encode() + b"\n")
+                child.stdin.flush()
+        assert child.wait(timeout=60) == 0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert lines[-2:] == [
+        f"Your seat at table 1 is kept. To come back: neveryu play --db {db}",
+        "1 deal recorded: neveryu history lists them and neveryu replay ID shows one, each with the"
+        " same --db.",
+    ]

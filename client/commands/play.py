@@ -243,17 +243,14 @@ def run(args: argparse.Namespace) -> int:
     finally:
         # Ctrl-C keeps the game, as a kill would: the seat is kept (its session on disk), so its
         # table stays in the journal, for the next neveryu play; q gave the seat up: it ends.
-        running.stop(keep_tables=slot is not None and slot.path.exists())
+        kept = slot is not None and slot.path.exists()
+        running.stop(keep_tables=kept)
     if records.written:
         t = Texts(display.lang)
-        print(
-            t(
-                "exit.recorded",
-                deals=t.count(records.written, "deals"),
-                path=records.path,
-                neveryu=commands().neveryu,
-            )
-        )
+        # the records file is named once: with --db, history and replay need it too, and the way
+        # back, said just before when the game is kept, names it already
+        key = "exit.recorded" if not args.db else "exit.recorded_same_db" if kept else "exit.recorded_db"
+        print(t(key, deals=t.count(records.written, "deals"), path=records.path, neveryu=commands().neveryu))
     return code
 
 

@@ -543,6 +543,8 @@ RU: dict[str, str] = {
     "exit.seat_waits": "За столом {table} матч не идёт: ваше место ждёт вас недолго (30 с, если на сервере не задано иное), потом освобождается, а стол закрывается, если за ним никого не осталось. Чтобы вернуться до этого: {command}",
     "exit.seat_kept": "Ваше место за столом {table} сохранено. Чтобы вернуться: {command}",
     "exit.recorded": "Записано: {deals}, в {path}. {neveryu} history покажет их список, {neveryu} replay НОМЕР — одну.",
+    "exit.recorded_db": "Записано: {deals}, в {path}. {neveryu} history покажет их список, {neveryu} replay НОМЕР — одну; обеим нужен --db с этим файлом.",
+    "exit.recorded_same_db": "Записано: {deals}. {neveryu} history покажет их список, {neveryu} replay НОМЕР — одну; обеим нужен тот же --db.",
     "exit.server_gone": "Сервер {address} остановлен. Когда он снова заработает: {command}",
     "exit.lost": "Связь с {address} потеряна; место за вами пока сохраняется. Чтобы вернуться: {command}",
     "exit.replaced": "Эту сессию подхватил другой клиент.",
