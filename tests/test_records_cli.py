@@ -92,10 +92,18 @@ def test_export_writes_a_valid_record_that_replays(db, capsys, tmp_path):
     target = tmp_path / "deal3.json"
     assert run(capsys, "export", "3", "--db", db, "-o", str(target)) == (0, "", "")
     assert json.loads(target.read_text("utf-8")) == doc
-    code, out, _ = run(capsys, "export", "3", "--db", db, "--seat", "1")
+    code, out, _ = run(capsys, "export", "3", "--db", db, "--seat", "2")  # seats count from 1
     seat_view = json.loads(out)
     VALIDATOR.validate(seat_view)
-    assert seat_view["view"] == 1
+    assert seat_view["view"] == 1  # (the record's data counts them from 0)
+
+
+@pytest.mark.parametrize("command", ["export", "replay"])
+@pytest.mark.parametrize("seat", ["0", "5"])
+def test_a_seat_the_deal_does_not_have_is_one_line_counted_from_1(db, capsys, command, seat):
+    assert len(json.loads(run(capsys, "export", "3", "--db", db)[1])["seats"]) == 4
+    code, out, err = run(capsys, command, "3", "--db", db, "--seat", seat)
+    assert (code, out, err) == (1, "", f"neveryu {command}: deal 3 has seats 1 to 4, not {seat}\n")
 
 
 @pytest.mark.parametrize("command", ["export", "replay"])
