@@ -15,7 +15,7 @@ COMMANDS: dict[str, str] = {
     "join": "join a server: the full-screen terminal client (--plain: the line mode, docs/PLAIN.md)",
     "serve": "run a server for the local network",
     "bot": "a bot that plays on a server over the protocol",
-    "history": "list the recorded deals: date, variant, players, result",
+    "history": "list the recorded deals: when each ended, variant, players, result",
     "replay": "replay a recorded deal in the terminal client (or --check every record)",
     "export": "write a recorded deal as JSON (the hand-history format of docs/RECORDS.md)",
     "stats": "players' statistics and ratings from the records; --top: the leaderboards",

@@ -174,3 +174,25 @@ def test_a_kept_game_names_its_records_file_once(tmp_path):
         "1 deal recorded: neveryu history lists them and neveryu replay ID shows one, each with the"
         " same --db.",
     ]
+
+
+def test_the_line_modes_last_deals_say_the_end_the_result_and_the_players_apart():
+    import time
+
+    from neveryu.client.plain import answers
+    from neveryu.client.plain.actions import PlainController
+    from neveryu.client.plain.words import PlainTexts
+
+    c = PlainController(PlainTexts("en"), lambda r: None, clock=lambda: 100.0)
+    summary = {
+        "id": 41,
+        "ended_ms": 1_700_000_000_000,
+        "variant": "verish",
+        "seats": [{"seat": 0, "name": "bob", "bot": None}, {"seat": 1, "name": "bot 2", "bot": "honest"}],
+        "loser": 1,
+        "winner": None,
+    }
+    when = time.strftime("%H:%M", time.localtime(1_700_000_000))
+    assert answers.recent_line(c, summary) == (
+        f"Deal 41, verish, ended at {when}, lost: Bot 2 (normal); players bob, Bot 2 (normal)."
+    )

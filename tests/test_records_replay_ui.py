@@ -242,7 +242,7 @@ def test_the_lobby_shows_the_servers_last_deals():
     assert c.state.screen == "lobby" and c.state.recent == (summary,)
     lines = ["".join(text for _s, text in line).rstrip() for line in Screen(c)._recent_lines(90, 5)]
     when = time.strftime("%H:%M", time.localtime(1_700_000_000))
-    assert lines == [f"  41 verish      {when}  lost: bob  bob, ann, Bot 3 (easy)"]
+    assert lines == [f"  41 verish      {when}  lost: bob · bob, ann, Bot 3 (easy)"]
     c.refresh()
     assert sent == [{"t": "list_tables"}, {"t": "list_records", "limit": 5}]
     assert model.reduce(c.state, {"t": "_left"}).recent == (summary,)  # kept across the lobby

@@ -196,8 +196,24 @@ def tables_lines(c: PlainController) -> list[str]:
         lines.append(t("plain.tables_none"))
     if s.recent:
         lines.append(t("plain.recent"))  # each as in the full-screen lobby: id, variant, time, result
-        lines += [" ".join(record_pages.summary_line(t, r).split()) + "." for r in s.recent]
+        lines += [recent_line(c, r) for r in s.recent]
     return [say(c, x) for x in lines]
+
+
+def recent_line(c: PlainController, r: dict[str, object]) -> str:
+    """A deal of a ``records`` list in a sentence: its id, variant, when it ended, its result,
+    who played (as the full-screen lobby's line)."""
+    t = c.t
+    when, result, players = record_pages.summary_parts(t, r)
+    result = result or t("plain.no_result")
+    return t(
+        "plain.recent_row",
+        id=r.get("id"),
+        variant=r.get("variant"),
+        when=when,
+        result=result,
+        players=players,
+    )
 
 
 def history_lines(c: PlainController) -> list[str]:
@@ -205,7 +221,7 @@ def history_lines(c: PlainController) -> list[str]:
     t, deals = c.t, c.state.my_deals or ()
     if not deals:
         return [say(c, t("deals.none"))]
-    lines = [" ".join(record_pages.summary_line(t, r).split()) + "." for r in deals]
+    lines = [recent_line(c, r) for r in deals]
     return [say(c, x) for x in [*lines, t("plain.history_hint")]]
 
 

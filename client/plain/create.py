@@ -55,8 +55,8 @@ def create_form(
         elif LEVEL_WORDS.get(w, w) in levels(bots) or LEVEL_WORDS.get(w, w) in LEVELS:
             form.strength = LEVEL_WORDS.get(w, w)
         elif not _field_word(form, w):
-            known = ", ".join(_known_words(form, bots))
-            raise Refusal("plain.create_word", variant=form.variant, word=typed, words=known)
+            taken = ", ".join(_known_words(form, bots))
+            raise Refusal("plain.create_word", variant=form.variant, word=typed, words=taken)
         elif not rest:
             raise Refusal("plain.create_value", word=typed, example=_example(form, w))
         elif w == "password":
