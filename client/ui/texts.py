@@ -509,6 +509,26 @@ class Texts:
             return self("log.undone", moves=self.count(int(a.get("n") or 0), "moves"))
         return self("log." + key, name=name, **{k: v for k, v in a.items() if k not in ("seat", "name")})
 
+    def where_it_stands(self, names: SeatNames, now: dict[str, Any]) -> str:
+        """A recap the server's snapshot cut short: the moves are not known, where the game
+        stands now is (``model_lobby._where_it_stands``): the deal, whose turn, the cards."""
+        parts = []
+        deal, deals = now.get("deal"), now.get("deals")
+        if isinstance(deal, int):
+            of = f"{deal}/{deals}" if isinstance(deals, int) and deals else str(deal)
+            parts.append(self("recap.now_deal", deal=of))
+        turn = now.get("turn")
+        if isinstance(turn, int):
+            mine = turn == names.seat and names.seat is not None
+            parts.append(
+                self("recap.now_yours") if mine else self("recap.now_turn", name=self.seat_name(names, turn))
+            )
+        if isinstance(now.get("hand"), int):
+            parts.append(self("recap.now_hand", cards=self.n_cards(now["hand"])))
+        if isinstance(now.get("pile"), int):
+            parts.append(self("recap.now_pile", cards=self.n_cards(now["pile"])))
+        return self("recap.snapshot") + (" " + self("recap.now", parts=", ".join(parts)) if parts else "")
+
     def fair_problem(self, code: Any) -> str:
         """What a failed fair-deal check found (client/fairdeal.py, ``PROBLEMS``), in words."""
         key = f"fair_problem.{code}"
@@ -517,7 +537,7 @@ class Texts:
     def recap(self, names: SeatNames, a: dict[str, Any]) -> str:
         """The "while you were away" line (``model.recap_args``)."""
         if a.get("snapshot"):
-            return self("recap.title") + " " + self("recap.snapshot")
+            return self("recap.title") + " " + self.where_it_stands(names, a.get("now") or {})
         if a.get("removed"):
             return self("recap.title") + " " + self("recap.removed") + "."
         parts = []
