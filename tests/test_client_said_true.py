@@ -196,3 +196,21 @@ def test_the_line_modes_last_deals_say_the_end_the_result_and_the_players_apart(
     assert answers.recent_line(c, summary) == (
         f"Deal 41, verish, ended at {when}, lost: Bot 2 (normal); players bob, Bot 2 (normal)."
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_resume_question_wraps_at_words_and_asks_on_its_own_line(monkeypatch, capsys, lang):
+    import time
+
+    from neveryu.client.commands import play
+
+    monkeypatch.setenv("COLUMNS", "64")
+    monkeypatch.setenv("NEVERYU_PLAY_SCRIPT", "./scripts/play")
+    monkeypatch.setattr("builtins.input", lambda: "")
+    assert play._go_on(time.time() - 300, lang) is True
+    lines = capsys.readouterr().out.split("\n")
+    t = Texts(lang)
+    said = t("resume.unfinished", when=t("resume.minutes_ago", n=5), command="./scripts/play")
+    assert all(len(line) <= 63 for line in lines)
+    assert " ".join(lines[:-1]) == said  # broken only between words
+    assert lines[-1] == t("resume.go_on") + " "
