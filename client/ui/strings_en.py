@@ -390,6 +390,7 @@ EN: dict[str, str] = {
     "players.asking": "Asking the server…",
     "players.nobody": "Nobody is rated in this variant yet.",
     "players.more": "…and {n} more",
+    "players.order": "Ranked by the first figure: the rating (in brackets) less 2 sigma.",
     "players.deals": "deals: {n}",
     "players.bot": "Bot ({level})",
     "players.guest": "{name} (guest)",

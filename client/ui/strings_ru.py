@@ -373,6 +373,7 @@ RU: dict[str, str] = {
     "players.asking": "Спрашиваем сервер…",
     "players.nobody": "В этом варианте в рейтинге пока никого нет.",
     "players.more": "…и ещё {n}",
+    "players.order": "Порядок по первому числу: это рейтинг (в скобках) минус 2 сигмы.",
     "players.deals": "партий: {n}",
     "players.bot": "Бот ({level})",
     "players.guest": "{name} (гость)",
