@@ -374,7 +374,7 @@ EN: dict[str, str] = {
     "help.scroll": "scroll the log (Home, End; the mouse wheel too)",
     "help.help": "this help",
     "help.leave": "leave the table (asks first during a deal)",
-    "help.ctrl_c": "quit at once; your seat is kept and neveryu join brings you back",
+    "help.ctrl_c": "quit at once; neveryu join brings you back to your seat, kept during a match (between matches only a short while)",
     "help.ctrl_c_play": "quit at once; the game is kept, and next time you are offered to go on with it",
     "help.leave_play": "quit and end the game (asks first during a deal)",
     "help.esc": "close a dialog; Esc never plays",
