@@ -294,7 +294,7 @@ def test_the_taker_reads_it_in_russian():
     c, _, _ = controller(take(ANN, quads=True), lang="ru")
     status_line, notice, bar = what_is_shown(c)
     assert status_line == "▶ Вы забрали стопку: четвёрки? · осталось 0:02 · Ходит Bob"
-    assert notice.startswith("Вы только что забрали стопку: d сбросит четвёрки (девятки), k — дальше")
+    assert notice.startswith("Вы только что забрали стопку: d сбросит четвёрки (девятки), k пойдёт дальше")
     assert ("d", "сбросить четвёрки") in bar and ("k", "дальше") in bar
 
 

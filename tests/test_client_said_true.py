@@ -214,3 +214,14 @@ def test_the_resume_question_wraps_at_words_and_asks_on_its_own_line(monkeypatch
     assert all(len(line) <= 63 for line in lines)
     assert " ".join(lines[:-1]) == said  # broken only between words
     assert lines[-1] == t("resume.go_on") + " "
+
+
+def test_no_russian_line_of_the_line_mode_reads_a_key_letter_then_a_comma():
+    """In the line mode a dash becomes a comma («s — ещё матч» would read «s, ещё матч»): the
+    kept Russian transcript has no key letter standing alone before a comma."""
+    import re
+
+    from plain_driver import golden
+
+    lines = golden("ru").read_text(encoding="utf-8").splitlines()
+    assert [x for x in lines if re.search(r"(^|[\s(])[a-z?]{1,2}, ", x)] == []
