@@ -147,7 +147,7 @@ def run_plain(
         narrator = Narrator(c, out, lambda seconds, fn: loop.call_later(seconds, fn))
         done = asyncio.Event()
         viewing: list[PlainReplay] = []
-        keeper = Keeper.of(slot, name)
+        keeper = Keeper.of(slot, name, match_only=leave_quits)
 
         def attention(kind: str) -> None:
             if c.prefs.bell:

@@ -197,21 +197,25 @@ def _version() -> str:
 @attrs.define
 class Keeper:
     """Keeps the session of ``slot`` (client/session_store.py) in step with the model: saved
-    while the session sits at a table, forgotten when it no longer does."""
+    while the session sits at a table, forgotten when it no longer does; ``match_only``
+    (``neveryu play``): only while a match is on (a match over is no game to go on with)."""
 
     slot: Any
     name: str
+    match_only: bool = False
     deal_seq: int = 0
     seen: int = 0  # the highest seq seen, also before a restart (a replay goes over older ones)
     deal_events: int = 0  # the deal's history events shown (protocol.HISTORY_EVENTS)
 
     @classmethod
-    def of(cls, slot: Any, name: str) -> Keeper | None:
+    def of(cls, slot: Any, name: str, match_only: bool = False) -> Keeper | None:
         """The keeper of ``slot`` (None: nowhere to keep), from what it kept."""
         if slot is None:
             return None
         kept = slot.kept
-        return cls(slot, name) if kept is None else cls(slot, name, kept.deal_seq, kept.seq, kept.deal_events)
+        if kept is None:
+            return cls(slot, name, match_only)
+        return cls(slot, name, match_only, kept.deal_seq, kept.seq, kept.deal_events)
 
     def follow(self, msg: Msg, state: model.State) -> None:
         t = msg.get("t")
@@ -229,10 +233,15 @@ class Keeper:
             self.deal_seq = self.deal_events = 0
         elif new and t in protocol.HISTORY_EVENTS:
             self.deal_events += 1
-        if t in ("_fresh", "_left", "table_closed") or (
-            t == "bye" and msg.get("reason") not in RESUMABLE_BYES
+        over = self.match_only and t == "match_ended"
+        if (
+            over
+            or t in ("_fresh", "_left", "table_closed")
+            or (t == "bye" and msg.get("reason") not in RESUMABLE_BYES)
         ):
             self.slot.forget()
+        elif self.match_only and (state.table or {}).get("state") != "playing":
+            pass  # between matches: nothing kept until the next starts
         elif state.session and state.screen == "table":
             self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events)
 
@@ -338,7 +347,7 @@ def run_client(
             texts, lambda request: None, leave_quits=leave_quits, prefs=prefs, state=state
         )
         app = build_app(controller, color_depth=color_depth)
-        keeper = Keeper.of(slot, name)
+        keeper = Keeper.of(slot, name, match_only=leave_quits)
 
         def welcome(msg: Msg, resumed: bool) -> None:
             controller.records = bool(msg.get("records"))
