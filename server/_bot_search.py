@@ -10,7 +10,6 @@ may go on teaching the seat's bot while the search runs.
 
 from __future__ import annotations
 
-import copy
 import logging
 import random
 from collections.abc import Callable
@@ -47,9 +46,7 @@ def snapshot(bot: Bot, seconds: float) -> Bot:
     """A copy of ``bot`` that searches at most ``SHARE`` of ``seconds`` (and never more than
     ``bot.budget_s``)."""
     assert bot.budget_s is not None
-    copied = copy.deepcopy(bot)
-    copied.budget_s = max(0.0, min(bot.budget_s, seconds * SHARE))
-    return copied
+    return bot.with_budget(max(0.0, min(bot.budget_s, seconds * SHARE)))
 
 
 async def search(

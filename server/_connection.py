@@ -22,7 +22,7 @@ from neveryu import protocol
 
 from ._config import FRAME_BYTES, Limits
 from ._outbox import Outbox, batch
-from ._session import Session, error_frame
+from ._session import Link, Session, error_frame
 
 log = logging.getLogger("neveryu.server")
 
@@ -89,6 +89,12 @@ class ClientConnection:
     def queued(self) -> int:
         """Frames waiting to be written (at most ``limits.outbox``)."""
         return self.outbox.queued
+
+    def attach(self, session: Session) -> Link | None:
+        """Serve ``session`` from now on (after its ``hello``): this connection is its link
+        (``Session.attach``). Returns the link it replaces, if any (the caller closes it)."""
+        self.session = session
+        return session.attach(self)
 
     # -- Link: what sessions and tables call -------------------------------------------------------
 

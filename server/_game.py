@@ -11,7 +11,6 @@ each receiver gets the copy of each event ``_wire.copies`` gives it, and nothing
 from __future__ import annotations
 
 import logging
-import random
 import secrets
 from typing import Any, Literal
 
@@ -93,8 +92,8 @@ class Game(SeatBots, DealNotes):
         (``seed_committed``), then deal once every connected player has contributed, or when the
         ``contributions`` deadline (``contribute_ms``) passes. A seeded table deals at once."""
         match, seed, players = self.match, self.table.seed, len(self.seats)
-        if seed is None:  # docs/ARCHITECTURE.md: each deal seeded afresh from secrets
-            match.rng = random.Random(secrets.randbits(128))
+        # An unseeded table's deck comes from the shuffle's seed, drawn from ``secrets``; the
+        # match's random source, from ``secrets`` too (``match_rng``), only draws the first dealer.
         for event in match.choose_dealer():  # the first dealer's draw (lozh): public, before the seed
             self._send(event)
         assert match.dealer is not None

@@ -11,36 +11,24 @@ from typing import Any
 
 from neveryu import engine
 
-from ._referee import Referee
 from ._seats import Seat
 from ._settings import TableSettings
-from ._shuffle import Shuffle
-from ._table_protocol import Table
 from .records.deal_notes import Recording
 from .records.deal_record import DealRecord
+from .records.journal import Game as JournalGame
 from .records.journal import Journal
 
 log = logging.getLogger("neveryu.server")
 
 
-class DealNotes:
+class DealNotes(JournalGame):
     """The records' part of a game (``_game.Game``, whose state it reads): ``recording``, the
-    notes of the deal being played (None: records are off, or no deal)."""
+    notes of the deal being played (None: records are off, or no deal). It reads what the
+    journal reads of a game (``records.journal.Game``, declared there once), and more."""
 
-    table: Table[object]
     seats: list[Seat]
     settings: TableSettings
-    match: engine.Match
-    match_uid: str
-    deal_no: int
-    deal: engine.Deal | None
-    referee: Referee | None
-    shuffle: Shuffle | None
-    recording: Recording | None
     journal: Journal | None
-    salt: str
-    commitment: str
-    fair: dict[str, Any]
 
     def _note_deal(self, deal: engine.Deal, opening: list[engine.Event]) -> None:
         """The deal is dealt: note what its record needs (nothing when records are off)."""

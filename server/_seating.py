@@ -39,10 +39,7 @@ def join_table(table: Table[Game], session: Session, req: protocol.JoinTable) ->
         if not free:
             raise TableError("TABLE_FULL", "no seat is free")
         seat = free[0]
-    seat.take(session)
-    session.table, session.seat = table, seat.index
-    if table.host is None:
-        table.host = session
+    table.take_seat(session, seat)
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
     table.timers.cancel(TimerKey(Deadline.BOT, seat.index))
     log.info("table %d: %s takes seat %d", table.id, session.name, seat.index + 1)
@@ -64,8 +61,7 @@ def spectate(table: Table[Game], session: Session, req: protocol.Spectate) -> No
     _check_password(table, req.password)
     if session.table is not None:
         raise TableError("BAD_STATE", "leave your table first")
-    table.spectators.append(session)
-    session.table, session.seat = table, None
+    table.add_spectator(session)
     table.refresh_summary()
     session.reply(req, protocol.TableJoined.wire_map(table=table.summary, seat=None))
     table.table_update()
@@ -134,7 +130,7 @@ def _remove_player(table: Table[Game], seat: Seat, player: Session, host: Sessio
     )
     table.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
     seat.free(playing=False)
-    player.table, player.seat = None, None
+    player.leave()
 
 
 def _seat_changed(

@@ -311,8 +311,7 @@ class Server:
         self.sessions[session.token] = session
         if self.records.journal is not None:  # (so that it resumes after a restart too)
             self.records.journal.session(session.key, session.name, session.player)
-        session.attach(conn)
-        conn.session = session
+        conn.attach(session)
         client = req.client
         log.info("%s says hello (%r %r)", conn, client["name"], client["version"])  # %r: no log injection
         session.reply(req, welcome(self.config, session, self.records.on, resumed=False))
@@ -325,8 +324,7 @@ class Server:
         if session is None:
             conn.fatal(protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req.id))
             return
-        old = session.attach(conn)
-        conn.session = session
+        old = conn.attach(session)
         if isinstance(old, ClientConnection):
             old.bye("replaced")
         log.info("%s resumes (last seq %d of %d%s)", conn, last_seq, session.seq, restarted * ", restarted")

@@ -33,10 +33,14 @@ class Link(Protocol):
 
 
 class Place(Protocol):
-    """Where a session sits, as the server sees it: a table (``_table.Table``)."""
+    """Where a session sits, as the server sees it: a table (``_table.Table``; its attributes
+    read-only here, as the table alone changes them)."""
 
-    id: int
-    summary: dict[str, Any]
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def summary(self) -> dict[str, Any]: ...
 
     def handle(self, session: Session, request: protocol.Request) -> None: ...
 
@@ -193,6 +197,22 @@ class Session:
         if last_seq < self.evicted or last_seq > self.seq:
             return None
         return [frame for seq, frame in zip(self.buffer_seqs, self.buffer) if seq > last_seq]
+
+    # -- where it sits ------------------------------------------------------------------------
+
+    def sit(self, table: Place, seat: int | None) -> None:
+        """It takes seat ``seat`` at ``table`` (None: it watches, a spectator)."""
+        self.table, self.seat = table, seat
+
+    def leave(self, now: float | None = None) -> None:
+        """It leaves its table and is back in the lobby. ``now`` (trio's clock): when its
+        connection is gone, its grace time in the lobby (``forget_gone``) starts then; None: it
+        keeps the time its connection went."""
+        self.table, self.seat = None, None
+        if now is not None and self.link is None:
+            self.dropped_at = now
+
+    # -- its connection -----------------------------------------------------------------------
 
     def attach(self, link: Link) -> Link | None:
         """Make ``link`` this session's connection; returns the one it replaces (the caller

@@ -136,9 +136,7 @@ class Table:
             self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
             log.info("table %d: %s leaves seat %d (%s)", self.id, session.name, seat.index + 1, why)
             self.broadcast(protocol.PlayerLeft.wire_map(seat=seat.index, name=session.name, reason=why))
-        session.table, session.seat = None, None
-        if not session.connected:  # in the lobby now: a grace time there to come back
-            session.dropped_at = self.timers.clock()
+        session.leave(self.timers.clock())  # (a grace time in the lobby to come back)
         if session is self.host:  # the host passes to the player in the first seat
             self.host = next((s.session for s in self.seats if s.session is not None), None)
         self.table_update()
@@ -164,9 +162,7 @@ class Table:
         now = self.timers.clock()
         for session in self.members():
             session.event(protocol.TableClosed.wire_map(table=self.id, reason=reason))
-            session.table, session.seat = None, None
-            if not session.connected:  # in the lobby now: a grace time there to come back
-                session.dropped_at = now
+            session.leave(now)  # (a grace time in the lobby to come back)
         self._task.cancel()  # the table task ends
         if self.journal is not None:
             self.journal.closed(self)
@@ -314,6 +310,19 @@ class Table:
         self.refresh_summary()
 
     # -- people come and go --------------------------------------------------------------------------
+
+    def take_seat(self, session: Session, seat: Seat) -> None:
+        """``session`` takes ``seat`` (``_seating.join_table``); the first to sit at a table
+        without a host is its host."""
+        seat.take(session)
+        session.sit(self, seat.index)
+        if self.host is None:
+            self.host = session
+
+    def add_spectator(self, session: Session) -> None:
+        """``session`` watches the table (``_seating.spectate``)."""
+        self.spectators.append(session)
+        session.sit(self, None)
 
     def back(self, seat: Seat, snapshot: bool = True) -> None:
         """A player shows he is back: his seat is no longer away (``Game.back``)."""

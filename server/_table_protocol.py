@@ -29,21 +29,41 @@ GameT = TypeVar("GameT", covariant=True)
 class Table(Place, Protocol[GameT]):
     """A table whose match, while one is played, is a ``GameT`` (``_game.Game``; ``object``
     where the match is not used); a session's ``Place`` too. What each attribute and method
-    is: ``_table.Table``."""
+    is: ``_table.Table``. The attributes are read-only here: the table alone changes them,
+    and the modules it is made of ask it to through its methods (mypy says so)."""
 
-    id: int
-    settings: TableSettings
-    rules: engine.Rules
-    seats: list[Seat]
-    spectators: list[Session]
-    host: Session | None
-    deals_played: int
-    timers: Timers
-    rng: random.Random
-    seed: int | None
-    summary: dict[str, Any]
-    records: Keeper | None
-    closed: bool
+    @property
+    def settings(self) -> TableSettings: ...
+
+    @property
+    def rules(self) -> engine.Rules: ...
+
+    @property
+    def seats(self) -> list[Seat]: ...
+
+    @property
+    def spectators(self) -> list[Session]: ...
+
+    @property
+    def host(self) -> Session | None: ...
+
+    @property
+    def deals_played(self) -> int: ...
+
+    @property
+    def timers(self) -> Timers: ...
+
+    @property
+    def rng(self) -> random.Random: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    @property
+    def records(self) -> Keeper | None: ...
+
+    @property
+    def closed(self) -> bool: ...
 
     @property
     def game(self) -> GameT | None: ...
@@ -66,6 +86,10 @@ class Table(Place, Protocol[GameT]):
     def match_over(self) -> None: ...
 
     def start_match(self) -> None: ...
+
+    def take_seat(self, session: Session, seat: Seat) -> None: ...
+
+    def add_spectator(self, session: Session) -> None: ...
 
     def back(self, seat: Seat, snapshot: bool = True) -> None: ...
 

@@ -46,6 +46,33 @@ def table_summary(players: int, seat: int, variant: str) -> dict:
     }
 
 
+def deal_snapshot(**fields) -> dict:
+    """A ``state`` snapshot (docs/PROTOCOL.md, "state") of a verish deal on a 36-card deck in
+    its third set: seat 0 laid queens last, seat 1 is to act, no window is open and nobody is out;
+    ``fields`` give the rest (``seq``, ``seat``, ``hand``, ``legal``, ``table``...) and may
+    replace any of these."""
+    return {
+        "t": "state",
+        "ts": 0,
+        "variant": "verish",
+        "deck": "36",
+        "discard": 0,
+        "stock": 0,
+        "hidden": 1,
+        "set_aside": 0,
+        "last": {"set_no": 3, "seat": 0, "rank": "Q", "count": 1, "size": 1, "none": False},
+        "ranks": ["Q"],
+        "turn": 1,
+        "set_no": 3,
+        "window_open": False,
+        "out": [],
+        "waiting": [],
+        "over": False,
+        "commitment": "c",
+        **fields,
+    }
+
+
 def simple_action(deal, rng):
     if deal.window_open:
         return engine.CloseWindow(deal.last.set_no)

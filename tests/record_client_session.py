@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from neveryu.client.ui.app import hello_fields
 from neveryu.client.ui.net import Net
+from neveryu.client.ui.session import hello_fields
 from neveryu.server import ServerConfig, start_in_thread
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -1,6 +1,6 @@
-"""``neveryu bot`` keeps its seat across a server restart, and gives up on a peer that is not a
-neveryu server as ``neveryu join`` does (issue 33 item 3, issue 36 item 3). Real sockets on
-127.0.0.1: a ``neveryu serve`` process killed with SIGKILL and started again on the same port and
+"""``neveryu bot`` keeps its seat across a server restart (docs/PROTOCOL.md, "Across a server
+restart"), and gives up on a peer that is not a neveryu server as ``neveryu join`` does. Real
+sockets on 127.0.0.1: a ``neveryu serve`` process killed with SIGKILL and started again on the same port and
 database; listeners of the test's own that say nothing, close at once, or answer something else.
 """
 

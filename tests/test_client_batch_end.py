@@ -1,6 +1,6 @@
 """The client's model knows when a batch of the deal is still arriving (docs/PROTOCOL.md, section 6,
-the batch end; issue 19, item 14): ``legal_now`` is the last ``legal`` only when no event of the
-deal came after it, on a server that ends its batches (``welcome.minor`` ≥ 1)."""
+the batch end, "legal: what you may do"): ``legal_now`` is the last ``legal`` only when no event of
+the deal came after it, on a server that ends its batches (``welcome.minor`` ≥ 1)."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@ import pytest
 from test_client_app import SEATS, deal_messages
 
 from neveryu.client.ui import controller as controller_module
-from neveryu.client.ui.app import exit_note
 from neveryu.client.ui.controller import Controller, Prefs
 from neveryu.client.ui.create_form import CreateForm
+from neveryu.client.ui.session import exit_note
 from neveryu.client.ui.strings import EN, RU
 from neveryu.client.ui.texts import Texts
 
@@ -247,7 +247,8 @@ def test_the_removed_player_reads_the_hosts_name_and_what_became_of_his_seat(pla
 
 def test_the_host_may_ask_for_a_present_looking_seat_and_the_server_decides():
     """The summary does not say whose client dropped (its grace runs before he is ``away``): the
-    client asks, and a player who is here keeps his seat, said in words (a tmux run of #22)."""
+    client asks, and a player who is here keeps his seat, said in words (a case first seen in a real
+    terminal)."""
     msgs = deal_messages()
     msgs[1]["table"]["host"] = 0
     msgs[1]["table"]["seats"] = [SEATS[0], dict(SEATS[1], name="Bob", bot=None), SEATS[2]]

@@ -1,8 +1,8 @@
-"""The client keeps the deal's history across a snapshot (issue 33, item 2): the model, fed a
-``state`` with its ``history`` (docs/PROTOCOL.md, "state: a snapshot"), shows in its log what
-happened in the deal, in order, as its log had it, adds only what it had not seen (then summed up
-as "while you were away"), says when a restarted server lost moves it had shown, and counts the
-claims on the pile (``Pile: N claimed``, where the variant hides sizes) from it."""
+"""The client keeps the deal's history across a snapshot, even one after a server restart: the
+model, fed a ``state`` with its ``history`` (docs/PROTOCOL.md, "state: a snapshot"), shows in its
+log what happened in the deal, in order, as its log had it, adds only what it had not seen (then
+summed up as "while you were away"), says when a restarted server lost moves it had shown, and
+counts the claims on the pile (``Pile: N claimed``, where the variant hides sizes) from it."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The client's model: a pure reducer of protocol messages (client/ui/model.py), tested on message
 sequences recorded from seeded deals of every variant, without a terminal. The log per table,
-the recap and who came and went (issue 22): tests/test_client_model_log.py."""
+the recap and who came and went, on hand-made sequences: tests/test_client_model_log.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import hashlib
 
 import attrs
 import pytest
-from client_messages import record_deal
+from client_messages import deal_snapshot, record_deal
 
 from neveryu.client.ui import model
 from neveryu.client.ui.texts import Texts
@@ -246,44 +246,28 @@ def test_connection_lost_and_resumed_is_said():
 
 
 def test_state_snapshot_restores_a_deal():
-    snap = {
-        "t": "state",
-        "seq": 40,
-        "ts": 0,
-        "variant": "verish",
-        "seat": 1,
-        "players": 3,
-        "deck": "36",
-        "dealer": 0,
-        "hand": ["QS", "6H"],
-        "hand_counts": [5, 2, 7],
-        "pile": 4,
-        "discard": 0,
-        "stock": 0,
-        "hidden": 1,
-        "set_aside": 0,
-        "last": {"set_no": 3, "seat": 0, "rank": "Q", "count": 2, "size": 2, "none": False},
-        "ranks": ["Q"],
-        "turn": 1,
-        "set_no": 3,
-        "window_open": False,
-        "out": [],
-        "waiting": [],
-        "over": False,
-        "loser": None,
-        "winner": None,
-        "legal": {
+    snap = deal_snapshot(
+        seq=40,
+        seat=1,
+        players=3,
+        dealer=0,
+        hand=["QS", "6H"],
+        hand_counts=[5, 2, 7],
+        pile=4,
+        last={"set_no": 3, "seat": 0, "rank": "Q", "count": 2, "size": 2, "none": False},
+        loser=None,
+        winner=None,
+        legal={
             "lay": {"min": 1, "max": 2, "ranks": ["Q"]},
             "challenge": 3,
             "believe": None,
             "declare_none": None,
             "discard_quads": [],
         },
-        "table": {"id": 2, "variant": "verish", "seats": []},
-        "deal_no": 2,
-        "commitment": "c",
-        "time_ms": 5000,
-    }
+        table={"id": 2, "variant": "verish", "seats": []},
+        deal_no=2,
+        time_ms=5000,
+    )
     state = model.reduce(model.State(), snap, now=10.0)
     assert state.screen == "table" and state.hand == ("6H", "QS") and state.my_turn
     assert state.legal["challenge"] == 3 and state.turn_deadline == 15.0 and state.last_seq == 40
@@ -365,7 +349,7 @@ def test_back_from_away_on_ones_turn_restarts_the_countdown():
 @pytest.mark.parametrize("variant", sorted(PLAYERS))
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_engine_view_of_the_model_is_the_engines_own_view(variant, seed):
-    """issue 21, "one reducer": the headless bot reads the same model as the screen, through
+    """One reducer for every client: the headless bot reads the same model as the screen, through
     ``engine_view``; after every batch it equals the engine's ``view(seat)`` (the hand in any
     order; at the deal's end the turn is over, and the next claim and the last set moot: a set
     that covered the winner's last set goes back to its owner, who alone is told)."""

@@ -1,15 +1,16 @@
-"""The client's model (client/ui/model.py), issue 22: the log per table, names of their time, the
-recap after a drop, who came and went, and the deal summary; on hand-made message sequences,
-without a terminal. The model following recorded deals: tests/test_client_model.py."""
+"""The client's model (client/ui/model.py) as the player reads it: the log per table, names of their
+time, the recap after a drop, who came and went, and the deal summary; on hand-made message
+sequences, without a terminal. The model following recorded deals: tests/test_client_model.py."""
 
 from __future__ import annotations
 
 import pytest
+from client_messages import deal_snapshot
 
 from neveryu.client.ui import model
 from neveryu.client.ui.texts import Texts
 
-# -- issue 22: the log per table, names of their time, the recap, who came and went ------------
+# -- what the log says: per table, names of their time, the recap, who came and went ----------
 
 
 def _seats(*names, away=()):
@@ -296,40 +297,23 @@ def test_a_resume_that_finds_the_seat_given_away_lands_in_the_lobby_and_says_why
     )
 
 
-def _snapshot(seq, history, restarted=False):
+def _snapshot(seq, history):
     """A ``state`` whose ``history`` holds ``history`` (events without seq and ts)."""
-    return {
-        "t": "state",
-        "seq": seq,
-        "ts": 0,
-        "variant": "verish",
-        "seat": 0,
-        "players": 2,
-        "deck": "36",
-        "dealer": 1,
-        "hand": ["6S", "7S"],
-        "hand_counts": [2, 4],
-        "pile": 3,
-        "discard": 0,
-        "stock": 0,
-        "hidden": 1,
-        "set_aside": 0,
-        "last": {"set_no": 3, "seat": 0, "rank": "Q", "count": 1, "size": 1, "none": False},
-        "ranks": ["Q"],
-        "turn": 1,
-        "set_no": 3,
-        "window_open": False,
-        "out": [],
-        "waiting": [],
-        "over": False,
-        "legal": None,
-        "table": _table(1, "Ann", "Bob"),
-        "deal_no": 1,
-        "commitment": "c",
-        "match_scores": [0, 0],
-        "time_ms": None,
-        "history": [{k: v for k, v in e.items() if k not in ("seq", "ts")} for e in history],
-    }
+    return deal_snapshot(
+        seq=seq,
+        seat=0,
+        players=2,
+        dealer=1,
+        hand=["6S", "7S"],
+        hand_counts=[2, 4],
+        pile=3,
+        legal=None,
+        table=_table(1, "Ann", "Bob"),
+        deal_no=1,
+        match_scores=[0, 0],
+        time_ms=None,
+        history=[{k: v for k, v in e.items() if k not in ("seq", "ts")} for e in history],
+    )
 
 
 @pytest.mark.parametrize("restarted", [False, True])

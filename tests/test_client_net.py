@@ -12,8 +12,8 @@ import budget
 import pytest
 
 from neveryu.client.ui import model
-from neveryu.client.ui.app import hello_fields
 from neveryu.client.ui.net import Net
+from neveryu.client.ui.session import hello_fields
 
 
 @pytest.fixture
@@ -184,7 +184,7 @@ def connect_once(port: int) -> tuple[list[dict], float]:
 
 
 def test_a_web_server_is_said_to_be_no_neveryu_server(monkeypatch):
-    from neveryu.client.ui import net as net_module
+    from neveryu.client.ui import net_link as net_module
 
     handshake = budget.seconds(30.0)
     monkeypatch.setattr(net_module, "HANDSHAKE_S", handshake)
@@ -201,7 +201,7 @@ def test_a_web_server_is_said_to_be_no_neveryu_server(monkeypatch):
 
 
 def test_a_silent_port_is_said_to_give_no_answer_within_the_handshake_time(monkeypatch):
-    from neveryu.client.ui import net as net_module
+    from neveryu.client.ui import net_link as net_module
 
     monkeypatch.setattr(net_module, "HANDSHAKE_S", 0.5)
     peer = FakePeer(None)
@@ -265,8 +265,9 @@ def test_a_resume_says_when_the_replayed_events_are_all_in(server):
 
 
 def test_a_resume_on_ones_own_turn_counts_down_the_time_left_not_the_whole_turn(server):
-    """The server tells the turn again after its replay, with the time left now (#22): the model
-    takes that time, and not the replayed turn's, which was counted when it was first sent."""
+    """The server tells the turn again after its replay, with the time left now (docs/PROTOCOL.md,
+    "Resume"): the model takes that time, and not the replayed turn's, which was counted when it was
+    first sent."""
     states: list[model.State] = [model.State()]
 
     def deliver(msg):

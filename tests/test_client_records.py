@@ -1,8 +1,8 @@
-"""The player's own deals in the terminal client (issue 23, over the network; client/ui/
-controller_own_deals.py, record_pages.py): ``p`` lists the deals this session played, Enter
-fetches one; a whole record opens in the replay over the client's screen and ``q`` comes back; a
-seat's view reads as a page in words. Against a real server on 127.0.0.1 with a real database,
-and with prompt-toolkit's pipe input for the keys."""
+"""The player's own deals in the terminal client (fetched from the server's records; client/ui/
+controller_own_deals.py, record_pages.py): ``p`` lists the deals this session played, Enter fetches
+one; a whole record opens in the replay over the client's screen and ``q`` comes back; a seat's view
+reads as a page in words. Against a real server on 127.0.0.1 with a real database, and with
+prompt-toolkit's pipe input for the keys."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ from records_deals import played_deals
 from test_client_app import _until
 
 from neveryu.client.ui import model
-from neveryu.client.ui.app import build_app, hello_fields
+from neveryu.client.ui.app import build_app
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.net import Net
 from neveryu.client.ui.record_pages import record_text
 from neveryu.client.ui.replay import Replay
+from neveryu.client.ui.session import hello_fields
 from neveryu.client.ui.texts import Texts
 from neveryu.server import check_record, record_json
 

@@ -1,9 +1,9 @@
-"""What a redraw costs (issue 36, item 12): a client waiting at a timed table redraws once a
-second, for its countdown, and such a redraw makes again only what changed. The log, however
-long, is neither put in words nor wrapped again; the terminal's size is asked once; what the
-terminal is sent is the countdown's new second. In-process: the application with pipe input and
-a real VT100 output into a buffer, of a fixed size; each redraw waited for by its count, and the
-clock the controller reads moved by a second between them."""
+"""What a redraw costs, so that a waiting client stays cheap: a client waiting at a timed table
+redraws once a second, for its countdown, and such a redraw makes again only what changed. The log,
+however long, is neither put in words nor wrapped again; the terminal's size is asked once; what the
+terminal is sent is the countdown's new second. In-process: the application with pipe input and a
+real VT100 output into a buffer, of a fixed size; each redraw waited for by its count, and the clock
+the controller reads moved by a second between them."""
 
 from __future__ import annotations
 

@@ -98,7 +98,7 @@ def _at_a_waiting_table(leave_quits=False, match_over=False):
 
 
 def test_quitting_where_no_match_is_on_says_the_seat_waits_only_a_while():
-    from neveryu.client.ui.app import exit_note, seat_kept
+    from neveryu.client.ui.session import exit_note, seat_kept
 
     c = _at_a_waiting_table()
     assert seat_kept(c)
@@ -110,7 +110,7 @@ def test_quitting_where_no_match_is_on_says_the_seat_waits_only_a_while():
 
 
 def test_neveryu_play_keeps_no_game_once_its_match_is_over():
-    from neveryu.client.ui.app import exit_note, seat_kept
+    from neveryu.client.ui.session import exit_note, seat_kept
 
     c = _at_a_waiting_table(leave_quits=True, match_over=True)
     assert not seat_kept(c)

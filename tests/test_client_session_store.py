@@ -132,7 +132,7 @@ def test_the_last_event_seen_is_kept_when_the_client_stops(tmp_path):
     from test_client_app import deal_messages
 
     from neveryu.client.ui import model
-    from neveryu.client.ui.app import Keeper, resumed_state
+    from neveryu.client.ui.session import Keeper, resumed_state
 
     now = time.time()
     slot = open_slot("h:1", "ann", folder=tmp_path, clock=lambda: now)  # all within one second
@@ -172,7 +172,7 @@ def test_neveryu_plays_keeper_forgets_the_game_when_its_match_ends(tmp_path):
     from test_client_app import deal_messages
 
     from neveryu.client.ui import model
-    from neveryu.client.ui.app import Keeper
+    from neveryu.client.ui.session import Keeper
 
     slot = open_slot("play h:1", "ann", folder=tmp_path)
     keeper, state = Keeper.of(slot, "ann", match_only=True), model.State(name="ann")

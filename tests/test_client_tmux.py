@@ -347,10 +347,10 @@ def test_a_client_killed_with_sigkill_comes_back_to_its_seat(tmp_path):
 
 
 def test_the_host_gives_a_killed_players_seat_to_a_bot_and_he_comes_back_to_the_lobby(tmp_path):
-    """Issue 22 item 2 end to end: Ann makes a table of three (Bob, a bot), Bob's client is
-    killed with SIGKILL mid-deal; before his grace runs out Ann gives his seat to a bot (the
-    summary cannot say his client dropped: the server decides); Bob starts the client again and
-    lands in the lobby, told why."""
+    """The host gives an absent player's seat to a bot, end to end: Ann makes a table of three (Bob,
+    a bot), Bob's client is killed with SIGKILL mid-deal; before his grace runs out Ann gives his
+    seat to a bot (the summary cannot say his client dropped: the server decides); Bob starts the
+    client again and lands in the lobby, told why."""
     server, port = start_server(tmp_path)
     (tmp_path / "ann").mkdir()
     (tmp_path / "bob").mkdir()
@@ -402,8 +402,8 @@ def cpu_seconds(pid: int) -> float:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 def test_an_idle_client_in_the_lobby_uses_almost_no_cpu(tmp_path):
-    """Issue 22, item 15: no redraw unless something changed (measured here over 10 s; the figure
-    reported for the issue was taken over 30 s the same way)."""
+    """An idle client in the lobby redraws nothing unless something changed, so it uses almost
+    no CPU (measured here over 10 s)."""
     server, port = start_server(tmp_path)
     tmux = Tmux(80, 24)
     try:

@@ -1,6 +1,6 @@
-"""``neveryu play`` in a real terminal (tmux), as a person plays it (issue 36, item 2): Ctrl-C
-quits and keeps the game; the next ``neveryu play`` on the same records offers to go on with it
-and, on Enter, sits him at the same table with the same hand; ``q`` ends the game, and the next
+"""``neveryu play`` in a real terminal (tmux), as a person plays it, keeping or ending the game:
+Ctrl-C quits and keeps the game; the next ``neveryu play`` on the same records offers to go on with
+it and, on Enter, sits him at the same table with the same hand; ``q`` ends the game, and the next
 ``neveryu play`` deals a new match without asking. The help says the same."""
 
 from __future__ import annotations

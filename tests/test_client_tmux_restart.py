@@ -1,10 +1,11 @@
-"""End to end in a real terminal (tmux), issue 33 item 2: `neveryu serve` and Ann's `neveryu join`
-are both killed with SIGKILL during a deal of `cheat`; the server is started again on the same
-port and database, and so is Ann's client (it resumes the kept session). Her log shows the deal
-as it had it, every claim in order, and the pile's claimed count is right, before and after one
-more claim. Two `neveryu bot`s hold the other seats and take them back by themselves. The server
-and the bots are seeded, so every run plays the same deal: the pile holds claims when Ann's
-second turn comes (unseeded, her first set was sometimes caught and she led an empty pile).
+"""A restarted server and client keep the deal's log, end to end in a real terminal (tmux):
+`neveryu serve` and Ann's `neveryu join` are both killed with SIGKILL during a deal of `cheat`; the server is
+started again on the same port and database, and so is Ann's client (it resumes the kept session).
+Her log shows the deal as it had it, every claim in order, and the pile's claimed count is right,
+before and after one more claim. Two `neveryu bot`s hold the other seats and take them back by
+themselves. The server and the bots are seeded, so every run plays the same deal: the pile holds
+claims when Ann's second turn comes (unseeded, her first set was sometimes caught and she led an
+empty pile).
 
 tmux runs on a private server socket and is killed in ``finally``, as are the processes."""
 

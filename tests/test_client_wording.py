@@ -1,5 +1,5 @@
-"""Small things the client says (issue 36's smaller items): lines about one's own seat said to
-him, and the other texts checked here one by one."""
+"""Small things the client says, each worded as a player reads it: lines about one's own seat said
+to him, and the other texts checked here one by one."""
 
 from __future__ import annotations
 
@@ -92,7 +92,8 @@ def test_a_chat_line_too_long_is_kept_in_the_field_and_said_not_cut():
 
 
 def test_one_long_chat_message_leaves_room_for_the_others():
-    from neveryu.client.ui.layout import CHAT_LINES, Screen
+    from neveryu.client.ui.layout import Screen
+    from neveryu.client.ui.layout_log import CHAT_LINES
 
     c = make(deal_messages())
     c.receive({"t": "chat", "seq": 20, "ts": 0, "seat": 1, "name": "bot 2", "text": "word " * 100})

@@ -1,6 +1,6 @@
-"""The variants as docs/RULES.md gives them (issues 2, 3 and 21): each variant's parameters and deck
-by seat count, how the cards are dealt and who deals, and malformed actions, which are rule
-violations that change nothing. The seeded sweep of whole deals is tests/test_properties.py.
+"""The variants as docs/RULES.md gives them, one by one: each variant's parameters and deck by seat
+count, how the cards are dealt and who deals, and malformed actions, which are rule violations that
+change nothing. The seeded sweep of whole deals is tests/test_properties.py.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Fair deal 2 (docs/PROTOCOL.md, section 9; issue 26): the deck is a documented function of the
-server's committed seed and every player's contribution, so nobody, the host included, chooses
-it.
+"""Fair deal 2 (docs/PROTOCOL.md, section 9.2, "how a deal's deck is made"): the deck is a
+documented function of the server's committed seed and every player's contribution, so nobody, the
+host included, chooses it.
 
 - The shuffle: the test vectors of docs/PROTOCOL.md (9.4) against ``protocol.fair_deck`` and
   against the Python code printed in 9.3; its parts one by one.

@@ -1,9 +1,9 @@
-"""Fair deal 2 (docs/PROTOCOL.md, section 9; issue 26) at the server: the seed and the dealer
-committed first, the deal started by the contributions or the window, no byte before
+"""Fair deal 2 (docs/PROTOCOL.md, section 9.2, "how a deal's deck is made") at the server: the seed
+and the dealer committed first, the deal started by the contributions or the window, no byte before
 ``deal_ended`` holding the seed (in-process, on trio's MockClock, sessions whose connection keeps
-the raw frames); test doubles of a server that changes the deck after the contributions, which
-the client's check catches; bot clients over TCP on 127.0.0.1; ``neveryu verify`` of what a
-client received. The shuffle, its vectors and the client's check alone: tests/test_fair_deal.py.
+the raw frames); test doubles of a server that changes the deck after the contributions, which the
+client's check catches; bot clients over TCP on 127.0.0.1; ``neveryu verify`` of what a client
+received. The shuffle, its vectors and the client's check alone: tests/test_fair_deal.py.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The journal of live tables (issue 25), in-process on trio's MockClock: a table journaled while
-it is played comes back from the database exactly as it was (settings, seats, the match so far,
-the deal, every accepted action), its players resume their seats with their tokens, and it plays
-on to a deal whose record replays. A journal that does not replay costs that table only, with
-one log line; ``--fresh`` (``restore`` False) and an old journal restore nothing; a server still
-running keeps its tables; the journal holds no session token and no table password.
+"""The journal of live tables (docs/RECORDS.md, "The journal"), in-process on trio's MockClock: a
+table journaled while it is played comes back from the database exactly as it was (settings, seats,
+the match so far, the deal, every accepted action), its players resume their seats with their
+tokens, and it plays on to a deal whose record replays. A journal that does not replay costs that
+table only, with one log line; ``--fresh`` (``restore`` False) and an old journal restore nothing; a
+server still running keeps its tables; the journal holds no session token and no table password.
 
 A "crash" here is the writer stopped with the tables still journaled (``RecordsWriter.close`` without
 closing them): what a killed process leaves (tests/test_journal_restart.py kills real ones).

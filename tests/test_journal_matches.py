@@ -1,10 +1,10 @@
-"""Every live table comes back after a restart, whatever its match and deal (issue 33), in process
-on trio's MockClock with a real database file: at every variant, matches of two deals and of
-one deal (and two variants with options), the server "killed" at seeded moments (during a deal,
-right after a match ends, during the next match's first deal, its first action or before it)
-and started again on the same file; each time the table comes back exactly as it was, its
-players resume their seats, and every deal of every match is recorded once and replays through
-the rules.
+"""Every live table comes back after a restart, whatever its match and deal (docs/RECORDS.md, "The
+journal"), in process on trio's MockClock with a real database file: at every variant, matches of
+two deals and of one deal (and two variants with options), the server "killed" at seeded moments
+(during a deal, right after a match ends, during the next match's first deal, its first action or
+before it) and started again on the same file; each time the table comes back exactly as it was, its
+players resume their seats, and every deal of every match is recorded once and replays through the
+rules.
 
 A "kill" is the writer stopped with the tables still journaled (``crash``), as in
 tests/test_journal.py: the journal holds what was committed; tests/test_journal_restart.py kills

@@ -1,9 +1,9 @@
-"""A server restart loses no game (issue 25): ``neveryu serve`` in a process of its own, on
-127.0.0.1, killed with SIGKILL at seeded moments of a match (a bounded number of times) and
-started again on the same database; its players' clients, finding their connection gone,
-resume with their kept tokens, to the same seat, and play the match to its end. (The moments
-come once the table is in the journal: a table younger than one batch of the writer, 100 ms,
-dies with the server.)
+"""A server restart loses no game (docs/PROTOCOL.md, "Across a server restart"): ``neveryu serve``
+in a process of its own, on 127.0.0.1, killed with SIGKILL at seeded moments of a match (a bounded
+number of times) and started again on the same database; its players' clients, finding their
+connection gone, resume with their kept tokens, to the same seat, and play the match to its end.
+(The moments come once the table is in the journal: a table younger than one batch of the writer,
+100 ms, dies with the server.)
 
 Checked for every variant (seeded tables) and for a table of fair deal 2 (no fixed seed: the
 shuffle takes the players' contributions): after each restart every client was welcomed back

@@ -1,6 +1,6 @@
-"""DNS-SD discovery across hosts: a server advertised in one network namespace is found by
-`neveryu servers --json` in another (issue 10). Every packet stays inside namespaces this file
-creates (tests/lan_netns.py); skipped without root or iproute2."""
+"""DNS-SD discovery across hosts: a server advertised in one network namespace is found by `neveryu
+servers --json` in another, as on a real LAN. Every packet stays inside namespaces this file creates
+(tests/lan_netns.py); skipped without root or iproute2."""
 
 from __future__ import annotations
 

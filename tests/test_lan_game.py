@@ -1,7 +1,7 @@
-"""Playing across hosts: `neveryu serve` in one network namespace, clients in two others that
-find it with DNS-SD and play a whole deal through the real TCP stack (issue 10). Every packet
-stays inside namespaces this file creates (tests/lan_netns.py); skipped without root or
-iproute2. tests/test_lan_resume.py pulls a cable mid-deal."""
+"""Playing across hosts: `neveryu serve` in one network namespace, clients in two others that find
+it with DNS-SD and play a whole deal through the real TCP stack between hosts. Every packet stays
+inside namespaces this file creates (tests/lan_netns.py); skipped without root or iproute2.
+tests/test_lan_resume.py pulls a cable mid-deal."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The parts of LAN discovery that need no network: which addresses a server is reachable on,
-what it would advertise, how a browser reads what it found (issue 10). Nothing here opens a
-multicast socket: ifaddr and zeroconf are replaced where a call could reach them."""
+"""The parts of LAN discovery that need no network: which addresses a server is reachable on, what
+it would advertise, how a browser reads what it found (docs/PROTOCOL.md, section 12). Nothing here
+opens a multicast socket: ifaddr and zeroconf are replaced where a call could reach them."""
 
 from __future__ import annotations
 

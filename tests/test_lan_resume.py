@@ -1,7 +1,7 @@
-"""A client whose cable is pulled mid-deal (`ip link set ... down` on its bridge port) loses
-its seat to a bot after the heartbeat timeout while the deal goes on, and takes the seat back
-when the cable is plugged in again (issue 10). Every packet stays inside namespaces this file
-creates (tests/lan_netns.py); skipped without root or iproute2."""
+"""A client whose cable is pulled mid-deal (`ip link set ... down` on its bridge port) loses its
+seat to a bot after the heartbeat timeout while the deal goes on, and takes the seat back when the
+cable is plugged in again, across real network interfaces. Every packet stays inside namespaces this
+file creates (tests/lan_netns.py); skipped without root or iproute2."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
-"""Ctrl-C in ``neveryu play`` keeps the game, as a kill does (issue 36, item 2): its server stops
-keeping its tables in the journal (``RunningServer.stop(keep_tables=True)``), and a server started
-again on the same records brings the table back, where the player's kept session resumes his
-seat with his hand; a server stopped as before (``q``: the game is given up) ends its tables.
-Real servers in threads on 127.0.0.1, port 0, a records file in tmp_path; every wait bounded."""
+"""Ctrl-C in ``neveryu play`` keeps the game, as a kill does, so the player can go on later: its
+server stops keeping its tables in the journal (``RunningServer.stop(keep_tables=True)``), and a
+server started again on the same records brings the table back, where the player's kept session
+resumes his seat with his hand; a server stopped as before (``q``: the game is given up) ends its
+tables. Real servers in threads on 127.0.0.1, port 0, a records file in tmp_path; every wait
+bounded."""
 
 from __future__ import annotations
 

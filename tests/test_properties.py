@@ -1,5 +1,5 @@
-"""Property tests of the rules engine (issues 2, 3, 21 and 27): many seeded deals of all seven
-variants at their fewest, four and most seats (and the double decks the variants allow), and
+"""Property tests of the rules engine (what holds whatever is played): many seeded deals of all
+seven variants at their fewest, four and most seats (and the double decks the variants allow), and
 after every action of every deal:
 
 - the card invariant (docs/RULES.md: hands + pile + discard + hidden + set-aside + stock = the deck);

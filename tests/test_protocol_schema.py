@@ -56,7 +56,7 @@ def test_schema_is_a_valid_json_schema():
 
 # What a validator's strict mode refuses (ajv's ``strict: true``: strictSchema, strictTypes,
 # strictTuples, strictRequired), checked on every subschema: a tool used as its authors intend
-# takes the schema as it is (issue 19, item 12).
+# takes the schema as it is, without options to loosen its checks.
 KEYWORDS = {
     # core, applicator, unevaluated, validation, meta-data, format-annotation, content (2020-12)
     *("$schema", "$id", "$ref", "$defs", "$comment", "$anchor", "$dynamicRef", "$dynamicAnchor"),

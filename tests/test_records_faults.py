@@ -1,8 +1,8 @@
-"""Bad records databases and broken disks cost records, never a game (issue 23, "Bad input and
-faults"): a database from a newer neveryu, a file that is no database, a read-only file and a
-full disk each turn records off, said once in the log (and at start-up on the terminal), while
-the server goes on serving whole matches; a server killed with SIGKILL leaves a database that
-opens and holds every deal that ended before the kill.
+"""Bad records databases and broken disks cost records, never a game (docs/RECORDS.md, "Where
+records go"): a database from a newer neveryu, a file that is no database, a read-only file and a
+full disk each turn records off, said once in the log (and at start-up on the terminal), while the
+server goes on serving whole matches; a server killed with SIGKILL leaves a database that opens and
+holds every deal that ended before the kill.
 
 Real servers on 127.0.0.1 (in-process, or ``neveryu serve`` in a process of its own), real files
 in a temporary folder; the full disk is a real tmpfs of a few hundred KiB in a mount namespace of

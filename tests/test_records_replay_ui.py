@@ -263,9 +263,9 @@ def test_a_table_that_reveals_its_records_says_so_before_the_deal():
 def test_the_header_drops_whole_words_first_and_keeps_the_deal_at_100_columns(monkeypatch):
     """At 100 columns the program's name gives way, whole, before the server's, the table, the
     variant and the deal are cut."""
-    from neveryu.client.ui import layout
+    from neveryu.client.ui import layout_header
 
-    monkeypatch.setattr(layout, "screen_size", lambda: (100, 40))
+    monkeypatch.setattr(layout_header, "screen_size", lambda: (100, 40))
     record, _ = played_deals("verish", 1, seed=6)[0]
     c = ReplayController(Texts("en"), Replay(deal_of(record)))
     c.go(c.player.steps)

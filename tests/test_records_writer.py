@@ -1,7 +1,7 @@
-"""The records' writer thread under injected faults (issue 33): a batch that fails is said in
-the log and written again entry by entry, and what the writer keeps in memory follows only
-what was committed (a rolled-back transaction leaves no mark); the deals not recorded are
-counted exactly while the server's thread and the writer both count them.
+"""The records' writer thread under injected faults, which cost records and never a game: a batch
+that fails is said in the log and written again entry by entry, and what the writer keeps in memory
+follows only what was committed (a rolled-back transaction leaves no mark); the deals not recorded
+are counted exactly while the server's thread and the writer both count them.
 """
 
 from __future__ import annotations

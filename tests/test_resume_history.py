@@ -1,8 +1,8 @@
-"""A snapshot keeps the deal's history (issue 33, item 2), in-process on trio's MockClock: after a
-server restart (the table restored from its journal) each player's ``state`` holds every event of
-the deal he had been sent, in order, exactly as he had it; a spectator who resumes across a
-snapshot, and anyone who joins during a deal, gets the deal as a spectator saw it. Hidden
-information is checked on the bytes of the ``state`` frame: no card of the deck appears in it
+"""A snapshot keeps the deal's history (docs/PROTOCOL.md, "state: a snapshot"), in-process on trio's
+MockClock: after a server restart (the table restored from its journal) each player's ``state``
+holds every event of the deal he had been sent, in order, exactly as he had it; a spectator who
+resumes across a snapshot, and anyone who joins during a deal, gets the deal as a spectator saw it.
+Hidden information is checked on the bytes of the ``state`` frame: no card of the deck appears in it
 that its receiver could not see (his own hand and what he took or drew, cards turned up).
 """
 

@@ -1,7 +1,7 @@
 """A table whose people all dropped without ``leave`` closes as ``leave`` would have closed it, once
-the last of their grace times ends (docs/PROTOCOL.md, section 5, "table_closed"; issue 19, item
-5), whether a match is on or not; until then a dropped player may come back to his seat. On
-trio's MockClock, so the times are exact."""
+the last of their grace times ends (docs/PROTOCOL.md, section 5, "table_closed"), so no table is
+left with nobody to play it, whether a match is on or not; until then a dropped player may come back
+to his seat. On trio's MockClock, so the times are exact."""
 
 from __future__ import annotations
 

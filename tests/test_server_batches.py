@@ -1,8 +1,8 @@
-"""The batch end (docs/PROTOCOL.md, section 6, "legal: what you may do"; issue 19, item 14): every
-batch that brings a seated player an event of the deal, or changes what he may do, ends, for him,
-with his ``legal``, even when it did not change; a ``state`` holds its own. A batch is what one
-request, or one deadline of the table, sends. In-process on trio's MockClock, seeded deals of the
-variants with windows (held sets, challenge and quads windows) and without."""
+"""The batch end (docs/PROTOCOL.md, section 6, "legal: what you may do"), so a client knows when to
+act: every batch that brings a seated player an event of the deal, or changes what he may do, ends,
+for him, with his ``legal``, even when it did not change; a ``state`` holds its own. A batch is what
+one request, or one deadline of the table, sends. In-process on trio's MockClock, seeded deals of
+the variants with windows (held sets, challenge and quads windows) and without."""
 
 from __future__ import annotations
 

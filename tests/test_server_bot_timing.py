@@ -1,8 +1,8 @@
-"""A bot's move comes at a time fixed before it chose it (issue 27, item 4), in-process on trio's
-MockClock: how long choosing took, which may differ between a true set and a bluff, shows in no
-event's time. A bot seat's bot chooses half ``bot_delay_ms`` after it may act and lays at the end
-of the delay; the bot that makes a timed-out player's move chooses ahead of his deadline and
-lays at it. Choosing "takes" time here by moving the clock inside ``choose``.
+"""A bot's move comes at a time fixed before it chose it, so that its timing tells nothing of its
+cards, in-process on trio's MockClock: how long choosing took, which may differ between a true set
+and a bluff, shows in no event's time. A bot seat's bot chooses half ``bot_delay_ms`` after it may
+act and lays at the end of the delay; the bot that makes a timed-out player's move chooses ahead of
+his deadline and lays at it. Choosing "takes" time here by moving the clock inside ``choose``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A ``declare_none`` made during another set's challenge window is held as a set is
-(docs/PROTOCOL.md, "Game events": ``set_held`` with ``cards`` [] and ``count`` 0, the rank due);
-it becomes ``none_declared`` when the window closes, or comes back as ``set_returned`` with
-``cards`` [] when a challenge comes first (issue 19, item 9). In-process on MockClock."""
+(docs/PROTOCOL.md, "Game events": ``set_held`` with ``cards`` [] and ``count`` 0, the rank due); it
+becomes ``none_declared`` when the window closes, or comes back as ``set_returned`` with ``cards``
+[] when a challenge comes first (the declaration was not made). In-process on MockClock."""
 
 from __future__ import annotations
 

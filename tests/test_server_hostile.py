@@ -1,5 +1,5 @@
-"""Broken, slow and hostile clients (issue 7), each while another table plays a deal: the
-hostile client gets its documented error or close, the deal ends, and the server stays up.
+"""Broken, slow and hostile clients cost only themselves: each, while another table plays a deal,
+gets its documented error or close, the deal ends, and the server stays up.
 
 Real TCP on 127.0.0.1 with small limits; every wait is under a ``fail_after`` deadline.
 """

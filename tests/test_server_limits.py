@@ -303,7 +303,7 @@ async def test_a_wrong_table_password_costs_a_second_of_requests(autojump_clock,
         nursery.cancel_scope.cancel()
 
 
-# -- hostile frames (issue 7's list of attempts): each gets its documented answer --------------------
+# -- hostile requests (odd version ranges, forged tokens, reused ids...): each gets its documented answer
 
 
 def _frame(body: bytes) -> bytes:

@@ -1,6 +1,6 @@
 """Which refusal comes first when several apply (docs/PROTOCOL.md, section 7, "Which refusal comes
-first"; issue 19, item 10): game requests sent to a real table in-process, on trio's MockClock,
-each answered by the first refusal of the documented order, and nothing changed."""
+first"): game requests sent to a real table in-process, on trio's MockClock, each answered by the
+first refusal of the documented order, and nothing changed."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Sessions without a seat outlive their connection too (docs/PROTOCOL.md §4): a spectator and
-a player in the lobby come back with their token, over TCP on 127.0.0.1 (issue #27, item 5).
+a player in the lobby come back with their token, each to where it was (the table it watched,
+the lobby), over TCP on 127.0.0.1.
 
 A resumed spectator is checked on the bytes: every frame it receives, the replayed ones
 included, is a valid message and names no card a spectator may not see.

@@ -1,7 +1,7 @@
-"""A fixed seed makes a table's deals reproducible, and each table's its own (issue 27, "Seeds"):
-two tables made with the same seed, or two tables of a server started with ``--seed``, deal
-different decks, so a player cannot learn one table's hands at another; the summary says who
-chose the seed. Over TCP on 127.0.0.1, on the bytes each seat receives."""
+"""A fixed seed makes a table's deals reproducible, and each table's its own (docs/PROTOCOL.md, 9.6,
+"Tables with a fixed seed"): two tables made with the same seed, or two tables of a server started
+with ``--seed``, deal different decks, so a player cannot learn one table's hands at another; the
+summary says who chose the seed. Over TCP on 127.0.0.1, on the bytes each seat receives."""
 
 from __future__ import annotations
 

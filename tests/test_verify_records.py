@@ -1,7 +1,8 @@
-"""``neveryu verify`` on recorded deals (issue 26, "a record's id"): a deal's id in the records'
-database (``--db``; the default database otherwise), and a deal's record in the hand-history
-format (``neveryu export``, ``get_record``). A real server on 127.0.0.1 records fair-deal-2 deals
-into a real database in a temporary folder; a copy with one deck changed is caught."""
+"""``neveryu verify`` on recorded deals (docs/PROTOCOL.md, 9.7, "Checking a recorded deal"), given
+either a deal's id in the records' database (``--db``; the default database otherwise) or a deal's
+record in the hand-history format (``neveryu export``, ``get_record``). A real server on 127.0.0.1
+records fair-deal-2 deals into a real database in a temporary folder; a copy with one deck changed
+is caught."""
 
 from __future__ import annotations
 

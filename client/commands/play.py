@@ -25,8 +25,8 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -35,6 +35,9 @@ from neveryu.engine.bots import ALIASES, LEVELS
 
 from ._ui import BOT_LEVELS_HELP, add_ui_arguments, display_of, plain_mode, plain_texts, player_name, prefs_of
 from .serve import add_record_arguments, with_records
+
+if TYPE_CHECKING:
+    from neveryu.client.ui.net import Net
 
 DEFAULT_BOT = "hard"
 
@@ -149,30 +152,72 @@ def table_request(args: argparse.Namespace, players: int, bots: list[str]) -> di
 
 
 def run(args: argparse.Namespace) -> int:
+    """``neveryu play``: the local server started, the client played on it, the server stopped.
+    Returns the exit code: the client's (0, or 1 when it could not connect), 1 when the server
+    did not start, 2 for arguments out of range, 130 after Ctrl-C."""
     try:
-        players, bots = seats_and_bots(args.variant, args.players, args.bots)
-        name = player_name(args.name)
-        if (
-            args.turn < 0
-            or args.deals < 1
-            or args.bot_delay < 0
-            or (args.quads_window or 0) < 0
-            or (args.window or 0) < 0
-        ):
-            raise ValueError(
-                "--turn, --quads-window, --bot-delay and --window must be 0 or more, --deals 1 or more"
-            )
+        players, bots, name = _checked(args)
     except ValueError as exc:
         print(f"neveryu play: {exc}", file=sys.stderr)
         return 2
     plain = plain_mode(args)
     _quiet_logging(args.log)
 
-    from neveryu.client.player_key import player_key
-    from neveryu.client.ui.app import run_client
-    from neveryu.client.ui.net import Net
-    from neveryu.client.ui.texts import Texts
-    from neveryu.server import ServerConfig, start_in_thread
+    from neveryu.server import start_in_thread
+
+    slot, config = _kept_game(_server_config(args), name, args.fresh, display_of(args).lang)
+    try:
+        running = start_in_thread(config)
+    except (RuntimeError, TimeoutError) as exc:
+        print(f"neveryu play: the local server did not start: {exc}", file=sys.stderr)
+        if slot is not None:
+            slot.close()
+        return 1
+    display = display_of(args)
+    records = running.records
+    notes, key = _notes(display, records, config.record)
+    if slot is not None and records.journal is None:  # records are off: no game is kept
+        slot.forget()
+        slot.close()
+        slot = None
+    common: dict[str, Any] = {"script": _sit_down(table_request(args, players, bots))}
+    common.update(leave_quits=True, prefs=prefs_of(args), notes=notes, player_key=key, slot=slot, name=name)
+    common.update(come_back=_come_back(args))
+    try:
+        code = _play(args, plain, display, running.port or 0, common)
+    except KeyboardInterrupt:
+        code = 130
+    finally:
+        # Ctrl-C keeps the game, as a kill would: the seat is kept (its session on disk), so its
+        # table stays in the journal, for the next neveryu play; q gave the seat up: it ends.
+        kept = slot is not None and slot.path.exists()
+        running.stop(keep_tables=kept)
+    _say_recorded(records, display.lang, args.db, kept)
+    return code
+
+
+def _checked(args: argparse.Namespace) -> tuple[int, list[str], str]:
+    """The seat count, the bots' strengths and the player's name of ``args``. Raises ValueError
+    with a message a person can act on."""
+    players, bots = seats_and_bots(args.variant, args.players, args.bots)
+    name = player_name(args.name)
+    if (
+        args.turn < 0
+        or args.deals < 1
+        or args.bot_delay < 0
+        or (args.quads_window or 0) < 0
+        or (args.window or 0) < 0
+    ):
+        raise ValueError(
+            "--turn, --quads-window, --bot-delay and --window must be 0 or more, --deals 1 or more"
+        )
+    return players, bots, name
+
+
+def _server_config(args: argparse.Namespace) -> Any:
+    """The local server's config: 127.0.0.1 on a port of its own, ``args``' match and records;
+    a deal's hands kept in its record (one player against bots: his records may hold every hand)."""
+    from neveryu.server import ServerConfig
 
     config = ServerConfig(host="127.0.0.1", port=0, name="neveryu play", seed=args.seed).evolve(
         table={
@@ -184,20 +229,16 @@ def run(args: argparse.Namespace) -> int:
         }
         | ({} if args.window is None else {"challenge_window_ms": args.window})
     )
-    config = with_records(config, args)
-    slot, config = _kept_game(config, name, args.fresh, display_of(args).lang)
-    try:
-        running = start_in_thread(config)
-    except (RuntimeError, TimeoutError) as exc:
-        print(f"neveryu play: the local server did not start: {exc}", file=sys.stderr)
-        if slot is not None:
-            slot.close()
-        return 1
-    request = table_request(args, players, bots)
+    return with_records(config, args)
+
+
+def _sit_down(request: dict[str, Any]) -> Callable[[Net, dict[str, Any]], None]:
+    """The client's script (``run_client``'s ``script``): sit down at once, no lobby: create the
+    table (``request``), say ready, start the match (again at the next ``table_joined`` once a
+    match has ended)."""
     started: set[str] = set()
 
     def script(net: Net, msg: dict[str, Any]) -> None:
-        """Sit down at once: create the table, say ready, start the match (no lobby)."""
         t = msg.get("t")
         if t == "welcome" and not msg.get("resumed") and "created" not in started:
             started.add("created")
@@ -209,49 +250,51 @@ def run(args: argparse.Namespace) -> int:
         elif t == "match_ended":
             started.discard("ready")
 
-    display = display_of(args)
-    records = running.records
+    return script
+
+
+def _notes(display: Any, records: Any, recording: bool) -> tuple[tuple[str, ...], str | None]:
+    """The notes to show first (what the terminal lacks, records that could not be kept, a
+    player key that could not be read or made) and the player key (client/player_key.py)."""
+    from neveryu.client.player_key import player_key
+
     notes = (
-        display.notes
-        if records.on or not config.record
-        else (*display.notes, f"Records are off: {records.off}.")
+        display.notes if records.on or not recording else (*display.notes, f"Records are off: {records.off}.")
     )
     problems: list[str] = []
     key = player_key(problem=problems.append)
-    notes = (*notes, *problems)
-    if slot is not None and records.journal is None:  # records are off: no game is kept
-        slot.forget()
-        slot.close()
-        slot = None
-    common: dict[str, Any] = {"script": script, "leave_quits": True, "prefs": prefs_of(args)}
-    common.update(notes=notes, player_key=key, slot=slot, name=name, come_back=_come_back(args))
-    try:
-        if plain:
-            from neveryu.client.plain.session import run_plain
+    return (*notes, *problems), key
 
-            code = run_plain("127.0.0.1", running.port or 0, texts=plain_texts(args, display), **common)
-        else:
-            code = run_client(
-                "127.0.0.1",
-                running.port or 0,  # (start_in_thread returns once it listens: the port is known)
-                texts=Texts(display.lang, ascii=display.ascii),
-                color_depth=display.color_depth,
-                **common,
-            )
-    except KeyboardInterrupt:
-        code = 130
-    finally:
-        # Ctrl-C keeps the game, as a kill would: the seat is kept (its session on disk), so its
-        # table stays in the journal, for the next neveryu play; q gave the seat up: it ends.
-        kept = slot is not None and slot.path.exists()
-        running.stop(keep_tables=kept)
-    if records.written:
-        t = Texts(display.lang)
-        # the records file is named once: with --db, history and replay need it too, and the way
-        # back, said just before when the game is kept, names it already
-        key = "exit.recorded" if not args.db else "exit.recorded_same_db" if kept else "exit.recorded_db"
-        print(t(key, deals=t.count(records.written, "deals"), path=records.path, neveryu=commands().neveryu))
-    return code
+
+def _play(args: argparse.Namespace, plain: bool, display: Any, port: int, common: dict[str, Any]) -> int:
+    """The client on the local server at ``port``: the line mode (``plain``) or the full screen."""
+    if plain:
+        from neveryu.client.plain.session import run_plain
+
+        return run_plain("127.0.0.1", port, texts=plain_texts(args, display), **common)
+    from neveryu.client.ui.app import run_client
+    from neveryu.client.ui.texts import Texts
+
+    return run_client(
+        "127.0.0.1",
+        port,  # (start_in_thread returns once it listens: the port is known)
+        texts=Texts(display.lang, ascii=display.ascii),
+        color_depth=display.color_depth,
+        **common,
+    )
+
+
+def _say_recorded(records: Any, lang: str, db: str | None, kept: bool) -> None:
+    """On the terminal, in the player's language: how many deals were recorded, where, and the
+    commands that show them. The file is named once: with --db (``db``) history and replay need
+    it too, and the way back, said just before when the game is ``kept``, names it already."""
+    if not records.written:
+        return
+    from neveryu.client.ui.texts import Texts
+
+    t = Texts(lang)
+    key = "exit.recorded" if not db else "exit.recorded_same_db" if kept else "exit.recorded_db"
+    print(t(key, deals=t.count(records.written, "deals"), path=records.path, neveryu=commands().neveryu))
 
 
 def _kept_game(config: Any, name: str, fresh: bool, lang: str) -> tuple[Any, Any]:

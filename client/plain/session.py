@@ -19,8 +19,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from neveryu.client.ui.app import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
 from neveryu.client.ui.net import Net
+from neveryu.client.ui.session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
 
 from .actions import PlainController
 from .commands import NAMES, Refusal, parse

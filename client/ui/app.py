@@ -7,8 +7,8 @@ notice changes (``Controller.next_tick``); an idle client draws nothing.
 
 ``run_client(...)`` runs it against a server until the player quits; prompt-toolkit restores the
 terminal on the way out, also after an error. It keeps the session on disk where asked
-(client/session_store.py), so that the same command brings the player back to his seat, and
-prints how to come back when the screen closes.
+(client/session_store.py, through client/ui/session.py), so that the same command brings the
+player back to his seat, and prints how to come back when the screen closes.
 """
 
 from __future__ import annotations
@@ -27,20 +27,16 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.output import ColorDepth, Output
 
-from neveryu import protocol
-
-from . import model
 from .controller import Controller
 from .keys import build_key_bindings
 from .layout import STYLE, Screen
-from .net import RESUMABLE_BYES, Net
+from .net import Net
 from .replay import Replay, ReplayController, replay_keys
 from .replay_deal import Deal
+from .session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
 from .texts import Texts
 
-CLIENT_NAME = "neveryu-tui"
 LOBBY_REFRESH_S = 3.0
-RECENT_DEALS = 5  # the server's last deals the lobby shows
 Msg = dict[str, Any]
 
 
@@ -69,6 +65,17 @@ def build_app(
         # which would wake an idle client twice a second
         terminal_size_polling_interval=None if _winch() else 0.5,
     )
+    # Esc alone closes a dialog at once; Alt+key (Esc and a key together) is still told apart.
+    app.ttimeoutlen = 0.05
+    app.timeoutlen = 0.1
+    _wire(app, controller)
+    app.screen = screen  # type: ignore[attr-defined]
+    return app
+
+
+def _wire(app: Application[None], controller: Controller) -> None:
+    """``controller``'s hooks on ``app``: quitting, redraws (also those the screen needs by itself),
+    the bell, the terminal's title, and a replay opened over the screen."""
     title: list[str] = [""]
     timer: list[asyncio.TimerHandle | None] = [None]
 
@@ -98,16 +105,11 @@ def build_app(
     def open_replay(deal: Any, seat: int | None) -> None:
         app.create_background_task(show_replay(app, controller, deal, seat))
 
-    # Esc alone closes a dialog at once; Alt+key (Esc and a key together) is still told apart.
-    app.ttimeoutlen = 0.05
-    app.timeoutlen = 0.1
     controller.on_quit = quit_app
     controller.invalidate = app.invalidate
     controller.on_attention = attention
     controller.on_open_replay = open_replay
     app.after_render += after_render
-    app.screen = screen  # type: ignore[attr-defined]
-    return app
 
 
 def _winch() -> bool:
@@ -151,21 +153,6 @@ def window_title(c: Controller) -> str:
     return f"neveryu {t.glyph('dot')} " + t("head.table", table=(s.table or {}).get("id"))
 
 
-def hello_fields(name: str, password: str | None, player_key: str | None = None) -> Msg:
-    from neveryu import protocol
-
-    fields: Msg = {
-        "proto": [protocol.PROTOCOL_VERSION, protocol.PROTOCOL_VERSION],
-        "client": {"name": CLIENT_NAME, "version": _version()},
-        "name": name,
-    }
-    if password:
-        fields["password"] = password
-    if player_key:  # client/player_key.py
-        fields["player_key"] = player_key
-    return fields
-
-
 def _describe(exc: BaseException) -> str:
     """One line for an error, the first leaf of an exception group."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
@@ -183,114 +170,6 @@ async def _refresh_lobby(controller: Controller, net: Net) -> None:
             net.send({"t": "list_tables"})
             if controller.records:
                 net.send({"t": "list_records", "limit": RECENT_DEALS})
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("neveryu")
-    except PackageNotFoundError:
-        return "0"
-
-
-@attrs.define
-class Keeper:
-    """Keeps the session of ``slot`` (client/session_store.py) in step with the model: saved
-    while the session sits at a table, forgotten when it no longer does; ``match_only``
-    (``neveryu play``): only while a match is on (a match over is no game to go on with)."""
-
-    slot: Any
-    name: str
-    match_only: bool = False
-    deal_seq: int = 0
-    seen: int = 0  # the highest seq seen, also before a restart (a replay goes over older ones)
-    deal_events: int = 0  # the deal's history events shown (protocol.HISTORY_EVENTS)
-
-    @classmethod
-    def of(cls, slot: Any, name: str, match_only: bool = False) -> Keeper | None:
-        """The keeper of ``slot`` (None: nowhere to keep), from what it kept."""
-        if slot is None:
-            return None
-        kept = slot.kept
-        if kept is None:
-            return cls(slot, name, match_only)
-        return cls(slot, name, match_only, kept.deal_seq, kept.seq, kept.deal_events)
-
-    def follow(self, msg: Msg, state: model.State) -> None:
-        t = msg.get("t")
-        seq = msg.get("seq")
-        new = isinstance(seq, int) and seq > self.seen  # (not a replay of what was shown)
-        self.seen = max(self.seen, state.last_seq)
-        if t in ("deal_started", "state") and isinstance(seq, int):
-            self.deal_seq = seq  # a fresh client replays from here: the deal is whole again
-            history = msg.get("history")
-            if t == "state" and isinstance(history, list):
-                self.deal_events = len(history)
-            elif t == "deal_started" and new:  # (a replayed start was counted when it was shown)
-                self.deal_events = 1
-        elif t == "match_ended":
-            self.deal_seq = self.deal_events = 0
-        elif new and t in protocol.HISTORY_EVENTS:
-            self.deal_events += 1
-        over = self.match_only and t == "match_ended"
-        if (
-            over
-            or t in ("_fresh", "_left", "table_closed")
-            or (t == "bye" and msg.get("reason") not in RESUMABLE_BYES)
-        ):
-            self.slot.forget()
-        elif self.match_only and (state.table or {}).get("state") != "playing":
-            pass  # between matches: nothing kept until the next starts
-        elif state.session and state.screen == "table":
-            self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events)
-
-    def end(self, state: model.State, gone: bool) -> None:
-        """The client stops: ``gone`` (no seat to come back to), the session is forgotten; else
-        it is kept with the last ``seq`` seen (``follow`` wrote it already): what the player saw
-        is not "while you were away" when he comes back."""
-        if gone:
-            self.slot.forget()
-        elif state.session and state.screen == "table":
-            self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events)
-
-
-def resumed_state(name: str, kept: Any) -> model.State:
-    """The model's first state: with a kept session (client/session_store.py), the last ``seq``
-    seen and the deal's events shown, which the recap after the resume leaves out."""
-    if kept is None:
-        return model.State(name=name)
-    return model.State(name=name, recap_seen=kept.seq, recap_known=kept.deal_events)
-
-
-def exit_note(c: Controller, address: str, command: str) -> str | None:
-    """What to say on the terminal once the screen has closed: how to come back, if anything
-    can be come back to."""
-    s, t = c.state, c.t
-    if s.bye == "shutdown":
-        return t("exit.server_gone", address=address, command=command)
-    if s.bye == "replaced":
-        return t("exit.replaced")
-    if not seat_kept(c) or not command:
-        return None
-    if s.connection in ("lost", "resuming", "connecting"):
-        return t("exit.lost", address=address, command=command)
-    table = (s.table or {}).get("id")
-    if s.connection == "connected" and (s.table or {}).get("state") != "playing":
-        return t("exit.seat_waits", table=table, command=command)  # no match on: docs/PROTOCOL.md, Resume
-    if s.connection == "connected":
-        return t("exit.seat_kept", table=table, command=command)
-    return None
-
-
-def seat_kept(c: Controller) -> bool:
-    """Whether the client that stops now keeps its seat to come back to: at a table, not given
-    up (``leave``); for ``neveryu play`` (``leave_quits``), only while its match is on (a match
-    over is no game left unfinished)."""
-    s = c.state
-    if s.screen != "table" or c.left:
-        return False
-    return not (c.leave_quits and (s.table or {}).get("state") != "playing")
 
 
 NOTES_S = 60.0
@@ -336,59 +215,65 @@ def run_client(
     first (what the terminal lacks). ``come_back``: the command that brings the player back,
     printed when he leaves his seat behind. ``player_key``: sent in ``hello``
     (client/player_key.py; None: the player is a guest)."""
-    failure: list[str] = []
-    refused: list[str] = []  # the server's WRONG_PASSWORD, before it welcomed this client
-    said: list[str] = []
+    run = _Run(
+        host=host,
+        port=port,
+        name=name,
+        texts=texts,
+        password=password,
+        script=script,
+        leave_quits=leave_quits,
+        prefs=prefs,
+        slot=slot,
+        notes=notes,
+        color_depth=color_depth,
+        come_back=come_back,
+        player_key=player_key,
+    )
+    try:
+        asyncio.run(run.main())
+    finally:
+        if slot is not None:
+            slot.close()
+    return run.outcome()
 
-    async def main() -> None:
-        kept = slot.kept if slot is not None else None
-        state = resumed_state(name, kept)
+
+@attrs.define(kw_only=True)
+class _Run:
+    """One run of ``run_client`` (its arguments), and what it leaves to say once the screen has
+    closed."""
+
+    host: str
+    port: int
+    name: str
+    texts: Texts
+    password: str | None
+    script: Callable[[Net, Msg], None] | None
+    leave_quits: bool
+    prefs: Any
+    slot: Any
+    notes: tuple[str, ...]
+    color_depth: ColorDepth | None
+    come_back: str
+    player_key: str | None
+    failure: list[str] = attrs.Factory(list)  # why the connection could never be made
+    refused: list[str] = attrs.Factory(list)  # the server's WRONG_PASSWORD, before it welcomed this client
+    said: list[str] = attrs.Factory(list)  # how to come back, once the screen has closed
+
+    async def main(self) -> None:
+        """The screen and the connection, until the player quits."""
+        kept = self.slot.kept if self.slot is not None else None
+        state = resumed_state(self.name, kept)
         controller = Controller(
-            texts, lambda request: None, leave_quits=leave_quits, prefs=prefs, state=state
+            self.texts, lambda request: None, leave_quits=self.leave_quits, prefs=self.prefs, state=state
         )
-        app = build_app(controller, color_depth=color_depth)
-        keeper = Keeper.of(slot, name, match_only=leave_quits)
-
-        def welcome(msg: Msg, resumed: bool) -> None:
-            controller.records = bool(msg.get("records"))
-            if script is None:  # the lobby's list, and the variants for the new-table form
-                if not resumed or msg.get("table") is None:
-                    net.send({"t": "list_tables"})
-                    if controller.records:  # the server's last deals
-                        net.send({"t": "list_records", "limit": RECENT_DEALS})
-                net.send({"t": "variants"})
-
-        def deliver(msg: Msg) -> None:
-            if script is not None:
-                script(net, msg)
-            never_connected = not net.welcomed
-            if never_connected and msg.get("t") == "error" and msg.get("code") == "WRONG_PASSWORD":
-                refused.append(str(msg.get("msg") or ""))
-            controller.receive(msg)
-            if keeper is not None:
-                keeper.follow(msg, controller.state)
-            if never_connected and msg.get("t") == "_connection" and msg.get("status") == "closed":
-                failure.append(str(msg.get("reason") or f"cannot connect to {host}:{port}"))
-                controller.on_quit()  # nothing to show: say why on the terminal instead
-
-        def done(exc: BaseException | None) -> None:
-            if exc is not None:  # a bug on the network side: say so, keep the screen usable
-                controller.receive({"t": "_connection", "status": "closed", "reason": _describe(exc)})
-
-        net = Net(
-            host,
-            port,
-            hello_fields(name, password, player_key),
-            deliver,
-            session=kept.token if kept is not None else None,
-            last_seq=kept.replay_from if kept is not None else 0,
-            on_welcome=welcome,
-            on_done=done,
-        )
+        app = build_app(controller, color_depth=self.color_depth)
+        keeper = Keeper.of(self.slot, self.name, match_only=self.leave_quits)
+        net = self._net(controller, keeper, kept)
         controller.send = net.send
         controller.address = net.address
-        if notes:
-            say_notes(controller, texts, notes)
+        if self.notes:
+            say_notes(controller, self.texts, self.notes)
         net.start()
         refresh = asyncio.ensure_future(_refresh_lobby(controller, net))
         try:
@@ -396,26 +281,69 @@ def run_client(
         finally:
             refresh.cancel()
             await net.aclose()
-            if not failure:
-                note = exit_note(controller, net.address, come_back)
-                if note:
-                    said.append(note)
-                if keeper is not None:
-                    keeper.end(controller.state, gone=not seat_kept(controller))
+            if not self.failure:
+                self._end(controller, keeper, net.address)
 
-    try:
-        asyncio.run(main())
-    finally:
-        if slot is not None:
-            slot.close()
-    if refused:
-        raise PasswordRefused(refused[0])
-    if failure:
-        print(f"neveryu: {failure[0]}", file=sys.stderr)
-        return 1
-    for line in said:
-        print(line)
-    return 0
+    def _net(self, controller: Controller, keeper: Keeper | None, kept: Any) -> Net:
+        """The connection, resuming the ``kept`` session if any, feeding ``controller`` and
+        ``keeper``."""
+
+        def welcome(msg: Msg, resumed: bool) -> None:
+            controller.records = bool(msg.get("records"))
+            if self.script is None:  # the lobby's list, and the variants for the new-table form
+                if not resumed or msg.get("table") is None:
+                    net.send({"t": "list_tables"})
+                    if controller.records:  # the server's last deals
+                        net.send({"t": "list_records", "limit": RECENT_DEALS})
+                net.send({"t": "variants"})
+
+        def deliver(msg: Msg) -> None:
+            if self.script is not None:
+                self.script(net, msg)
+            never_connected = not net.welcomed
+            if never_connected and msg.get("t") == "error" and msg.get("code") == "WRONG_PASSWORD":
+                self.refused.append(str(msg.get("msg") or ""))
+            controller.receive(msg)
+            if keeper is not None:
+                keeper.follow(msg, controller.state)
+            if never_connected and msg.get("t") == "_connection" and msg.get("status") == "closed":
+                self.failure.append(str(msg.get("reason") or f"cannot connect to {self.host}:{self.port}"))
+                controller.on_quit()  # nothing to show: say why on the terminal instead
+
+        def done(exc: BaseException | None) -> None:
+            if exc is not None:  # a bug on the network side: say so, keep the screen usable
+                controller.receive({"t": "_connection", "status": "closed", "reason": _describe(exc)})
+
+        net = Net(
+            self.host,
+            self.port,
+            hello_fields(self.name, self.password, self.player_key),
+            deliver,
+            session=kept.token if kept is not None else None,
+            last_seq=kept.replay_from if kept is not None else 0,
+            on_welcome=welcome,
+            on_done=done,
+        )
+        return net
+
+    def _end(self, controller: Controller, keeper: Keeper | None, address: str) -> None:
+        """The screen has closed: how to come back, and the session kept or forgotten."""
+        note = exit_note(controller, address, self.come_back)
+        if note:
+            self.said.append(note)
+        if keeper is not None:
+            keeper.end(controller.state, gone=not seat_kept(controller))
+
+    def outcome(self) -> int:
+        """``run_client``'s return: say on the terminal what there is to say."""
+        if self.refused:
+            raise PasswordRefused(self.refused[0])
+        if self.failure:
+            print(f"neveryu: {self.failure[0]}", file=sys.stderr)
+            return 1
+        for line in self.said:
+            print(line)
+        return 0
 
 
 def run_replay(

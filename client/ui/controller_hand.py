@@ -1,4 +1,5 @@
-"""Moving across a long hand by rank: to the next or previous rank (↓ ↑), to a rank typed
+"""The hand: the cursor moved card by card (← →), cards chosen and unchosen (Space, Backspace), and
+moving across a long hand by rank: to the next or previous rank (↓ ↑), to a rank typed
 (2–9, 1 or T for a ten, J Q K A with Shift), to the hand's first or last card (Home, End).
 The hand is sorted by rank (``model.card_key``), so a rank's cards sit together."""
 
@@ -13,7 +14,39 @@ TYPED_RANKS = {**{str(n): str(n) for n in range(2, 10)}, "1": "T", **{r: r for r
 
 
 class HandMoves(ControllerBase):
-    """The cursor's jumps across the hand (client/ui/keys.py binds them at the table)."""
+    """The cursor across the hand and the cards chosen (client/ui/keys.py binds them at the table)."""
+
+    def move(self, step: int) -> None:
+        if self.hand:
+            self.cursor = (self.cursor + step) % len(self.hand)
+        else:
+            self.say(self._no_hand())
+
+    def toggle(self) -> None:
+        if not self.hand:
+            self.say(self._no_hand())
+            return
+        if self.cursor in self.selected:
+            self.selected.remove(self.cursor)
+        else:
+            self.selected.append(self.cursor)
+            self.selected.sort()
+
+    def _no_hand(self) -> str:
+        s = self.state
+        if s.screen == "connecting":
+            return self.t("no.connection")
+        if s.screen != "table":
+            return self.t("no.lobby")
+        if s.seat is None:
+            return self.t("no.watching")
+        return self.t("no.cards") if s.playing else self.t("no.deal")
+
+    def clear_selection(self) -> None:
+        self.selected = []
+
+    def selected_cards(self) -> list[str]:
+        return [self.hand[i] for i in self.selected if i < len(self.hand)]
 
     def hand_end(self, last: bool) -> None:
         """Home (``last`` False) or End: the hand's first or last card."""

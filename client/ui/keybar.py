@@ -38,24 +38,36 @@ def entries(c: Controller) -> list[Key]:
         return dialog_entries(c)
     if c.replay is not None:
         return replay_entries(c)
-    out: list[Key] = []
     if s.screen == "lobby" and s.connection != "connected":  # nothing else can be done meanwhile
         return [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
     if s.screen == "lobby":
-        if s.tables:
-            out += [
-                Key(t.glyph("updown"), t("keys.choose"), 0),
-                Key("Enter", t("keys.join")),
-                Key("v", t("keys.watch")),
-            ]
-        out += [Key("c", t("keys.create")), Key("r", t("keys.refresh"), 0)]
-        if c.records:
-            out.append(Key("p", t("keys.deals"), 0))
-            out.append(Key("t", t("keys.players"), 0))
-        out += [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
-        return out
+        return _lobby_entries(c)
     if s.screen != "table" or s.connection != "connected":
         return [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
+    return _table_entries(c)
+
+
+def _lobby_entries(c: Controller) -> list[Key]:
+    s, t = c.state, c.t
+    out: list[Key] = []
+    if s.tables:
+        out += [
+            Key(t.glyph("updown"), t("keys.choose"), 0),
+            Key("Enter", t("keys.join")),
+            Key("v", t("keys.watch")),
+        ]
+    out += [Key("c", t("keys.create")), Key("r", t("keys.refresh"), 0)]
+    if c.records:
+        out.append(Key("p", t("keys.deals"), 0))
+        out.append(Key("t", t("keys.players"), 0))
+    out += [Key("?", t("keys.help"), 2), Key("q", t("keys.quit"), 2)]
+    return out
+
+
+def _table_entries(c: Controller) -> list[Key]:
+    """At a table, connected: what may be played now, then the table's own keys."""
+    s, t = c.state, c.t
+    out: list[Key] = []
     legal = c.legal
     lay = legal.get("lay")
     if lay:

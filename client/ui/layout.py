@@ -13,10 +13,11 @@ Nothing relies on colour alone: the cursor card is in brackets, a selected card 
 seat to act has ``▶`` (``>`` in ASCII). Text that may be long wraps at word boundaries
 (client/ui/wrap.py). Below ``MIN_WIDTH`` × ``MIN_HEIGHT`` the screen says so instead.
 
-The regions are drawn in parts, one module each, mixed into ``Screen``: ``layout_table`` (the
-players, the table, a deal's result), ``layout_hand`` (the hand), ``layout_lobby`` (the lobby);
-``layout_common`` holds what they share. This module puts them together: the structure, the
-sizes, the header, the status line, the log and chat, the notice, the key bar and the dialogs.
+The regions are drawn in parts, one module each, mixed into ``Screen``: ``layout_header`` (the
+header and the status line), ``layout_table`` (the players, the table, a deal's result),
+``layout_log`` (the log and the chat), ``layout_hand`` (the hand), ``layout_bar`` (the notice and
+the key bar), ``layout_lobby`` (the lobby); ``layout_common`` holds what they share. This module
+puts them together: the structure, the frames, the sizes and the dialogs.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from prompt_toolkit.application.current import get_app
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout import (
@@ -43,32 +43,27 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.utils import get_cwidth
 from prompt_toolkit.widgets import TextArea
 
-from . import keybar
 from .controller import Controller
+from .layout_bar import BarRegions
 from .layout_common import (
     CELL,
     MIN_HEIGHT,
     MIN_WIDTH,
     HSplit,
     VSplit,
-    cut_line,
-    per_render,
     screen_size,
     too_small,
 )
 from .layout_hand import HandRegions
+from .layout_header import HeaderRegions
 from .layout_lobby import LobbyRegions
+from .layout_log import LogRegions
 from .layout_table import FAIR_PANEL, TableRegions
-from .moments import moment
-from .status import status
-from .wrap import Drawn, Line, TextView, fit, wrap
+from .wrap import Drawn, Line, TextView, wrap
 
 __all__ = ["FAIR_PANEL", "MIN_HEIGHT", "MIN_WIDTH", "STYLE", "Screen"]
 
-NOTICE_LINES = 3
-CHAT_LINES = 4  # a chat message shows in at most about this many lines, cut with an ellipsis
 FILL = D(preferred=0)  # a pane that takes the room left, whatever its text: nothing to measure
-KEY_LINES = 3
 
 STYLE = Style.from_dict(
     {
@@ -94,7 +89,7 @@ STYLE = Style.from_dict(
 )
 
 
-class Screen(TableRegions, HandRegions, LobbyRegions):
+class Screen(HeaderRegions, TableRegions, LogRegions, HandRegions, BarRegions, LobbyRegions):
     """Builds the prompt-toolkit ``Layout`` for ``c``; ``chat_input`` is the chat's text field."""
 
     def __init__(self, c: Controller) -> None:
@@ -110,7 +105,6 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
             password=asks_password,
         )
         self._cache: dict[Any, AnyContainer] = {}
-        self._log_kept: tuple[tuple[Any, ...], StyleAndTextTuples] | None = None  # (_log_text)
         # The header holds the focus while no text field is open, so typed keys never land in a
         # hidden field; the chat field takes it while open.
         self.header = Window(
@@ -228,8 +222,27 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
         )
 
     def _table_screen(self) -> AnyContainer:
+        # Three rows of parts, the middle one taking the room left: prompt-toolkit shares the
+        # height out a row at a time over every part of a split, at every redraw.
+        return HSplit(
+            [
+                HSplit([Window(self._drawn(self._status_lines), height=1), self._players_and_table()]),
+                self._log_and_chat(),
+                HSplit(
+                    [
+                        self._section(self._hand_title),
+                        Window(self._drawn(self._hand_lines), height=self._hand_height),
+                        self._notice_window(),
+                        self._keys_window(),
+                    ]
+                ),
+            ]
+        )
+
+    def _players_and_table(self) -> AnyContainer:
+        """The table screen's top row: the players, and beside them the table."""
         vbar = Window(width=1, char=self.t.glyph("vbar"), style="class:rule")
-        top = VSplit(
+        return VSplit(
             [
                 HSplit(
                     [self._section(lambda: self.t("players")), Window(self._drawn(self._players_lines))],
@@ -246,7 +259,10 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
             ],
             height=self._top_height,
         )
-        middle = VSplit(
+
+    def _log_and_chat(self) -> AnyContainer:
+        """The table screen's middle row, which takes the room left: the log, and beside it the chat."""
+        return VSplit(
             [
                 HSplit(
                     [
@@ -270,22 +286,6 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
                 ),
             ],
             height=D(min=0),
-        )
-        # Three rows of parts, the middle one taking the room left: prompt-toolkit shares the
-        # height out a row at a time over every part of a split, at every redraw.
-        return HSplit(
-            [
-                HSplit([Window(self._drawn(self._status_lines), height=1), top]),
-                middle,
-                HSplit(
-                    [
-                        self._section(self._hand_title),
-                        Window(self._drawn(self._hand_lines), height=self._hand_height),
-                        self._notice_window(),
-                        self._keys_window(),
-                    ]
-                ),
-            ]
         )
 
     def _section(self, title: Callable[[], str]) -> AnyContainer:
@@ -342,10 +342,6 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
         width, _ = screen_size()
         return max(26, min(40, width * 45 // 100))
 
-    def _chat_width(self) -> int:
-        width, _ = screen_size()
-        return max(20, min(34, width * 36 // 100))
-
     def _top_height(self) -> int:
         rows, _ = self._player_rows()
         return 1 + max(rows, 4)
@@ -361,14 +357,6 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
         n = len(self.c.hand)
         return max(1, math.ceil(n / self._per_row()))
 
-    def _notice_height(self) -> int:
-        width, _ = screen_size()
-        return min(NOTICE_LINES, len([x for x in wrap(self._notice_now(), width) if x]))
-
-    def _keys_height(self) -> int:
-        width, _ = screen_size()
-        return max(1, len(self._key_rows(width)))
-
     def _lobby_height(self) -> int:
         _, height = screen_size()
         return max(2, min(len(self.c.state.tables) + 1, height - 10))
@@ -383,154 +371,6 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
         room = height - 1 - self._keys_height()
         return max(3, min(room, len(wrap(self._dialog_text(), inner)) + 2))
 
-    # -- the header and status ----------------------------------------------------------------
-
-    def _header_text(self) -> StyleAndTextTuples:
-        s, t = self.c.state, self.t
-        parts = ["neveryu"]
-        if s.server_name:
-            parts.append(t.safe(s.server_name))
-        if s.screen == "table" and s.table:
-            parts.append(t("head.table", table=s.table.get("id")))
-            parts.append(t.variant_name(str(s.table.get("variant") or s.variant), long=True))
-            deals = s.table.get("deals")
-            if s.deal_no and (s.playing or (s.table.get("state") == "playing")):
-                parts.append(
-                    t("head.deal", deal=s.deal_no, deals=deals) if deals else t("head.deal1", deal=s.deal_no)
-                )
-        conn = t("conn." + s.connection) if s.connection != "connected" else ""
-        if self.c.replay is not None:
-            conn = self._replay_position()
-        width, _ = screen_size()
-        sep = f" {t.glyph('dot')} "
-        left = " " + sep.join(parts)
-        if get_cwidth(left) + get_cwidth(conn) + 2 > width and len(parts) > 3:
-            parts[-2 if s.deal_no else -1] = str(s.table.get("variant") if s.table else "")
-            left = " " + sep.join(p for p in parts if p)
-        while get_cwidth(left) + get_cwidth(conn) + 2 > width and len(parts) > 3:
-            del parts[0]  # the program's name, then the server's, before the table and the deal
-            left = " " + sep.join(p for p in parts if p)
-        room = max(0, width - get_cwidth(conn) - 2)
-        left = fit(left, room, t.glyph("ellipsis"))
-        return [
-            ("class:title", t.safe(left) + " "),
-            ("class:title.strong" if conn else "class:title", t.safe(conn) + " "),
-        ]
-
-    def _replay_position(self) -> str:
-        """A replay's place in its deal, where the link's state is shown at a live table."""
-        r, t = self.c.replay, self.t
-        seconds = r.ms // 1000
-        view = t("replay.view.all") if r.view is None else t.seat_name(self.c.state, r.view, you=False)
-        return t(
-            "replay.head",
-            deal=r.deal,
-            step=r.index,
-            steps=r.steps - 1,
-            time=f"{seconds // 60}:{seconds % 60:02}",
-            view=view,
-        )
-
-    def _status_lines(self, width: int, height: int) -> list[Line]:
-        fragments = status(self.c.state, self.t, self.c.clock())
-        return [cut_line(list(fragments), width, self.t.glyph("ellipsis"))]
-
-    # -- the log and chat ---------------------------------------------------------------------
-
-    def _log_title(self) -> str:
-        below = self.c.log_scroll.below()
-        if self.c.log_scroll.top is not None and below:
-            return self.t("log.scrolled", n=below, lines=self.t.count(below, "lines"))
-        return self.t("log")
-
-    def _log_text(self) -> StyleAndTextTuples:
-        """The log in words: made again only when the log (or whose names it uses) changed, not
-        at every redraw of a countdown."""
-        s = self.c.state
-        key = (s.log, s.names, self.t)
-        kept = self._log_kept
-        if kept is not None and all(a is b for a, b in zip(kept[0], key)):
-            return kept[1]
-        out: StyleAndTextTuples = []
-        for line in s.log:
-            style = "class:good" if line.key == "recap" else ("class:warn" if line.key in _WARN_LINES else "")
-            out.append((style, self.t.log_line(s, line) + "\n"))
-        self._log_kept = (key, out)
-        return out
-
-    def _chat_text(self) -> StyleAndTextTuples:
-        s, t = self.c.state, self.t
-        most = CHAT_LINES * max(1, self._chat_width() - 2)  # one message leaves room for others
-        out: StyleAndTextTuples = []
-        for line in s.chat[-40:]:
-            out.append(("class:mine", t.speaker(line) + ":"))
-            out.append(("", " " + _cut(t.safe(line.text), most, t.glyph("ellipsis")) + "\n"))
-        return out
-
-    # -- the notice ---------------------------------------------------------------------------
-
-    def _notice_text(self) -> StyleAndTextTuples:
-        c, t = self.c, self.t
-        d = c.dialog
-        if d is not None and d.kind == "confirm":
-            request = d.data["request"]
-            last = c.state.last or {}
-            claim = t.claim(last.get("count"), last.get("rank")) if last.get("rank") else ""
-            key = "confirm.challenge" if request["t"] == "challenge" else "confirm.believe"
-            return [
-                (
-                    "class:myturn",
-                    t(key, key=d.data["key"], name=t.seat_name(c.state, last.get("seat")), claim=claim),
-                )
-            ]
-        notice = c.current_notice()
-        if notice is not None:
-            return [("class:" + notice.style, notice.text)]
-        s = c.state
-        if s.bye:
-            return [
-                (
-                    "class:warn",
-                    t("bye." + s.bye) if ("bye." + s.bye) in t.table else t("log.bye", reason=s.bye),
-                )
-            ]
-        if s.connection in ("lost", "resuming"):
-            return [("class:warn", t("notice.lost"))]
-        why = moment(s) if s.screen == "table" else None
-        if why is not None:
-            key, args = why
-            return [("class:warn" if key == "why.away" else "class:notice.why", t.why(s, key, args))]
-        return []
-
-    # -- the hand -----------------------------------------------------------------------------
-
-    # -- the key bar --------------------------------------------------------------------------
-
-    def _key_rows(self, width: int) -> list[list[keybar.Key]]:
-        """The key bar's rows, once per drawing (its height and its lines both ask)."""
-        if get_app().is_running:
-            return per_render(f"keys {width}", lambda: keybar.fit(keybar.entries(self.c), width, KEY_LINES))
-        return keybar.fit(keybar.entries(self.c), width, KEY_LINES)
-
-    def _notice_now(self) -> StyleAndTextTuples:
-        """The notice, once per drawing (its height and its text both ask)."""
-        return per_render("notice", self._notice_text) if get_app().is_running else self._notice_text()
-
-    def _keys_lines(self, width: int, height: int) -> list[Line]:
-        out: list[Line] = []
-        for row in self._key_rows(width):
-            line: Line = []
-            for i, k in enumerate(row):
-                if i:
-                    line.append(("", " " * keybar.GAP))
-                if k.key:
-                    line.append(("class:key", k.key))
-                    line.append(("", " " + k.label))
-                else:
-                    line.append(("class:dim", k.label))
-            out.append(line)
-        return out
-
     # -- dialogs ------------------------------------------------------------------------------
 
     def _dialog_title(self) -> str:
@@ -541,23 +381,3 @@ class Screen(TableRegions, HandRegions, LobbyRegions):
         from . import pages
 
         return pages.dialog_text(self.c)
-
-
-_WARN_LINES = frozenset(
-    {
-        "error",
-        "conn_lost",
-        "conn_closed",
-        "bye",
-        "fair_bad",
-        "fair_unprotected",
-        "away_dropped",
-        "away_timeout",
-        "removed",
-    }
-)
-
-
-def _cut(text: str, most: int, ellipsis: str) -> str:
-    """``text``, or its first ``most`` characters ending in ``ellipsis``."""
-    return text if len(text) <= most else text[: most - len(ellipsis)].rstrip() + ellipsis

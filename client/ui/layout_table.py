@@ -18,6 +18,24 @@ NAME_WHOLE = 16
 a bot's level, dealer) go; past it, and past 8, the name is cut first."""
 
 
+_Tag = tuple[int, str, str]
+"""A seat's tag: (keep: higher stays longer when space is short, style, text)."""
+
+_Row = tuple[Any, str, str, list[_Tag], bool]
+"""A seat's facts for its cell (``TableRegions._player_row``)."""
+
+
+def _tag_slots(rows: list[_Row], floor: int) -> dict[int, int]:
+    """Each kind of tag (its keep tells it) above ``floor`` has a column of its own, as wide as
+    its widest: keep -> columns, the most kept first."""
+    widths: dict[int, int] = {}
+    for r in rows:
+        for keep, _, text in r[3]:
+            if keep > floor:
+                widths[keep] = max(widths.get(keep, 0), get_cwidth(text))
+    return dict(sorted(widths.items(), reverse=True))
+
+
 class TableRegions(Regions):
     def _player_rows(self) -> tuple[int, int]:
         """(rows, columns) of the players' list: one column while it fits the height left."""
@@ -53,47 +71,7 @@ class TableRegions(Regions):
         dealer's tag too."""
         s, t = self.c.state, self.t
         playing = (s.table or {}).get("state") == "playing"
-        rows = []
-        for x in seats:
-            seat = x.get("seat")
-            name = t.seat_name(s, seat)
-            count = ""
-            if seat in s.out:
-                count = t("out_place", place=s.out.index(seat) + 1)
-            elif (
-                s.playing
-                and s.hand_counts is not None
-                and isinstance(seat, int)
-                and seat < len(s.hand_counts)
-            ):
-                count = t.n_cards(s.hand_counts[seat])
-            elif s.playing and seat == s.seat and s.hand is not None:
-                count = t.n_cards(len(s.hand))
-            tags: list[tuple[int, str, str]] = []  # (keep: higher stays longer, style, text)
-            if x.get("away"):
-                tags.append((9, "class:warn", t("seat.away")))
-            if not x.get("name") and not x.get("bot") and s.seats:
-                tags.append((8, "class:dim", t("seat.empty")))
-            if not playing and x.get("ready") and not x.get("bot"):
-                tags.append((4, "class:good", t("seat.ready")))
-            if s.playing and s.dealer == seat:
-                tags.append((3, "class:dim", t("dealer_mark")))
-            if x.get("bot"):
-                tags.append((2, "class:dim", t.level(str(x["bot"]))))
-            if "host" in (s.table or {}) and (s.table or {}).get("host") == seat:
-                tags.append((1, "class:dim", t("host_mark")))
-            turn = s.playing and s.turn == seat
-            rows.append((seat, name, count, tags, turn))
-
-        # Each kind of tag (its keep tells it) has a column of its own, as wide as its widest.
-        def slots(floor: int) -> dict[int, int]:
-            widths: dict[int, int] = {}
-            for r in rows:
-                for keep, _, text in r[3]:
-                    if keep > floor:
-                        widths[keep] = max(widths.get(keep, 0), get_cwidth(text))
-            return dict(sorted(widths.items(), reverse=True))
-
+        rows = [self._player_row(x, playing) for x in seats]
         counts = [_count_parts(r[2]) for r in rows]
         num_w = max((get_cwidth(n) for n, _ in counts), default=0)
         long = [(n.rjust(num_w) + " " + word if n else word) for n, word in counts]
@@ -109,10 +87,10 @@ class TableRegions(Regions):
         ]
         for need, floor, shown in tries:
             count_w = max((get_cwidth(c) for c in shown), default=0)
-            tags_w = sum(w + 1 for w in slots(floor).values())
+            tags_w = sum(w + 1 for w in _tag_slots(rows, floor).values())
             if 2 + need + 1 + count_w + tags_w <= width:
                 break
-        kept = slots(floor)
+        kept = _tag_slots(rows, floor)
         name_w = max(1, width - 2 - (count_w + 1 if count_w else 0) - tags_w)
         ell = t.glyph("ellipsis")
         cells: list[Line] = []
@@ -128,6 +106,34 @@ class TableRegions(Regions):
                 line.append((tag_style, text.ljust(slot_w)))
             cells.append(line)
         return cells
+
+    def _player_row(self, x: dict[str, Any], playing: bool) -> _Row:
+        """One seat's facts for its cell: (seat, name, cards held or place, tags, whose turn).
+        ``playing``: the table's match is on (nobody's "ready" is shown)."""
+        s, t = self.c.state, self.t
+        seat = x.get("seat")
+        name = t.seat_name(s, seat)
+        count = ""
+        if seat in s.out:
+            count = t("out_place", place=s.out.index(seat) + 1)
+        elif s.playing and s.hand_counts is not None and isinstance(seat, int) and seat < len(s.hand_counts):
+            count = t.n_cards(s.hand_counts[seat])
+        elif s.playing and seat == s.seat and s.hand is not None:
+            count = t.n_cards(len(s.hand))
+        tags: list[_Tag] = []
+        if x.get("away"):
+            tags.append((9, "class:warn", t("seat.away")))
+        if not x.get("name") and not x.get("bot") and s.seats:
+            tags.append((8, "class:dim", t("seat.empty")))
+        if not playing and x.get("ready") and not x.get("bot"):
+            tags.append((4, "class:good", t("seat.ready")))
+        if s.playing and s.dealer == seat:
+            tags.append((3, "class:dim", t("dealer_mark")))
+        if x.get("bot"):
+            tags.append((2, "class:dim", t.level(str(x["bot"]))))
+        if "host" in (s.table or {}) and (s.table or {}).get("host") == seat:
+            tags.append((1, "class:dim", t("host_mark")))
+        return seat, name, count, tags, s.playing and s.turn == seat
 
     def _table_text(self) -> StyleAndTextTuples:
         s, t = self.c.state, self.t

@@ -17,7 +17,8 @@ afterwards. Each table keeps its own log; the lobby has one too.
 
 One reducer, in parts by job: ``model_state`` (the ``State`` and the log's helpers),
 ``model_lobby`` (the session, the lobby, seats, matches, chat, the recap after a resume),
-``model_deal`` (a deal's events), ``model_snapshot`` (the ``state`` snapshot and the deal's
+``model_deal`` (a deal's events), ``model_pile`` (where the cards go once a set is settled: piles,
+quads, the stock), ``model_snapshot`` (the ``state`` snapshot and the deal's
 history it brings), ``model_fair`` (the fair deal); this module joins their
 ``HANDLERS`` and adds what a bot reads (``engine_view``).
 

@@ -104,67 +104,88 @@ def record_text(t: Texts, doc: Doc, note: str | None = None) -> StyleAndTextTupl
 def record_lines(doc: Doc, names: Names) -> list[tuple[int | None, Line]]:
     """The record's actions as log lines, each with its time (ms from the deal's start; None for
     the lines of its end), then the result and the fair deal's check."""
-    rules, view = _rules(doc), doc.get("view")
-    reveals = {r.get("set_no"): r for r in doc.get("reveals") or () if isinstance(r, dict)}
-    players = len(doc.get("seats") or ())
-    try:
-        ranks = engine.deck_ranks(rules.deck_for(players)) if rules is not None else engine.RANKS
-    except ValueError:
-        ranks = engine.RANKS
-    out: list[tuple[int | None, Line]] = []
-    claimed: list[Any] = [None]  # the last claimed rank, for a lay whose rank only one could be
-    declared: list[Any] = [None]  # the seat whose «none» is the last set, else None
-    laid = [0]  # sets laid so far (a challenge of a later one is void: docs/RULES.md, timing rules)
+    reading = _Reading(doc, names)
+    for a in doc.get("actions") or ():
+        if isinstance(a, dict):
+            reading.action(a.get("ms") if isinstance(a.get("ms"), int) else None, a)
+    reading.end()
+    return reading.out
 
-    def say(ms: int | None, key: str, **args: Any) -> None:
-        out.append((ms, Line(key, args, names)))
 
-    def action(ms: int | None, a: Doc) -> None:
+class _Reading:
+    """A record read action by action into log lines (``out``), with what the lines need to
+    know of the actions before."""
+
+    def __init__(self, doc: Doc, names: Names) -> None:
+        self.doc, self.names = doc, names
+        self.rules, self.view = _rules(doc), doc.get("view")
+        self.reveals = {r.get("set_no"): r for r in doc.get("reveals") or () if isinstance(r, dict)}
+        self.players = len(doc.get("seats") or ())
+        try:
+            rules = self.rules
+            self.ranks = (
+                engine.deck_ranks(rules.deck_for(self.players)) if rules is not None else engine.RANKS
+            )
+        except ValueError:
+            self.ranks = engine.RANKS
+        self.out: list[tuple[int | None, Line]] = []
+        self.claimed: Any = None  # the last claimed rank, for a lay whose rank only one could be
+        self.declared: Any = None  # the seat whose «none» is the last set, else None
+        self.laid = 0  # sets laid so far (a challenge of a later one is void: docs/RULES.md, timing rules)
+
+    def say(self, ms: int | None, key: str, **args: Any) -> None:
+        self.out.append((ms, Line(key, args, self.names)))
+
+    def action(self, ms: int | None, a: Doc) -> None:
         kind, seat = a.get("t"), a.get("seat")
         if kind == "lay":
-            rank = a.get("rank") or _implied_rank(rules, ranks, claimed[0])
-            claimed[0], declared[0] = rank, None
-            laid[0] += 1
+            rank = a.get("rank") or _implied_rank(self.rules, self.ranks, self.claimed)
+            self.claimed, self.declared = rank, None
+            self.laid += 1
             cards = a.get("cards")
             count = a.get("count") if a.get("count") is not None else len(cards or ())
             # Another seat's cards show when its set is turned up (whole: every set's, at once).
-            shown = cards if view is None or seat == view else None
-            say(ms, "set_laid", seat=seat, rank=rank, count=count or None, size=None, cards=shown)
+            shown = cards if self.view is None or seat == self.view else None
+            self.say(ms, "set_laid", seat=seat, rank=rank, count=count or None, size=None, cards=shown)
         elif kind == "declare_none":
-            claimed[0], declared[0] = _implied_rank(rules, ranks, claimed[0]), seat
-            laid[0] += 1
-            say(ms, "none_declared", seat=seat, rank=claimed[0])
+            self.claimed, self.declared = _implied_rank(self.rules, self.ranks, self.claimed), seat
+            self.laid += 1
+            self.say(ms, "none_declared", seat=seat, rank=self.claimed)
         elif kind in ("challenge", "believe", "challenges"):
-            call(ms, a)
+            self.call(ms, a)
         elif kind == "discard_quads":
             quads = a.get("ranks")
             count = len(quads) if quads is not None else a.get("count")
-            say(ms, "quads_discarded", seat=seat, count=count, ranks=None if quads is None else tuple(quads))
+            self.say(
+                ms, "quads_discarded", seat=seat, count=count, ranks=None if quads is None else tuple(quads)
+            )
         elif kind == "decline_quads":
-            say(ms, "quads_declined", seat=seat)
+            self.say(ms, "quads_declined", seat=seat)
         elif kind == "timeout":
-            say(ms, "timed_out", seat=seat)
+            self.say(ms, "timed_out", seat=seat)
             inner = a.get("action")
             if isinstance(inner, dict):
-                action(ms, inner)
+                self.action(ms, inner)
 
-    def call(ms: int | None, a: Doc) -> None:
+    def call(self, ms: int | None, a: Doc) -> None:
+        """A challenge or a believe (several challengers at once: ``challenges``), what it turned
+        up, and where the pile went."""
         set_no = a.get("set_no")
-        revealed = reveals.get(set_no)
+        revealed = self.reveals.get(set_no)
         callers = a.get("seats") if a.get("t") == "challenges" else [a.get("seat")]
         seats = [x for x in callers or () if isinstance(x, int)]
-        void = not isinstance(set_no, int) or set_no > laid[0]
+        void = not isinstance(set_no, int) or set_no > self.laid
         if revealed is None or not seats or void:  # a void challenge (of a set not laid yet)
-            say(ms, "challenge_void", seat=seats[0] if seats else None, set_no=set_no)
+            self.say(ms, "challenge_void", seat=seats[0] if seats else None, set_no=set_no)
             return
-        layer = int(revealed.get("seat") or 0)
+        layer, players = int(revealed.get("seat") or 0), self.players
         caller = min(seats, key=lambda x: (x - layer) % players if players else 0)  # nearest left
         believe = a.get("t") == "believe"
         others = tuple(x for x in seats if x != caller)
-        say(ms, "believed" if believe else "challenged", seat=caller, set_no=set_no, tied=others)
+        self.say(ms, "believed" if believe else "challenged", seat=caller, set_no=set_no, tied=others)
         cards, true = tuple(revealed.get("cards") or ()), bool(revealed.get("claim_true"))
-        none = declared[0] is not None and declared[0] == layer
-        say(
+        none = self.declared is not None and self.declared == layer
+        self.say(
             ms,
             "set_revealed",
             seat=layer,
@@ -175,33 +196,31 @@ def record_lines(doc: Doc, names: Names) -> list[tuple[int | None, Line]]:
             none=none,
         )
         if believe and true:
-            say(ms, "pile_discarded", count=None)
+            self.say(ms, "pile_discarded", count=None)
         else:
             taker = caller if true else layer
-            say(ms, "pile_taken", seat=taker, count=None)
+            self.say(ms, "pile_taken", seat=taker, count=None)
 
-    for a in doc.get("actions") or ():
-        if isinstance(a, dict):
-            action(a.get("ms") if isinstance(a.get("ms"), int) else None, a)
-    result = doc.get("result") or {}
-    out_order = tuple(x for x in result.get("out") or () if isinstance(x, int))
-    say(
-        None,
-        "deal_ended",
-        deal_no=doc.get("deal_no"),
-        loser=result.get("loser"),
-        winner=result.get("winner"),
-        out=out_order,
-    )
-    try:
-        verdict = fairdeal.check(fairdeal.record_disclosure(doc))
-    except ValueError:
-        verdict = fairdeal.Verdict("unknown")
-    if verdict.status == "bad":
-        say(None, "fair_bad", problem=verdict.problems[0])
-    else:
-        say(None, FAIR_LOG[verdict.status])
-    return out
+    def end(self) -> None:
+        """The deal's result, and the fair deal's check."""
+        result = self.doc.get("result") or {}
+        out_order = tuple(x for x in result.get("out") or () if isinstance(x, int))
+        self.say(
+            None,
+            "deal_ended",
+            deal_no=self.doc.get("deal_no"),
+            loser=result.get("loser"),
+            winner=result.get("winner"),
+            out=out_order,
+        )
+        try:
+            verdict = fairdeal.check(fairdeal.record_disclosure(self.doc))
+        except ValueError:
+            verdict = fairdeal.Verdict("unknown")
+        if verdict.status == "bad":
+            self.say(None, "fair_bad", problem=verdict.problems[0])
+        else:
+            self.say(None, FAIR_LOG[verdict.status])
 
 
 def _rules(doc: Doc) -> engine.Rules | None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from .layout_common import deal_of
 from .model import State
 from .standings import standings
 from .texts import Texts
@@ -53,46 +54,57 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
     """The status line for the table screen."""
     if s.screen != "table":
         return []
-    out: StyleAndTextTuples = []
     if s.connection != "connected":  # nothing on the table moves meanwhile
         key = "status.bye." + (s.bye or "") if s.bye else "status.conn." + s.connection
         return [("class:warn", t(key) if key in t.table else t("status.conn.closed"))]
+    out: StyleAndTextTuples = []
     if s.seat is None and t.live:
         out.append(("class:dim", t("status.watching") + " "))
     window = s.quads_window if s.playing else None
     if window is not None and window.get("seat") == s.seat and s.seat is not None and t.live:
         return out + my_quads_window(s, t, now, window)
     if s.playing and s.turn is not None:
-        if s.my_turn and t.live:
-            out.append(("class:myturn", t.glyph("turn") + " " + t("turn.you")))
-        else:
-            out.append(("class:turn", t("turn", name=t.seat_name(s, s.turn))))
-        if s.ranks:
-            key = "status.lead" if s.last is None else "status.claim"
-            out.append(("", " " + t.glyph("dot") + " " + t(key, ranks=t.ranks(s.ranks))))
-        left = time_left(s, now)
-        turn_ms = (s.table or {}).get("turn_ms")
-        if left is None and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
-            # after a resume the replayed turn's time is stale: say the clock runs all the same
-            out.append(("", " " + t.glyph("dot") + " "))
-            out.append(("class:warn", t("status.timed", s=turn_ms // 1000)))
-        if left is not None:
-            out.append(("", " " + t.glyph("dot") + " "))
-            out.append(
-                (
-                    "class:warn" if left <= 10 else "class:time",
-                    t("time_left", time=_clock(left)),
-                )
-            )
-        if window is not None:  # someone else's quads window: neutral, whatever he holds
-            left = seconds_left(window.get("deadline"), now)
-            text = t("status.quads.other", name=t.seat_name(s, window.get("seat")))
-            out.append(("", " " + t.glyph("dot") + " "))
-            out.append(("class:turn", text + ("" if left is None else " " + _clock(left))))
-        return out
+        return out + _turn(s, t, now, window)
     if s.playing:
         out.append(("", t("status.dealing")))
         return out
+    return out + _between_deals(s, t)
+
+
+def _turn(s: State, t: Texts, now: float, window: dict[str, Any] | None) -> StyleAndTextTuples:
+    """A turn: whose, what may be claimed, the time left; and someone else's quads ``window``."""
+    out: StyleAndTextTuples = []
+    if s.my_turn and t.live:
+        out.append(("class:myturn", t.glyph("turn") + " " + t("turn.you")))
+    else:
+        out.append(("class:turn", t("turn", name=t.seat_name(s, s.turn))))
+    if s.ranks:
+        key = "status.lead" if s.last is None else "status.claim"
+        out.append(("", " " + t.glyph("dot") + " " + t(key, ranks=t.ranks(s.ranks))))
+    left = time_left(s, now)
+    turn_ms = (s.table or {}).get("turn_ms")
+    if left is None and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
+        # after a resume the replayed turn's time is stale: say the clock runs all the same
+        out.append(("", " " + t.glyph("dot") + " "))
+        out.append(("class:warn", t("status.timed", s=turn_ms // 1000)))
+    if left is not None:
+        out.append(("", " " + t.glyph("dot") + " "))
+        out.append(
+            (
+                "class:warn" if left <= 10 else "class:time",
+                t("time_left", time=_clock(left)),
+            )
+        )
+    if window is not None:  # someone else's quads window: neutral, whatever he holds
+        left = seconds_left(window.get("deadline"), now)
+        text = t("status.quads.other", name=t.seat_name(s, window.get("seat")))
+        out.append(("", " " + t.glyph("dot") + " "))
+        out.append(("class:turn", text + ("" if left is None else " " + _clock(left))))
+    return out
+
+
+def _between_deals(s: State, t: Texts) -> StyleAndTextTuples:
+    """No deal on: a deal's end with the match going on, the match's end, or what the table waits for."""
     table = s.table or {}
     if s.in_deal and s.over and s.result and table.get("state") == "playing":
         r = s.result
@@ -104,18 +116,14 @@ def status(s: State, t: Texts, now: float) -> StyleAndTextTuples:
             who = ""
         deals = table.get("deals")
         key = "status.deal_over" if t.live else "status.replay_over"  # a replay: nothing comes next
-        out.append(("class:turn", t(key, deal=_deal_of(s.deal_no, deals), who=who)))
-        return out
+        return [("class:turn", t(key, deal=deal_of(s.deal_no, deals), who=who))]
     board = standings(s) if s.match_over is not None else None
     if board is not None:
         if board.first:
             names = t.names(board.names, board.first)
-            out.append(("class:good", t("status.match_won", names=names, n=len(board.first))))
-        else:
-            out.append(("class:turn", t("status.match_over")))
-        return out
-    out.append(("class:turn", waiting_text(t, s)))
-    return out
+            return [("class:good", t("status.match_won", names=names, n=len(board.first)))]
+        return [("class:turn", t("status.match_over"))]
+    return [("class:turn", waiting_text(t, s))]
 
 
 def my_quads_window(s: State, t: Texts, now: float, window: dict[str, Any]) -> StyleAndTextTuples:
@@ -139,7 +147,3 @@ def waiting_text(t: Texts, s: State) -> str:
     if "n" in args and key == "wait.seats":
         args = {"seats": t.count(args["n"], "seats")}
     return t(key, **args)
-
-
-def _deal_of(deal_no: int, deals: Any) -> str:
-    return f"{deal_no}/{deals}" if isinstance(deals, int) and deals else str(deal_no)

@@ -10,9 +10,10 @@ decision for a timed-out or away player, a simulator's poll of every seat in a c
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from .. import _events as ev
 from .._actions import Action
@@ -135,6 +136,14 @@ class Bot:
         """What the seat does now with no time to search (``choose``'s contract): ``choose`` for
         a strength that does not search."""
         return self.choose(view, rng)
+
+    def with_budget(self, budget_s: float) -> Self:
+        """A copy of this bot, its memory too, whose ``choose`` searches at most ``budget_s``
+        seconds (a caller that asks it in another thread while the deal goes on, and cannot
+        wait long: a server's event loop)."""
+        copied = copy.deepcopy(self)
+        copied.budget_s = budget_s
+        return copied
 
     def decide(self, view: View, rng: random.Random) -> Action | None:
         """The strength's choice when ``view.legal`` offers something to ``view.seat`` (a seat's

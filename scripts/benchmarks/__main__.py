@@ -121,12 +121,27 @@ def main(argv: list[str] | None = None) -> int:
         f" load average {m['loadavg_1min']:.2f}"
     )
     started = time.monotonic()
-    from . import runner
+    from .profiles import PROFILES
+    from .runner import botreply, capacity, dealstart, engine, flood, floor, neveryu, soak
+    from .runner_store import journal, players, records
 
-    profile = runner.PROFILES["smoke" if args.smoke else "quick" if args.quick else "full"]
+    runs = {
+        "engine": engine,
+        "floor": floor,
+        "neveryu": neveryu,
+        "dealstart": dealstart,
+        "botreply": botreply,
+        "capacity": capacity,
+        "records": records,
+        "players": players,
+        "journal": journal,
+        "flood": flood,
+        "soak": soak,
+    }
+    profile = PROFILES["smoke" if args.smoke else "quick" if args.quick else "full"]
     for name in SECTIONS:
         if name in sections:
-            getattr(runner, name)(report, profile, args)
+            runs[name](report, profile, args)
     floor_p50 = report.data.get("floor", {}).get("latency", {}).get("p50_us")
     nev_p50 = report.data.get("neveryu", {}).get("latency", {}).get("p50_us")
     report.data["latency_ratio"] = round(nev_p50 / floor_p50, 2) if floor_p50 and nev_p50 else None

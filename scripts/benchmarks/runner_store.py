@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .runner import Profile
+    from .profiles import Profile
 
 
 def records(report, prof: Profile, args) -> None:

@@ -158,7 +158,8 @@ are off, or the writer is too far behind)."""
 
 
 class Game(Protocol):
-    """What the journal reads of a table's match (``_game.Game``)."""
+    """What the journal reads of a table's match (``_game.Game``), and the deal's records too
+    (``_game_records.DealNotes`` is made from it)."""
 
     table: Table[object]
     match: engine.Match
