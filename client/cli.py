@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 # name -> one-line help; the module is client.commands.<name with '-' as '_'>
@@ -14,7 +15,7 @@ COMMANDS: dict[str, str] = {
     "join": "join a server: the full-screen terminal client (--plain: the line mode, docs/PLAIN.md)",
     "serve": "run a server for the local network",
     "bot": "a bot that plays on a server over the protocol",
-    "history": "list the recorded deals: date, variant, players, result",
+    "history": "list the recorded deals: when each ended, variant, players, result",
     "replay": "replay a recorded deal in the terminal client (or --check every record)",
     "export": "write a recorded deal as JSON (the hand-history format of docs/RECORDS.md)",
     "stats": "players' statistics and ratings from the records; --top: the leaderboards",
@@ -36,10 +37,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
         module = importlib.import_module(f"neveryu.client.commands.{name.replace('-', '_')}")
-        p = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
+        p = sub.add_parser(name, help=help_text, description=plain_help(module.__doc__ or help_text))
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
+
+
+def plain_help(doc: str) -> str:
+    """A module's docstring as ``--help`` prints it: plain text, without the docstring's markup
+    (double backquotes around a command, a flag or a setting)."""
+    return re.sub(r"``(.+?)``", r"\1", doc, flags=re.S).strip()
 
 
 def main(argv: list[str] | None = None) -> int:

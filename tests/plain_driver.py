@@ -73,14 +73,14 @@ class Player:
         t = PlainTexts(lang)
         self.turn = (t("plain.turn"), t("plain.window"))
         self.which = t("plain.rank_which", ranks="").split(":")[0]
-        self.over = t.table["log.match_ended"].split("{")[0]
+        self.over = (t("plain.again_play"), t("plain.again"))  # the last line of a match's end
         self.last_lay = ""
         self.done = False
 
     def answer(self, line: str) -> str | None:
         if line.startswith(self.which) and self.last_lay:
             return self.last_lay + " as A"
-        if line.startswith(self.over):
+        if line in self.over:  # (nothing is written after it: a terminal's echo mixes with nothing)
             self.done = True
             return "quit"
         if not line.startswith(self.turn):

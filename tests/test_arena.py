@@ -60,6 +60,22 @@ def test_figures_count_places_losses_and_the_pair_interval():
     assert by["a"].mu > by["b"].mu > by["c"].mu
 
 
+def test_the_table_shows_the_results_of_the_variants_kind_and_says_apart_in_plain_words():
+    from neveryu.client.commands import _arena_report
+
+    deals = [_played(g, ("a", "b", "c"), (0, 1), 2) for g in range(2)]
+    lines = _arena_report.table(_arena_stats.figures("verish", deals, seed=1)).splitlines()
+    assert lines[1].split() == ["bot", "seats", "place", "losses", "rating", "(mu", "±", "2σ)"]
+    assert lines[4].split()[:4] == ["c", "2", "3.000", "2"]  # deals lost, no sign, no wins column
+    assert lines[5].endswith(" over 2 groups: apart")
+    assert lines[-1] == (
+        "  place 1 is best; apart: one bot finishes better (95 % CI without 0), else no clear difference."
+    )
+    assert _arena_report.verdict(False) == "no clear difference"
+    assert [name for name, _ in _arena_report.results("hoyle")] == ["wins", "chips"]
+    assert [name for name, _ in _arena_report.results("cheat")] == ["wins"]
+
+
 def test_a_bot_holding_several_seats_is_one_player_with_its_mean_place():
     deals = [_played(0, ("a", "b", "b"), (1, 0), 2), _played(1, ("b", "a", "b"), (1, 0), 2)]
     f = _arena_stats.figures("verish", deals, seed=1)

@@ -145,4 +145,11 @@ def test_a_snapshot_without_history_still_says_the_game_went_on():
         ],
         before,
     )
-    assert Texts("en").log_line(after, after.log[-1]).startswith("While you were away: the game went on")
+    assert Texts("en").log_line(after, after.log[-1]) == (
+        "While you were away: the game went on, and the server sent where it stands rather than each"
+        " move. Now: deal 1/3, bob to play, you hold 3 cards."
+    )
+    assert Texts("ru").log_line(after, after.log[-1]) == (
+        "Пока вас не было: игра шла дальше, и сервер прислал, как она стоит сейчас, а не каждый ход."
+        " Сейчас: партия 1/3, ходит bob, у вас 3 карты."
+    )

@@ -14,7 +14,8 @@ from neveryu.client.ui import keybar, model
 from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.layout import Screen
 from neveryu.client.ui.status import status
-from neveryu.client.ui.texts import Texts, to_ascii
+from neveryu.client.ui.text_tables import to_ascii
+from neveryu.client.ui.texts import Texts
 from neveryu.client.ui.wrap import Scroll, fit, wrap, wrap_text
 
 

@@ -180,7 +180,7 @@ def test_after_a_drop_the_replayed_events_are_summed_up_as_a_recap():
         "1 chat message."
     )
     assert Texts("ru").log_line(s, s.recap) == (
-        "Пока вас не было: положено: 2 набора (из них 1 — бот на вашем месте); Bob забрал стопку "
+        "Пока вас не было: положено 2 набора (из них 1 положил бот на вашем месте); Bob забрал стопку "
         "(2 карты); 1 сообщение в чате."
     )
 

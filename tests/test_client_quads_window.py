@@ -294,7 +294,7 @@ def test_the_taker_reads_it_in_russian():
     c, _, _ = controller(take(ANN, quads=True), lang="ru")
     status_line, notice, bar = what_is_shown(c)
     assert status_line == "▶ Вы забрали стопку: четвёрки? · осталось 0:02 · Ходит Bob"
-    assert notice.startswith("Вы только что забрали стопку: d сбросит четвёрки (девятки), k — дальше")
+    assert notice.startswith("Вы только что забрали стопку: d сбросит четвёрки (девятки), k пойдёт дальше")
     assert ("d", "сбросить четвёрки") in bar and ("k", "дальше") in bar
 
 
@@ -359,8 +359,7 @@ def test_k_when_there_is_nothing_to_give_up_says_why():
     c, sent, _ = controller(take(BOB, quads=True))
     c.decline_quads()
     assert sent == [] and c.current_notice().text == (
-        "k goes on without discarding quads just after you take the pile (verish): there is "
-        "nothing to give up now."
+        "Not your call yet: Ann has just taken the pile and may discard quads; then you play."
     )
 
 
@@ -470,3 +469,26 @@ def test_neveryu_play_sets_the_window(argv, wanted):
     args = build_parser().parse_args(["play", *argv])
     request = table_request(args, 4, ["sharp"] * 3)
     assert {k: v for k, v in request.items() if k in ("turn_ms", "quads_window_ms")} == wanted
+
+
+def test_no_in_a_quads_window_says_whose_call_it_is_not_that_it_is_not_ones_turn():
+    """«Не верю» (line mode ``no``) while the window is open: the taker hears that the window is
+    his and there is no set to answer; a third player that the window is the taker's, and who
+    plays next; ``k`` from anyone but the taker, that the window is the taker's."""
+    ann, sent, _ = controller(take(ANN, quads=False))
+    ann.challenge()
+    assert ann.current_notice().text == (
+        "You have just taken the pile: discard your quads (d) or go on without (k)."
+        " There is no set to answer now."
+    )
+    cid, sent, _ = controller(take(CID, quads=False))
+    cid.challenge()
+    assert cid.current_notice().text == (
+        "Not your call: Ann has just taken the pile and may discard quads; then Bob plays."
+    )
+    bob, sent, _ = controller(take(BOB, quads=False), lang="ru")
+    bob.decline_quads()
+    assert bob.current_notice().text == (
+        "Сейчас не вам решать: Ann только что взял стопку и может сбросить четвёрки; потом ходите вы."
+    )
+    assert sent == []

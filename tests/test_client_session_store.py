@@ -164,3 +164,30 @@ def test_the_last_event_seen_is_kept_when_the_client_stops(tmp_path):
         state = model.reduce(state, msg)
         keeper.follow(msg, state)
     assert (keeper.seen, keeper.deal_seq, keeper.deal_events) == (6, 1, 3)
+
+
+def test_neveryu_plays_keeper_forgets_the_game_when_its_match_ends(tmp_path):
+    """``neveryu play`` keeps its game only while the match is on: killed after the match's
+    end, nothing is left for the next one to offer (``Keeper.match_only``)."""
+    from test_client_app import deal_messages
+
+    from neveryu.client.ui import model
+    from neveryu.client.ui.session import Keeper
+
+    slot = open_slot("play h:1", "ann", folder=tmp_path)
+    keeper, state = Keeper.of(slot, "ann", match_only=True), model.State(name="ann")
+    assert keeper is not None
+    for msg in deal_messages():
+        state = model.reduce(state, msg)
+        keeper.follow(msg, state)
+    assert slot.path.exists()  # during the match: kept
+    waiting = {**deal_messages()[1]["table"], "state": "waiting"}
+    for msg in (
+        {"t": "match_ended", "seq": 8, "ts": 0, "scores": [0, 1, 0], "deals": 1},
+        {"t": "table_update", "seq": 9, "ts": 0, "table": waiting},
+    ):
+        state = model.reduce(state, msg)
+        keeper.follow(msg, state)
+    assert not slot.path.exists()
+    slot.close()
+    assert open_slot("play h:1", "ann", folder=tmp_path).kept is None

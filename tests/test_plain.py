@@ -242,9 +242,15 @@ def test_create_offers_the_full_screen_forms_fields_and_values():
     assert c.take_notices() == [
         "deck is one of auto, 52, 2x52 here, not 36.",
         "turn is one of 0, 15, 30, 45, 60, 90, 120, 180 here, not 20.",
-        "Usage: create VARIANT SEATS [bots] [LEVEL] [turn S] [deals N] [password PW] [quads S]"
-        " [OPTION VALUE]",
+        "A table of cheat takes no declare_none: after the variant and the seats, create takes bots,"
+        " N bots, easy, normal, hard, expert, turn S, deals N, password PW, deck auto.",
         "declare_none is one of off, on here, not maybe.",
+    ]
+    c.create(("verish", "4", "bots", "turn"))
+    c.create(("verish", "4", "password"))
+    assert c.take_notices() == [
+        "turn needs a value after it, as turn 60.",
+        "password needs a value after it, as password PW.",
     ]
 
 
@@ -268,7 +274,7 @@ def test_the_replay_offers_the_full_screen_viewers_moves_and_views():
         "Bot 2, 9 cards: 6S 6H 6C 7H 7D 7C 8D 9C QH.",
         "Bot 3, 9 cards: 6D 8C 9D 10D JD QD QC KS KH.",
         "Bot 4, 9 cards: 7S 8S 10S 10H 10C JH JC AH AC.",
-        "Deal 1 of 1: ann deals, 36 deck.",
+        "Deal 1 of 1: ann deals, a 36-card deck.",
     ]
     for order, index in [("3", 2), ("back", 1), ("end", steps - 1), ("start", 0)]:
         assert r.order(order) and r.index == index, order

@@ -48,14 +48,14 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 ANN = [
-    f"ann#{TAG}, player 1",
+    f"ann#{TAG}, id 1 in these records",
     "  hoyle: 3 deals; won 0 (0%); chips -3",
-    "    rating 22.42 ± 15.79, rank 2",
+    "    rating 22.42 ± 15.79 (low end 6.6, rank 2)",
     "    sets 31, bluffs 7 (23%): caught 5, survived 2",
     "    «не верю» 3 (right 33%), «верю» 0 (right -)",
     "    cards taken 29; 34 actions, 0.7 s each; timeouts 0",
     "  verish: 3 deals; lost 0 (0%); went out 2nd once, 3rd twice",
-    "    rating 26.00 ± 15.44, rank 2",
+    "    rating 26.00 ± 15.44 (low end 10.6, rank 2)",
     "    sets 44, bluffs 22 (50%): caught 9, survived 13",
     "    «не верю» 22 (right 59%), «верю» 0 (right -)",
     "    cards taken 101; 75 actions, 0.7 s each; timeouts 0",
@@ -72,7 +72,7 @@ def test_stats_of_a_player_by_name(db, capsys):
         "neveryu stats: nobody called zoya has played here\n",
     )
     code, out, _ = run(capsys, "stats", "--db", db, "hard")  # a bot by its level, as the client names it
-    assert (code, out.splitlines()[0]) == (0, "hard (bot), player 2")
+    assert (code, out.splitlines()[0]) == (0, "hard (bot), id 2 in these records")
     assert run(capsys, "stats", "--db", db, "sharp")[1] == out
 
 
@@ -93,11 +93,13 @@ def test_the_leaderboards(db, capsys):
     assert (code, err) == (0, "")
     assert out.splitlines() == [
         "hoyle: 4 players rated",
-        "    #  player                rating          range  deals",
-        "    1  hard (bot)     32.90 ± 16.21      16.7–49.1  3",
-        f"    2  ann#{TAG}       22.42 ± 15.79       6.6–38.2  3",  # three tied: by id
-        "    3  easy (bot)     22.42 ± 15.79       6.6–38.2  3",
-        "    4  normal (bot)   22.42 ± 15.79       6.6–38.2  3",
+        "    #  player        low end  rating (± 2 sigma)  deals",
+        "    1  hard (bot)       16.7       32.90 ± 16.21  3",
+        f"    2  ann#{TAG}          6.6       22.42 ± 15.79  3",  # three tied: by mu, then id
+        "    3  easy (bot)        6.6       22.42 ± 15.79  3",
+        "    4  normal (bot)      6.6       22.42 ± 15.79  3",
+        "Ranked by the low end (the rating less 2 sigma): what a player has shown at least, so that"
+        " a new player's wide range does not rank him high.",
     ]
     code, out, _ = run(capsys, "stats", "--db", db, "--top", "--limit", "1")
     assert out.split("\n\n")[0].splitlines()[0] == "verish: 4 players rated"

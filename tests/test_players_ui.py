@@ -96,9 +96,10 @@ def test_t_in_the_lobby_asks_for_the_board_of_the_table_under_the_cursor_and_you
     c.receive(STATS)
     assert text(c) == [
         "Leaderboard: hoyle",
-        "  1. Bot (hard)    38.1 ± 2.8  deals: 412",
-        "  2. ann#3f2a      29.5 ± 4.7  deals: 86",
+        "  1. Bot (hard)    35.3 (38.1 ± 2.8)  deals: 412",
+        "  2. ann#3f2a      24.9 (29.5 ± 4.7)  deals: 86",
         "…and 1 more",
+        "Ranked by the first figure: the rating (in brackets) less 2 sigma.",
         "",
         "You: ann#3f2a",
         "rating 29.5 ± 4.7, place 2",
@@ -129,9 +130,10 @@ def test_in_russian_and_on_a_server_without_records():
     c.receive(STATS)
     assert text(c) == [
         "Рейтинг: hoyle",
-        "  1. Бот (сильный)    38.1 ± 2.8  партий: 412",
-        "  2. ann#3f2a         29.5 ± 4.7  партий: 86",
+        "  1. Бот (сильный)    35.3 (38.1 ± 2.8)  партий: 412",
+        "  2. ann#3f2a         24.9 (29.5 ± 4.7)  партий: 86",
         "…и ещё 1",
+        "Порядок по первому числу: это рейтинг (в скобках) минус 2 сигмы.",
         "",
         "Вы: ann#3f2a",
         "рейтинг 29.5 ± 4.7, место 2",

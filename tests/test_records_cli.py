@@ -46,11 +46,11 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_history_lists_the_deals_newest_first(db, capsys):
     code, out, err = run(capsys, "history", "--db", db, "--limit", "3")
     assert (code, err) == (0, "")
-    assert out.splitlines() == [
-        "id  date              variant  players                                        result",
-        " 6  2023-11-14 22:23  lozh     ann, bob (hard), cyril (easy), dasha (normal)  lost: cyril",
-        " 5  2023-11-14 22:13  lozh     ann, bob (hard), cyril (hard), dasha (easy)    lost: dasha",
-        " 4  2023-11-14 22:23  hoyle    ann, bob (hard), cyril (easy), dasha (normal)  won: bob",
+    assert out.splitlines() == [  # the last three recorded, by when they ended; bots as the client names them
+        "id  ended             variant  players                                          result",
+        " 6  2023-11-14 22:24  lozh     ann, Bot 2 (hard), Bot 3 (easy), Bot 4 (normal)  lost: Bot 3 (easy)",
+        " 4  2023-11-14 22:24  hoyle    ann, Bot 2 (hard), Bot 3 (easy), Bot 4 (normal)  won: Bot 2 (hard)",
+        " 5  2023-11-14 22:13  lozh     ann, Bot 2 (hard), Bot 3 (hard), Bot 4 (easy)    lost: Bot 4 (easy)",
     ]
 
 
@@ -92,10 +92,18 @@ def test_export_writes_a_valid_record_that_replays(db, capsys, tmp_path):
     target = tmp_path / "deal3.json"
     assert run(capsys, "export", "3", "--db", db, "-o", str(target)) == (0, "", "")
     assert json.loads(target.read_text("utf-8")) == doc
-    code, out, _ = run(capsys, "export", "3", "--db", db, "--seat", "1")
+    code, out, _ = run(capsys, "export", "3", "--db", db, "--seat", "2")  # seats count from 1
     seat_view = json.loads(out)
     VALIDATOR.validate(seat_view)
-    assert seat_view["view"] == 1
+    assert seat_view["view"] == 1  # (the record's data counts them from 0)
+
+
+@pytest.mark.parametrize("command", ["export", "replay"])
+@pytest.mark.parametrize("seat", ["0", "5"])
+def test_a_seat_the_deal_does_not_have_is_one_line_counted_from_1(db, capsys, command, seat):
+    assert len(json.loads(run(capsys, "export", "3", "--db", db)[1])["seats"]) == 4
+    code, out, err = run(capsys, command, "3", "--db", db, "--seat", seat)
+    assert (code, out, err) == (1, "", f"neveryu {command}: deal 3 has seats 1 to 4, not {seat}\n")
 
 
 @pytest.mark.parametrize("command", ["export", "replay"])

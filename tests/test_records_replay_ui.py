@@ -16,6 +16,7 @@ import sys
 import time
 from collections import Counter
 
+import attrs
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -242,7 +243,7 @@ def test_the_lobby_shows_the_servers_last_deals():
     assert c.state.screen == "lobby" and c.state.recent == (summary,)
     lines = ["".join(text for _s, text in line).rstrip() for line in Screen(c)._recent_lines(90, 5)]
     when = time.strftime("%H:%M", time.localtime(1_700_000_000))
-    assert lines == [f"  41 verish      {when}  lost: bob  bob, ann, Bot 3 (easy)"]
+    assert lines == [f"  41 verish      {when}  lost: bob · bob, ann, Bot 3 (easy)"]
     c.refresh()
     assert sent == [{"t": "list_tables"}, {"t": "list_records", "limit": 5}]
     assert model.reduce(c.state, {"t": "_left"}).recent == (summary,)  # kept across the lobby
@@ -257,3 +258,19 @@ def test_a_table_that_reveals_its_records_says_so_before_the_deal():
         c.receive({"t": "table_joined", "re": 1, "seat": 0, "table": {**table, "reveal_after_deal": reveal}})
         first = "".join(text for _s, text in Screen(c)._waiting_text()).splitlines()[0]
         assert ("every hand in the records after each deal" in first) is shown, first
+
+
+def test_the_header_drops_whole_words_first_and_keeps_the_deal_at_100_columns(monkeypatch):
+    """At 100 columns the program's name gives way, whole, before the server's, the table, the
+    variant and the deal are cut."""
+    from neveryu.client.ui import layout_header
+
+    monkeypatch.setattr(layout_header, "screen_size", lambda: (100, 40))
+    record, _ = played_deals("verish", 1, seed=6)[0]
+    c = ReplayController(Texts("en"), Replay(deal_of(record)))
+    c.go(c.player.steps)
+    c.state = attrs.evolve(c.state, server_name="neveryu play")  # (the records' test server is "t")
+    header = "".join(text for _style, text in Screen(c)._header_text()).rstrip()
+    assert "…" not in header
+    assert header.startswith(" neveryu play · table ")
+    assert "· verish · deal " in header and header.endswith("· every hand")

@@ -63,17 +63,21 @@ def load(conn: sqlite3.Connection, deal: int, path: str) -> tuple[DealRecord, li
         raise Failed(f"deal {deal} does not replay: {exc}") from None
 
 
-def load_seen(args: argparse.Namespace) -> tuple[DealRecord, list[Step]]:
-    """Deal ``args.deal`` of the database of ``args`` and its replay, checking ``args.seat``
-    (None, or one of the deal's seats). Raises Failed."""
+def load_seen(args: argparse.Namespace) -> tuple[DealRecord, list[Step], int | None]:
+    """Deal ``args.deal`` of the database of ``args``, its replay, and the seat ``--seat``
+    names: counted from 1 on the command line, as everywhere a person reads seats; returned
+    as the records count them, from 0 (None: no seat given). Raises Failed, also for a seat
+    the deal does not have."""
     conn = open_db(args)
     try:
         record, steps = load(conn, args.deal, db_path(args))
     finally:
         conn.close()
-    if args.seat is not None and not 0 <= args.seat < record.players:
-        raise Failed(f"deal {args.deal} has seats 0 to {record.players - 1}, not {args.seat}")
-    return record, steps
+    if args.seat is None:
+        return record, steps, None
+    if not 1 <= args.seat <= record.players:
+        raise Failed(f"deal {args.deal} has seats 1 to {record.players}, not {args.seat}")
+    return record, steps, args.seat - 1
 
 
 def fail(command: str, exc: Failed) -> int:

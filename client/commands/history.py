@@ -1,4 +1,6 @@
-"""List the deals the records hold, newest first: when, the variant, who played, the result.
+"""List the deals the records hold, newest first (by when they ended): when each ended, the
+variant, who played, the result. A bot's seat reads as in the terminal client, ``Bot 3 (hard)``,
+in the players and in the result alike.
 
 The records are those ``neveryu serve`` and ``neveryu play`` keep (--db: another file). Each
 line starts with the deal's id, for ``neveryu replay ID`` and ``neveryu export ID``. Exits 1
@@ -17,6 +19,7 @@ from ._records import Failed, add_db_argument, db_path, fail, open_db
 
 if TYPE_CHECKING:
     from neveryu.server import Summary
+    from neveryu.server.records.deal_record import SeatRecord
 
 DEFAULT_LIMIT = 20
 
@@ -47,14 +50,16 @@ def run(args: argparse.Namespace) -> int:
             conn.close()
     except Failed as exc:
         return fail("history", exc)
+    # the records number the deals as they end; the time shown is that end, in the same order
+    found.sort(key=lambda s: (s.ended_ms, s.id), reverse=True)
     if args.json:
         print(json.dumps([summary_json(s) for s in found], ensure_ascii=False, indent=1))
         return 0
     if not found:
         print("No deals recorded" + (" that match." if args.player or args.variant else " yet."))
         return 0
-    rows = [("id", "date", "variant", "players", "result")]
-    rows += [(str(s.id), _date(s.started_ms), s.variant, _players(s), result_text(s)) for s in found]
+    rows = [("id", "ended", "variant", "players", "result")]
+    rows += [(str(s.id), _date(s.ended_ms), s.variant, _players(s), result_text(s)) for s in found]
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     for r in rows:
         print("  ".join([r[0].rjust(widths[0]), *(c.ljust(w) for c, w in zip(r[1:4], widths[1:])), r[4]]))
@@ -66,14 +71,22 @@ def _date(ms: int) -> str:
 
 
 def _players(s: Summary) -> str:
-    from neveryu.server import seat_label
-
     return ", ".join(seat_label(x) for x in s.seats)
 
 
+def seat_label(x: SeatRecord) -> str:
+    """A seat as the terminal client names it (client/ui/record_pages.py, in English): the
+    player's name, ``Bot 3 (hard)`` for a bot's seat, ``seat 2`` for one nobody held."""
+    from neveryu.engine.bots import level_of
+
+    if x.bot:
+        return f"Bot {x.seat + 1} ({level_of(x.bot)})"
+    return x.name or f"seat {x.seat + 1}"
+
+
 def result_text(s: Summary) -> str:
-    """``lost: bob`` (``last_loses``) or ``won: ann`` (``first_wins``)."""
-    names = {x.seat: x.name or f"seat {x.seat + 1}" for x in s.seats}
+    """``lost: bob`` (``last_loses``) or ``won: Bot 2 (hard)`` (``first_wins``)."""
+    names = {x.seat: seat_label(x) for x in s.seats}
     if s.loser is not None:
         return f"lost: {names.get(s.loser)}"
     if s.winner is not None:

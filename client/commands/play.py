@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
 
     from neveryu.server import start_in_thread
 
-    slot, config = _kept_game(_server_config(args), name, args.fresh)
+    slot, config = _kept_game(_server_config(args), name, args.fresh, display_of(args).lang)
     try:
         running = start_in_thread(config)
     except (RuntimeError, TimeoutError) as exc:
@@ -190,8 +190,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         # Ctrl-C keeps the game, as a kill would: the seat is kept (its session on disk), so its
         # table stays in the journal, for the next neveryu play; q gave the seat up: it ends.
-        running.stop(keep_tables=slot is not None and slot.path.exists())
-    _say_recorded(records, display.lang)
+        kept = slot is not None and slot.path.exists()
+        running.stop(keep_tables=kept)
+    _say_recorded(records, display.lang, args.db, kept)
     return code
 
 
@@ -283,48 +284,50 @@ def _play(args: argparse.Namespace, plain: bool, display: Any, port: int, common
     )
 
 
-def _say_recorded(records: Any, lang: str) -> None:
+def _say_recorded(records: Any, lang: str, db: str | None, kept: bool) -> None:
     """On the terminal, in the player's language: how many deals were recorded, where, and the
-    command that lists them."""
+    commands that show them. The file is named once: with --db (``db``) history and replay need
+    it too, and the way back, said just before when the game is ``kept``, names it already."""
     if not records.written:
         return
     from neveryu.client.ui.texts import Texts
 
     t = Texts(lang)
-    print(
-        t(
-            "exit.recorded",
-            deals=t.count(records.written, "deals"),
-            path=records.path,
-            neveryu=commands().neveryu,
-        )
-    )
+    key = "exit.recorded" if not db else "exit.recorded_same_db" if kept else "exit.recorded_db"
+    print(t(key, deals=t.count(records.written, "deals"), path=records.path, neveryu=commands().neveryu))
 
 
-def _kept_game(config: Any, name: str, fresh: bool) -> tuple[Any, Any]:
+def _kept_game(config: Any, name: str, fresh: bool, lang: str) -> tuple[Any, Any]:
     """The slot of ``neveryu play``'s session (``_slot``; None where nothing can be kept) and the
     server's config: a game left unfinished (Ctrl-C, a kill) is offered to the player, and goes
     on where he says so (his session resumed, the server restoring its table from the journal);
-    else it is forgotten, as with ``fresh`` (--new)."""
+    else it is forgotten, as with ``fresh`` (--new). The question is asked in ``lang``."""
     slot = _slot(config, name, fresh) if config.record and config.journal else None
     if slot is None or slot.kept is None:
         return slot, config
-    if time.time() - slot.kept.saved <= config.journal_max_age_ms / 1000 and _go_on(slot.kept.saved):
+    if time.time() - slot.kept.saved <= config.journal_max_age_ms / 1000 and _go_on(slot.kept.saved, lang):
         return slot, config
     slot.forget()  # (too old for its table to be restored, or the player wants a new one)
     slot.kept = None
     return slot, config.evolve(restore=False)
 
 
-def _go_on(saved: float) -> bool:
-    """Ask whether to go on with the game kept since ``saved`` (Unix seconds): Enter or y."""
+def _go_on(saved: float, lang: str = "en") -> bool:
+    """Ask whether to go on with the game kept since ``saved`` (Unix seconds): Enter or y. The
+    question is wrapped at words to the terminal's width, and asked on a line of its own."""
+    import shutil
+    import textwrap
+
+    from neveryu.client.ui.texts import Texts
+
+    t = Texts(lang)
     minutes = max(0, int(time.time() - saved) // 60)
-    when = "just now" if minutes < 1 else f"{minutes} min ago"
+    when = t("resume.just_now") if minutes < 1 else t("resume.minutes_ago", n=minutes)
+    width = max(20, shutil.get_terminal_size().columns - 1)
+    said = t("resume.unfinished", when=when, command=commands().play)
+    print("\n".join(textwrap.wrap(said, width)))
     print(
-        f"Your last game here was left unfinished ({when}). Go on with it? [Y/n] "
-        f"({commands().play} --new starts another) ",
-        end="",
-        flush=True,
+        t("resume.go_on") + " ", end="", flush=True
     )  # (on the terminal: input() would write its prompt where errors go)
     try:
         answer = input()

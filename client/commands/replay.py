@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--check", action="store_true", help="replay every deal (or deal ID) and report any that differs"
     )
     parser.add_argument(
-        "--seat", type=int, default=None, metavar="N", help="start with seat N's view (0 is the first)"
+        "--seat", type=int, default=None, metavar="N", help="start with seat N's view (1 is the first)"
     )
     parser.add_argument(
         "--lang", choices=("ru", "en"), default=None, help="texts language (default: from the locale)"
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        record, steps = load_seen(args)
+        record, steps, seat = load_seen(args)
     except Failed as exc:
         return fail("replay", exc)
     if need_terminal("replay"):
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     return run_replay(
         deal,
         Texts(display.lang, ascii=display.ascii),
-        seat=args.seat,
+        seat=seat,
         color_depth=display.color_depth,
         notes=display.notes,
     )

@@ -1,8 +1,9 @@
 """Run a server for the local network: the lobby, tables, bots and the referee.
 
-Settings come from the defaults, then the TOML file given with --config (the names of
-``server.ServerConfig``, with ``[table]`` defaults and ``[limits]``), then the flags. Stop it with
-Ctrl-C (SIGINT) or SIGTERM: every client gets ``bye``; a second signal exits at once.
+Settings come from the defaults, then the TOML file given with --config (at its top the
+flags' names with underscores, as ``log_level = "info"``; under ``[table]`` what a new table
+gets by default, as README lists; under ``[limits]`` the timeouts and bounds), then the flags. Stop it with
+Ctrl-C (SIGINT) or SIGTERM: every player is told; a second signal exits at once.
 
 Every deal that ends is recorded (docs/RECORDS.md) in your data folder, or --db PATH (``db`` in
 the config file); --no-record (``record = false``) keeps none. If the records cannot be kept

@@ -3,10 +3,10 @@
 ``neveryu stats`` shows yours (the player of this user's player key), ``neveryu stats NAME``
 everyone called NAME (``NAME#TAG``: one of them), per variant: deals, results, sets and bluffs,
 challenges and believes, cards taken, time per action, and the rating (mu ± 2 sigma) with its
-rank. ``--top``: the leaderboards. ``--rebuild``: make every statistic and rating again from the
-records alone and say whether they came out the same. Deals recorded but not yet counted are
-counted first (the file must be writable; else what is counted is shown). Exits 1 when the
-records cannot be read."""
+rank. ``--top``: the leaderboards, ranked by each rating's low end (mu − 2 sigma).
+``--rebuild``: make every statistic and rating again from the records alone and say whether
+they came out the same. Deals recorded but not yet counted are counted first (the file must be
+writable; else what is counted is shown). Exits 1 when the records cannot be read."""
 
 from __future__ import annotations
 
@@ -112,7 +112,8 @@ def _show(conn: sqlite3.Connection, args: argparse.Namespace, behind: int) -> st
         if args.json:
             return _dumps([_board_json(v, total, rows) for v, total, rows in boards])
         text = "\n\n".join(_board_text(v, total, rows) for v, total, rows in boards if total or args.variant)
-        return "\n".join(t for t in (text or "Nobody is rated yet.", note) if t)
+        ranked = any(rows for _, _, rows in boards)
+        return "\n".join(t for t in (text or "Nobody is rated yet.", ORDER_NOTE if ranked else "", note) if t)
     if args.name is not None:
         players = players_named(conn, args.name)
         if not players:
@@ -151,21 +152,29 @@ def rating_text(r: Standing) -> str:
     return f"{r.mu:.2f} ± {r.high - r.mu:.2f}"
 
 
+ORDER_NOTE = (
+    "Ranked by the low end (the rating less 2 sigma): what a player has shown at least, so that"
+    " a new player's wide range does not rank him high."
+)
+"""Said under the leaderboards: what their order is (docs/PLAYERS.md, the interval's low end)."""
+
+
 def _board_text(variant: str, total: int, rows: list[tuple[Player, Standing]]) -> str:
+    """A leaderboard: its rank, the figure it is ranked by (the low end), then the rating."""
     lines = [f"{variant}: {plural(total, 'player')} rated" if total else f"{variant}: nobody is rated yet"]
     if rows:
         width = max(len(p.label) for p, _ in rows)
-        lines.append(f"  {'#':>3}  {'player'.ljust(width)}  {'rating':>14}  {'range':>13}  deals")
+        head = f"  {'#':>3}  {'player'.ljust(width)}  {'low end':>7}  {'rating (± 2 sigma)':>18}  deals"
+        lines.append(head)
         for p, r in rows:
             lines.append(
-                f"  {r.rank:>3}  {p.label.ljust(width)}  {rating_text(r):>14}"
-                f"  {f'{r.low:.1f}–{r.high:.1f}':>13}  {r.deals}"
+                f"  {r.rank:>3}  {p.label.ljust(width)}  {r.low:>7.1f}  {rating_text(r):>18}  {r.deals}"
             )
     return "\n".join(lines)
 
 
 def _player_text(s: PlayerStats) -> str:
-    head = f"{s.player.label}, player {s.player.id}"
+    head = f"{s.player.label}, id {s.player.id} in these records"  # (not a seat: one player, every table)
     if not s.variants:
         return head + ": no deal counted"
     return "\n".join([head, *(line for v in s.variants for line in _variant_lines(v))])
@@ -192,8 +201,9 @@ def _variant_lines(v: VariantStats) -> list[str]:
     if places:
         out[0] += f"; went out {places}"
     if v.rating is not None:
-        rank = f", rank {v.rating.rank}" if v.rating.rank is not None else " (a guest: not ranked)"
-        out.append(f"    rating {rating_text(v.rating)}{rank}")
+        low = f"low end {v.rating.low:.1f}"
+        rank = f"{low}, rank {v.rating.rank}" if v.rating.rank is not None else f"{low}; a guest: not ranked"
+        out.append(f"    rating {rating_text(v.rating)} ({rank})")
     bluffs = c["bluffs"]
     out.append(
         f"    sets {c['sets']}, bluffs {bluffs} ({_percent(bluffs, c['sets'])}):"

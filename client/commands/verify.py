@@ -8,8 +8,7 @@ the messages one client received, in order (an array of message objects, or an o
 "messages" is one; the local notes of the terminal client, ``_contribution``, may be among them);
 a deal's record in the hand-history format (``neveryu export``, or ``get_record`` over the
 network: docs/RECORDS.md); or one deal's disclosure, an object with the fields of
-docs/PROTOCOL.md, 9.7 (those of ``fairdeal.Disclosure``). Every deal that has ended in it is
-checked, one line each.
+docs/PROTOCOL.md, 9.7. Every deal that has ended in it is checked, one line each.
 
 Exits 0 when every deal checked holds, 1 when one does not, 2 when RECORD cannot be read or
 holds no ended deal."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from neveryu.client.ui import pages, players, record_pages
 from neveryu.client.ui.controller_base import Dialog
 from neveryu.client.ui.rules_text import rules_text
+from neveryu.client.ui.standings import standings
 from neveryu.client.ui.status import seconds_left
 
 from .actions import PlainController
@@ -195,8 +196,24 @@ def tables_lines(c: PlainController) -> list[str]:
         lines.append(t("plain.tables_none"))
     if s.recent:
         lines.append(t("plain.recent"))  # each as in the full-screen lobby: id, variant, time, result
-        lines += [" ".join(record_pages.summary_line(t, r).split()) + "." for r in s.recent]
+        lines += [recent_line(c, r) for r in s.recent]
     return [say(c, x) for x in lines]
+
+
+def recent_line(c: PlainController, r: dict[str, object]) -> str:
+    """A deal of a ``records`` list in a sentence: its id, variant, when it ended, its result,
+    who played (as the full-screen lobby's line)."""
+    t = c.t
+    when, result, players = record_pages.summary_parts(t, r)
+    result = result or t("plain.no_result")
+    return t(
+        "plain.recent_row",
+        id=r.get("id"),
+        variant=r.get("variant"),
+        when=when,
+        result=result,
+        players=players,
+    )
 
 
 def history_lines(c: PlainController) -> list[str]:
@@ -204,7 +221,7 @@ def history_lines(c: PlainController) -> list[str]:
     t, deals = c.t, c.state.my_deals or ()
     if not deals:
         return [say(c, t("deals.none"))]
-    lines = [" ".join(record_pages.summary_line(t, r).split()) + "." for r in deals]
+    lines = [recent_line(c, r) for r in deals]
     return [say(c, x) for x in [*lines, t("plain.history_hint")]]
 
 
@@ -217,6 +234,18 @@ def page(c: PlainController, kind: str, **data: object) -> list[str]:
     finally:
         c.dialog = before
     return page_lines(fragments, c.t.lang)
+
+
+def match_over_lines(c: PlainController) -> list[str]:
+    """The scores page at a match's end, said after the log's "The match is over" line: without
+    its own title saying it again, and with the typed commands that go on (``ready``, ``quit``)
+    in place of the full-screen keys."""
+    t = c.t
+    board = standings(c.state)
+    title = say(c, t("scores.over", played=t.count(board.deals, "deals"))) if board else None
+    again = {speakable(t(key), t.lang) for key in ("scores.again", "scores.again_play")}
+    lines = [x for x in page(c, "scores") if x != title and x not in again]
+    return [*lines, say(c, t("plain.again_play" if c.leave_quits else "plain.again"))]
 
 
 def rules_lines(c: PlainController) -> list[str]:

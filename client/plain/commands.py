@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from neveryu.client.ui.texts import EN_RANKS, RU_RANKS
+from neveryu.client.ui.text_tables import EN_RANKS, RU_RANKS
 from neveryu.engine import RANKS, SUITS
 
 HELP: dict[str, tuple[str, ...]] = {

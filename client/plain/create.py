@@ -29,7 +29,8 @@ def create_form(
 ) -> CreateForm:
     """The form ``create``'s ``words`` fill (``variants``: the server's ``variants`` reply;
     ``bots``: ``welcome.bots``). Raises Refusal: no words, an unknown variant, word or value, a
-    seat count the variant does not allow."""
+    seat count the variant does not allow; a word it does not take is named, with the words it
+    does take."""
     known = catalog(variants)
     if not words:
         raise Refusal("plain.usage", usage=USAGE)
@@ -53,8 +54,11 @@ def create_form(
             count = -1
         elif LEVEL_WORDS.get(w, w) in levels(bots) or LEVEL_WORDS.get(w, w) in LEVELS:
             form.strength = LEVEL_WORDS.get(w, w)
-        elif not rest or not _field_word(form, w):
-            raise Refusal("plain.usage", usage=USAGE)
+        elif not _field_word(form, w):
+            taken = ", ".join(_known_words(form, bots))
+            raise Refusal("plain.create_word", variant=form.variant, word=typed, words=taken)
+        elif not rest:
+            raise Refusal("plain.create_value", word=typed, example=_example(form, w))
         elif w == "password":
             form.password = rest.pop(0)  # as typed: a password's case counts
         else:
@@ -64,6 +68,24 @@ def create_form(
         raise Refusal("plain.seats_not", variant=form.variant, lo=lo, hi=hi, n=form.seats)
     form.bots = 0 if count is None else (form.seats - 1 if count < 0 else min(count, form.seats - 1))
     return form
+
+
+def _known_words(form: CreateForm, bots: tuple[str, ...]) -> list[str]:
+    """The words ``create`` takes after the variant and the seats, as the help writes them."""
+    names = {strength: word for word, strength in LEVEL_WORDS.items()}
+    words = ["bots", "N bots", *(names.get(x, x) for x in levels(bots)), "turn S", "deals N", "password PW"]
+    if form.quads_window is not None:
+        words.append("quads S")
+    return words + [f"{name} {_words(form.values(name)[0], 1)[0]}" for name in form.variant_options()]
+
+
+def _example(form: CreateForm, w: str) -> str:
+    """The field ``w`` with a value it takes, as typed: ``turn 0``, ``password PW``."""
+    if w == "password":
+        return "password PW"
+    name = FIELDS.get(w, w)
+    values = form.values(name)
+    return f"{w} {_words(values[len(values) // 2], 1000 if name == 'quads_window' else 1)[0]}"
 
 
 def _field_word(form: CreateForm, w: str) -> bool:

@@ -96,7 +96,7 @@ class Narrator:
             c.asked.clear()
         s = c.state
         if s.match_over is not None and s.match_over is not self.match_over:
-            lines += answers.page(c, "scores")
+            lines += answers.match_over_lines(c)
         self.match_over = s.match_over
         for line in lines:
             self.out(line)

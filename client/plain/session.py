@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from neveryu.client.ui.net import Net
-from neveryu.client.ui.session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state
+from neveryu.client.ui.session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
 
 from .actions import PlainController
 from .commands import NAMES, Refusal, parse
@@ -147,7 +147,7 @@ def run_plain(
         narrator = Narrator(c, out, lambda seconds, fn: loop.call_later(seconds, fn))
         done = asyncio.Event()
         viewing: list[PlainReplay] = []
-        keeper = Keeper.of(slot, name)
+        keeper = Keeper.of(slot, name, match_only=leave_quits)
 
         def attention(kind: str) -> None:
             if c.prefs.bell:
@@ -247,7 +247,7 @@ def run_plain(
                 if last:
                     said.append(last)
                 if keeper is not None:
-                    keeper.end(c.state, gone=c.state.screen != "table")
+                    keeper.end(c.state, gone=not seat_kept(c))
 
     try:
         asyncio.run(main())

@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from neveryu.client.ui.texts import EN_RANKS, GLYPHS, RU_RANKS, Texts
+from neveryu.client.ui.text_tables import EN_RANKS, GLYPHS, RU_RANKS
+from neveryu.client.ui.texts import Texts
 from neveryu.client.ui.wrap import HANG
 
 CARDS_AS = ("words", "codes")

@@ -33,7 +33,7 @@ from .layout import STYLE, Screen
 from .net import Net
 from .replay import Replay, ReplayController, replay_keys
 from .replay_deal import Deal
-from .session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state
+from .session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
 from .texts import Texts
 
 LOBBY_REFRESH_S = 3.0
@@ -268,7 +268,7 @@ class _Run:
             self.texts, lambda request: None, leave_quits=self.leave_quits, prefs=self.prefs, state=state
         )
         app = build_app(controller, color_depth=self.color_depth)
-        keeper = Keeper.of(self.slot, self.name)
+        keeper = Keeper.of(self.slot, self.name, match_only=self.leave_quits)
         net = self._net(controller, keeper, kept)
         controller.send = net.send
         controller.address = net.address
@@ -332,7 +332,7 @@ class _Run:
         if note:
             self.said.append(note)
         if keeper is not None:
-            keeper.end(controller.state, gone=controller.state.screen != "table" or controller.left)
+            keeper.end(controller.state, gone=not seat_kept(controller))
 
     def outcome(self) -> int:
         """``run_client``'s return: say on the terminal what there is to say."""

@@ -60,6 +60,12 @@ class Actions(HandMoves):
             return t("no.none_variant")
         if what in ("quads", "decline") and rules is not None and rules.quads == "never":
             return t("no.quads_variant")
+        window = (s.quads_window or {}).get("seat")
+        if window is not None and window == s.seat and what not in ("quads", "decline", "lay"):
+            return t("no.window_mine")
+        if window is not None and window != s.seat and (what in ("quads", "decline") or not s.my_turn):
+            key = "no.window_theirs_you" if s.turn == s.seat else "no.window_theirs"
+            return t(key, taker=t.seat_name(s, window), name=t.seat_name(s, s.turn))
         if what == "quads":
             return t("no.quads_now")
         if what == "decline":

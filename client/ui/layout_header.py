@@ -35,6 +35,9 @@ class HeaderRegions(Regions):
         if get_cwidth(left) + get_cwidth(conn) + 2 > width and len(parts) > 3:
             parts[-2 if s.deal_no else -1] = str(s.table.get("variant") if s.table else "")
             left = " " + sep.join(p for p in parts if p)
+        while get_cwidth(left) + get_cwidth(conn) + 2 > width and len(parts) > 3:
+            del parts[0]  # the program's name, then the server's, before the table and the deal
+            left = " " + sep.join(p for p in parts if p)
         room = max(0, width - get_cwidth(conn) - 2)
         left = fit(left, room, t.glyph("ellipsis"))
         return [

@@ -73,9 +73,25 @@ def _replayed(s: State, m: Msg, now: float) -> State:
     if not s.recapping:
         return s
     args = recap_args(s.recap_lines, s.recap_chats, s.recap_snapshot, s.seat)
+    if args["snapshot"]:
+        args["now"] = _where_it_stands(s)
     s = attrs.evolve(s, recapping=False, recap_seen=None, recap_known=None, recap_lines=(), recap_chats=0)
     s = add_log(s, "recap", **args)
     return attrs.evolve(s, recap=s.log[-1])
+
+
+def _where_it_stands(s: State) -> dict[str, Any]:
+    """What a snapshot tells of the game now, for a recap that cannot tell each move: the deal
+    (``deal``, of ``deals``), whose turn (``turn``, a seat; None between deals), this seat's
+    cards (``hand``) and the pile's (``pile``, None where hidden)."""
+    playing = s.in_deal and not s.over
+    return {
+        "deal": s.deal_no or None,
+        "deals": (s.table or {}).get("deals"),
+        "turn": s.turn if playing else None,
+        "hand": len(s.hand) if playing and s.hand is not None and s.seat is not None else None,
+        "pile": s.pile if playing else None,
+    }
 
 
 def recap_args(lines: tuple[Line, ...], chats: int, snapshot: bool, me: int | None) -> dict[str, Any]:

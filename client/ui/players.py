@@ -99,11 +99,13 @@ def players_text(c: Controller) -> StyleAndTextTuples:
         for x, label in zip(rows, labels):
             r = x.get("rating") or {}
             deals = t("players.deals", n=r.get("deals"))
-            line = f"{r.get('rank', '?')!s:>3}. {label:<{width}}  {rating_text(r):>12}  {deals}"
+            shown = f"{points(r.get('low')):>5} ({rating_text(r)})"  # ranked by the first: the low end
+            line = f"{r.get('rank', '?')!s:>3}. {label:<{width}}  {shown:>19}  {deals}"
             style = "class:mine" if (x.get("player") or {}).get("id") == my_id else ""
             out.append((style, line + "\n"))
         if board.get("total", 0) > len(rows):
             out.append(("class:dim", t("players.more", n=board["total"] - len(rows)) + "\n"))
+        out.append(("class:dim", t("players.order") + "\n"))
     out.append(("", "\n"))
     out += _mine(t, me, variant)
     return out

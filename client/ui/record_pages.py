@@ -27,9 +27,9 @@ from .texts import Texts
 Doc = Mapping[str, Any]
 
 
-def summary_line(t: Texts, r: Doc) -> str:
-    """One deal of a ``records`` list: its id, variant, when it ended (local time), its result
-    and who played."""
+def summary_parts(t: Texts, r: Doc) -> tuple[str, str, str]:
+    """What a deal of a ``records`` list says: when it ended (local time, as ``neveryu
+    history`` tells it), its result and who played (each bot named as in the result)."""
     seats = [x for x in r.get("seats") or () if isinstance(x, dict)]
     names = {x.get("seat"): seat_label(t, x) for x in seats}
     if r.get("loser") is not None:
@@ -40,8 +40,15 @@ def summary_line(t: Texts, r: Doc) -> str:
         result = ""
     ended = r.get("ended_ms")
     when = time.strftime("%H:%M", time.localtime(ended / 1000)) if isinstance(ended, int) else ""
-    players = ", ".join(names.values())
-    return f"{r.get('id')!s:>4} {r.get('variant')!s:<11} {when:<5}  {result}  {players}"
+    return when, result, ", ".join(names.values())
+
+
+def summary_line(t: Texts, r: Doc) -> str:
+    """One deal of a ``records`` list: its id, variant, when it ended, its result, then (after
+    a separator) who played."""
+    when, result, players = summary_parts(t, r)
+    said = f" {t.glyph('dot')} ".join(x for x in (result, players) if x)
+    return f"{r.get('id')!s:>4} {r.get('variant')!s:<11} {when:<5}  {said}"
 
 
 def seat_label(t: Texts, x: Doc) -> str:

@@ -49,21 +49,25 @@ def _version() -> str:
 @attrs.define
 class Keeper:
     """Keeps the session of ``slot`` (client/session_store.py) in step with the model: saved
-    while the session sits at a table, forgotten when it no longer does."""
+    while the session sits at a table, forgotten when it no longer does; ``match_only``
+    (``neveryu play``): only while a match is on (a match over is no game to go on with)."""
 
     slot: Any
     name: str
+    match_only: bool = False
     deal_seq: int = 0
     seen: int = 0  # the highest seq seen, also before a restart (a replay goes over older ones)
     deal_events: int = 0  # the deal's history events shown (protocol.HISTORY_EVENTS)
 
     @classmethod
-    def of(cls, slot: Any, name: str) -> Keeper | None:
+    def of(cls, slot: Any, name: str, match_only: bool = False) -> Keeper | None:
         """The keeper of ``slot`` (None: nowhere to keep), from what it kept."""
         if slot is None:
             return None
         kept = slot.kept
-        return cls(slot, name) if kept is None else cls(slot, name, kept.deal_seq, kept.seq, kept.deal_events)
+        if kept is None:
+            return cls(slot, name, match_only)
+        return cls(slot, name, match_only, kept.deal_seq, kept.seq, kept.deal_events)
 
     def follow(self, msg: Msg, state: model.State) -> None:
         t = msg.get("t")
@@ -81,10 +85,15 @@ class Keeper:
             self.deal_seq = self.deal_events = 0
         elif new and t in protocol.HISTORY_EVENTS:
             self.deal_events += 1
-        if t in ("_fresh", "_left", "table_closed") or (
-            t == "bye" and msg.get("reason") not in RESUMABLE_BYES
+        over = self.match_only and t == "match_ended"
+        if (
+            over
+            or t in ("_fresh", "_left", "table_closed")
+            or (t == "bye" and msg.get("reason") not in RESUMABLE_BYES)
         ):
             self.slot.forget()
+        elif self.match_only and (state.table or {}).get("state") != "playing":
+            pass  # between matches: nothing kept until the next starts
         elif state.session and state.screen == "table":
             self.slot.save(self.name, state.session, self.seen, self.deal_seq, self.deal_events)
 
@@ -114,10 +123,23 @@ def exit_note(c: Controller, address: str, command: str) -> str | None:
         return t("exit.server_gone", address=address, command=command)
     if s.bye == "replaced":
         return t("exit.replaced")
-    if s.screen != "table" or not command or c.left:
+    if not seat_kept(c) or not command:
         return None
     if s.connection in ("lost", "resuming", "connecting"):
         return t("exit.lost", address=address, command=command)
+    table = (s.table or {}).get("id")
+    if s.connection == "connected" and (s.table or {}).get("state") != "playing":
+        return t("exit.seat_waits", table=table, command=command)  # no match on: docs/PROTOCOL.md, Resume
     if s.connection == "connected":
-        return t("exit.seat_kept", table=(s.table or {}).get("id"), command=command)
+        return t("exit.seat_kept", table=table, command=command)
     return None
+
+
+def seat_kept(c: Controller) -> bool:
+    """Whether the client that stops now keeps its seat to come back to: at a table, not given
+    up (``leave``); for ``neveryu play`` (``leave_quits``), only while its match is on (a match
+    over is no game left unfinished)."""
+    s = c.state
+    if s.screen != "table" or c.left:
+        return False
+    return not (c.leave_quits and (s.table or {}).get("state") != "playing")

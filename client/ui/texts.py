@@ -8,339 +8,22 @@ vocabulary (hand, set, claim, pile, challenge, believe, discard, quad, out, deal
 column.
 
 Log lines (``model.Line``) are read with the names they were written with: a line never changes
-its names when seats change afterwards.
+its names when seats change afterwards. The sentences other than the log's are
+client/ui/texts_base.py's; the tables of symbols and rank names, client/ui/text_tables.py's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-from neveryu import engine
-from neveryu.engine.bots import level_of
-
-from .strings import EN, RU
-
-if TYPE_CHECKING:
-    from .model_state import ChatLine
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RED_SUITS = frozenset("HD")
-LANGS = {"en": EN, "ru": RU}
-
-# rank -> (one, few, many, plural nominative, plural accusative): «1 дама», «2 дамы», «5 дам»,
-# «дамы», «заявляйте дам». The picture cards and the ace are animate nouns, whose accusative plural
-# is the genitive («заявляйте королей»); the number cards are not («заявляйте двойки»).
-RU_RANKS = {
-    "2": ("двойка", "двойки", "двоек", "двойки", "двойки"),
-    "3": ("тройка", "тройки", "троек", "тройки", "тройки"),
-    "4": ("четвёрка", "четвёрки", "четвёрок", "четвёрки", "четвёрки"),
-    "5": ("пятёрка", "пятёрки", "пятёрок", "пятёрки", "пятёрки"),
-    "6": ("шестёрка", "шестёрки", "шестёрок", "шестёрки", "шестёрки"),
-    "7": ("семёрка", "семёрки", "семёрок", "семёрки", "семёрки"),
-    "8": ("восьмёрка", "восьмёрки", "восьмёрок", "восьмёрки", "восьмёрки"),
-    "9": ("девятка", "девятки", "девяток", "девятки", "девятки"),
-    "T": ("десятка", "десятки", "десяток", "десятки", "десятки"),
-    "J": ("валет", "валета", "валетов", "валеты", "валетов"),
-    "Q": ("дама", "дамы", "дам", "дамы", "дам"),
-    "K": ("король", "короля", "королей", "короли", "королей"),
-    "A": ("туз", "туза", "тузов", "тузы", "тузов"),
-}
-EN_RANKS = {
-    "2": ("two", "twos"),
-    "3": ("three", "threes"),
-    "4": ("four", "fours"),
-    "5": ("five", "fives"),
-    "6": ("six", "sixes"),
-    "7": ("seven", "sevens"),
-    "8": ("eight", "eights"),
-    "9": ("nine", "nines"),
-    "T": ("ten", "tens"),
-    "J": ("jack", "jacks"),
-    "Q": ("queen", "queens"),
-    "K": ("king", "kings"),
-    "A": ("ace", "aces"),
-}
-
-# name -> (Unicode, ASCII)
-GLYPHS = {
-    "turn": ("▶", ">"),
-    "dot": ("·", "|"),
-    "dash": ("—", "-"),
-    "rule": ("─", "-"),
-    "vbar": ("│", "|"),
-    "tl": ("┌", "+"),
-    "tr": ("┐", "+"),
-    "bl": ("└", "+"),
-    "br": ("┘", "+"),
-    "updown": ("↑↓", "Up/Down"),
-    "leftright": ("←→", "Left/Right"),
-    "arrow": ("→", "->"),
-    "ellipsis": ("…", "~"),
-}
-
-ASCII_SYMBOLS = (
-    ("«", '"'),
-    ("»", '"'),
-    ("…", "..."),
-    ("×", "x"),
-    ("—", "-"),
-    ("–", "-"),
-    ("↑↓", "Up/Down"),
-    ("←→", "Left/Right"),
-    ("↑", "Up"),
-    ("↓", "Down"),
-    ("→", "->"),
-    ("✓", "(ok)"),
-    ("≠", "!="),
-    ("·", "|"),
-    ("▶", ">"),
-    ("•", "*"),
-    ("♠", "S"),
-    ("♥", "H"),
-    ("♦", "D"),
-    ("♣", "C"),
-)
-TRANSLIT = dict(
-    zip(
-        "абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
-        [
-            "a",
-            "b",
-            "v",
-            "g",
-            "d",
-            "e",
-            "yo",
-            "zh",
-            "z",
-            "i",
-            "y",
-            "k",
-            "l",
-            "m",
-            "n",
-            "o",
-            "p",
-            "r",
-            "s",
-            "t",
-            "u",
-            "f",
-            "kh",
-            "ts",
-            "ch",
-            "sh",
-            "shch",
-            '"',
-            "y",
-            "'",
-            "e",
-            "yu",
-            "ya",
-        ],
-    )
-)
+from .strings import EN
+from .text_tables import RED_SUITS as RED_SUITS  # (where the screen colours suits)
+from .texts_base import BaseTexts, SeatNames
 
 
-def to_ascii(text: str) -> str:
-    """``text`` in ASCII: symbols replaced, Cyrillic transliterated, the rest as ``?``."""
-    if text.isascii():
-        return text
-    for u, a in ASCII_SYMBOLS:
-        text = text.replace(u, a)
-    out = []
-    for ch in text:
-        if ch.isascii():
-            out.append(ch)
-        elif ch.lower() in TRANSLIT:
-            latin = TRANSLIT[ch.lower()]
-            out.append(latin.capitalize() if ch.isupper() else latin)
-        else:
-            out.append("?")
-    return "".join(out)
-
-
-def plural_ru(n: int, one: str, few: str, many: str) -> str:
-    n = abs(int(n))
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
-
-
-class SeatNames(Protocol):
-    """Who sits where: a ``model.State`` or the ``model.Names`` a log line was written with."""
-
-    @property
-    def seat(self) -> int | None: ...
-
-    def seat_name(self, seat: int | None) -> str | None: ...
-
-    def shared(self, name: str, seat: int) -> bool: ...
-
-    def tag(self, seat: int) -> str | None: ...
-
-
-class Texts:
-    """One language's texts (``lang``: ``"ru"`` or ``"en"``); ``ascii``: ASCII only; ``live``:
-    a live table, whose seat is the reader's own («(вы)», "Your turn!"); False for a replay,
-    whose seat is only the view shown and after whose deal nothing comes."""
-
-    def __init__(self, lang: str = "en", ascii: bool = False, live: bool = True) -> None:
-        self.lang = lang if lang in LANGS else "en"
-        self.table = LANGS[self.lang]
-        self.ascii = ascii
-        self.live = live
-
-    def __call__(self, key: str, /, **args: Any) -> str:
-        text = self.table.get(key) or EN.get(key) or key
-        if args:
-            text = text.format(**args)
-        return self.safe(text)
-
-    def safe(self, text: str) -> str:
-        """``text`` as this terminal can show it (ASCII mode: ``to_ascii``)."""
-        return to_ascii(text) if self.ascii else text
-
-    def glyph(self, name: str) -> str:
-        """A mark or line (``turn``, ``dot``, ``rule``, ...) in Unicode or ASCII."""
-        return GLYPHS[name][1 if self.ascii else 0]
-
-    def count(self, n: int, what: str) -> str:
-        """``n`` and the noun ``what`` (``n.<what>`` in the strings: ``one|many``, in Russian
-        ``one|few|many``) agreeing with it: "3 sets", «3 набора»."""
-        forms = self("n." + what).split("|")
-        if self.lang == "ru" and len(forms) == 3:
-            return f"{n} {plural_ru(n, *forms)}"
-        return f"{n} {forms[0] if n == 1 else forms[-1]}"
-
-    # -- cards and claims -------------------------------------------------------------------
-
-    def rank(self, rank: str) -> str:
-        """A rank as printed on a card: ``2``..``10``, ``J Q K A``."""
-        return "10" if rank == "T" else str(rank)
-
-    def card(self, card: str) -> str:
-        """``"QH"`` → ``Q♥`` (or ``QH`` in ASCII); ``"TS"`` → ``10♠``."""
-        if not isinstance(card, str) or len(card) != 2:
-            return "??"
-        suit = card[1] if self.ascii else SUIT_SYMBOLS.get(card[1], card[1])
-        return self.rank(card[0]) + suit
-
-    def cards(self, cards: Iterable[str] | None) -> str:
-        return " ".join(self.card(c) for c in cards or ()) or self.glyph("dash")
-
-    def rank_plural(self, rank: str | None, as_object: bool = False) -> str:
-        """«дамы» / "queens"; ``as_object``: as the object of a verb, in Russian the accusative
-        («заявляйте дам», «положить как королей»; the same as the nominative for number cards)."""
-        rank = str(rank)
-        if self.lang == "ru":
-            return self.safe(RU_RANKS.get(rank, (rank,) * 5)[4 if as_object else 3])
-        return EN_RANKS.get(rank, (rank, rank))[1]
-
-    def ranks(self, ranks: Iterable[str] | None, as_object: bool = False) -> str:
-        """The ranks a claim may name: one («дамы»), or «любой ранг» when every rank may;
-        ``as_object``: as the object of a verb (``rank_plural``)."""
-        ranks = tuple(ranks or ())
-        if len(ranks) == 1:
-            return self.rank_plural(ranks[0], as_object)
-        if len(ranks) >= 9:
-            return self("claim.any")
-        return ", ".join(self.rank_plural(r, as_object) for r in ranks)
-
-    def claim(self, count: Any, rank: str | None) -> str:
-        """«2 дамы» / "2 queens"; ``count`` None gives the rank alone."""
-        rank = str(rank)
-        if count is None:
-            return self.rank_plural(rank)
-        if self.lang == "ru":
-            one, few, many, *_ = RU_RANKS.get(rank, (rank,) * 5)
-            return self.safe(f"{count} {plural_ru(count, one, few, many)}")
-        one, many = EN_RANKS.get(rank, (rank, rank))
-        return f"{count} {one if count == 1 else many}"
-
-    def n_cards(self, n: int, short: bool = False) -> str:
-        """«12 карт» / "12 cards"; ``short``: the number alone."""
-        return str(n) if short else self.count(n, "cards")
-
-    def level(self, strength: str) -> str:
-        """A bot strength as people call it: easy, normal, hard, expert (лёгкий, средний, сильный,
-        мастер)."""
-        key = "level." + strength
-        return self(key) if key in self.table else self.safe(level_of(strength))
-
-    def variant_name(self, name: str, long: bool = False) -> str:
-        """``verish``, or with ``long`` its title: ``verish «Веришь — не веришь»`` (in English
-        the title's English gloss)."""
-        if not long:
-            return self.safe(name)
-        key = "title." + name
-        if key in self.table:
-            return self.safe(f"{name} {self.table[key]}")
-        rules = engine.VARIANTS.get(name)
-        return self.safe(f"{name} «{rules.title}»" if rules is not None else name)
-
-    # -- people -----------------------------------------------------------------------------
-
-    def seat_name(self, names: SeatNames, seat: Any, you: bool = True) -> str:
-        """The player at ``seat`` as people read it: a name, «Бот 3», and «(вы)» for oneself."""
-        if not isinstance(seat, int):
-            return self.glyph("dash")
-        raw = names.seat_name(seat)
-        if raw is None or raw.startswith("bot:"):
-            name = self("bot_n", n=seat + 1) if raw else self("seat_n", n=seat + 1)
-        else:
-            name = self._told_apart(names, raw, seat)
-        if you and self.live and seat == names.seat:
-            name = f"{name} ({self('you')})"
-        return name
-
-    def _told_apart(self, names: SeatNames, raw: str, seat: int) -> str:
-        """``raw`` as shown; when another seat has the same name (the server does not make
-        names unique), with the player's tag (``ann#3f2a``, docs/PLAYERS.md), or for a player
-        with none (a guest) the seat's number (``ann #3``)."""
-        if names.shared(raw, seat):
-            tag = names.tag(seat)
-            return self.safe(f"{raw}#{tag}" if tag else f"{raw} #{seat + 1}")
-        return self.safe(raw)
-
-    def speaker(self, line: ChatLine) -> str:
-        """Who said a chat ``line``: his name, told apart from another player's of the same
-        name as at the table (``ann#3f2a``); a spectator's marked so."""
-        names = line.names
-        if line.seat is not None and names.seat_name(line.seat) == line.name and line.name:
-            return self.seat_name(names, line.seat, you=False)
-        who = self.safe(line.name) if line.name else self.seat_name(names, line.seat)
-        return self("chat.watcher", name=who) if line.seat is None else who
-
-    def names(self, names: SeatNames, seats: Iterable[Any]) -> str:
-        """Several players: "Ann, Bob and Carl" («Ann, Bob и Carl»)."""
-        shown = [self.seat_name(names, s) for s in seats]
-        if len(shown) <= 1:
-            return "".join(shown)
-        return ", ".join(shown[:-1]) + " " + self("and") + " " + shown[-1]
-
-    # -- why only this now (client/ui/moments.py) ---------------------------------------------
-
-    def why(self, names: SeatNames, key: str, args: dict[str, Any]) -> str:
-        a = dict(args)
-        if "seat" in a:
-            a["name"] = self.seat_name(names, a.pop("seat"))
-        if "rank" in a:  # «Заявляйте королей»: the rank is the object of the verb
-            a["rank"] = self.rank_plural(a["rank"], as_object=True)
-        if isinstance(a.get("n"), int):
-            a["cards"] = self.count(a["n"], "cards")
-        if "ranks" in a:
-            a["ranks"] = ", ".join(self.rank_plural(r) for r in a["ranks"])
-        if key.startswith("why.held"):
-            a = {"claim": self.claim(args.get("count"), args.get("rank"))}
-        if a.pop("believe", False):
-            key += "_believe"
-        return self(key, **a)
-
-    # -- the log ----------------------------------------------------------------------------
+class Texts(BaseTexts):
+    """One language's texts (``BaseTexts``) with the log's lines in words: ``log_line``, and
+    the recap after a resume."""
 
     def log_line(self, state: SeatNames, line: Any) -> str:
         """One ``model.Line`` in words, with the names of its own time."""
@@ -392,7 +75,7 @@ class Texts:
                 "log.deal_started",
                 deal=f"{deal}/{deals}" if isinstance(deals, int) and deals else deal,
                 name=self.seat_name(names, a.get("dealer")),
-                deck=str(a.get("deck") or "").replace("x", "×"),
+                deck=self.deck(a.get("deck")),
             )
         if key == "set_laid":
             claim = self.claim(a.get("count"), a.get("rank"))
@@ -500,6 +183,26 @@ class Texts:
             return self("log.undone", moves=self.count(int(a.get("n") or 0), "moves"))
         return self("log." + key, name=name, **{k: v for k, v in a.items() if k not in ("seat", "name")})
 
+    def where_it_stands(self, names: SeatNames, now: dict[str, Any]) -> str:
+        """A recap the server's snapshot cut short: the moves are not known, where the game
+        stands now is (``model_lobby._where_it_stands``): the deal, whose turn, the cards."""
+        parts = []
+        deal, deals = now.get("deal"), now.get("deals")
+        if isinstance(deal, int):
+            of = f"{deal}/{deals}" if isinstance(deals, int) and deals else str(deal)
+            parts.append(self("recap.now_deal", deal=of))
+        turn = now.get("turn")
+        if isinstance(turn, int):
+            mine = turn == names.seat and names.seat is not None
+            parts.append(
+                self("recap.now_yours") if mine else self("recap.now_turn", name=self.seat_name(names, turn))
+            )
+        if isinstance(now.get("hand"), int):
+            parts.append(self("recap.now_hand", cards=self.n_cards(now["hand"])))
+        if isinstance(now.get("pile"), int):
+            parts.append(self("recap.now_pile", cards=self.n_cards(now["pile"])))
+        return self("recap.snapshot") + (" " + self("recap.now", parts=", ".join(parts)) if parts else "")
+
     def fair_problem(self, code: Any) -> str:
         """What a failed fair-deal check found (client/fairdeal.py, ``PROBLEMS``), in words."""
         key = f"fair_problem.{code}"
@@ -508,14 +211,14 @@ class Texts:
     def recap(self, names: SeatNames, a: dict[str, Any]) -> str:
         """The "while you were away" line (``model.recap_args``)."""
         if a.get("snapshot"):
-            return self("recap.title") + " " + self("recap.snapshot")
+            return self("recap.title") + " " + self.where_it_stands(names, a.get("now") or {})
         if a.get("removed"):
             return self("recap.title") + " " + self("recap.removed") + "."
         parts = []
         for deal_no, loser, winner in a.get("deals") or ():
             who = self("recap.lost", name=self.seat_name(names, loser)) if loser is not None else ""
             who = who or (self("recap.won", name=self.seat_name(names, winner)) if winner is not None else "")
-            parts.append(self("recap.deal", deal=deal_no, who=who).rstrip(": "))
+            parts.append(self("recap.deal", deal=deal_no, who=who).rstrip(", "))
         if a.get("match"):
             parts.append(self("recap.match"))
         if a.get("sets"):
