@@ -31,7 +31,7 @@ from .commands import NAMES, Refusal, parse
 from .narrator import Narrator
 from .orders import perform
 from .replay import PlainReplay
-from .words import PlainTexts, speakable
+from .words import speakable
 
 Msg = dict[str, Any]
 PROMPT = "> "
@@ -121,44 +121,12 @@ def _full_prompt() -> bool:
     return sys.stdin.isatty() and os.environ.get("TERM", "") not in ("dumb", "")
 
 
-def run_plain(
-    host: str,
-    port: int,
-    *,
-    name: str,
-    texts: PlainTexts,
-    password: str | None = None,
-    script: Callable[[Net, Msg], None] | None = None,
-    leave_quits: bool = False,
-    prefs: Any = None,
-    slot: Any = None,
-    notes: tuple[str, ...] = (),
-    come_back: str = "",
-    player_key: str | None = None,
-) -> int:
-    """Run the line mode against ``host``:``port`` (``run_client``'s arguments: client/ui/app.py).
-    Returns 0, or 1 when the connection could never be made (the reason is printed)."""
-    run = _PlainRun(
-        host=host,
-        port=port,
-        name=name,
-        texts=texts,
-        password=password,
-        script=script,
-        leave_quits=leave_quits,
-        prefs=prefs,
-        slot=slot,
-        notes=notes,
-        come_back=come_back,
-        player_key=player_key,
-    )
-    try:
-        asyncio.run(run.main())
-    finally:
-        if slot is not None:
-            slot.close()
-    out = run.out
-    return run.outcome(lambda line: out(speakable(line, texts.lang)))
+def run_plain(host: str, port: int, **options: Any) -> int:
+    """Run the line mode against ``host``:``port`` with ``run_client``'s other arguments
+    (client/ui/app.py) but ``color_depth``; ``texts`` are ``PlainTexts``. Returns 0, or 1 when
+    the connection could never be made (the reason is printed)."""
+    run = _PlainRun(host=host, port=port, **options)
+    return run.run(lambda line: run.out(speakable(line, run.texts.lang)))
 
 
 @attrs.define(kw_only=True)
@@ -205,13 +173,7 @@ class _PlainRun(SessionRun):
 
     def _controller(self) -> PlainController:
         """The controller, its bell, quitting and replays printed."""
-        c = PlainController(
-            self.texts,
-            lambda request: None,
-            leave_quits=self.leave_quits,
-            prefs=self.prefs,
-            state=self.first_state(),
-        )
+        c = self.controller(PlainController)
         c.prefs.confirm_calls = False  # a typed command is its own confirmation
         if self.script is None:
             self.seated.set()

@@ -223,29 +223,18 @@ def run_client(
         come_back=come_back,
         player_key=player_key,
     )
-    try:
-        asyncio.run(run.main())
-    finally:
-        if slot is not None:
-            slot.close()
-    return run.outcome()
+    return run.run()
 
 
 @attrs.define(kw_only=True)
 class _Run(SessionRun):
     """One run of ``run_client``: the shared session (client/ui/session_run.py) on the screen."""
 
-    color_depth: ColorDepth | None
+    color_depth: ColorDepth | None = None
 
     async def main(self) -> None:
         """The screen and the connection, until the player quits."""
-        controller = Controller(
-            self.texts,
-            lambda request: None,
-            leave_quits=self.leave_quits,
-            prefs=self.prefs,
-            state=self.first_state(),
-        )
+        controller = self.controller(Controller)
         app = build_app(controller, color_depth=self.color_depth)
         keeper = self.keeper()
         net = self.connect(controller, keeper)

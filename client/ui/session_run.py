@@ -8,9 +8,10 @@ is said on the terminal afterwards. Each face subclasses ``SessionRun`` with wha
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -19,6 +20,7 @@ from .net import Net
 from .session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
 
 Msg = dict[str, Any]
+C = TypeVar("C", bound=Controller)
 
 
 def describe(exc: BaseException) -> str:
@@ -37,26 +39,44 @@ class SessionRun:
     port: int
     name: str
     texts: Any
-    password: str | None
-    script: Callable[[Net, Msg], None] | None
-    leave_quits: bool
-    prefs: Any
-    slot: Any
-    notes: tuple[str, ...]
-    come_back: str
-    player_key: str | None
+    password: str | None = None
+    script: Callable[[Net, Msg], None] | None = None
+    leave_quits: bool = False
+    prefs: Any = None
+    slot: Any = None
+    notes: tuple[str, ...] = ()
+    come_back: str = ""
+    player_key: str | None = None
     failure: list[str] = attrs.Factory(list)  # why the connection could never be made
     refused: list[str] = attrs.Factory(list)  # the server's WRONG_PASSWORD, before it welcomed this client
     said: list[str] = attrs.Factory(list)  # how to come back, once the session is over
+
+    def run(self, say: Callable[[str], None] = print) -> int:
+        """Run ``main`` until the player quits, close the slot, and say what there is to say
+        (``outcome``)."""
+        try:
+            asyncio.run(self.main())
+        finally:
+            if self.slot is not None:
+                self.slot.close()
+        return self.outcome(say)
+
+    async def main(self) -> None:
+        """The face's own loop (the screen, or the lines), until the player quits."""
+        raise NotImplementedError
 
     @property
     def kept(self) -> Any:
         """The session kept on disk (client/session_store.py), or None."""
         return self.slot.kept if self.slot is not None else None
 
-    def first_state(self) -> Any:
-        """The model's first state (``resumed_state``)."""
-        return resumed_state(self.name, self.kept)
+    def controller(self, kind: type[C]) -> C:
+        """A controller of ``kind`` with the run's preferences, on the model's first state
+        (``resumed_state``); it sends nothing until ``connect``."""
+        state = resumed_state(self.name, self.kept)
+        return kind(
+            self.texts, lambda request: None, leave_quits=self.leave_quits, prefs=self.prefs, state=state
+        )
 
     def keeper(self) -> Keeper | None:
         return Keeper.of(self.slot, self.name, match_only=self.leave_quits)
