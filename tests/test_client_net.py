@@ -128,9 +128,9 @@ def test_a_crash_on_the_network_side_reaches_the_done_callback_as_a_group():
 
     net = asyncio.run(main())
     assert done[0] is net.error
-    from neveryu.client.ui.app import _describe
+    from neveryu.client.ui.session_run import describe
 
-    assert _describe(net.error) == "RuntimeError: boom in deliver"
+    assert describe(net.error) == "RuntimeError: boom in deliver"
 
 
 class FakePeer:

@@ -19,15 +19,19 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
+import attrs
+
+from neveryu.client.ui.controller import Controller
 from neveryu.client.ui.net import Net
-from neveryu.client.ui.session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
+from neveryu.client.ui.session import Keeper
+from neveryu.client.ui.session_run import SessionRun
 
 from .actions import PlainController
 from .commands import NAMES, Refusal, parse
 from .narrator import Narrator
 from .orders import perform
 from .replay import PlainReplay
-from .words import PlainTexts, speakable
+from .words import speakable
 
 Msg = dict[str, Any]
 PROMPT = "> "
@@ -117,149 +121,101 @@ def _full_prompt() -> bool:
     return sys.stdin.isatty() and os.environ.get("TERM", "") not in ("dumb", "")
 
 
-def run_plain(
-    host: str,
-    port: int,
-    *,
-    name: str,
-    texts: PlainTexts,
-    password: str | None = None,
-    script: Callable[[Net, Msg], None] | None = None,
-    leave_quits: bool = False,
-    prefs: Any = None,
-    slot: Any = None,
-    notes: tuple[str, ...] = (),
-    come_back: str = "",
-    player_key: str | None = None,
-) -> int:
-    """Run the line mode against ``host``:``port`` (``run_client``'s arguments: client/ui/app.py).
-    Returns 0, or 1 when the connection could never be made (the reason is printed)."""
-    out = Lines(lambda: sys.stdout)
-    failure: list[str] = []
-    said: list[str] = []
+def run_plain(host: str, port: int, **options: Any) -> int:
+    """Run the line mode against ``host``:``port`` with ``run_client``'s other arguments
+    (client/ui/app.py) but ``color_depth``; ``texts`` are ``PlainTexts``. Returns 0, or 1 when
+    the connection could never be made (the reason is printed)."""
+    run = _PlainRun(host=host, port=port, **options)
+    return run.run(lambda line: run.out(speakable(line, run.texts.lang)))
 
-    async def main() -> None:
-        kept = slot.kept if slot is not None else None
-        state = resumed_state(name, kept)
-        c = PlainController(texts, lambda request: None, leave_quits=leave_quits, prefs=prefs, state=state)
-        c.prefs.confirm_calls = False  # a typed command is its own confirmation
+
+@attrs.define(kw_only=True)
+class _PlainRun(SessionRun):
+    """One run of ``run_plain``: the shared session (client/ui/session_run.py) in printed lines
+    and typed commands."""
+
+    out: Lines = attrs.Factory(lambda: Lines(lambda: sys.stdout))
+    viewing: list[PlainReplay] = attrs.Factory(list)  # the replay shown, if any
+    done: asyncio.Event = attrs.field(init=False)  # the player quits
+    # neveryu play seats the player by itself: what he types (or a script pipes) waits until he
+    # is at the table and its deal is dealt, so that the first line is not answered "not at a table".
+    seated: asyncio.Event = attrs.field(init=False)
+    narrator: Narrator = attrs.field(init=False)
+
+    async def main(self) -> None:
+        """The connection and the commands, until the player quits."""
+        self.done, self.seated = asyncio.Event(), asyncio.Event()
+        c = self._controller()
         loop = asyncio.get_running_loop()
-        narrator = Narrator(c, out, lambda seconds, fn: loop.call_later(seconds, fn))
-        done = asyncio.Event()
-        viewing: list[PlainReplay] = []
-        keeper = Keeper.of(slot, name, match_only=leave_quits)
-
-        def attention(kind: str) -> None:
-            if c.prefs.bell:
-                out.bell()
-
-        def open_replay(deal: Any, seat: int | None) -> None:
-            replay = PlainReplay(deal, seat, texts, out)
-            viewing[:] = [replay]
-            replay.start()
-
-        c.on_quit = done.set
-        c.on_attention = attention
-        c.on_open_replay = open_replay
-
-        def welcome(msg: Msg, resumed: bool) -> None:
-            c.records = bool(msg.get("records"))
-            if script is None:
-                if not resumed or msg.get("table") is None:
-                    c.asked.add("tables")
-                    net.send({"t": "list_tables"})
-                    if c.records:
-                        net.send({"t": "list_records", "limit": RECENT_DEALS})
-                net.send({"t": "variants"})
-
-        # neveryu play seats the player by itself: what he types (or a script pipes) waits until
-        # he is at the table and its deal is dealt, so that the first line is not answered "not
-        # at a table".
-        seated = asyncio.Event()
-        if script is None:
-            seated.set()
-
-        def deliver(msg: Msg) -> None:
-            if script is not None:
-                script(net, msg)
-            never_connected = not net.welcomed
-            c.receive(msg)
-            if c.state.screen == "table" and c.state.seat is not None and c.state.playing:
-                seated.set()
-            if keeper is not None:
-                keeper.follow(msg, c.state)
-            if never_connected and msg.get("t") == "_connection" and msg.get("status") == "closed":
-                failure.append(str(msg.get("reason") or f"cannot connect to {host}:{port}"))
-                done.set()
-                return
-            narrator.told(msg, c.take_notices())
-
-        net = Net(
-            host,
-            port,
-            hello_fields(name, password, player_key),
-            deliver,
-            session=kept.token if kept is not None else None,
-            last_seq=kept.replay_from if kept is not None else 0,
-            on_welcome=welcome,
-            on_done=lambda exc: (
-                None
-                if exc is None
-                else deliver(
-                    {"t": "_connection", "status": "closed", "reason": f"{type(exc).__name__}: {exc}"}
-                )
-            ),
-        )
-        c.send = net.send
-        c.address = net.address
-        narrator.say(texts("plain.hello"))
-        for note in notes:
-            narrator.say(texts(note))
+        narrator = self.narrator = Narrator(c, self.out, lambda seconds, fn: loop.call_later(seconds, fn))
+        keeper = self.keeper()
+        net = self.connect(c, keeper)
+        narrator.say(self.texts("plain.hello"))
+        for note in self.notes:
+            narrator.say(self.texts(note))
         net.start()
         queue: asyncio.Queue[str | None] = asyncio.Queue()
         reader = _typed_lines(queue) if _full_prompt() else _piped_lines(queue, sys.stdin)
-        tasks = [asyncio.ensure_future(reader)]
-
-        async def commands() -> None:
-            await seated.wait()
-            while True:
-                line = await queue.get()
-                if line is None:
-                    c.quit()
-                    return
-                _command(c, line, viewing, out, narrator)
-
-        tasks.append(asyncio.ensure_future(commands()))
+        tasks = [asyncio.ensure_future(reader), asyncio.ensure_future(self._commands(c, queue))]
         try:
             if _full_prompt():  # lines printed above the prompt, which is drawn again below
                 from prompt_toolkit.patch_stdout import patch_stdout
 
                 with patch_stdout(raw=True):
-                    await done.wait()
+                    await self.done.wait()
             else:
-                await done.wait()
+                await self.done.wait()
         finally:
             for task in tasks:
                 task.cancel()
             await net.aclose()
-            if not failure:
-                last = exit_note(c, net.address, come_back)
-                if last:
-                    said.append(last)
-                if keeper is not None:
-                    keeper.end(c.state, gone=not seat_kept(c))
+            self.end(c, keeper, net.address)
 
-    try:
-        asyncio.run(main())
-    finally:
-        if slot is not None:
-            slot.close()
-    if failure:
-        print(f"neveryu: {failure[0]}", file=sys.stderr)
-        return 1
-    for line in said:
-        out(speakable(line, texts.lang))
-    return 0
+    def _controller(self) -> PlainController:
+        """The controller, its bell, quitting and replays printed."""
+        c = self.controller(PlainController)
+        c.prefs.confirm_calls = False  # a typed command is its own confirmation
+        if self.script is None:
+            self.seated.set()
+
+        def attention(kind: str) -> None:
+            if c.prefs.bell:
+                self.out.bell()
+
+        def open_replay(deal: Any, seat: int | None) -> None:
+            replay = PlainReplay(deal, seat, self.texts, self.out)
+            self.viewing[:] = [replay]
+            replay.start()
+
+        c.on_quit = self.done.set
+        c.on_attention = attention
+        c.on_open_replay = open_replay
+        return c
+
+    async def _commands(self, c: PlainController, queue: asyncio.Queue[str | None]) -> None:
+        """The lines typed or piped in, once seated; their end quits."""
+        await self.seated.wait()
+        while True:
+            line = await queue.get()
+            if line is None:
+                c.quit()
+                return
+            _command(c, line, self.viewing, self.out, self.narrator)
+
+    def asking_tables(self, controller: Controller) -> None:
+        self.narrator.c.asked.add("tables")
+
+    def received(self, controller: Controller, msg: Msg, before: bool) -> None:
+        """Seated once at the table with a deal on; then what changed, printed."""
+        s = controller.state
+        if before and s.screen == "table" and s.seat is not None and s.playing:
+            self.seated.set()
+        if not before:
+            self.narrator.told(msg, self.narrator.c.take_notices())
+
+    def lost(self, net: Net, controller: Controller, keeper: Keeper | None, exc: BaseException) -> None:
+        reason = f"{type(exc).__name__}: {exc}"
+        self.deliver(net, controller, keeper, {"t": "_connection", "status": "closed", "reason": reason})
 
 
 def _command(

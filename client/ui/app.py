@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -33,7 +32,8 @@ from .layout import STYLE, Screen
 from .net import Net
 from .replay import Replay, ReplayController, replay_keys
 from .replay_deal import Deal
-from .session import RECENT_DEALS, Keeper, exit_note, hello_fields, resumed_state, seat_kept
+from .session import RECENT_DEALS
+from .session_run import SessionRun
 from .texts import Texts
 
 LOBBY_REFRESH_S = 3.0
@@ -153,13 +153,6 @@ def window_title(c: Controller) -> str:
     return f"neveryu {t.glyph('dot')} " + t("head.table", table=(s.table or {}).get("id"))
 
 
-def _describe(exc: BaseException) -> str:
-    """One line for an error, the first leaf of an exception group."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return f"{type(exc).__name__}: {exc}"
-
-
 async def _refresh_lobby(controller: Controller, net: Net) -> None:
     """Keep the lobby's list of tables fresh (tables change without telling the lobby); an
     unchanged list redraws nothing."""
@@ -230,48 +223,21 @@ def run_client(
         come_back=come_back,
         player_key=player_key,
     )
-    try:
-        asyncio.run(run.main())
-    finally:
-        if slot is not None:
-            slot.close()
-    return run.outcome()
+    return run.run()
 
 
 @attrs.define(kw_only=True)
-class _Run:
-    """One run of ``run_client`` (its arguments), and what it leaves to say once the screen has
-    closed."""
+class _Run(SessionRun):
+    """One run of ``run_client``: the shared session (client/ui/session_run.py) on the screen."""
 
-    host: str
-    port: int
-    name: str
-    texts: Texts
-    password: str | None
-    script: Callable[[Net, Msg], None] | None
-    leave_quits: bool
-    prefs: Any
-    slot: Any
-    notes: tuple[str, ...]
-    color_depth: ColorDepth | None
-    come_back: str
-    player_key: str | None
-    failure: list[str] = attrs.Factory(list)  # why the connection could never be made
-    refused: list[str] = attrs.Factory(list)  # the server's WRONG_PASSWORD, before it welcomed this client
-    said: list[str] = attrs.Factory(list)  # how to come back, once the screen has closed
+    color_depth: ColorDepth | None = None
 
     async def main(self) -> None:
         """The screen and the connection, until the player quits."""
-        kept = self.slot.kept if self.slot is not None else None
-        state = resumed_state(self.name, kept)
-        controller = Controller(
-            self.texts, lambda request: None, leave_quits=self.leave_quits, prefs=self.prefs, state=state
-        )
+        controller = self.controller(Controller)
         app = build_app(controller, color_depth=self.color_depth)
-        keeper = Keeper.of(self.slot, self.name, match_only=self.leave_quits)
-        net = self._net(controller, keeper, kept)
-        controller.send = net.send
-        controller.address = net.address
+        keeper = self.keeper()
+        net = self.connect(controller, keeper)
         if self.notes:
             say_notes(controller, self.texts, self.notes)
         net.start()
@@ -281,69 +247,13 @@ class _Run:
         finally:
             refresh.cancel()
             await net.aclose()
-            if not self.failure:
-                self._end(controller, keeper, net.address)
+            self.end(controller, keeper, net.address)
 
-    def _net(self, controller: Controller, keeper: Keeper | None, kept: Any) -> Net:
-        """The connection, resuming the ``kept`` session if any, feeding ``controller`` and
-        ``keeper``."""
-
-        def welcome(msg: Msg, resumed: bool) -> None:
-            controller.records = bool(msg.get("records"))
-            if self.script is None:  # the lobby's list, and the variants for the new-table form
-                if not resumed or msg.get("table") is None:
-                    net.send({"t": "list_tables"})
-                    if controller.records:  # the server's last deals
-                        net.send({"t": "list_records", "limit": RECENT_DEALS})
-                net.send({"t": "variants"})
-
-        def deliver(msg: Msg) -> None:
-            if self.script is not None:
-                self.script(net, msg)
-            never_connected = not net.welcomed
-            if never_connected and msg.get("t") == "error" and msg.get("code") == "WRONG_PASSWORD":
-                self.refused.append(str(msg.get("msg") or ""))
-            controller.receive(msg)
-            if keeper is not None:
-                keeper.follow(msg, controller.state)
-            if never_connected and msg.get("t") == "_connection" and msg.get("status") == "closed":
-                self.failure.append(str(msg.get("reason") or f"cannot connect to {self.host}:{self.port}"))
-                controller.on_quit()  # nothing to show: say why on the terminal instead
-
-        def done(exc: BaseException | None) -> None:
-            if exc is not None:  # a bug on the network side: say so, keep the screen usable
-                controller.receive({"t": "_connection", "status": "closed", "reason": _describe(exc)})
-
-        net = Net(
-            self.host,
-            self.port,
-            hello_fields(self.name, self.password, self.player_key),
-            deliver,
-            session=kept.token if kept is not None else None,
-            last_seq=kept.replay_from if kept is not None else 0,
-            on_welcome=welcome,
-            on_done=done,
-        )
-        return net
-
-    def _end(self, controller: Controller, keeper: Keeper | None, address: str) -> None:
-        """The screen has closed: how to come back, and the session kept or forgotten."""
-        note = exit_note(controller, address, self.come_back)
-        if note:
-            self.said.append(note)
-        if keeper is not None:
-            keeper.end(controller.state, gone=not seat_kept(controller))
-
-    def outcome(self) -> int:
-        """``run_client``'s return: say on the terminal what there is to say."""
+    def outcome(self, say: Callable[[str], None] = print) -> int:
+        """``run_client``'s return (``SessionRun.outcome``); raises ``PasswordRefused`` first."""
         if self.refused:
             raise PasswordRefused(self.refused[0])
-        if self.failure:
-            print(f"neveryu: {self.failure[0]}", file=sys.stderr)
-            return 1
-        for line in self.said:
-            print(line)
-        return 0
+        return super().outcome(say)
 
 
 def run_replay(
