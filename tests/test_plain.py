@@ -53,6 +53,9 @@ def test_lay_reads_cards_counts_ranks_and_claimed_counts():
     with pytest.raises(Refusal) as caught:
         lay_order(("7X",))
     assert caught.value.key == "plain.bad_card"
+    with pytest.raises(Refusal) as caught:
+        lay_order(("4S", "4H", "fours"))
+    assert (caught.value.key, caught.value.args_) == ("plain.claim_as", {"word": "fours", "cards": "4S 4H"})
 
 
 def test_cards_read_as_words_or_codes():

@@ -186,7 +186,22 @@ def lay_order(words: tuple[str, ...]) -> LayOrder:
         raise Refusal("plain.usage", usage="lay 7S 7H as 7 | lay 2 as Q")
     if len(what) == 1 and what[0].isdigit():
         return LayOrder(None, int(what[0]), rank, count)
+    if not after and len(what) > 1 and _is_rank(what[-1]):  # "lay 7S 7H sevens": the claim lacks "as"
+        raise Refusal("plain.claim_as", word=what[-1], cards=" ".join(what[:-1]))
     return LayOrder(tuple(card_of(w) for w in what), None, rank, count)
+
+
+def _is_rank(word: str) -> bool:
+    """``word`` names a rank and is no card."""
+    try:
+        card_of(word)
+    except Refusal:
+        try:
+            rank_of(word)
+        except Refusal:
+            return False
+        return True
+    return False
 
 
 def _number(word: str) -> int:
