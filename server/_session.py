@@ -209,7 +209,7 @@ class Session:
         connection is gone, its grace time in the lobby (``forget_gone``) starts then; None: it
         keeps the time its connection went."""
         self.table, self.seat = None, None
-        if now is not None and self.link is None:
+        if now is not None and not self.connected:
             self.dropped_at = now
 
     # -- its connection -----------------------------------------------------------------------
