@@ -106,8 +106,8 @@ class Session:
         self.buffer: collections.deque[bytes] = collections.deque(maxlen=replay)
         self.buffer_seqs: collections.deque[int] = collections.deque(maxlen=replay)
         self.link: Link | None = None
-        self.table: Place | None = None
-        self.seat: int | None = None
+        self._table: Place | None = None
+        self._seat: int | None = None
         self.dropped_at: float | None = None
         self.evicted = 0  # the seq of the newest event that fell out of the buffer (0: none)
 
@@ -129,7 +129,7 @@ class Session:
         ``player``) until it resumes with the token (``reclaimed``; ``token`` is "" until then)."""
         session = cls(name, replay, "journal", player)
         session.token, session.key, session.dropped_at = "", key, now
-        session.table, session.seat = table, seat
+        session._table, session._seat = table, seat
         return session
 
     def reclaimed(self, token: str, last_seq: int) -> None:
@@ -147,6 +147,16 @@ class Session:
     @property
     def connected(self) -> bool:
         return self.link is not None
+
+    @property
+    def table(self) -> Place | None:
+        """The table it is at (None: in the lobby); changed by ``sit`` and ``leave`` only."""
+        return self._table
+
+    @property
+    def seat(self) -> int | None:
+        """Its seat at ``table`` (None: in the lobby, or a spectator)."""
+        return self._seat
 
     # -- sending ------------------------------------------------------------------------------
 
@@ -202,13 +212,13 @@ class Session:
 
     def sit(self, table: Place, seat: int | None) -> None:
         """It takes seat ``seat`` at ``table`` (None: it watches, a spectator)."""
-        self.table, self.seat = table, seat
+        self._table, self._seat = table, seat
 
     def leave(self, now: float | None = None) -> None:
         """It leaves its table and is back in the lobby. ``now`` (trio's clock): when its
         connection is gone, its grace time in the lobby (``forget_gone``) starts then; None: it
         keeps the time its connection went."""
-        self.table, self.seat = None, None
+        self._table, self._seat = None, None
         if now is not None and not self.connected:
             self.dropped_at = now
 

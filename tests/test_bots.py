@@ -349,3 +349,60 @@ def test_hypergeometric_tails_equal_the_sum_for_each_need():
             for drawn in range(21):
                 for need in range(-1, 11):
                     assert at_least(pool, good, drawn, need) == direct(pool, good, drawn, need)
+
+
+class FixedRoll(random.Random):
+    """A random source whose every ``random()`` is ``roll`` (choices still come from the seed)."""
+
+    def __init__(self, roll):
+        super().__init__(1)
+        self.roll = roll
+
+    def random(self):
+        return self.roll
+
+
+def test_honest_challenges_a_seat_it_has_seen_lie_by_its_suspicion():
+    # verish: seat 0 lies (a six as a queen); honest, seat 1, challenges it: one lie in one set
+    # revealed gives a suspicion of 1 / (1 + TRUST) = 1/3, and honest calls seat 0's next claim
+    # with the chance CALL_SHARE * 1/3 = 0.25.
+    rules = engine.variant("verish")
+    deal, bots = table(
+        rules,
+        ["sharp", "honest"],
+        deck="36",
+        dealer=1,
+        rank="Q",
+        turn=0,
+        hands=[["6S", "6H", "7H", "8H"], ["QH", "QD", "9S", "9C"]],
+    )
+    honest = bots[1]
+    assert honest.suspicion(0) == 0.0
+    play(deal, bots, rules, LaySet(0, ("6S",), "Q"))
+    play(deal, bots, rules, Challenge(1, 1))  # false: seat 0 takes; seat 1 leads any rank
+    assert honest.suspicion(0) == 1 / 3
+    play(deal, bots, rules, LaySet(1, ("9S",), "9"))
+    play(deal, bots, rules, LaySet(0, ("6H",), "9"))
+    view = deal.view(1)
+    assert honest.choose(view, FixedRoll(0.24)) == Challenge(1, 3)
+    assert isinstance(honest.choose(view, FixedRoll(0.26)), LaySet)
+
+
+def test_honest_does_not_call_by_suspicion_where_the_bluffer_would_lead():
+    # cheat (the taker leads after a challenge): however much it suspects seat 0, honest lays
+    # the truth on its turn when it can; its suspicion only replaces a bluff of its own.
+    rules = engine.variant("cheat")
+    deal, bots = table(
+        rules,
+        ["sharp", "honest", "sharp"],
+        deck="52",
+        dealer=2,
+        turn=0,
+        hands=[["6S", "6H", "7H", "8H"], ["7S", "7D", "9S", "9C"], ["2S", "3S", "4S", "5S"]],
+    )
+    honest = bots[1]
+    honest.revealed[0] = [0, 5]
+    play(deal, bots, rules, LaySet(0, ("8H",), "6"))
+    view = deal.view(1)
+    assert view.turn == 1
+    assert honest.choose(view, FixedRoll(0.0)) == LaySet(1, ("7S", "7D"), "7", count=2)
