@@ -130,6 +130,36 @@ def test_the_turn_is_told_once_and_its_time_at_half_10_and_5_seconds():
     assert [x for x in lines if x.startswith("Your turn.")] == turns
 
 
+def test_an_offer_sent_again_unchanged_is_told_again_only_once_answered():
+    # The server sends the same offer again when another seat acts within one's turn (a bot
+    # that took the pile discards its quads): told once, unless it was answered meanwhile
+    # (then the answer did not take, and a script waits to be told again).
+    from client_messages import record_deal
+
+    from neveryu.client.plain.actions import PlainController
+    from neveryu.client.plain.narrator import Narrator
+
+    msgs, _ = record_deal("verish", 3, seed=5, seat=0)
+    first = next(i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3)
+    lines: list[str] = []
+    c = PlainController(PlainTexts("en"), lambda request: None, clock=lambda: 100.0)
+    narrator = Narrator(c, lines.append, lambda seconds, fn: None)
+
+    def tell(m):
+        c.receive(m)
+        narrator.told(m, c.take_notices())
+
+    for m in msgs[: first + 1]:
+        tell(m)
+    turns = [x for x in lines if x.startswith("Your turn.")]
+    assert len(turns) == 1
+    tell(dict(msgs[first]))  # the same offer, sent again
+    assert [x for x in lines if x.startswith("Your turn.")] == turns
+    c.actions_sent += 1  # it was answered (the answer went out, and did not take)
+    tell(dict(msgs[first]))
+    assert [x for x in lines if x.startswith("Your turn.")] == turns * 2
+
+
 def test_a_refused_lay_says_why_in_one_line_and_sends_nothing():
     from client_messages import record_deal
 

@@ -50,15 +50,15 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 ANN = [
     f"ann#{TAG}, id 1 in these records",
     "  hoyle: 3 deals; won 0 (0%); chips -3",
-    "    rating 22.42 ± 15.79 (low end 6.6, rank 2)",
-    "    sets 31, bluffs 7 (23%): caught 5, survived 2",
-    "    «не верю» 3 (right 33%), «верю» 0 (right -)",
-    "    cards taken 29; 34 actions, 0.7 s each; timeouts 0",
+    "    rating 22.56 ± 15.80 (low end 6.8, rank 3)",
+    "    sets 34, bluffs 7 (21%): caught 7, survived 0",
+    "    «не верю» 7 (right 71%), «верю» 0 (right -)",
+    "    cards taken 21; 41 actions, 0.7 s each; timeouts 0",
     "  verish: 3 deals; lost 0 (0%); went out 2nd once, 3rd twice",
-    "    rating 26.00 ± 15.44 (low end 10.6, rank 2)",
-    "    sets 44, bluffs 22 (50%): caught 9, survived 13",
-    "    «не верю» 22 (right 59%), «верю» 0 (right -)",
-    "    cards taken 101; 75 actions, 0.7 s each; timeouts 0",
+    "    rating 25.40 ± 15.43 (low end 10.0, rank 3)",
+    "    sets 53, bluffs 25 (47%): caught 18, survived 7",
+    "    «не верю» 14 (right 79%), «верю» 0 (right -)",
+    "    cards taken 93; 70 actions, 0.7 s each; timeouts 0",
 ]
 
 
@@ -94,10 +94,10 @@ def test_the_leaderboards(db, capsys):
     assert out.splitlines() == [
         "hoyle: 4 players rated",
         "    #  player        low end  rating (± 2 sigma)  deals",
-        "    1  hard (bot)       16.7       32.90 ± 16.21  3",
-        f"    2  ann#{TAG}          6.6       22.42 ± 15.79  3",  # three tied: by mu, then id
-        "    3  easy (bot)        6.6       22.42 ± 15.79  3",
-        "    4  normal (bot)      6.6       22.42 ± 15.79  3",
+        "    1  hard (bot)       13.4       29.47 ± 16.08  3",
+        "    2  normal (bot)      9.5       25.42 ± 15.88  3",
+        f"    3  ann#{TAG}          6.8       22.56 ± 15.80  3",  # two tied: by mu, then id
+        "    4  easy (bot)        6.8       22.56 ± 15.80  3",
         "Ranked by the low end (the rating less 2 sigma): what a player has shown at least, so that"
         " a new player's wide range does not rank him high.",
     ]
@@ -120,8 +120,8 @@ def test_json_is_in_the_protocols_shapes(db, capsys):
     assert (verish["variant"], verish["places"], verish["sets"], verish["rating"]["mu"]) == (
         "verish",
         [0, 1, 2],
-        44,
-        2600,
+        53,
+        2540,
     )
     _, out, _ = run(capsys, "stats", "--db", db, "--top", "--json")
     boards = json.loads(out)

@@ -174,29 +174,29 @@ def test_a_players_statistics_are_the_sums_of_his_deals(tmp_path):
 
 
 def test_the_first_deal_of_seed_21_counted_by_hand():
-    """One deal written out. Seat 0's row was counted off its 54 recorded actions by reading
-    them: 8 sets (3H as 3; 6D 9C as 7; 8C 8D 8S as 8; JC JS 6D as J; 5S 5C 9C as 5; AH QH 7D
-    as 5; 7S as J; TD TS as T), 5 of them bluffs, one caught (set 7, by seat 1, when the pile
-    held 5 cards: seat 0 took them); one challenge, right (seat 3's 2C 2S as 6); 9 actions,
-    700 ms apart."""
+    """One deal written out. Seat 0's row was counted off its 88 recorded actions by reading
+    them: 10 sets (3H as 3; 6D 9C as 4; 8C 8D 8S as 8; QH as Q; 6D as 7; 4C 4S as 4; JC JS as J;
+    5S 5C as 5; TD TS 9C as T; AH as A), 3 of them bluffs, one caught (set 7, by seat 1, when the
+    pile held 5 cards: seat 0 took them); three challenges, all right (seat 3's 2C 2S 7S as 6,
+    KC KS as J, 9D 9H 9S as 2); 13 actions, 700 ms apart."""
     record = played_deals("verish", 1, 21)[0][0]
-    assert len(record.actions) == 54 and record.result.out == (1, 0, 3) and record.result.loser == 2
+    assert len(record.actions) == 88 and record.result.out == (0, 2, 3) and record.result.loser == 1
     got = {k: [getattr(s, k) for s in seat_stats(record, check(record))] for k in COUNTS}
     assert got == by_hand(record)
     assert got == FIRST_DEAL_OF_SEED_21
 
 
 FIRST_DEAL_OF_SEED_21 = {
-    "sets": [8, 6, 14, 11],
-    "bluffs": [5, 6, 6, 7],
-    "bluffs_caught": [1, 0, 3, 1],
-    "challenges": [1, 1, 1, 6],
-    "challenges_right": [1, 1, 0, 3],
+    "sets": [10, 14, 14, 19],
+    "bluffs": [3, 14, 4, 14],
+    "bluffs_caught": [1, 8, 2, 6],
+    "challenges": [3, 9, 6, 4],
+    "challenges_right": [3, 4, 6, 4],
     "believes": [0, 0, 0, 0],
     "believes_right": [0, 0, 0, 0],
-    "cards_taken": [5, 0, 30, 24],
-    "actions": [9, 7, 18, 20],
-    "action_ms": [6300, 4900, 11900, 14000],
+    "cards_taken": [5, 60, 9, 29],
+    "actions": [13, 31, 21, 23],
+    "action_ms": [9100, 21700, 14000, 16100],
     "timeouts": [0, 0, 0, 0],
 }
 

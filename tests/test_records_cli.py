@@ -48,9 +48,9 @@ def test_history_lists_the_deals_newest_first(db, capsys):
     assert (code, err) == (0, "")
     assert out.splitlines() == [  # the last three recorded, by when they ended; bots as the client names them
         "id  ended             variant  players                                          result",
-        " 6  2023-11-14 22:24  lozh     ann, Bot 2 (hard), Bot 3 (easy), Bot 4 (normal)  lost: Bot 3 (easy)",
         " 4  2023-11-14 22:24  hoyle    ann, Bot 2 (hard), Bot 3 (easy), Bot 4 (normal)  won: Bot 2 (hard)",
-        " 5  2023-11-14 22:13  lozh     ann, Bot 2 (hard), Bot 3 (hard), Bot 4 (easy)    lost: Bot 4 (easy)",
+        " 6  2023-11-14 22:23  lozh     ann, Bot 2 (hard), Bot 3 (easy), Bot 4 (normal)  lost: Bot 3 (easy)",
+        " 5  2023-11-14 22:14  lozh     ann, Bot 2 (hard), Bot 3 (hard), Bot 4 (easy)    lost: Bot 4 (easy)",
     ]
 
 

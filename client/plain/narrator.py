@@ -40,6 +40,7 @@ class Narrator:
         self.chat_seen: ChatLine | None = None
         self.announced: tuple[Any, ...] | None = None
         self.offer: Any = None  # the ``legal`` announced (each offer of the server is a new one)
+        self.answered = 0  # ``actions_sent`` when it was announced
         self.match_over: Any = None
 
     def say(self, text: str) -> None:
@@ -112,7 +113,9 @@ class Narrator:
         key = (s.deal_no, s.set_no, s.turn, window, tuple(sorted(c.legal)))
         if s.legal is self.offer:  # the same offer (put back after a refusal): told already
             return
-        self.announced, self.offer = key, s.legal
+        if key == self.announced and s.legal == self.offer and c.actions_sent == self.answered:
+            return  # sent again unchanged (another seat's action between) and not answered yet
+        self.announced, self.offer, self.answered = key, s.legal, c.actions_sent
         self.out(answers.turn_line(c, window))
         deadline = (s.quads_window or {}).get("deadline") if window else s.turn_deadline
         if deadline is not None:

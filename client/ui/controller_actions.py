@@ -126,6 +126,7 @@ class Actions(HandMoves):
         """Send a game action and take the offer down until the server's next ``legal`` (or its
         refusal, which puts it back): one key press, one action, even on a slow link."""
         self._acted = self.state.legal
+        self.actions_sent += 1
         self.state = attrs.evolve(self.state, legal=None)
         self.notice = None
         self.send(request)

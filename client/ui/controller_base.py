@@ -110,6 +110,7 @@ class ControllerBase:
         self.records = False  # the server keeps records (welcome.records): the lobby shows its deals
         self._hand: tuple[str, ...] = self.state.playable_hand
         self._acted: Msg | None = None  # the offer we answered, until the server says what now
+        self.actions_sent = 0  # game actions sent so far (the line mode: was an offer answered?)
         # A whole record to replay (client/ui/controller_own_deals.py): the deal, and the seat to
         # see it from first (None: every hand); client/ui/app.py shows it over the screen.
         self.on_open_replay: Callable[[Any, int | None], None] = lambda deal, seat: None
