@@ -6,7 +6,7 @@ events (``observe(event)``) and asked for an action (``choose(view, rng) -> Acti
 and ``LEVELS`` each level people see (easy, normal, hard) to its strength:
 
 - ``random``: any legal action;
-- ``honest``: tells the truth when it can, challenges rarely;
+- ``honest``: tells the truth when it can, challenges the seats it has caught lying;
 - ``sharp``: remembers every card it has seen, challenges claims that are impossible or unlikely,
   bluffs with the cards it is least likely to need, and challenges early when sure;
 - ``expert``: ``sharp``'s memory, and on its turn a determinized search over a few candidate
