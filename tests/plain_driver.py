@@ -1,6 +1,7 @@
 """A player for the line mode's tests (tests/test_plain_*.py): it runs ``neveryu play --plain``
-as a child process, reads its lines as they come, and answers each announcement of its turn with
-a fixed policy, as a script or an ``expect`` file would: lay the fewest cards it may (``lay N``,
+as a child process, reads its lines as they come, and answers each announcement of its turn (once
+the output is still, ``QUIET_S``) with a fixed policy, as a script or an ``expect`` file would:
+lay the fewest cards it may (``lay N``,
 the rank implied, else aces), else «Не верю», else discard quads, else go on. The transcript is
 every line the child wrote; with a seeded deal and bots of fixed behaviour it is the same on
 every run.
@@ -24,6 +25,11 @@ from neveryu.client.plain.words import PlainTexts, speakable
 
 DEADLINE_S = 240.0  # the whole deal, on a loaded machine; a stuck child fails well before this
 MAX_LINES = 5000
+# The player answers once nothing has been written for this long (s), as a person reads before
+# he types: so the transcript does not depend on whether a line the server sends at once (a
+# bot's quads discarded after it took the pile) comes before or after his answer, and at a
+# terminal no line lands in the middle of his echoed typing (a dumb terminal cannot redraw it).
+QUIET_S = 0.2
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -120,12 +126,18 @@ def _converse(argv: list[str], player: Player, state: Path) -> list[str]:
     assert child.stdin is not None and child.stdout is not None
     lines: list[str] = []
     try:
-        for line in _lines(child.stdout.fileno()):
+        typing: list[str] = []  # the answers to send once the output is still
+        for line in _lines(child.stdout.fileno(), quiet=QUIET_S):
+            if line is None:
+                for reply in typing:
+                    child.stdin.write(reply.encode() + b"\n")
+                child.stdin.flush()
+                typing.clear()
+                continue
             lines.append(line)
             reply = player.answer(line)
             if reply is not None:
-                child.stdin.write(reply.encode() + b"\n")
-                child.stdin.flush()
+                typing.append(reply)
             if len(lines) > MAX_LINES:
                 child.kill()
                 return lines
@@ -137,14 +149,17 @@ def _converse(argv: list[str], player: Player, state: Path) -> list[str]:
     return lines
 
 
-def _lines(fd: int, raw: bytearray | None = None) -> Iterator[str]:
+def _lines(fd: int, raw: bytearray | None = None, quiet: float | None = None) -> Iterator[str | None]:
     """The lines written on ``fd`` until it closes, each without its ending (``raw``: every
-    byte read is added to it)."""
+    byte read is added to it); with ``quiet``, also None whenever nothing came for ``quiet``
+    seconds."""
     started = time.monotonic()
     buffer = b""
     while time.monotonic() - started < DEADLINE_S:
-        ready, _, _ = select.select([fd], [], [], 1.0)
+        ready, _, _ = select.select([fd], [], [], 1.0 if quiet is None else quiet)
         if not ready:
+            if quiet is not None:
+                yield None
             continue
         try:
             data = os.read(fd, 65536)
@@ -186,12 +201,18 @@ def play_pty(variant: str, lang: str, seed: int, state: Path, *more: str) -> tup
     os.close(side)
     lines: list[str] = []
     raw = bytearray()
+    typing: list[str] = []  # the answers to type once the output is still
     try:
-        for line in _lines(main, raw):
+        for line in _lines(main, raw, quiet=QUIET_S):
+            if line is None:
+                for reply in typing:
+                    os.write(main, reply.encode() + b"\r")
+                typing.clear()
+                continue
             lines.append(line)
             reply = player.answer(line)
             if reply is not None:
-                os.write(main, reply.encode() + b"\r")
+                typing.append(reply)
             if len(lines) > MAX_LINES:
                 break
         if not player.done:
