@@ -1,10 +1,9 @@
 """A player for the line mode's tests (tests/test_plain_*.py): it runs ``neveryu play --plain``
 as a child process, reads its lines as they come, and answers each announcement of its turn (once
 the output is still, ``QUIET_S``) with a fixed policy, as a script or an ``expect`` file would:
-lay the fewest cards it may (``lay N``,
-the rank implied, else aces), else «Не верю», else discard quads, else go on. The transcript is
-every line the child wrote; with a seeded deal and bots of fixed behaviour it is the same on
-every run.
+lay the fewest cards it may (``lay N``, the rank implied, else aces), else «Не верю», else
+discard quads, else go on. The transcript is every line the child wrote; with a seeded deal and
+bots of fixed behaviour it is the same on every run.
 
 Two transports: a pipe (stdin and stdout not terminals: the script's way) and a pty (python's
 ``pty`` module: a terminal, on ``TERM=dumb``, the prompt echoing what is typed).
