@@ -142,7 +142,8 @@ def test_an_offer_sent_again_unchanged_is_told_again_only_once_answered():
     msgs, _ = record_deal("verish", 3, seed=5, seat=0)
     first = next(i for i, m in enumerate(msgs) if m.get("t") == "legal" and m.get("lay") and i > 3)
     lines: list[str] = []
-    c = PlainController(PlainTexts("en"), lambda request: None, clock=lambda: 100.0)
+    sent: list[dict] = []
+    c = PlainController(PlainTexts("en"), sent.append, clock=lambda: 100.0)
     narrator = Narrator(c, lines.append, lambda seconds, fn: None)
 
     def tell(m):
@@ -155,8 +156,9 @@ def test_an_offer_sent_again_unchanged_is_told_again_only_once_answered():
     assert len(turns) == 1
     tell(dict(msgs[first]))  # the same offer, sent again
     assert [x for x in lines if x.startswith("Your turn.")] == turns
-    c.actions_sent += 1  # it was answered (the answer went out, and did not take)
-    tell(dict(msgs[first]))
+    c.lay_order(lay_order((c.hand[0], "as", c.legal["lay"]["ranks"][0])))  # answered: sent...
+    assert [m["t"] for m in sent] == ["lay"] and c.actions_sent == 1
+    tell(dict(msgs[first]))  # ...and the same offer again: that answer did not take
     assert [x for x in lines if x.startswith("Your turn.")] == turns * 2
 
 
