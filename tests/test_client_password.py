@@ -1,10 +1,11 @@
-"""A server's password (docs/PROTOCOL.md, ``WRONG_PASSWORD``): the full-screen client says the
-server refused it with ``PasswordRefused`` (no raw error code), and ``neveryu join`` asks for it
-without echo on a terminal, or says how to give it."""
+"""A server's password (docs/PROTOCOL.md, ``WRONG_PASSWORD``): the full-screen client and the line
+mode say the server refused it with ``PasswordRefused`` (no raw error code), and ``neveryu join``
+asks for it without echo on a terminal, or says how to give it."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 
 import pytest
@@ -14,6 +15,7 @@ from prompt_toolkit.output import DummyOutput
 
 from neveryu.client.commands import join
 from neveryu.client.ui import app
+from neveryu.client.ui.session_run import PasswordRefused
 from neveryu.client.ui.texts import Texts
 
 
@@ -30,10 +32,24 @@ def server():
 
 @pytest.mark.parametrize("password", [None, "wrong"])
 def test_a_refused_password_is_raised_not_printed(server, password, capsys):
-    refused = pytest.raises(app.PasswordRefused, match="this server needs its password")
+    refused = pytest.raises(PasswordRefused, match="this server needs its password")
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()), refused:
         app.run_client("127.0.0.1", server.port, name="ann", texts=Texts("en"), password=password)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("password", [None, "wrong"])
+def test_the_line_mode_raises_a_refused_password_too(server, password, monkeypatch):
+    from neveryu.client.plain.session import run_plain
+    from neveryu.client.plain.words import PlainTexts
+
+    typed, typing = os.pipe()  # commands from a pipe nothing is written to (until the end)
+    monkeypatch.setattr("sys.stdin", os.fdopen(typed))
+    try:
+        with pytest.raises(PasswordRefused, match="this server needs its password"):
+            run_plain("127.0.0.1", server.port, name="ann", texts=PlainTexts("en"), password=password)
+    finally:
+        os.close(typing)
 
 
 def _join(monkeypatch, password, outcomes, typed, tty=True):
@@ -62,7 +78,7 @@ def _join(monkeypatch, password, outcomes, typed, tty=True):
 
 
 def test_join_asks_for_the_password_and_tries_again(monkeypatch, capsys):
-    refused = app.PasswordRefused("this server needs its password")
+    refused = PasswordRefused("this server needs its password")
     code, tried = _join(monkeypatch, None, [refused, refused, 0], ["guess", "hunter2"])
     assert (code, tried) == (0, [None, "guess", "hunter2"])
     assert capsys.readouterr().err == (
@@ -72,7 +88,7 @@ def test_join_asks_for_the_password_and_tries_again(monkeypatch, capsys):
 
 
 def test_join_gives_up_on_an_empty_password_and_says_how_to_give_one(monkeypatch, capsys):
-    refused = app.PasswordRefused("this server needs its password")
+    refused = PasswordRefused("this server needs its password")
     code, tried = _join(monkeypatch, "wrong", [refused], [""])
     assert (code, tried) == (1, ["wrong"])
     assert capsys.readouterr().err == (
@@ -82,7 +98,7 @@ def test_join_gives_up_on_an_empty_password_and_says_how_to_give_one(monkeypatch
 
 
 def test_join_without_a_terminal_to_ask_on_says_how_to_give_it(monkeypatch, capsys):
-    refused = app.PasswordRefused("this server needs its password")
+    refused = PasswordRefused("this server needs its password")
     code, _ = _join(monkeypatch, None, [refused], [], tty=False)
     assert code == 1
     assert capsys.readouterr().err == (
@@ -91,7 +107,7 @@ def test_join_without_a_terminal_to_ask_on_says_how_to_give_it(monkeypatch, caps
 
 
 def test_join_stops_after_three_refused_passwords(monkeypatch, capsys):
-    refused = app.PasswordRefused("this server needs its password")
+    refused = PasswordRefused("this server needs its password")
     code, tried = _join(monkeypatch, "a", [refused] * 3, ["b", "c"])
     assert (code, tried) == (1, ["a", "b", "c"])
     assert capsys.readouterr().err.endswith(

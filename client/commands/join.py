@@ -42,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from neveryu.client.address import parse_address, show_address
     from neveryu.client.player_key import player_key
-    from neveryu.client.ui.app import PasswordRefused, run_client
+    from neveryu.client.ui.app import run_client
+    from neveryu.client.ui.session_run import PasswordRefused
     from neveryu.client.ui.texts import Texts
 
     try:

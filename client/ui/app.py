@@ -175,11 +175,6 @@ def say_notes(controller: Controller, texts: Texts, notes: tuple[str, ...]) -> N
     controller.say(" ".join(texts(n) for n in notes), "message", seconds=NOTES_S, sticky=True)
 
 
-class PasswordRefused(Exception):
-    """The server refused the password ``hello`` gave, or asked for one none was given
-    (``WRONG_PASSWORD``, docs/PROTOCOL.md): the caller may ask for it and try again."""
-
-
 def run_client(
     host: str,
     port: int,
@@ -249,11 +244,6 @@ class _Run(SessionRun):
             await net.aclose()
             self.end(controller, keeper, net.address)
 
-    def outcome(self, say: Callable[[str], None] = print) -> int:
-        """``run_client``'s return (``SessionRun.outcome``); raises ``PasswordRefused`` first."""
-        if self.refused:
-            raise PasswordRefused(self.refused[0])
-        return super().outcome(say)
 
 
 def run_replay(

@@ -30,6 +30,11 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+class PasswordRefused(Exception):
+    """The server refused the password ``hello`` gave, or asked for one none was given
+    (``WRONG_PASSWORD``, docs/PROTOCOL.md): the caller may ask for it and try again."""
+
+
 @attrs.define(kw_only=True)
 class SessionRun:
     """One run of a session (``run_client``'s arguments, client/ui/app.py), and what it leaves
@@ -152,7 +157,10 @@ class SessionRun:
 
     def outcome(self, say: Callable[[str], None] = print) -> int:
         """The run's return: 0, or 1 when the connection could never be made (the reason on
-        stderr); the note on how to come back through ``say``."""
+        stderr); the note on how to come back through ``say``. Raises ``PasswordRefused`` first
+        when the server refused the password (or its absence)."""
+        if self.refused:
+            raise PasswordRefused(self.refused[0])
         if self.failure:
             print(f"neveryu: {self.failure[0]}", file=sys.stderr)
             return 1
