@@ -124,7 +124,8 @@ def _full_prompt() -> bool:
 def run_plain(host: str, port: int, **options: Any) -> int:
     """Run the line mode against ``host``:``port`` with ``run_client``'s other arguments
     (client/ui/app.py) but ``color_depth``; ``texts`` are ``PlainTexts``. Returns 0, or 1 when
-    the connection could never be made (the reason is printed)."""
+    the connection could never be made (the reason is printed). Raises ``PasswordRefused``
+    (client/ui/session_run.py) when the server refused the password, or its absence."""
     run = _PlainRun(host=host, port=port, **options)
     return run.run(lambda line: run.out(speakable(line, run.texts.lang)))
 

@@ -245,7 +245,6 @@ class _Run(SessionRun):
             self.end(controller, keeper, net.address)
 
 
-
 def run_replay(
     deal: Deal,
     texts: Texts,
