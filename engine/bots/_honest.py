@@ -41,9 +41,9 @@ class HonestBot(Bot):
     half that. Where the bluffer leads after a right call (``leader_after_reveal = taker``,
     docs/RULES.md "The parameters": `cheat`, `cheat-free`), a call hands him the turn: there it
     calls a suspect only when it cannot tell the truth itself (with the chance his suspicion
-    gives, at least ``CALL_RATE``),
-    and off its turn at ``WATCH_RATE``. Where every set is of one size (``set_size``:
-    `hoyle-three`, docs/RULES.md) it does not call by suspicion. It discards every quad it may."""
+    gives, at least ``CALL_RATE``), and off its turn at ``WATCH_RATE``. Where every set is of
+    one size (``set_size``: `hoyle-three`, docs/RULES.md) it does not call by suspicion. It
+    discards every quad it may."""
 
     strength = "honest"
     handlers: ClassVar[dict[type[ev.Event], str]] = {**Bot.handlers, ev.SetRevealed: "_on_revealed"}
