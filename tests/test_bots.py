@@ -406,3 +406,52 @@ def test_honest_does_not_call_by_suspicion_where_the_bluffer_would_lead():
     view = deal.view(1)
     assert view.turn == 1
     assert honest.choose(view, FixedRoll(0.0)) == LaySet(1, ("7S", "7D"), "7", count=2)
+
+
+def _forced_lie_table(seats, claimant=("5S", "6H", "7H", "8C"), watcher=("2S", "3S", "4S", "9S")):
+    # hoyle-three: seat 0 lays three cards as kings; seat 1, to act next, holds two kings (its
+    # hand proves the claim false) and three queens (the next rank); seat 2 watches.
+    rules = engine.variant("hoyle-three")
+    others = [["2H", "3H", "4H", "9H"], ["2D", "3D", "4D", "9D"], ["2C", "3C", "4C", "9C"]]
+    deal, bots = table(
+        rules,
+        ["sharp"] + ["honest"] * (seats - 1),
+        deck="52",
+        dealer=seats - 1,
+        turn=0,
+        hands=[list(claimant), ["QS", "QH", "QD", "KS", "KH"], list(watcher), *others[: seats - 3]],
+    )
+    play(deal, bots, rules, LaySet(0, claimant[:3], "K"))
+    return deal, bots
+
+
+def test_honest_calls_forced_lies_by_a_fixed_chance_only():
+    # Where every set is of one size, honest calls on its turn with FORCED_CALL_RATE, not on its
+    # hand's proof (nor on its suspicion); else it lays the truth it holds.
+    deal, bots = _forced_lie_table(4)
+    view = deal.view(1)
+    assert view.turn == 1
+    bots[1].revealed[0] = [0, 5]
+    assert bots[1].choose(view, FixedRoll(0.49)) == Challenge(1, 1)
+    assert bots[1].choose(view, FixedRoll(0.51)) == LaySet(1, ("QS", "QH", "QD"), "Q")
+
+
+@pytest.mark.parametrize(("seats", "watch"), [(3, 0.5), (4, 0.5), (6, 1 - 0.25**0.25)])
+def test_honest_watches_forced_lies_less_as_the_table_grows(seats, watch):
+    # Off its turn, each honest seat calls with the chance that makes the seats off turn call
+    # three sets in four between them (1 - 0.25 ** (1 / seats off turn)), at most one in two.
+    deal, bots = _forced_lie_table(seats)
+    view = deal.view(2)
+    assert view.turn == 1
+    assert bots[2].choose(view, FixedRoll(watch - 0.001)) == Challenge(2, 1)
+    assert bots[2].choose(view, FixedRoll(watch + 0.001)) is None
+
+
+def test_honest_one_set_from_going_out_calls_only_last_cards():
+    # Seat 2 holds three cards (one set): it does not call seat 0's set, however sure the roll,
+    # unless that set was seat 0's last cards.
+    deal, bots = _forced_lie_table(4, watcher=("2S", "3S", "4S"))
+    assert bots[2].choose(deal.view(2), FixedRoll(0.0)) is None
+    deal, bots = _forced_lie_table(4, claimant=("5S", "6H", "7H"), watcher=("2S", "3S", "4S"))
+    assert deal.view(2).hand_counts[0] == 0
+    assert bots[2].choose(deal.view(2), FixedRoll(0.0)) == Challenge(2, 1)

@@ -23,6 +23,17 @@ CALL_SHARE = 0.75
 """What share of a claimant's ``suspicion`` ``honest`` challenges with on its turn (off its turn,
 half that), where a right call does not hand the bluffer the lead."""
 
+FORCED_CALL_RATE = 0.5
+"""Where every set is of one size (`hoyle-three`), how often ``honest`` challenges a set on its
+turn, and at most off its turn: as often as the easy level. Calling more often (or on its
+hand's proof, which a large hand gives for nearly every claim) makes tables of this bot call
+nearly every set, and deals that never end; calling less often loses to the easy level."""
+
+FORCED_WATCH = 0.75
+"""Where every set is of one size, the chance that the seats off turn at a table of ``honest``
+call a set between them: each calls with ``1 - (1 - FORCED_WATCH) ** (1 / seats off turn)``
+(at most ``FORCED_CALL_RATE``), so a larger table does not call nearly every set."""
+
 TRUST = 2
 """How many true sets ``honest`` credits each seat with before any of its sets is revealed: a
 seat's suspicion is its lies seen / (its sets revealed + ``TRUST``)."""
@@ -42,8 +53,11 @@ class HonestBot(Bot):
     docs/RULES.md "The parameters": `cheat`, `cheat-free`), a call hands him the turn: there it
     calls a suspect only when it cannot tell the truth itself (with the chance his suspicion
     gives, at least ``CALL_RATE``), and off its turn at ``WATCH_RATE``. Where every set is of
-    one size (``set_size``: `hoyle-three`, docs/RULES.md) it does not call by suspicion. It
-    discards every quad it may."""
+    one size (``set_size``: `hoyle-three`, docs/RULES.md) nearly every set is a lie the rule
+    forces: there it calls by nothing else than a fixed chance, ``FORCED_CALL_RATE`` on its
+    turn and off its turn a share of ``FORCED_WATCH`` that shrinks as the table grows, and
+    with one set or less in its hand it calls only a claimant's last cards. It discards every
+    quad it may."""
 
     strength = "honest"
     handlers: ClassVar[dict[type[ev.Event], str]] = {**Bot.handlers, ev.SetRevealed: "_on_revealed"}
@@ -53,9 +67,11 @@ class HonestBot(Bot):
         self.revealed = [[0, 0] for _ in range(players)]  # per seat, its sets revealed: [true, lies]
         lo, hi = rules.set_size
         # Every set of one size (`hoyle-three`): a seat lies more often than not because the
-        # rule makes it, so its lies seen say nothing of it (and tables of this bot calling by
-        # them would call nearly every set: deals without end).
+        # rule makes it, so its lies seen say nothing of it.
         self._forced_lies = lo == hi
+        self._set_size = hi
+        off_turn = max(1, players - 2)  # the seats other than the claimant and the next
+        self._forced_watch = min(FORCED_CALL_RATE, 1 - (1 - FORCED_WATCH) ** (1 / off_turn))
 
     def _on_deal_started(self, e: ev.DealStarted) -> None:
         super()._on_deal_started(e)
@@ -77,27 +93,38 @@ class HonestBot(Bot):
         assert seat is not None and hand is not None  # Bot.choose asks only a seat's own view
         if legal.discard_quads:
             return DiscardQuads(seat, legal.discard_quads)
+        if self._forced_lies:
+            mine = view.turn == seat
+            counts, last = view.hand_counts, view.last
+            last_cards = last is not None and counts is not None and counts[last.seat] == 0
+            # One set from going out, a wrong call (which takes the pile) would undo that: only
+            # a claimant's last cards are worth the risk.
+            cautious = len(hand) <= self._set_size and not last_cards
+            if (
+                legal.challenge is not None
+                and not cautious
+                and rng.random() < (FORCED_CALL_RATE if mine else self._forced_watch)
+            ):
+                return Challenge(seat, legal.challenge)
+            if not mine:
+                return None
+            if legal.lay is None:  # an empty hand answering the last set (last cards)
+                return None if legal.challenge is None else Challenge(seat, legal.challenge)
+            return self._truth(view, rng) or self._bluff(view, rng)
         last = view.last
         suspicion = self.suspicion(last.seat) if last is not None else 0.0
         taker = self.rules.leader_after_reveal == "taker"
-        acted_on = 0.0 if taker or self._forced_lies else CALL_SHARE * suspicion
+        acted_on = 0.0 if taker else CALL_SHARE * suspicion
         if view.turn != seat:
             if legal.challenge is not None and rng.random() < WATCH_RATE + acted_on / 2:
                 return Challenge(seat, legal.challenge)
             return None
         if legal.challenge is not None and (self._disproved(view) or rng.random() < acted_on):
             return Challenge(seat, legal.challenge)
+        truth = self._truth(view, rng)
+        if truth is not None:
+            return truth
         b = legal.lay
-        if b is not None:
-            if len(b.ranks) == 1:
-                rank = b.ranks[0]
-            else:  # a free claim: the rank of a random card of its hand
-                rank = rng.choice(hand)[0]
-            cards = truthful_set(hand, rank, b.min, b.max)
-            if cards is not None:
-                return lay(view, cards, rank)
-            if legal.declare_none is not None and not any(c[0] == legal.declare_none for c in hand):
-                return DeclareNone(seat)
         roll = rng.random()
         if b is None:  # an empty hand answering the last set (last cards)
             if legal.believe is not None and (legal.challenge is None or roll < 0.5):
@@ -109,6 +136,29 @@ class HonestBot(Bot):
             return Challenge(seat, legal.challenge)
         if legal.believe is not None and roll < 2 * CALL_RATE:
             return Believe(seat, legal.believe)
+        return self._bluff(view, rng)
+
+    def _truth(self, view: View, rng: random.Random) -> Action | None:
+        """A true set of all it holds of the rank to claim (where any rank may be claimed, the
+        rank of a random card of its hand), else a true «none» where the variant allows one,
+        else None."""
+        b, hand = view.legal.lay, view.hand
+        if b is None or not hand:
+            return None
+        rank = b.ranks[0] if len(b.ranks) == 1 else rng.choice(hand)[0]
+        cards = truthful_set(hand, rank, b.min, b.max)
+        if cards is not None:
+            return lay(view, cards, rank)
+        none = view.legal.declare_none
+        if none is not None and not any(c[0] == none for c in hand):
+            assert view.seat is not None
+            return DeclareNone(view.seat)
+        return None
+
+    def _bluff(self, view: View, rng: random.Random) -> Action:
+        """The smallest set of random cards, claiming a random claimable rank."""
+        b, hand = view.legal.lay, view.hand
+        assert b is not None and hand is not None
         return lay(view, rng.sample(hand, b.min), rng.choice(b.ranks))
 
     def _disproved(self, view: View) -> bool:
