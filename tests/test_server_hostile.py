@@ -20,6 +20,7 @@ from server_checks import check_frames
 from neveryu import engine, protocol
 from neveryu.client.botclient import BotPlayer, Client, ServerError
 from neveryu.server import Server, ServerConfig
+from neveryu.server._outbox import MAX_BACKLOG
 
 HOST = "127.0.0.1"
 
@@ -173,11 +174,16 @@ async def test_half_close_and_reset_mid_burst():
 
 
 async def test_reader_that_stops_reading_is_dropped_and_its_queue_stays_bounded():
+    """In frames and in bytes: a request of a few bytes (``schema``) asks for a reply of tens of
+    kB, and the server holds at most ``MAX_BACKLOG`` bytes of a client's own replies unwritten,
+    and the one reply that passed it."""
+    reply = len(protocol.encode_frame({"t": "schema", "re": 2, "schema": protocol.load_schema()}))
+
     async def attack(port: int, server: Server) -> None:
         stream = await raw(port, hello=True)
         stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         big = protocol.encode_frame({"t": "schema", "id": 2})
-        peak = 0
+        peak = peak_bytes = 0
         with trio.move_on_after(10):
             for _ in range(2000):  # each reply is the whole JSON Schema, tens of kB
                 try:
@@ -185,8 +191,10 @@ async def test_reader_that_stops_reading_is_dropped_and_its_queue_stays_bounded(
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     break
                 peak = max([peak, *(c.queued for c in server.connections)])
+                peak_bytes = max([peak_bytes, *(c.outbox.backlog for c in server.connections)])
                 await trio.sleep(0.002)
         assert peak <= LIMITS["outbox"]
+        assert reply < peak_bytes <= MAX_BACKLOG + reply
         assert not any(c.session is not None and c.session.name == "raw" for c in server.connections)
 
     await with_a_deal_playing(hostile_config(rate=100_000, burst=100_000), attack)
