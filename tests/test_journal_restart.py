@@ -15,7 +15,8 @@ rules (tests/records_checks.py: the card invariant, the result, the commitment).
 A full disk costs the journal and the records, never a game. The terminal client says that the
 server restarted, and a snapshot tells it which of its sets is held. A spectator and a session
 in the lobby resume too; a table whose journal does not replay tells its players why
-(``table_closed``), in the lobby.
+(``table_closed``), in the lobby. A resume whose ``last_seq`` no session reaches costs only its
+connection.
 """
 
 from __future__ import annotations
