@@ -346,3 +346,29 @@ async def test_refused_connections_do_not_keep_other_addresses_out():
             await s.aclose()
 
     await with_a_deal_playing(hostile_config(max_per_address=4, max_connections=6), attack)
+
+
+async def test_connections_opened_and_closed_at_once_leave_nothing_behind():
+    """200 connections, each closed at once: before a byte, after ``hello``, halfway through it,
+    or reset right after making a table. Then only the owner's connection, session and table
+    remain (the others' sessions and tables go when their grace time ends)."""
+    hello = protocol.encode_frame(
+        {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "raw", "version": "0"}, "name": "raw"}
+    )
+    make = protocol.encode_frame({"t": "create_table", "id": 2, "variant": "verish", "seats": 2})
+    sent = [b"", hello, hello[:7], hello + make]
+
+    async def attack(port: int, server: Server) -> None:
+        for k in range(200):
+            stream = await raw(port)
+            if sent[k % 4]:
+                await stream.send_all(sent[k % 4])
+            if k % 4 == 3:
+                stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            await stream.aclose()
+        while len(server.connections) > 1 or len(server.sessions) > 1 or len(server.tables) > 1:
+            await trio.sleep(0.01)
+        assert dict(server.per_address) == {HOST: 1}
+        assert [s.name for s in server.sessions.values()] == ["owner"]
+
+    await with_a_deal_playing(hostile_config().evolve(table={"grace_ms": 100}), attack)
