@@ -436,4 +436,4 @@ async def test_a_resume_with_an_absurd_last_seq_costs_only_its_connection(tmp_pa
     finally:
         first.kill()
         if again is not None:
-            again.stop()
+            again.kill()  # (a server this breaks may not stop on SIGTERM)
