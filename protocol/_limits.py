@@ -46,6 +46,11 @@ MAX_NAME_LEN = 32
 MAX_ID = 2**32 - 1
 """Request ids are uint32: 0..MAX_ID."""
 
+MAX_SEQ = 2**53 - 1
+"""Largest ``hello.resume.last_seq``: the largest integer every JSON number holds exactly, far
+above any ``seq`` a session reaches. After a server restart a session's ``seq`` goes on after
+the ``last_seq`` its client gives; this bound keeps it within what msgpack carries."""
+
 HELLO_TIMEOUT_MS = 5_000
 """A connection that has not sent ``hello`` this long after opening is closed."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._league import PLAYER_KEY
-from ._limits import MAX_CHAT_LEN
+from ._limits import MAX_CHAT_LEN, MAX_SEQ
 from ._maps import HEX64, NAME, PASSWORD
 from ._message import MAX_SET, Request, request, wire
 from ._types import (
@@ -45,7 +45,7 @@ class Hello(Request):
         Map(
             {
                 "token": Field(Str(128, 1), doc="the session token from welcome"),
-                "last_seq": Field(Int(0), doc="the last event seq received"),
+                "last_seq": Field(Int(0, MAX_SEQ), doc="the last event seq received"),
             }
         ),
         "come back to a session after a dropped connection",

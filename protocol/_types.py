@@ -54,8 +54,16 @@ class Int(Type):
             or (self.lo is not None and value < self.lo)
             or (self.hi is not None and value > self.hi)
         ):
-            raise _bad(where, f"an int in {self.lo}..{self.hi}", value)
+            raise _bad(where, self._wanted(), value)
         return value
+
+    def _wanted(self) -> str:
+        """What the error message says was expected: "an int in 1..8", "an int >= 0"."""
+        if self.lo is not None and self.hi is not None:
+            return f"an int in {self.lo}..{self.hi}"
+        if self.lo is not None:
+            return f"an int >= {self.lo}"
+        return "an int" if self.hi is None else f"an int <= {self.hi}"
 
     def schema(self) -> dict[str, Any]:
         s: dict[str, Any] = {"type": "integer"}

@@ -111,7 +111,7 @@ class Limits:
     - ``outbox``: frames queued for one connection; a full queue means the client stopped
       reading: what is queued is dropped, ``bye`` "too_slow" goes out and the connection closes
       (its session keeps its seat and its events for a resume). A client's own requests wait
-      while half of it is used.
+      while half of it is used, or while more than 256 KiB wait to be written to it.
     - ``replay``: events kept per session for a resume (older ones: a ``state`` snapshot).
     - ``rate``, ``burst``: requests per second one connection may send on average, and at once;
       more get ``RATE_LIMITED``. A ``WRONG_TABLE_PASSWORD`` empties the bucket and owes a second

@@ -220,7 +220,7 @@ class ClientConnection:
         while self.reason is None:
             # Backpressure: a client's own requests wait while its replies pile up, so only
             # what others send it (its table's events) can overflow the outbox.
-            if self.outbox.queued > self.limits.outbox // 2:
+            if self.outbox.behind:
                 self._timer.deadline = math.inf  # no read is waited for meanwhile
                 await self.outbox.wait_drained()
                 now = trio.current_time()

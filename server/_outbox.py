@@ -49,6 +49,7 @@ import trio
 # writes everything, the plain way.
 DIRECT_WRITES = os.name == "posix"
 LINGER = 1.0  # s: how long a closing connection waits for the peer to read its last message
+MAX_BACKLOG = 262_144  # bytes not yet written past which a client's own requests wait (``behind``)
 
 
 class _Batch:
@@ -120,6 +121,8 @@ class Outbox:
         self.on_idle = on_idle
         self.on_full = on_full
         self._queue: collections.deque[bytes] = collections.deque()  # whole frames
+        self._queued_bytes = 0  # the bytes of the frames in ``_queue``
+        self._writing_bytes = 0  # the bytes of the writer's write under way
         self._rest = b""  # the rest of a frame begun (a write the socket took in part): first out
         self._writing = False  # the writer is in a send_all: nothing may be written before it ends
         self._due_in: _Batch | None = None  # the batch under way that writes the queue at its end
@@ -137,6 +140,19 @@ class Outbox:
         """Frames waiting for the writer."""
         return len(self._queue)
 
+    @property
+    def backlog(self) -> int:
+        """Bytes sent to the client and not yet written to its socket: queued, left of a frame
+        begun, or in the writer's write under way."""
+        return self._queued_bytes + len(self._rest) + self._writing_bytes
+
+    @property
+    def behind(self) -> bool:
+        """The client reads too slowly for more of its own requests to be answered now: half of
+        ``limit`` frames are queued, or more than ``MAX_BACKLOG`` bytes wait (a few small
+        requests can ask for large replies, the protocol's schema for one)."""
+        return len(self._queue) > self.limit // 2 or self.backlog > MAX_BACKLOG
+
     def send(self, frame: bytes) -> None:
         """Send ``frame`` to the client without waiting: queued, and written at the end of the
         batch under way in this task (``batch``), else by the writer task. Ignored once a last
@@ -144,8 +160,9 @@ class Outbox:
         if self._closing:
             return
         self._queue.append(frame)
+        self._queued_bytes += len(frame)
         if len(self._queue) > self.limit:
-            self._queue.clear()
+            self._clear()
             self.send_last(self.on_full())
             return
         mine = _BATCH.get()
@@ -166,8 +183,7 @@ class Outbox:
         if self._writing or self._closing or self._rest or not self._queue:
             return
         data = b"".join(self._queue)
-        self._queue.clear()
-        self._drained.set()
+        self._clear()
         self._send_now(data)
 
     def _send_now(self, data: bytes) -> None:
@@ -199,8 +215,8 @@ class Outbox:
         self.send_last(None)
 
     async def wait_drained(self) -> None:
-        """Wait until the queue is down to half its limit (a reader's backpressure)."""
-        while len(self._queue) > self.limit // 2 and not self._closing:
+        """Wait until the client is no longer ``behind`` (a reader's backpressure)."""
+        while self.behind and not self._closing:
             self._drained = trio.Event()
             await self._drained.wait()
 
@@ -246,8 +262,7 @@ class Outbox:
         (``closing``) the last message."""
         data = self._rest + b"".join(self._queue)
         self._rest = b""
-        self._queue.clear()
-        self._drained.set()
+        self._clear()
         if closing and self._last is not None:
             data += self._last
         return data
@@ -256,14 +271,23 @@ class Outbox:
         """Write ``data`` with the stream's ``send_all``; False (and ``failure`` said) when the
         stream broke. While it writes, ``_writing`` tells a timer that fires why (``run``)."""
         self._writing = True  # (left set when the timer cancels the write)
+        self._writing_bytes = len(data)
         try:
             await self.stream.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self.failure = "broken"
             return False
         self._writing = False
+        self._writing_bytes = 0
+        self._drained.set()
         self.last_written_at = trio.current_time()
         return True
+
+    def _clear(self) -> None:
+        """Empty the queue (its frames written, taken to be, or thrown away)."""
+        self._queue.clear()
+        self._queued_bytes = 0
+        self._drained.set()
 
     async def _close(self) -> None:
         self.last_written = self._last is not None

@@ -15,7 +15,8 @@ rules (tests/records_checks.py: the card invariant, the result, the commitment).
 A full disk costs the journal and the records, never a game. The terminal client says that the
 server restarted, and a snapshot tells it which of its sets is held. A spectator and a session
 in the lobby resume too; a table whose journal does not replay tells its players why
-(``table_closed``), in the lobby.
+(``table_closed``), in the lobby. A resume whose ``last_seq`` no session reaches costs only its
+connection.
 """
 
 from __future__ import annotations
@@ -391,3 +392,48 @@ async def test_a_table_that_does_not_restore_tells_its_players_why(tmp_path):
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT failure IS NOT NULL FROM live_tables").fetchall() == [(1,)]
     conn.close()
+
+
+async def test_a_resume_with_an_absurd_last_seq_costs_only_its_connection(tmp_path):
+    """After a restart a session's ``seq`` goes on after the ``last_seq`` its client gives: one
+    past what msgpack can carry is the fatal ``BAD_MESSAGE``, and the table plays on for the
+    other player and for the same session resumed as it should be."""
+    db = tmp_path / "records.sqlite3"
+    args = ["--db", str(db), "--config", str(write_config(tmp_path))]
+    first = Served(args, log=tmp_path / "first.log")
+    again = None
+    try:
+        with trio.fail_after(budget.seconds(60)):
+            ann = await Client.connect(HOST, first.port, "ann", keep=True)
+            made = await ann.request("create_table", variant="verish", seats=3, bots=["honest"], deals=1)
+            bob = await Client.connect(HOST, first.port, "bob", keep=True)
+            await bob.request("join_table", table=made["table"]["id"])
+            for who in (ann, bob):
+                await who.request("ready", ready=True)
+            await ann.request("start")
+            while not any(m["t"] == "deal_started" for m in ann.received or ()):
+                await ann.next_event()
+            await wait_for_rows(
+                db, "SELECT state FROM live_tables", lambda rows: rows and "bob" in rows[0][0]
+            )
+            again = await kill_and_restart(tmp_path, first, args)
+            with pytest.raises(ServerError) as refused:
+                await Client.connect(HOST, again.port, "ann", resume=(ann.token, 2**64 - 1))
+            assert (refused.value.code, refused.value.reply["fatal"]) == ("BAD_MESSAGE", True)
+            players = []
+            for who, seat in ((ann, 0), (bob, 1)):
+                back = await Client.connect(
+                    HOST, again.port, "x", resume=(who.token, who.last_seq), keep=True
+                )
+                assert (back.welcome["restarted"], back.welcome["seat"]) == (True, seat)
+                players.append(
+                    BotPlayer(back, back.welcome["table"], seat, "honest", rng=random.Random(seat))
+                )
+            async with trio.open_nursery() as both:
+                for player in players:
+                    both.start_soon(player.play, 1)
+            assert [p.deals for p in players] == [1, 1]
+    finally:
+        first.kill()
+        if again is not None:
+            again.kill()  # (a server this breaks may not stop on SIGTERM)

@@ -329,6 +329,17 @@ BAD_REQUESTS = [
             "resume": {"token": "t", "last_seq": False},
         },
     ),
+    (
+        "hello_resume_seq_past_2_53",
+        {
+            "t": "hello",
+            "id": 1,
+            "proto": [1, 1],
+            "client": {"name": "x", "version": ""},
+            "name": "a",
+            "resume": {"token": "t", "last_seq": 2**53},
+        },
+    ),
     ("create_one_seat", {"t": "create_table", "id": 1, "seats": 1}),
     ("create_bool_seats", {"t": "create_table", "id": 1, "seats": True}),
     ("create_negative_turn", {"t": "create_table", "id": 1, "turn_ms": -1}),
@@ -345,6 +356,22 @@ def test_bad_requests_are_fatal_bad_message(name, msg):
     assert (exc.value.code, exc.value.fatal) == ("BAD_MESSAGE", True)
     rid = msg["id"]
     assert exc.value.re == (rid if type(rid) is int and 0 <= rid < 2**32 else None)
+
+
+@pytest.mark.parametrize(
+    ("msg", "wanted"),
+    [
+        (
+            {"t": "contribute", "id": 1, "deal_no": 0, "contribution": "0" * 64},
+            "contribute.deal_no: expected an int >= 1",
+        ),
+        ({"t": "list_records", "id": 1, "limit": 0}, "list_records.limit: expected an int in 1..100"),
+    ],
+)
+def test_a_bad_message_says_the_range_it_wanted(msg, wanted):
+    with pytest.raises(ProtocolError) as exc:
+        parse_request(msg)
+    assert exc.value.msg.startswith(wanted + ", got ")
 
 
 # Game requests whose fields have the right kind but an impossible value: an impossible action,

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import trio
 from records_checks import VALIDATOR, check_database
+from server_checks import check_frames
 
 from neveryu import engine
 from neveryu.client.botclient import BotPlayer, Client, ServerError
@@ -186,3 +187,34 @@ async def test_the_recorded_times_follow_the_deal(records_db):
     assert times[-1] >= 20 * len(bots) // 2  # the bots' delays are in it
     assert record.ended_ms - record.started_ms >= times[-1]
     assert record.variant == "verish" and record.rules == engine.variant("verish")
+
+
+async def test_a_spectator_of_a_table_that_reveals_gets_no_record(records_db):
+    """``reveal_after_deal`` opens the whole record to the table's players only: a spectator who
+    watched the deal has none (``NO_SUCH_RECORD``), and was sent no card of any hand."""
+    server = Server(config(records_db))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.run)
+            ann = await Client.connect(HOST, port, "ann", keep=True)
+            joined = await ann.request(
+                "create_table",
+                variant="hoyle",
+                seats=4,
+                bots=["sharp"] * 3,
+                deals=1,
+                seed=9,
+                reveal_after_deal=True,
+            )
+            spy = await Client.connect(HOST, port, "spy", keep=True)
+            await spy.request("spectate", table=joined["table"]["id"])
+            await BotPlayer(ann, joined["table"], 0, "honest", rng=random.Random(7)).play(1)
+            assert await trio.to_thread.run_sync(server.records.flush)
+            (summary,) = (await ann.request("list_records", mine=True))["records"]
+            assert (await ann.request("get_record", deal=summary["id"]))["record"]["view"] is None
+            assert (await spy.request("list_records", mine=True))["records"] == []
+            with pytest.raises(ServerError) as caught:
+                await spy.request("get_record", deal=summary["id"])
+            assert (caught.value.code, caught.value.fatal) == ("NO_SUCH_RECORD", False)
+            nursery.cancel_scope.cancel()
+    assert check_frames(spy.received, None, engine.variant("hoyle"), 4) == 1

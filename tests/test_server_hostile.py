@@ -20,6 +20,7 @@ from server_checks import check_frames
 from neveryu import engine, protocol
 from neveryu.client.botclient import BotPlayer, Client, ServerError
 from neveryu.server import Server, ServerConfig
+from neveryu.server._outbox import MAX_BACKLOG
 
 HOST = "127.0.0.1"
 
@@ -173,11 +174,16 @@ async def test_half_close_and_reset_mid_burst():
 
 
 async def test_reader_that_stops_reading_is_dropped_and_its_queue_stays_bounded():
+    """In frames and in bytes: a request of a few bytes (``schema``) asks for a reply of tens of
+    kB, and the server holds at most ``MAX_BACKLOG`` bytes of a client's own replies unwritten,
+    and the one reply that passed it."""
+    reply = len(protocol.encode_frame({"t": "schema", "re": 2, "schema": protocol.load_schema()}))
+
     async def attack(port: int, server: Server) -> None:
         stream = await raw(port, hello=True)
         stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         big = protocol.encode_frame({"t": "schema", "id": 2})
-        peak = 0
+        peak = peak_bytes = 0
         with trio.move_on_after(10):
             for _ in range(2000):  # each reply is the whole JSON Schema, tens of kB
                 try:
@@ -185,8 +191,10 @@ async def test_reader_that_stops_reading_is_dropped_and_its_queue_stays_bounded(
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     break
                 peak = max([peak, *(c.queued for c in server.connections)])
+                peak_bytes = max([peak_bytes, *(c.outbox.backlog for c in server.connections)])
                 await trio.sleep(0.002)
         assert peak <= LIMITS["outbox"]
+        assert reply < peak_bytes <= MAX_BACKLOG + reply
         assert not any(c.session is not None and c.session.name == "raw" for c in server.connections)
 
     await with_a_deal_playing(hostile_config(rate=100_000, burst=100_000), attack)
@@ -338,3 +346,29 @@ async def test_refused_connections_do_not_keep_other_addresses_out():
             await s.aclose()
 
     await with_a_deal_playing(hostile_config(max_per_address=4, max_connections=6), attack)
+
+
+async def test_connections_opened_and_closed_at_once_leave_nothing_behind():
+    """200 connections, each closed at once: before a byte, after ``hello``, halfway through it,
+    or reset right after making a table. Then only the owner's connection, session and table
+    remain (the others' sessions and tables go when their grace time ends)."""
+    hello = protocol.encode_frame(
+        {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "raw", "version": "0"}, "name": "raw"}
+    )
+    make = protocol.encode_frame({"t": "create_table", "id": 2, "variant": "verish", "seats": 2})
+    sent = [b"", hello, hello[:7], hello + make]
+
+    async def attack(port: int, server: Server) -> None:
+        for k in range(200):
+            stream = await raw(port)
+            if sent[k % 4]:
+                await stream.send_all(sent[k % 4])
+            if k % 4 == 3:
+                stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            await stream.aclose()
+        while len(server.connections) > 1 or len(server.sessions) > 1 or len(server.tables) > 1:
+            await trio.sleep(0.01)
+        assert dict(server.per_address) == {HOST: 1}
+        assert [s.name for s in server.sessions.values()] == ["owner"]
+
+    await with_a_deal_playing(hostile_config().evolve(table={"grace_ms": 100}), attack)
