@@ -104,11 +104,13 @@ class Server:
                 try:
                     await self._stop.wait()
                 finally:
-                    with trio.CancelScope(shield=True):
-                        accepting.cancel()
-                        await self._shutdown()
-                    self._tasks.cancel()
-                    outer.cancel_scope.cancel()
+                    try:
+                        with trio.CancelScope(shield=True):
+                            accepting.cancel()
+                            await self._shutdown()
+                    finally:  # (even when saying bye failed: the server must still stop)
+                        self._tasks.cancel()
+                        outer.cancel_scope.cancel()
         finally:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(self.records.close)

@@ -455,3 +455,26 @@ async def test_passwords_in_any_script():
             cy = await Client.connect(HOST, port, "cy", password="пароль")
             assert (await cy.request("join_table", table=joined["table"]["id"], password="ёжик"))["seat"] == 1
             nursery.cancel_scope.cancel()
+
+
+async def test_a_failing_shutdown_still_stops_the_server():
+    """Whatever fails while the tables close and the clients are told bye, the server stops
+    (its connections' and tables' tasks are ended) and the failure reaches the caller."""
+    config = ServerConfig(host=HOST, port=0)
+    broke = pytest.RaisesExc(RuntimeError, match="the disk broke")
+    with trio.fail_after(10), pytest.RaisesGroup(broke, flatten_subgroups=True):
+        async with trio.open_nursery() as nursery:
+            server = Server(config)
+            await nursery.start(server.run)
+            ann = await Client.connect(HOST, server.port, "ann")
+            joined = await ann.request("create_table", variant="verish", seats=2)
+            table = server.tables[joined["table"]["id"]]
+            really_close = table.close
+
+            def close(reason: str, *, keep: bool = False) -> None:  # fails once, then works
+                table.close = really_close  # type: ignore[method-assign]
+                raise RuntimeError("the disk broke")
+
+            table.close = close  # type: ignore[method-assign]
+            server.shutdown()
+    assert not server.connections

@@ -202,6 +202,9 @@ def test_config_file(tmp_path):
     path.write_text("[table]\nturn_time = 3\n")
     with pytest.raises(ValueError, match="turn_time"):
         load_config(path)
+    path.write_text("[limits]\nheartbeat_ms = 20000\nidle_ms = 15000\n")
+    with pytest.raises(ValueError, match=r"idle_ms \(15000\) must be above heartbeat_ms \(20000\)"):
+        load_config(path)
 
 
 def test_serve_command_stops_on_sigterm_with_bye():
