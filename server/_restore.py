@@ -131,7 +131,7 @@ def restore_tables(
         restored.add(sessions)
         start(table.run)
         log.info(
-            "journal: table %d is restored (%s; %d players to come back)",
+            "journal: table %d is restored (%s; players to come back: %d)",
             table.id,
             table.summary["state"],
             len(sessions),

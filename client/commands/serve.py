@@ -145,6 +145,8 @@ def records_line(server: Server) -> str:
     records = server.records
     if records.on:
         return f"Deals are recorded in {records.path} (neveryu history lists them)."
+    if records.path is None:  # asked for (--no-record, record = false): no reason to give
+        return "Records are turned off: no deal is recorded."
     return f"Records are off: {records.off}."
 
 
