@@ -181,13 +181,16 @@ def speakable_lines(lines: list[str], lang: str) -> list[str]:
     return [line for line in lines if speakable(line, lang) != line]
 
 
-def play_pty(variant: str, lang: str, seed: int, state: Path, *more: str) -> tuple[list[str], bytes]:
+def play_pty(variant: str, lang: str, seed: int, state: Path, *more: str) -> tuple[list[str], bytes, bool]:
     """The whole transcript of a deal played at a terminal (a pty, ``TERM=dumb``): the lines
-    as read, and the raw bytes the terminal received."""
+    as read, the raw bytes the terminal received, and whether the terminal's modes (echo, line
+    editing: ``termios``) were as before once the client had gone."""
     import pty
+    import termios
 
     player = Player(lang)
     main, side = pty.openpty()
+    modes = termios.tcgetattr(side)
     child = subprocess.Popen(
         command(variant, lang, seed, *more),
         stdin=side,
@@ -217,12 +220,13 @@ def play_pty(variant: str, lang: str, seed: int, state: Path, *more: str) -> tup
         if not player.done:
             raise AssertionError("the deal did not end:\n" + "\n".join(lines[-40:]))
         assert child.wait(timeout=60) == 0, child.stderr.read().decode() if child.stderr else ""
+        kept = termios.tcgetattr(main) == modes
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
         os.close(main)
-    return lines, bytes(raw)
+    return lines, bytes(raw), kept
 
 
 if __name__ == "__main__":  # write the kept transcripts again (tests/test_plain.py says when)

@@ -77,12 +77,13 @@ def test_a_seeded_deal_through_a_pipe_reads_as_its_transcript(tmp_path: Path, la
 
 
 def test_a_deal_at_a_terminal_reads_as_through_a_pipe(tmp_path: Path):
-    lines, raw = play_pty("verish", "en", 1, tmp_path)
+    lines, raw, kept = play_pty("verish", "en", 1, tmp_path)
     typed = {"quit", "no", "yes", "keep", "quads"}
     shown = [x for x in lines if x not in typed and not x.startswith("lay ")]
     assert shown == golden("en").read_text(encoding="utf-8").splitlines()
     assert b"\x1b" not in raw  # no cursor movement, no colour, no mode switched: text only
     assert "lay 1" in lines  # the terminal echoed what was typed
+    assert kept  # the terminal echoes and edits lines again, as before the client ran
 
 
 @pytest.mark.parametrize("variant", sorted(engine.VARIANTS))

@@ -13,10 +13,11 @@ script reads it as it comes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 import attrs
@@ -71,14 +72,18 @@ async def _typed_lines(queue: asyncio.Queue[str | None]) -> None:
         await queue.put(line)
 
 
-async def _piped_lines(queue: asyncio.Queue[str | None], stdin: TextIO) -> None:
+async def _piped_lines(queue: asyncio.Queue[str | None], stdin: TextIO, welcomed: asyncio.Event) -> None:
     """Commands read line by line from a pipe or a file (its end is the end), or from a dumb
     terminal, which echoes them itself: there, GNU readline (where Python has it) completes the
     command names and keeps the history, and no escape sequence is ever written. The reading
-    is a daemon thread's: a line still awaited when the player quits keeps nobody waiting."""
+    is a daemon thread's: a line still awaited when the player quits keeps nobody waiting.
+    At a terminal it starts once the server has ``welcomed`` the client: a server that refuses
+    the password ends the run, and the password asked for next must not be read (and echoed)
+    by a line still awaited here."""
     loop = asyncio.get_running_loop()
     read: Callable[[], str] = stdin.readline
     if stdin.isatty():
+        await welcomed.wait()
         _readline_completion()
         read = _input_line
 
@@ -127,7 +132,33 @@ def run_plain(host: str, port: int, **options: Any) -> int:
     the connection could never be made (the reason is printed). Raises ``PasswordRefused``
     (client/ui/session_run.py) when the server refused the password, or its absence."""
     run = _PlainRun(host=host, port=port, **options)
-    return run.run(lambda line: run.out(speakable(line, run.texts.lang)))
+    with _terminal_kept(sys.stdin):
+        return run.run(lambda line: run.out(speakable(line, run.texts.lang)))
+
+
+@contextlib.contextmanager
+def _terminal_kept(stdin: TextIO) -> Iterator[None]:
+    """The terminal's modes on the way out as they were on the way in. readline switches echo
+    and line editing off while it reads a line, and puts them back when the line ends; the
+    player who quits leaves it reading one (in the input thread), so nobody would: the shell,
+    or the next question (a password asked again), would get a terminal that shows nothing
+    typed. Not a terminal (or no ``termios``, as on Windows): nothing to keep."""
+    try:
+        import termios
+    except ImportError:
+        yield
+        return
+    try:
+        fd = stdin.fileno()
+        modes = termios.tcgetattr(fd)
+    except (termios.error, OSError, ValueError):  # not a terminal, or no descriptor at all
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcsetattr(fd, termios.TCSADRAIN, modes)
 
 
 @attrs.define(kw_only=True)
@@ -141,11 +172,12 @@ class _PlainRun(SessionRun):
     # neveryu play seats the player by itself: what he types (or a script pipes) waits until he
     # is at the table and its deal is dealt, so that the first line is not answered "not at a table".
     seated: asyncio.Event = attrs.field(init=False)
+    welcomed: asyncio.Event = attrs.field(init=False)  # the server took the password, if any
     narrator: Narrator = attrs.field(init=False)
 
     async def main(self) -> None:
         """The connection and the commands, until the player quits."""
-        self.done, self.seated = asyncio.Event(), asyncio.Event()
+        self.done, self.seated, self.welcomed = asyncio.Event(), asyncio.Event(), asyncio.Event()
         c = self._controller()
         loop = asyncio.get_running_loop()
         narrator = self.narrator = Narrator(c, self.out, lambda seconds, fn: loop.call_later(seconds, fn))
@@ -156,7 +188,7 @@ class _PlainRun(SessionRun):
             narrator.say(self.texts(note))
         net.start()
         queue: asyncio.Queue[str | None] = asyncio.Queue()
-        reader = _typed_lines(queue) if _full_prompt() else _piped_lines(queue, sys.stdin)
+        reader = _typed_lines(queue) if _full_prompt() else _piped_lines(queue, sys.stdin, self.welcomed)
         tasks = [asyncio.ensure_future(reader), asyncio.ensure_future(self._commands(c, queue))]
         try:
             if _full_prompt():  # lines printed above the prompt, which is drawn again below
@@ -209,6 +241,8 @@ class _PlainRun(SessionRun):
     def received(self, controller: Controller, msg: Msg, before: bool) -> None:
         """Seated once at the table with a deal on; then what changed, printed."""
         s = controller.state
+        if msg.get("t") == "welcome":
+            self.welcomed.set()
         if before and s.screen == "table" and s.seat is not None and s.playing:
             self.seated.set()
         if not before:
