@@ -297,7 +297,12 @@ class Server:
             )
             return
         if not password_ok(req.password, cfg.password):
-            conn.fatal(protocol.error("WRONG_PASSWORD", "this server needs its password", re=req.id))
+            said = (
+                "this server needs its password"
+                if req.password is None
+                else "that is not this server's password"
+            )
+            conn.fatal(protocol.error("WRONG_PASSWORD", said, re=req.id))
             return
         if req.resume is not None:
             self._resume(conn, req, req.resume["token"], req.resume["last_seq"])

@@ -254,7 +254,9 @@ class LobbyPlayer(Player):
         t = self.t
         if line.startswith(t("plain.tables_none")[:12]):
             return "quit" if self.left else "create verish 4 bots deals 1 turn 0"
-        if line == t("log.joined", table=1, seat=1) or line.startswith(t("plain.may", options="")[:8]):
+        if line in (t("plain.wait_you"), t("plain.wait_start")):  # as the line mode tells
+            return "ready"
+        if line.startswith(t("plain.may", options="")[:8]):
             if t("plain.option", label=t("keys.start"), command="ready") in line:
                 return "ready"
             self.asks += 1

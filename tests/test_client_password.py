@@ -30,9 +30,12 @@ def server():
         running.stop()
 
 
+REFUSED = {None: "this server needs its password", "wrong": "that is not this server's password"}
+
+
 @pytest.mark.parametrize("password", [None, "wrong"])
 def test_a_refused_password_is_raised_not_printed(server, password, capsys):
-    refused = pytest.raises(PasswordRefused, match="this server needs its password")
+    refused = pytest.raises(PasswordRefused, match=REFUSED[password])
     with create_pipe_input() as inp, create_app_session(input=inp, output=DummyOutput()), refused:
         app.run_client("127.0.0.1", server.port, name="ann", texts=Texts("en"), password=password)
     assert capsys.readouterr().err == ""
@@ -46,7 +49,7 @@ def test_the_line_mode_raises_a_refused_password_too(server, password, monkeypat
     typed, typing = os.pipe()  # commands from a pipe nothing is written to (until the end)
     monkeypatch.setattr("sys.stdin", os.fdopen(typed))
     try:
-        with pytest.raises(PasswordRefused, match="this server needs its password"):
+        with pytest.raises(PasswordRefused, match=REFUSED[password]):
             run_plain("127.0.0.1", server.port, name="ann", texts=PlainTexts("en"), password=password)
     finally:
         os.close(typing)

@@ -196,6 +196,8 @@ def test_from_the_lobby_a_table_is_made_played_and_left(server, tmp_path: Path):
     assert lines[1] == t("plain.tables_none")
     assert lines[2] == "Asking the server for a table of verish, 4 seats, 3 bots."
     assert lines[3] == t("log.joined", table=1, seat=1)
+    assert lines[4] == t("plain.wait_you") == "Type ready (or s) when you are ready to play."
+    assert t("plain.wait_start") in lines  # the host's second ready starts the match
     assert "The match starts: 1 deal." in lines  # one deal, not "1 deals"
     assert any(x.startswith("The match is over.") for x in lines)
     left = lines.index(t("log.left_table"))

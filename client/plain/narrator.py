@@ -4,8 +4,10 @@ resume), the pages asked for when their replies come, and the seat's turn: annou
 what may be done, and its time told at a few moments (half the turn, 10 s, 5 s), never as a
 ticking line.
 
-``Narrator(c, out, later)``: ``out(line)`` prints one line; ``later(seconds, fn)`` runs ``fn``
-after ``seconds`` (the session's event loop; tests pass their own). ``told(msg, said)`` is
+``Narrator(c, out, later, waiting)``: ``out(line)`` prints one line; ``later(seconds, fn)`` runs
+``fn`` after ``seconds`` (the session's event loop; tests pass their own); ``waiting``: say what
+a table with no match on waits for (not where the session seats the player and starts the
+match by itself). ``told(msg, said)`` is
 called after the controller took each message, with the notices it gave meanwhile.
 """
 
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from neveryu.client.ui.model_state import ChatLine, Line
+from neveryu.client.ui.status import table_waiting, waiting_text
 
 from . import answers
 from .actions import PlainController
@@ -32,8 +35,10 @@ class Narrator:
         c: PlainController,
         out: Callable[[str], None],
         later: Callable[[float, Callable[[], None]], Any],
+        waiting: bool = True,
     ) -> None:
         self.c = c
+        self.tells_waiting = waiting  # (``neveryu play`` seats the player and starts by itself)
         self.out = out
         self.later = later
         self.printed: OrderedDict[int, Line] = OrderedDict()  # id -> line (kept: ids stay unique)
@@ -42,6 +47,7 @@ class Narrator:
         self.offer: Any = None  # the ``legal`` announced (each offer of the server is a new one)
         self.answered = 0  # ``actions_sent`` when it was announced
         self.match_over: Any = None
+        self.waiting: tuple[str, Any] | None = None  # what the table was said to wait for
 
     def say(self, text: str) -> None:
         self.out(speakable(text, self.c.t.lang))
@@ -63,7 +69,23 @@ class Narrator:
                 self.say(text)
         self._chat()
         self._pages(msg)
+        self._waiting()
         self._turn()
+
+    def _waiting(self) -> None:
+        """At a table with no match on: what it waits for (free seats, players to get ready, the
+        start), said when that changes, as the full-screen client's table shows it."""
+        c = self.c
+        s = c.state
+        if not self.tells_waiting or s.screen != "table" or s.in_deal or s.match_over is not None:
+            self.waiting = None
+            return
+        key, args = table_waiting(s)
+        if (key, args) == self.waiting:
+            return
+        self.waiting = (key, args)
+        plain = {"wait.you": "plain.wait_you", "wait.start": "plain.wait_start"}
+        self.say(c.t(plain[key]) if key in plain else waiting_text(c.t, s))
 
     def _chat(self) -> None:
         chat = self.c.state.chat

@@ -180,7 +180,9 @@ class _PlainRun(SessionRun):
         self.done, self.seated, self.welcomed = asyncio.Event(), asyncio.Event(), asyncio.Event()
         c = self._controller()
         loop = asyncio.get_running_loop()
-        narrator = self.narrator = Narrator(c, self.out, lambda seconds, fn: loop.call_later(seconds, fn))
+        narrator = self.narrator = Narrator(
+            c, self.out, lambda seconds, fn: loop.call_later(seconds, fn), waiting=self.script is None
+        )
         keeper = self.keeper()
         net = self.connect(c, keeper)
         narrator.say(self.texts("plain.hello"))
