@@ -2,15 +2,19 @@
 ``join_table.password``/``spectate.password``) in constant time, whatever its characters.
 
 A table's password is kept in the journal of live tables (``records.journal``) only as a ``Digest``:
-the table restored after a restart checks what players give against that."""
+the table restored after a restart checks what players give against that. The server's password
+is guarded against guessing (``Guard``): one try a second per address after a wrong one."""
 
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import attrs
+import trio
 
 
 @attrs.frozen
@@ -43,3 +47,43 @@ def password_ok(given: Any, want: str | Digest | None) -> bool:
     if isinstance(want, Digest):
         return want.matches(str(given or ""))
     return secrets.compare_digest(str(given or "").encode("utf-8"), want.encode("utf-8"))
+
+
+GUESS_WAIT_S = 1.0
+"""After a wrong server password from an address, how long its next ``hello`` waits before it
+is checked (``Guard``)."""
+
+MAX_WATCHED = 4096  # addresses remembered at most (the oldest are forgotten first)
+
+
+class Guard:
+    """The server's password against guessing: after a wrong password from an address, its next
+    ``hello`` is checked only ``GUESS_WAIT_S`` later (and the one after, ``GUESS_WAIT_S`` after
+    that, if that was wrong too), so one address tries at most one password a second however
+    many connections it opens; a player who mistyped is let in a moment later."""
+
+    def __init__(self) -> None:
+        self._wait_until: dict[str, float] = {}  # address -> when its next check may be made
+
+    def waits(self, address: str) -> bool:
+        """A ``hello`` from ``address`` must wait for its turn (``in_turn``) before ``refusal``."""
+        return self._wait_until.get(address, -math.inf) > trio.current_time()
+
+    async def in_turn(self, address: str, then: Callable[[], None]) -> None:
+        """Call ``then`` (the ``hello``'s handling) once ``address`` may try a password again."""
+        while (until := self._wait_until.get(address, -math.inf)) > trio.current_time():
+            await trio.sleep_until(until)
+        then()
+
+    def refusal(self, address: str, given: Any, want: str | None) -> str | None:
+        """Why ``given`` (``hello.password``) from ``address`` is refused (the text of
+        ``WRONG_PASSWORD``), or None when it is let in. A wrong one makes the address wait."""
+        if password_ok(given, want):
+            return None
+        if given is None:  # (no guess: the client asks its player, then tries again)
+            return "this server needs its password"
+        self._wait_until.pop(address, None)
+        self._wait_until[address] = trio.current_time() + GUESS_WAIT_S
+        while len(self._wait_until) > MAX_WATCHED:
+            del self._wait_until[next(iter(self._wait_until))]
+        return "that is not this server's password"

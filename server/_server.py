@@ -11,6 +11,7 @@ written is said there).
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
@@ -23,7 +24,7 @@ from neveryu import protocol
 from ._config import ServerConfig
 from ._connection import ClientConnection
 from ._lobby import TABLE_REQUESTS, schema, variants_info, welcome
-from ._password import password_ok
+from ._password import Guard
 from ._restore import Restored, restore_tables
 from ._session import Session, forget_gone
 from ._settings import TableError, TableSettings
@@ -55,6 +56,7 @@ class Server:
         self.connections: set[ClientConnection] = set()
         self.per_address: collections.Counter[str] = collections.Counter()
         self.table_address: dict[int, str] = {}  # table id -> the address of who made it
+        self.passwords = Guard()  # the server's password, against guessing
         self.port: int | None = None
         self._table_ids = itertools.count(1)
         self._nursery: trio.Nursery | None = None
@@ -183,10 +185,8 @@ class Server:
         except (OSError, IndexError, TypeError):
             address = "?"  # (no address: a socket pair, as in tests)
         limits = self.config.limits
-        if (
-            len(self.connections) >= limits.max_connections
-            or self.per_address[address] >= limits.max_per_address
-        ):
+        full = len(self.connections) >= limits.max_connections
+        if full or self.per_address[address] >= limits.max_per_address:
             await self._refuse(stream, address)
             return
         conn = ClientConnection(stream, address, limits, self.dispatch)
@@ -212,9 +212,7 @@ class Server:
         self._refused += 1
         now = trio.current_time()
         if now >= self._refusal_logged + REFUSAL_LOG_EVERY:
-            log.warning(
-                "refusing connections: too many (%d refused, the last from %s)", self._refused, address
-            )
+            log.warning("refusing connections: too many (%d, the last from %s)", self._refused, address)
             self._refusal_logged, self._refused = now, 0
         full = protocol.error("SERVER_FULL", "the server takes no more connections")
         refusal = protocol.Error.of(full).to_wire()
@@ -230,9 +228,7 @@ class Server:
 
     def _detach(self, conn: ClientConnection) -> None:
         session = conn.session
-        if session is None or not session.detach(conn, trio.current_time()):
-            return
-        if session.table is not None:
+        if session is not None and session.detach(conn, trio.current_time()) and session.table is not None:
             session.table.detached(session)
 
     # -- requests ----------------------------------------------------------------------------------
@@ -243,6 +239,8 @@ class Server:
         if isinstance(req, protocol.Hello):
             if conn.session is not None:
                 conn.session.error(req, "BAD_STATE", "hello was already said")
+            elif self.passwords.waits(conn.address):  # (a wrong password came from there)
+                return self.passwords.in_turn(conn.address, functools.partial(self._hello, conn, req))
             else:
                 self._hello(conn, req)
             return None
@@ -290,19 +288,14 @@ class Server:
     def _hello(self, conn: ClientConnection, req: protocol.Hello) -> None:
         cfg = self.config
         lo, hi = req.proto
-        if not lo <= protocol.PROTOCOL_VERSION <= hi:
-            version = protocol.PROTOCOL_VERSION
+        if not lo <= (version := protocol.PROTOCOL_VERSION) <= hi:
             conn.fatal(
                 protocol.error("UNSUPPORTED_VERSION", f"this server speaks version {version}", re=req.id)
             )
             return
-        if not password_ok(req.password, cfg.password):
-            said = (
-                "this server needs its password"
-                if req.password is None
-                else "that is not this server's password"
-            )
-            conn.fatal(protocol.error("WRONG_PASSWORD", said, re=req.id))
+        refused = self.passwords.refusal(conn.address, req.password, cfg.password)
+        if refused is not None:
+            conn.fatal(protocol.error("WRONG_PASSWORD", refused, re=req.id))
             return
         if req.resume is not None:
             self._resume(conn, req, req.resume["token"], req.resume["last_seq"])

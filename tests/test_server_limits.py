@@ -21,6 +21,7 @@ from neveryu import protocol
 from neveryu.client.botclient import Client, ServerError
 from neveryu.server import Server, ServerConfig
 from neveryu.server._config import Limits
+from neveryu.server._password import GUESS_WAIT_S
 
 HELLO = {"t": "hello", "id": 1, "proto": [1, 1], "client": {"name": "t", "version": "0"}, "name": "slow"}
 
@@ -478,3 +479,33 @@ async def test_a_failing_shutdown_still_stops_the_server():
             table.close = close  # type: ignore[method-assign]
             server.shutdown()
     assert not server.connections
+
+
+async def test_a_wrong_server_password_makes_its_address_wait():
+    """After a wrong password from an address, its next hello (however many connections it
+    opens) is checked only GUESS_WAIT_S later, the right password included; no password at all
+    is no guess."""
+    config = ServerConfig(host=HOST, port=0, password="sesame")
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            server = Server(config)
+            port = await nursery.start(server.run)
+            with pytest.raises(ServerError, match="this server needs its password"):
+                await Client.connect(HOST, port, "eve")
+            assert not server.passwords.waits(HOST)
+            await Client.connect(HOST, port, "ann", password="sesame")
+            with pytest.raises(ServerError, match="that is not this server's password"):
+                await Client.connect(HOST, port, "eve", password="open")
+            start = trio.current_time()
+            async with trio.open_nursery() as guesses:  # three at once: one a second
+                for guess in ("close", "shut", "sesame"):
+                    guesses.start_soon(_try_password, port, guess)
+            assert trio.current_time() - start >= 2 * GUESS_WAIT_S  # (the last two a second apart)
+            nursery.cancel_scope.cancel()
+
+
+async def _try_password(port: int, password: str) -> None:
+    try:
+        await Client.connect(HOST, port, "eve", password=password)
+    except ServerError as exc:
+        assert exc.code == "WRONG_PASSWORD"
