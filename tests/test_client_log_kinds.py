@@ -73,6 +73,7 @@ CASES = [
     ("conn_lost", {"reason": "eof"}),
     ("conn_closed", {}),
     ("conn_resumed", {}),
+    ("session_kept", {}),
     ("conn_resuming", {"reason": "r"}),
     ("fresh", {"reason": "x"}),
     ("fresh", {}),

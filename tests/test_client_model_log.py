@@ -287,7 +287,7 @@ def test_a_resume_that_finds_the_seat_given_away_lands_in_the_lobby_and_says_why
         None,
         False,
     )
-    assert [line.key for line in s.log] == ["conn_resumed", "removed_away", "recap"]
+    assert [line.key for line in s.log] == ["session_kept", "removed_away", "recap"]
     en = Texts("en")
     assert en.log_line(s, s.log[1]) == (
         "While you were away the table's host took your seat: you are in the lobby."

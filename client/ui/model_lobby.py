@@ -27,6 +27,7 @@ from .model_state import (
 
 def _welcome(s: State, m: Msg, now: float) -> State:
     server = m.get("server") or {}
+    first = s.screen == "connecting"  # (a client just started, taking back a kept session)
     s = attrs.evolve(
         s,
         connection="connected",
@@ -55,7 +56,9 @@ def _welcome(s: State, m: Msg, now: float) -> State:
         s = attrs.evolve(s, variant=str(table.get("variant") or s.variant))
     elif s.screen != "lobby":
         s = attrs.evolve(switch_log(s, None), screen="lobby", table=None, seat=None, names=NO_NAMES)
-    return add_log(s, "server_restarted" if m.get("restarted") else "conn_resumed")
+    return add_log(
+        s, "server_restarted" if m.get("restarted") else "session_kept" if first else "conn_resumed"
+    )
 
 
 def _fresh(s: State, m: Msg, now: float) -> State:

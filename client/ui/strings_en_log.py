@@ -130,6 +130,7 @@ EN_LOG: dict[str, str] = {
     "log.conn_lost": "Connection lost ({reason}); resuming…",
     "log.conn_resuming": "Resuming…",
     "log.conn_resumed": "The connection is back.",
+    "log.session_kept": "You are back where you left off.",
     "log.server_restarted": "The server restarted; resuming…",
     "log.undone": "The server came back without the last {moves} above: they are undone.",
     "log.conn_closed": "Disconnected: {reason}",

@@ -127,6 +127,7 @@ RU_LOG: dict[str, str] = {
     "log.conn_lost": "Связь потеряна ({reason}); восстанавливаю…",
     "log.conn_resuming": "Восстанавливаю связь…",
     "log.conn_resumed": "Связь восстановлена.",
+    "log.session_kept": "Вы снова там, где остановились.",
     "log.server_restarted": "Сервер перезапустился; возвращаю за стол…",
     "log.undone": "Сервер вернулся без последних ходов выше ({moves}): они отменены.",
     "log.conn_closed": "Отключено: {reason}",
