@@ -206,7 +206,7 @@ def config_from_mapping(data: dict[str, Any]) -> ServerConfig:
         parts[key] = cls(**sub)
     _known(data, ServerConfig, "")
     limits = parts["limits"]
-    if limits.idle_ms <= limits.heartbeat_ms:  # (a test may want it, to see idle drops alone)
+    if limits.idle_ms <= limits.heartbeat_ms:  # (an operator's file; Limits alone allows it)
         raise ValueError(
             f"[limits] idle_ms ({limits.idle_ms}) must be above heartbeat_ms ({limits.heartbeat_ms}): "
             "a client sends ping after heartbeat_ms of silence, so every client would be dropped as idle"
