@@ -331,7 +331,7 @@ def test_a_client_killed_with_sigkill_comes_back_to_its_seat(tmp_path):
         os.kill(client_pid(tmux), signal.SIGKILL)
         tmux.run("respawn-pane", "-k", join(tmp_path, port, "--name Ann --lang en"))
         screen = tmux.wait_for(lambda s: "While you were away:" in s, what="the recap")
-        assert "The connection is back." in screen
+        assert "You are back where you left off." in screen  # (a client started anew)
         assert sorted(re.findall(CARD, hand_line(screen))) == hand
         assert "Ann (you)" in screen and "Your hand" in screen
         tmux.keys("C-c")  # and it says how to come back
