@@ -105,7 +105,7 @@ EN: dict[str, str] = {
     "level.sharp": "hard",
     "level.expert": "expert",
     "level.random.about": "Easy: plays any legal move, at random.",
-    "level.honest.about": "Normal: tells the truth when it can, and challenges the players it has caught lying.",
+    "level.honest.about": "Normal: tells the truth when it can, and challenges the players it has caught lying (in hoyle-three, where nearly every set is a forced lie, half the sets).",
     "level.expert.about": "Expert: plays as hard, but before each set it plays the candidates forward in guessed deals and lays the one that does best.",
     "level.sharp.about": "Hard: remembers every card it has seen, bluffs with what it needs least, and challenges claims that cannot or probably do not hold.",
     # variants
