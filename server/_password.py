@@ -70,9 +70,10 @@ class Guard:
         return self._wait_until.get(address, -math.inf) > trio.current_time()
 
     async def in_turn(self, address: str, then: Callable[[], None]) -> None:
-        """Call ``then`` (the ``hello``'s handling) once ``address`` may try a password again."""
-        while (until := self._wait_until.get(address, -math.inf)) > trio.current_time():
-            await trio.sleep_until(until)
+        """Call ``then`` (the ``hello``'s handling) once ``address`` may try a password again
+        (another wrong one meanwhile puts its turn off again)."""
+        while self.waits(address):
+            await trio.sleep_until(self._wait_until[address])
         then()
 
     def refusal(self, address: str, given: Any, want: str | None) -> str | None:

@@ -94,23 +94,7 @@ class HonestBot(Bot):
         if legal.discard_quads:
             return DiscardQuads(seat, legal.discard_quads)
         if self._forced_lies:
-            mine = view.turn == seat
-            counts, last = view.hand_counts, view.last
-            last_cards = last is not None and counts is not None and counts[last.seat] == 0
-            # One set from going out, a wrong call (which takes the pile) would undo that: only
-            # a claimant's last cards are worth the risk.
-            cautious = len(hand) <= self._set_size and not last_cards
-            if (
-                legal.challenge is not None
-                and not cautious
-                and rng.random() < (FORCED_CALL_RATE if mine else self._forced_watch)
-            ):
-                return Challenge(seat, legal.challenge)
-            if not mine:
-                return None
-            if legal.lay is None:  # an empty hand answering the last set (last cards)
-                return None if legal.challenge is None else Challenge(seat, legal.challenge)
-            return self._truth(view, rng) or self._bluff(view, rng)
+            return self._decide_forced(view, seat, len(hand), rng)
         last = view.last
         suspicion = self.suspicion(last.seat) if last is not None else 0.0
         taker = self.rules.leader_after_reveal == "taker"
@@ -137,6 +121,24 @@ class HonestBot(Bot):
         if legal.believe is not None and roll < 2 * CALL_RATE:
             return Believe(seat, legal.believe)
         return self._bluff(view, rng)
+
+    def _decide_forced(self, view: View, seat: int, held: int, rng: random.Random) -> Action | None:
+        """``decide`` where every set is of one size, for ``seat`` holding ``held`` cards: a call
+        by a fixed chance, else (on its turn) the truth it holds or the smallest bluff."""
+        legal, mine = view.legal, view.turn == seat
+        counts, last = view.hand_counts, view.last
+        last_cards = last is not None and counts is not None and counts[last.seat] == 0
+        # One set from going out, a wrong call (which takes the pile) would undo that: only a
+        # claimant's last cards are worth the risk.
+        cautious = held <= self._set_size and not last_cards
+        chance = FORCED_CALL_RATE if mine else self._forced_watch
+        if legal.challenge is not None and not cautious and rng.random() < chance:
+            return Challenge(seat, legal.challenge)
+        if not mine:
+            return None
+        if legal.lay is None:  # an empty hand answering the last set (last cards)
+            return None if legal.challenge is None else Challenge(seat, legal.challenge)
+        return self._truth(view, rng) or self._bluff(view, rng)
 
     def _truth(self, view: View, rng: random.Random) -> Action | None:
         """A true set of all it holds of the rank to claim (where any rank may be claimed, the
