@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
+import distributed  # (a test dependency: scripts/test installs it)
 
 from neveryu.client.cli import main
-
-distributed = pytest.importorskip("distributed")
 
 ARGV = ["arena", "--variant", "lozh", "--lineup", "sharp,honest,random", "--deals", "18", "--seed", "4"]
 
