@@ -25,12 +25,14 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import msgpack
 import trio
 
 from neveryu import engine, protocol
 
 from . import _wire
+from ._bots import new_bot
 from ._game import Game
 from ._password import Digest
 from ._seats import Seat
@@ -183,13 +185,22 @@ def _load(text: str) -> Any:
 
 
 def settings_from_json(values: dict[str, Any]) -> TableSettings:
-    """``records.journal.settings_json`` undone. Raises TypeError or ValueError."""
+    """``records.journal.settings_json`` undone, checked as a new table's are (its variant and
+    options, seats, bot strengths; its times and counts whole numbers, none below 0), so that no
+    table comes back that cannot be played. Raises TypeError or ValueError."""
     values = dict(values)
     password = values.get("password")
     values["password"] = Digest(**password) if password is not None else None
     values["bots"] = tuple(values.get("bots") or ())
     settings = TableSettings(**values)
-    engine.variant(settings.variant, **settings.options).deck_for(settings.seats)  # the rules still take it
+    for field in attrs.fields(TableSettings):  # (a number the table would time or count with)
+        value = getattr(settings, field.name)
+        if field.type == "int" and (type(value) is not int or value < 0):
+            raise ValueError(f"{field.name} is {value!r}, not a count of ms or of things")
+    rules = engine.variant(settings.variant, **settings.options)
+    rules.deck_for(settings.seats)  # the rules still take it
+    for strength in settings.bots:
+        new_bot(strength, 0, rules, settings.seats)  # (and its bots' strengths)
     return settings
 
 
@@ -219,6 +230,9 @@ def _seat(table: Table, state: list[Any], replay: int) -> None:
     if len(seats) != len(table.seats):
         raise RestoreError(f"{len(seats)} seats journaled for a table of {len(table.seats)}")
     now = trio.current_time()
+    for i, (_name, strength, *_rest) in enumerate(seats):
+        if strength is not None:  # a bot of a strength this server does not know could never move
+            new_bot(str(strength), i, table.rules, len(table.seats))
 
     def session(name: Any, key: Any, player: Any, seat: int | None) -> Session:
         return Session.restored(str(name or "?"), str(key), player, replay, now, table=table, seat=seat)
@@ -307,7 +321,7 @@ def _replay(deal: engine.Deal, rows: list[Any]) -> tuple[Applied, int]:
         try:
             action = unpacked_action(data)
         except (ValueError, TypeError, IndexError, KeyError, RecordError, msgpack.UnpackException) as exc:
-            raise RestoreError(f"action {k} cannot be read: {exc}") from None
+            raise RestoreError(f"action {k} cannot be read: {str(exc) or type(exc).__name__}") from None
         try:
             deal.apply(action)
         except engine.RuleViolation as exc:

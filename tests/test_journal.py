@@ -309,6 +309,38 @@ async def test_a_restore_refuses_a_deck_that_is_not_the_committed_one(nursery, m
     assert played.table.deal is not None
 
 
+@pytest.mark.parametrize(
+    ("column", "old", "new", "why"),
+    [
+        ("state", '"sharp"', '"strong"', "ValueError: unknown bot strength 'strong'"),
+        ("settings", '"sharp"', '"strong"', "ValueError: unknown bot strength 'strong'"),
+        ("settings", '"turn_ms": 60000', '"turn_ms": "60"', "ValueError: turn_ms is '60'"),
+        ("settings", '"bot_delay_ms": 300', '"bot_delay_ms": -1', "ValueError: bot_delay_ms is -1"),
+    ],
+)
+async def test_a_table_that_could_not_be_played_is_not_restored(
+    nursery, mock_clock, tmp_path, column, old, new, why
+):
+    """A bot of a strength this server does not know (a journal of another version) would never
+    move, and a time that is not a whole number of ms would fail the first time it is started:
+    either stops the table for good, so the table is not restored, as one that does not replay."""
+    db = tmp_path / "records.sqlite3"
+    records = open_records(db)
+    await start(nursery, mock_clock, records, "veryu")
+    crash(records)
+    conn = sqlite3.connect(db)
+    (text,) = conn.execute(f"SELECT {column} FROM live_tables").fetchone()
+    text = json.dumps(json.loads(text))  # (its spacing as json.dumps writes it)
+    assert old in text
+    conn.execute(f"UPDATE live_tables SET {column} = ?", (text.replace(old, new),))
+    conn.commit()
+    conn.close()
+    again = open_records(db)
+    with pytest.raises(RestoreError, match=f"^the journal does not replay: {why}"):
+        restore_table(again.journaled[0], table_id=1, journal=again.journal, replay=10)
+    again.close()
+
+
 @pytest.mark.parametrize("how", ["fresh", "old"])
 async def test_fresh_or_old_tables_are_not_restored_and_are_forgotten(
     nursery, mock_clock, tmp_path, how, caplog
