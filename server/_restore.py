@@ -195,7 +195,7 @@ def settings_from_json(values: dict[str, Any]) -> TableSettings:
     settings = TableSettings(**values)
     for field in attrs.fields(TableSettings):  # (a number the table would time or count with)
         value = getattr(settings, field.name)
-        if field.type == "int" and (type(value) is not int or value < 0):
+        if type(field.default) is int and (type(value) is not int or value < 0):
             raise ValueError(f"{field.name} is {value!r}, not a count of ms or of things")
     rules = engine.variant(settings.variant, **settings.options)
     rules.deck_for(settings.seats)  # the rules still take it

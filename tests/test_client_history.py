@@ -111,10 +111,41 @@ def test_moves_a_restarted_server_lost_are_said_to_be_undone():
     after = resumed(before, DEAL[:-2])  # the journal's last batch was lost
     said = [Texts(lang).log_line(after, after.log[-2]) for lang in ("en", "ru")]
     assert said == [
-        "The server came back without the last 2 moves above: they are undone.",
-        "Сервер вернулся без последних ходов выше (2 хода): они отменены.",
+        "The server came back without the last 2 lines above: they are undone.",
+        "Сервер вернулся без последних строк выше (2 строки): они отменены.",
     ]
     assert after.pile_claimed == 0  # the pile taken, and nothing laid on it since
+
+
+def test_a_second_restart_counts_only_what_it_undid():
+    """The lines a first restart undid stay in the log, said undone: a second restart compares
+    its history with the lines shown less those, so it undoes nothing that was not lost again,
+    and shows again nothing that was shown."""
+    first = resumed(played(len(DEAL)), DEAL[:-2])
+    again = [  # the deal goes on otherwise after the first restart: bot 3 takes the pile
+        {"t": "challenged", "seat": 1, "set_no": 3, "tied": []},
+        {"t": "set_revealed", "seat": 2, "set_no": 3, "rank": "K", "count": 1, "cards": ["KS"],
+         "claim_true": True},
+        {"t": "pile_taken", "seat": 1, "count": None, "cards": None},
+    ]  # fmt: skip
+    shown = model.reduce_all(events(DEAL[-2:-2] + again, 200), first)
+    second = resumed(shown, DEAL[:-2] + again)
+    assert deal_log(second)[: len(deal_log(shown))] == deal_log(shown)
+    assert [line.key for line in second.log[len(shown.log) :]] == ["conn_lost", "server_restarted", "recap"]
+    assert Texts("en").log_line(second, second.log[-1]) == "While you were away: nothing happened."
+    third = resumed(second, DEAL[:-2] + again[:1])  # the last two lines lost this time
+    assert [Texts("en").log_line(third, line) for line in third.log[len(second.log) + 2 : -1]] == [
+        "The server came back without the last 2 lines above: they are undone."
+    ]
+
+
+def test_a_history_without_the_deal_start_is_matched_where_it_overlaps_the_log():
+    """A history of over 1,000 events leaves out the oldest (its first is not ``deal_started``):
+    it is matched with the log where they overlap, and nothing is shown twice."""
+    before = played(len(DEAL))
+    after = resumed(before, DEAL[3:])
+    assert deal_log(after)[: len(deal_log(before))] == deal_log(before)
+    assert [line.key for line in after.log[len(before.log) :]] == ["conn_lost", "server_restarted", "recap"]
 
 
 def test_only_a_restarted_server_undoes_moves():

@@ -98,10 +98,11 @@ def _with_history(before: State, s: State, history: list[object], now: float) ->
         and s.last_seq > s.recap_seen
         and _from_the_start(history)
     )
+    if undone and s.restarted:  # (said right after the lines it undoes: ``_shown`` leaves them out)
+        s = add_log(s, "undone", n=undone)
     for k, line in enumerate(played.log[known:], known):
         s = add_line(s, line.key, dict(line.args), (k >= lines_shown) if restarted_client else None)
-    s = attrs.evolve(s, recap_known=None)
-    return add_log(s, "undone", n=undone) if undone and s.restarted else s
+    return attrs.evolve(s, recap_known=None)
 
 
 def _from_the_start(history: list[object]) -> bool:
@@ -112,20 +113,40 @@ def _from_the_start(history: list[object]) -> bool:
 
 def _known(before: State, commitment: object, lines: tuple[Line, ...]) -> tuple[int, int]:
     """How many of a history's log ``lines`` the log of ``before`` (the state before the
-    snapshot) already holds, in order from the deal's start; and how many lines of the deal it
-    holds past them that the history has not (moves a restarted server lost). (0, 0) when it
-    was not at that deal (its ``commitment``) or holds no line of it."""
-    if before.commitment != commitment or not lines or lines[0].key != "deal_started":
+    snapshot) already holds, in order; and how many lines of the deal it holds past them that
+    the history has not (moves a restarted server lost). Either may have lost its oldest lines
+    (the log keeps ``LOG_KEEP``, a history the last 1,000 events): they are matched where they
+    overlap. (0, 0) when it was not at that deal (its ``commitment``) or holds no line of it."""
+    if before.commitment != commitment or not lines:
         return 0, 0
-    log = before.log
-    start = next((i for i in range(len(log) - 1, -1, -1) if log[i].key == "deal_started"), None)
-    if start is None or log[start].args != lines[0].args:
+    held = _shown(before.log)
+    history = [(line.key, line.args) for line in lines]
+    if not held or (held[0][0] == history[0][0] == "deal_started" and held[0] != history[0]):
         return 0, 0
-    held = [(x.key, x.args) for x in log[start:] if x.key in DEAL_LINES]
-    known = 0
-    while known < min(len(held), len(lines)) and held[known] == (lines[known].key, lines[known].args):
-        known += 1
-    return known, len(held) - known
+    starts = [(0, k) for k, line in enumerate(history) if line == held[0]]
+    starts += [(k, 0) for k, line in enumerate(held) if k and line == history[0]]
+    best = (0, 0, 0)  # (lines matched, from held[j], from history[k])
+    for j, k in starts:
+        n = 0
+        while j + n < len(held) and k + n < len(history) and held[j + n] == history[k + n]:
+            n += 1
+        best = max(best, (n, j, k), key=lambda b: b[0])
+    n, j, k = best
+    return (k + n, len(held) - j - n) if n else (0, 0)
+
+
+def _shown(log: tuple[Line, ...]) -> list[tuple[str, object]]:
+    """The lines of the latest deal in ``log`` (from its ``deal_started``, or from the oldest
+    line kept), as ``(key, args)``, without those a restarted server undid (each ``undone``
+    line follows the lines it undoes)."""
+    start = next((i for i in range(len(log) - 1, -1, -1) if log[i].key == "deal_started"), 0)
+    shown: list[tuple[str, object]] = []
+    for line in log[start:]:
+        if line.key == "undone":
+            del shown[max(0, len(shown) - as_int(line.args.get("n"), 0)) :]
+        elif line.key in DEAL_LINES:
+            shown.append((line.key, line.args))
+    return shown
 
 
 def _held_of(held: object) -> Msg | None:

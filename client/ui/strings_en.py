@@ -23,7 +23,6 @@ EN: dict[str, str] = {
     "note.ascii": "Cards read QS, 10H (S H D C: spades, hearts, diamonds, clubs): this terminal cannot show suits.",
     # counted nouns
     "n.cards": "card|cards",
-    "n.moves": "move|moves",
     "n.sets": "set|sets",
     "n.messages": "chat message|chat messages",
     "n.watchers": "spectator|spectators",

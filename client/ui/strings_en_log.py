@@ -132,7 +132,7 @@ EN_LOG: dict[str, str] = {
     "log.conn_resumed": "The connection is back.",
     "log.session_kept": "You are back where you left off.",
     "log.server_restarted": "The server restarted; resuming…",
-    "log.undone": "The server came back without the last {moves} above: they are undone.",
+    "log.undone": "The server came back without the last {lines} above: they are undone.",
     "log.conn_closed": "Disconnected: {reason}",
     "log.fresh": "The server no longer knows your old session ({reason}); a new one starts.",
     "log.dealer_drawn": "Draw for the dealer: {draws}. {name} drew the lowest card and deals.",

@@ -220,7 +220,7 @@ class Texts(BaseTexts):
         return self.recap(s.names, s.args)
 
     def _log_undone(self, s: Said) -> str:
-        return self("log.undone", moves=self.count(int(s.args.get("n") or 0), "moves"))
+        return self("log.undone", lines=self.count(int(s.args.get("n") or 0), "lines"))
 
     def _log_other(self, s: Said) -> str:
         """A kind with no reader of its own: ``log.<kind>`` with the line's arguments."""
