@@ -112,12 +112,11 @@ def restore_tables(
     (``replay``: the events each keeps), ``on_close(table)`` called when one closes, and
     ``start(table.run)`` each. A table whose journal does not replay is not restored: one log
     line says why, its rows are kept (``Journal.failed``) and its players' sessions wait in
-    the lobby to be told (``told``)."""
+    the lobby to be told (``told``). From a database that cannot be written (``journal`` None)
+    the tables are restored all the same, and then not journaled."""
     tables: dict[int, Table] = {}
-    journal = records.journal
+    journal = records.journal  # (None: read from a database that cannot be written)
     journaled, lobby = records.take_journaled()
-    if journal is None:
-        return tables
     for j in journaled:
         number = j.table_no if j.table_no not in tables else max(tables) + 1
         try:
@@ -126,7 +125,8 @@ def restore_tables(
             )
         except RestoreError as exc:
             log.warning("journal: table %d is not restored (its rows are kept): %s", j.table_no, exc)
-            journal.failed(j.id, str(exc))
+            if journal is not None:
+                journal.failed(j.id, str(exc))
             restored.add(told(j, replay))
             continue
         tables[table.id] = table
@@ -149,14 +149,15 @@ def restore_table(
     journaled: Journaled,
     *,
     table_id: int,
-    journal: Journal,
+    journal: Journal | None,
     replay: int,
     records: Keeper | None = None,
     on_close: Callable[[Table], None] | None = None,
 ) -> tuple[Table, list[Session]]:
-    """The table ``journaled`` holds, as table ``table_id``, noted by ``journal`` from now on,
-    and the sessions of its seated players (``replay``: the events each keeps for a resume). Its
-    deadlines are started; start ``Table.run`` in a nursery. Raises RestoreError."""
+    """The table ``journaled`` holds, as table ``table_id``, noted by ``journal`` from now on
+    (None: not journaled, the database cannot be written), and the sessions of its seated
+    players (``replay``: the events each keeps for a resume). Its deadlines are started; start
+    ``Table.run`` in a nursery. Raises RestoreError."""
     try:
         settings = settings_from_json(_load(journaled.settings))
         table = Table(table_id, settings, on_close=on_close, records=records, journal=journal)

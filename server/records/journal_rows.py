@@ -122,13 +122,7 @@ def begin_run(
             " VALUES (?, ?, ?, ?, ?, ?)",
             (run, server, here, os.getpid(), now_ms, now_ms),
         )
-        runs = {
-            r: (_over(host, pid, alive, now_ms, here), alive)
-            for r, host, pid, alive in conn.execute(
-                "SELECT run, host, pid, alive_ms FROM journal_runs WHERE server = ? AND run != ?",
-                (server, run),
-            )
-        }
+        runs = _runs(conn, run, server, now_ms, here)
         failed = conn.execute(
             "DELETE FROM live_tables WHERE server = ? AND failure IS NOT NULL AND updated_ms < ?",
             (server, now_ms - FAILED_KEEP_MS),
@@ -146,10 +140,34 @@ def begin_run(
     return taken, deleted, sessions
 
 
+def read_run(
+    conn: sqlite3.Connection, server: str, now_ms: int, *, max_age_ms: int
+) -> tuple[list[Journaled], list[JournaledSession]]:
+    """What ``begin_run`` would take over, read from a database that cannot be written (read-only,
+    a full disk): the tables and sessions of ``server`` whose run is over, alive within
+    ``max_age_ms``. Nothing is noted or deleted: the tables are restored but no longer journaled,
+    and the next server that can write the file finds them as they were."""
+    runs = _runs(conn, "", server, now_ms, machine())
+    take = _Takeover(conn, "", server, now_ms, runs, restore=True, max_age_ms=max_age_ms, write=False)
+    return take.tables()[0], take.sessions()
+
+
+def _runs(
+    conn: sqlite3.Connection, run: str, server: str, now_ms: int, here: str
+) -> dict[str, tuple[bool, int]]:
+    """Each run of ``server`` but ``run``: whether it is over, and when it was last alive."""
+    return {
+        r: (_over(host, pid, alive, now_ms, here), alive)
+        for r, host, pid, alive in conn.execute(
+            "SELECT run, host, pid, alive_ms FROM journal_runs WHERE server = ? AND run != ?", (server, run)
+        )
+    }
+
+
 @attrs.define
 class _Takeover:
     """``begin_run``'s taking over, inside its transaction: ``runs`` maps each other run of the
-    server to (whether it is over, when it was last alive)."""
+    server to (whether it is over, when it was last alive). ``write``: False only reads (``read_run``)."""
 
     conn: sqlite3.Connection
     run: str
@@ -158,6 +176,7 @@ class _Takeover:
     runs: dict[str, tuple[bool, int]]
     restore: bool
     max_age_ms: int
+    write: bool = True
 
     def _keep(self, owner: str, updated: int) -> bool | None:
         """None: its run goes on (left alone); False: too old, or no restore (deleted); True:
@@ -181,12 +200,15 @@ class _Takeover:
             if keep is None:
                 continue
             if not keep:
-                conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
+                if self.write:
+                    conn.execute("DELETE FROM live_tables WHERE id = ?", (jid,))
                 deleted += 1
                 continue
-            conn.execute(
-                "UPDATE live_tables SET run = ?, updated_ms = ? WHERE id = ?", (self.run, self.now_ms, jid)
-            )
+            if self.write:
+                conn.execute(
+                    "UPDATE live_tables SET run = ?, updated_ms = ? WHERE id = ?",
+                    (self.run, self.now_ms, jid),
+                )
             claimed[jid] = Journaled(
                 jid, table_no, opened, updated, settings, state, match, deal, deal_key or 0, ()
             )
@@ -210,11 +232,14 @@ class _Takeover:
             if keep is None:
                 continue
             if not keep:
-                conn.execute("DELETE FROM live_sessions WHERE key = ?", (key,))
+                if self.write:
+                    conn.execute("DELETE FROM live_sessions WHERE key = ?", (key,))
                 continue
-            conn.execute(
-                "UPDATE live_sessions SET run = ?, updated_ms = ? WHERE key = ?", (self.run, self.now_ms, key)
-            )
+            if self.write:
+                conn.execute(
+                    "UPDATE live_sessions SET run = ?, updated_ms = ? WHERE key = ?",
+                    (self.run, self.now_ms, key),
+                )
             taken.append(JournaledSession(key, name, player))
         return taken
 

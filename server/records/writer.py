@@ -138,6 +138,8 @@ class RecordsWriter:
             conn = connect(self.path, write=True, threads=True)
         except StoreError as exc:
             self._turn_off(str(exc))
+            if self._want_journal and self._restore:
+                self._read_journal()
             return
         if self._want_journal:
             try:
@@ -158,6 +160,29 @@ class RecordsWriter:
         self._thread = threading.Thread(target=self._write, args=(conn,), name="neveryu-records", daemon=True)
         self._thread.start()
         log.info("records: %s%s", self.path, " (and the journal of live tables)" if self.journal else "")
+
+    def _read_journal(self) -> None:
+        """The tables and sessions to restore, from a database that cannot be written (read-only,
+        a full disk) but can be read (``store.read_run``): a broken disk costs the records and the
+        journal from now on, not the games the last run left in it."""
+        assert self.path is not None
+        try:
+            conn = connect(self.path, write=False)
+        except StoreError:
+            return
+        try:
+            self.journaled, self.journaled_sessions = store.read_run(
+                conn, self.server, wall_ms(), max_age_ms=self._max_age_ms
+            )
+        except sqlite3.Error:
+            return
+        finally:
+            conn.close()
+        if self.journaled:
+            log.warning(
+                "journal: %d tables are read from it, to be restored but no longer journaled",
+                len(self.journaled),
+            )
 
     def take_journaled(self) -> tuple[list[store.Journaled], list[store.JournaledSession]]:
         """The tables and the sessions of the last run to restore (``open``), once: the server
