@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from neveryu.client.ui import model
+from neveryu.client.ui.status import status
 from neveryu.client.ui.texts import Texts
 
 COMMITMENT = "ab" * 32
@@ -183,4 +184,27 @@ def test_a_snapshot_without_history_still_says_the_game_went_on():
     assert Texts("ru").log_line(after, after.log[-1]) == (
         "Пока вас не было: игра шла дальше, и сервер прислал, как она стоит сейчас, а не каждый ход."
         " Сейчас: партия 1/3, ходит bob, у вас 3 карты."
+    )
+
+
+def test_a_client_started_again_between_deals_says_the_match_goes_on():
+    """A server restarted between two deals of a match sends a client started again (no log, no
+    deal) the table only: the match is on, and the client says the next deal starts by itself
+    rather than asking for a start the server would refuse."""
+    table = {**TABLE, "deal_no": 1}
+    welcome = {"t": "welcome", "re": 1, "session": "tok", "resumed": True, "restarted": True}
+    welcome |= {"table": table, "seat": 0, "minor": 1, "server": {"name": "dorm"}}
+    after = model.reduce_all([welcome, {"t": "table_update", "seq": 100, "ts": 0, "table": table}])
+    words = [("".join(text for _style, text in status(after, Texts(lang), 0.0))) for lang in ("en", "ru")]
+    assert words == [
+        "The match is on: the next deal starts by itself.",
+        "Матч идёт: следующая партия начнётся сама.",
+    ]
+    waiting = {**table, "state": "waiting", "deal_no": 0}
+    before = model.reduce_all(
+        [{**welcome, "table": waiting}, {"t": "table_update", "seq": 1, "table": waiting}]
+    )
+    assert (
+        "".join(text for _style, text in status(before, Texts("en"), 0.0))
+        == "Everyone is ready: s starts the match."
     )

@@ -73,16 +73,17 @@ class Narrator:
         self._turn()
 
     def _waiting(self) -> None:
-        """At a table with no match on: what it waits for (free seats, players to get ready, the
-        start), said when that changes, as the full-screen client's table shows it."""
+        """At a table with no deal on: what it waits for (free seats, players to get ready, the
+        start; with a match on, come back between its deals: its next deal), said when that
+        changes, as the full-screen client's table shows it."""
         c = self.c
         s = c.state
         if not self.tells_waiting or s.screen != "table" or s.in_deal or s.match_over is not None:
             self.waiting = None
             return
         key, args = table_waiting(s)
-        if (key, args) == self.waiting:
-            return
+        if (key, args) == self.waiting or (key == "wait.next_deal" and not (s.table or {}).get("deal_no")):
+            return  # (said already; or the match has just started, as its line says)
         self.waiting = (key, args)
         plain = {"wait.you": "plain.wait_you", "wait.start": "plain.wait_start"}
         self.say(c.t(plain[key]) if key in plain else waiting_text(c.t, s))

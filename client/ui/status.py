@@ -37,7 +37,10 @@ def _clock(seconds: int) -> str:
 
 
 def table_waiting(s: State) -> tuple[str, dict[str, Any]]:
-    """What a table with no match on waits for: free seats, players not ready, or the start."""
+    """What a table with no deal on waits for: free seats, players not ready, or the start; with
+    a match on (a client that came back between its deals), its next deal."""
+    if (s.table or {}).get("state") == "playing":
+        return ("wait.next_deal", {})
     seats = s.seats
     free = sum(1 for x in seats if not x.get("name") and not x.get("bot"))
     if free:

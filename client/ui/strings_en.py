@@ -148,6 +148,7 @@ EN: dict[str, str] = {
     "wait.you": "Press s when you are ready to play.",
     "wait.ready": "Waiting for {names} to get ready.",
     "wait.start": "Everyone is ready: s starts the match.",
+    "wait.next_deal": "The match is on: the next deal starts by itself.",
     "about.turn": "{s} s a turn",
     "about.untimed": "no turn time",
     "about.deals": "{deals} a match",
