@@ -85,6 +85,12 @@ TABLE = Ref(
             "deal_no": Field(
                 COUNT, doc="the number of the current or last deal of the match; 0 before the first"
             ),
+            "match_scores": Field(
+                Nullable(SCORES),
+                required=False,
+                doc="the scores of the match being played, after its deals that ended (as"
+                " deal_ended.match_scores); nil: no match on; absent from older servers",
+            ),
             "seeded": Field(
                 Bool(),
                 doc="true if the table's deals come from a fixed seed: reproducible, and whoever knows"

@@ -218,6 +218,7 @@ class Game(SeatBots, DealNotes):
                 seat.session.event(_wire.legal_message(engine.NO_ACTION))
         loser, winner = ("none" if s is None else f"seat {s + 1}" for s in (deal.loser, deal.winner))
         log.info("table %d: deal %d ends (loser: %s, winner: %s)", self.table.id, self.deal_no, loser, winner)
+        self.table.refresh_summary()  # (the match's scores)
         if self.match.deals_played < self.settings.deals:
             self.timers.start(TimerKey(Deadline.NEXT_DEAL), self.settings.deal_pause_ms)
             return

@@ -259,6 +259,7 @@ class Table:
             "quads_window_ms": s.quads_window_ms,
             "deals": s.deals,
             "deal_no": self.game.deal_no if self.game is not None else self.deals_played,
+            "match_scores": list(self.game.match.scores) if self.game is not None else None,
             "seeded": s.seed is not None,
             "seed_from": s.seed_from,
             "host": self.host.seat if self.host is not None else None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from neveryu.client.ui import model
+from neveryu.client.ui.standings import standings
 from neveryu.client.ui.status import status
 from neveryu.client.ui.texts import Texts
 
@@ -190,8 +191,9 @@ def test_a_snapshot_without_history_still_says_the_game_went_on():
 def test_a_client_started_again_between_deals_says_the_match_goes_on():
     """A server restarted between two deals of a match sends a client started again (no log, no
     deal) the table only: the match is on, and the client says the next deal starts by itself
-    rather than asking for a start the server would refuse."""
-    table = {**TABLE, "deal_no": 1}
+    rather than asking for a start the server would refuse, and shows the match's scores so far
+    as the table's summary tells them."""
+    table = {**TABLE, "variant": "veryu", "deal_no": 1, "match_scores": [0, 1, 0]}
     welcome = {"t": "welcome", "re": 1, "session": "tok", "resumed": True, "restarted": True}
     welcome |= {"table": table, "seat": 0, "minor": 1, "server": {"name": "dorm"}}
     after = model.reduce_all([welcome, {"t": "table_update", "seq": 100, "ts": 0, "table": table}])
@@ -200,7 +202,10 @@ def test_a_client_started_again_between_deals_says_the_match_goes_on():
         "The match is on: the next deal starts by itself.",
         "Матч идёт: следующая партия начнётся сама.",
     ]
-    waiting = {**table, "state": "waiting", "deal_no": 0}
+    board = standings(after)  # the match so far, as the summary tells it (no deal's end seen)
+    assert board is not None and (board.deals, board.total) == (1, 3)
+    assert [(r.seat, r.score, r.place) for r in board.rows] == [(0, 0, 1), (2, 0, 1), (1, 1, 3)]
+    waiting = {**table, "state": "waiting", "deal_no": 0, "match_scores": None}
     before = model.reduce_all(
         [{**welcome, "table": waiting}, {"t": "table_update", "seq": 1, "table": waiting}]
     )

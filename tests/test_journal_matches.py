@@ -256,6 +256,35 @@ async def test_the_player_to_act_gets_his_whole_turn_when_he_resumes(nursery, mo
     again.close()
 
 
+async def test_a_table_restored_between_deals_tells_the_match_so_far(nursery, mock_clock, tmp_path):
+    """Between two deals a resumed player gets no deal to learn the match from: the table summary
+    of its ``table_update`` holds the match's scores after the deal that ended, and its number."""
+    db = tmp_path / "records.sqlite3"
+    records = open_records(db)
+    played = await start(
+        nursery, mock_clock, records, "veryu", seats=3, bots=("sharp",), deal_pause_ms=60_000
+    )
+    await play_until(played, lambda: played.table.game.deal_no == 1 and played.table.deal.over)
+    scores = list(played.table.game.match.scores)
+    assert scores != [0, 0, 0] and played.table.summary["match_scores"] == scores
+    crash(records)
+    played.table.close("killed")
+    again = open_records(db)
+    restored = Restored()
+    table = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)[1]
+    await trio.testing.wait_all_tasks_blocked()
+    assert table.deal is None
+    old = played.sessions[0]
+    player = restored.reclaim(old.token, old.seq)
+    assert player is not None and player.seat == 0
+    player.attach(ListLink())
+    table.attached(player, snapshot=True, restarted=True)
+    (update,) = [m for m in player.link.msgs if m["t"] == "table_update"]
+    summary = update["table"]
+    assert (summary["state"], summary["deal_no"], summary["match_scores"]) == ("playing", 1, scores)
+    again.close()
+
+
 def test_a_restored_session_nobody_resumes_is_forgotten_after_its_grace_time():
     restored = Restored()
     lobby = Session.restored("zoe", "k" * 64, None, 10, now=0.0)  # (dropped when the clock read 0)

@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from .model import Names, State
+from .model_state import as_int, as_ints
 
 
 @attrs.frozen
@@ -62,8 +63,11 @@ def standings(s: State) -> Standings | None:
     """The standings of the match being played, or of the last one if it has ended; None when no
     match has been seen at this table."""
     over = s.match_over
+    table = s.table or {}
     results: tuple[dict[str, Any], ...] = over["results"] if over else s.deal_results
     scores = (over or {}).get("scores") if over else s.match_scores
+    if scores is None and not over and isinstance(table.get("match_scores"), list):
+        scores = as_ints(table["match_scores"])  # (a client that came back between deals saw none end)
     if scores is None and not results:
         if (s.table or {}).get("state") != "playing":
             return None
@@ -90,8 +94,7 @@ def standings(s: State) -> Standings | None:
         place = rows[-1].place if rows and key[seat] == key[rows[-1].seat] else n + 1
         score = None if scoring == "none" or scores is None else scores[seat]
         rows.append(Row(seat, score, won[seat], lost[seat], place))
-    table = s.table or {}
-    deals = over.get("deals") if over else s.deal_no
+    deals = over.get("deals") if over else s.deal_no or as_int(table.get("deal_no"))
     total = table.get("deals")
     return Standings(
         scoring=scoring,
