@@ -4,11 +4,11 @@ written by the records' writer thread (``records.writer``) and read once, when a
 Every running server that keeps a journal has a row in ``journal_runs`` (its ``run``: random),
 which its writer keeps alive (``alive``, at least every ``ALIVE_MS``). A starting server takes
 over the live tables of its own name (``server``) whose run is over (``begin_run``): the row is
-gone (the run ended), the process is gone (same machine and boot, no such pid), or it has not
-been alive for ``STALE_MS`` (another machine, or a reused pid). So two servers of the same name
-on one database (two ``neveryu play``) never take each other's tables while both run. A table
-whose rows did not restore it is marked (``failure``: why) and kept ``FAILED_KEEP_MS`` for
-someone to look at; no server takes it over.
+gone (the run ended), the process is gone (same machine and boot: no such pid, or one that died
+and waits to be reaped), or it has not been alive for ``STALE_MS`` (another machine, or a reused
+pid). So two servers of the same name on one database (two ``neveryu play``) never take each
+other's tables while both run. A table whose rows did not restore it is marked (``failure``:
+why) and kept ``FAILED_KEEP_MS`` for someone to look at; no server takes it over.
 
 Every function takes an open connection (``records.database.connect``) and raises ``sqlite3.Error``.
 """
@@ -104,7 +104,19 @@ def _over(host: str, pid: int, alive_ms: int, now_ms: int, here: str) -> bool:
         return True
     except OSError:  # another user's process: alive
         return False
-    return False
+    return _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    """Process ``pid`` has died and waits for its parent to reap it (Linux's /proc says so): a
+    server started again at once after a kill finds its last run's pid still there for a while
+    (an init that reaps late, a parent that never does). False where /proc does not tell."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    state = stat[stat.rfind(")") + 1 :].split()[:1]  # (the name, in parentheses, may hold spaces)
+    return state in (["Z"], ["X"])
 
 
 def begin_run(
