@@ -167,12 +167,14 @@ def read_run(
 def _runs(
     conn: sqlite3.Connection, run: str, server: str, now_ms: int, here: str
 ) -> dict[str, tuple[bool, int]]:
-    """Each run of ``server`` but ``run``: whether it is over, and when it was last alive."""
+    """Each run of ``server`` but ``run``: whether it is over, and when it was last alive. A row
+    that cannot be read (damaged) is left out: its run counts as over."""
     return {
         r: (_over(host, pid, alive, now_ms, here), alive)
         for r, host, pid, alive in conn.execute(
             "SELECT run, host, pid, alive_ms FROM journal_runs WHERE server = ? AND run != ?", (server, run)
         )
+        if type(host) is str and type(pid) is int and type(alive) is int
     }
 
 
@@ -191,8 +193,10 @@ class _Takeover:
     write: bool = True
 
     def _keep(self, owner: str, updated: int) -> bool | None:
-        """None: its run goes on (left alone); False: too old, or no restore (deleted); True:
-        taken over."""
+        """None: its run goes on (left alone); False: too old, or no restore, or a time that
+        cannot be read (deleted); True: taken over."""
+        if type(updated) is not int:
+            return False
         over, alive = self.runs.get(owner, (True, updated))
         if not over:
             return None
@@ -208,7 +212,7 @@ class _Takeover:
         ).fetchall()
         claimed: dict[int, Journaled] = {}
         for jid, owner, table_no, opened, updated, settings, state, match, deal, deal_key in rows:
-            keep = self._keep(owner, updated)
+            keep = self._keep(owner, updated) if type(table_no) is int else False
             if keep is None:
                 continue
             if not keep:
@@ -240,7 +244,8 @@ class _Takeover:
             "SELECT key, run, name, player, updated_ms FROM live_sessions WHERE server = ? AND run != ?",
             (self.server, self.run),
         ).fetchall():
-            keep = self._keep(owner, updated)
+            readable = type(key) is type(name) is str and (player is None or type(player) is str)
+            keep = self._keep(owner, updated) if readable else False
             if keep is None:
                 continue
             if not keep:

@@ -39,6 +39,7 @@ from .deal_notes import wall_ms
 from .deal_record import DealRecord
 from .derive import catch_up
 from .journal import TABLE_ENTRIES, Journal, Op, RecordKept
+from .takeover import read_journal, take_over
 
 if TYPE_CHECKING:
     from .._config import ServerConfig
@@ -138,51 +139,26 @@ class RecordsWriter:
             conn = connect(self.path, write=True, threads=True)
         except StoreError as exc:
             self._turn_off(str(exc))
-            if self._want_journal and self._restore:
-                self._read_journal()
+            if self._want_journal and self._restore:  # (a file it can read brings its tables back)
+                self.journaled, self.journaled_sessions = read_journal(
+                    self.path, self.server, self._max_age_ms
+                )
             return
         if self._want_journal:
             try:
-                self.journaled, deleted, self.journaled_sessions = store.begin_run(
-                    conn, self.run, self.server, wall_ms(), restore=self._restore, max_age_ms=self._max_age_ms
+                self.journaled, self.journaled_sessions = take_over(
+                    conn, self.run, self.server, restore=self._restore, max_age_ms=self._max_age_ms
                 )
             except sqlite3.Error as exc:
                 conn.close()
                 self._turn_off(describe(exc, self.path))
                 return
-            if deleted:
-                age = f"their server was gone over {self._max_age_ms // 60_000} min"
-                why = "--fresh" if not self._restore else age
-                log.info("journal: %d tables of the last run are not restored (%s)", deleted, why)
         self.on, self.off = True, None
         if self._want_journal:
             self.journal = Journal(self.put, self.keep)
         self._thread = threading.Thread(target=self._write, args=(conn,), name="neveryu-records", daemon=True)
         self._thread.start()
         log.info("records: %s%s", self.path, " (and the journal of live tables)" if self.journal else "")
-
-    def _read_journal(self) -> None:
-        """The tables and sessions to restore, from a database that cannot be written (read-only,
-        a full disk) but can be read (``store.read_run``): a broken disk costs the records and the
-        journal from now on, not the games the last run left in it."""
-        assert self.path is not None
-        try:
-            conn = connect(self.path, write=False)
-        except StoreError:
-            return
-        try:
-            self.journaled, self.journaled_sessions = store.read_run(
-                conn, self.server, wall_ms(), max_age_ms=self._max_age_ms
-            )
-        except sqlite3.Error:
-            return
-        finally:
-            conn.close()
-        if self.journaled:
-            log.warning(
-                "journal: %d tables are read from it, to be restored but no longer journaled",
-                len(self.journaled),
-            )
 
     def take_journaled(self) -> tuple[list[store.Journaled], list[store.JournaledSession]]:
         """The tables and the sessions of the last run to restore (``open``), once: the server
