@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 class Seat:
     """One seat. A bot seat has a ``strength`` (its bot's); a player's seat has none, and a
     ``session`` while somebody holds it (None: free). ``away``: a bot plays a player's seat
-    until he is back (the game's bot of the seat, ``_game_bots.SeatBot``)."""
+    until he is back (the game's bot of the seat, ``_game_bots.SeatBot``). Its player is
+    absent (``summary``) while his connection is down."""
 
     def __init__(self, index: int, strength: str | None = None) -> None:
         self.index = index
@@ -94,6 +95,7 @@ class Seat:
             "bot": self.strength,
             "ready": self.ready,
             "away": self.away,
+            "absent": self.session is not None and not self.session.connected,
         }
         if self.session is not None and self.session.player is not None:
             out["tag"] = tag_of(self.session.player)

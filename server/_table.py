@@ -102,6 +102,7 @@ class Table:
         the seat's contribution."""
         if session.table is self and session.seat is not None and self.seats[session.seat].session is session:
             self.timers.start(TimerKey(Deadline.GRACE, session.seat), self.settings.grace_ms)
+            self.table_update()  # (his seat's ``absent``)
             if self.game is not None:
                 self.game.seat_dropped(session.seat)
         self.check_empty()
@@ -116,9 +117,11 @@ class Table:
         if restarted and session.seat is not None and self.game is not None:
             self.game.turn_afresh(session.seat)
         if session.seat is not None:
-            self.back(self.seats[session.seat], snapshot=not snapshot)
-        if snapshot:
+            if not self.back(self.seats[session.seat], snapshot=not snapshot):
+                self.table_update()  # (to everyone: his seat is no longer ``absent``)
+        elif snapshot:
             session.event(protocol.TableUpdate.wire_map(table=self.summary))
+        if snapshot:
             if self.game is not None:
                 self.game.send_state(session, history="own")
         elif self.game is not None:
@@ -324,16 +327,19 @@ class Table:
         self.spectators.append(session)
         session.sit(self, None)
 
-    def back(self, seat: Seat, snapshot: bool = True) -> None:
-        """A player shows he is back: his seat is no longer away (``Game.back``)."""
+    def back(self, seat: Seat, snapshot: bool = True) -> bool:
+        """A player shows he is back: his seat is no longer away (``Game.back``). True when it
+        was (everyone got a ``table_update``)."""
         self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
-        if seat.away and seat.session is not None:
-            seat.set_away(False)
-            self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
-            log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index + 1)
-            self.table_update()
-            if self.game is not None:
-                self.game.back(seat, snapshot)
+        if not (seat.away and seat.session is not None):
+            return False
+        seat.set_away(False)
+        self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
+        log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index + 1)
+        self.table_update()
+        if self.game is not None:
+            self.game.back(seat, snapshot)
+        return True
 
     def restore_people(
         self, seats: list[Seat], spectators: list[Session], host: int | None, deals_played: int

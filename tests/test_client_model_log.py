@@ -13,7 +13,7 @@ from neveryu.client.ui.texts import Texts
 # -- what the log says: per table, names of their time, the recap, who came and went ----------
 
 
-def _seats(*names, away=()):
+def _seats(*names, away=(), absent=()):
     return [
         {
             "seat": i,
@@ -21,17 +21,18 @@ def _seats(*names, away=()):
             "bot": "sharp" if n and n.startswith("bot") else None,
             "ready": True,
             "away": i in away,
+            "absent": i in absent,
         }
         for i, n in enumerate(names)
     ]
 
 
-def _table(tid, *names, away=(), spectators=0, state="playing"):
+def _table(tid, *names, away=(), absent=(), spectators=0, state="playing"):
     return {
         "id": tid,
         "variant": "verish",
         "state": state,
-        "seats": _seats(*names, away=away),
+        "seats": _seats(*names, away=away, absent=absent),
         "spectators": spectators,
     }
 
@@ -101,6 +102,45 @@ def test_a_drop_to_a_bot_a_return_and_spectators_are_told():
         "Someone is watching: 2 spectators now.",
         "A spectator left: 1 spectator now.",
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_drop_and_a_resume_within_the_grace_time_are_told_to_the_others_only(lang):
+    s = model.reduce_all(
+        [
+            {"t": "table_joined", "re": 1, "seat": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "table_update", "seq": 1, "ts": 0, "table": _table(1, "Ann", "Bob", absent=(1,))},
+            {"t": "table_update", "seq": 2, "ts": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "table_update", "seq": 3, "ts": 0, "table": _table(1, "Ann", "Bob", absent=(1,))},
+            {
+                "t": "table_update",
+                "seq": 4,
+                "ts": 0,
+                "table": _table(1, "Ann", "Bob", absent=(1,), away=(1,)),
+            },
+            {"t": "table_update", "seq": 5, "ts": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "table_update", "seq": 6, "ts": 0, "table": _table(1, "Ann", "Bob", absent=(0,))},
+            {"t": "table_update", "seq": 7, "ts": 0, "table": _table(1, "Ann", "Bob")},
+        ]
+    )
+    t = Texts(lang)
+    said = {
+        "en": [
+            "Bob's connection dropped: the table waits for Bob to come back.",
+            "Bob is back at the table.",
+            "Bob's connection dropped: the table waits for Bob to come back.",
+            "Bob's client dropped: a bot plays the seat until Bob is back.",
+            "Bob is back at the table.",
+        ],
+        "ru": [
+            "Bob: связь потеряна, стол ждёт возвращения.",
+            "Bob снова за столом.",
+            "Bob: связь потеряна, стол ждёт возвращения.",
+            "У Bob оборвалась связь: место играет бот, пока Bob не вернётся.",
+            "Bob снова за столом.",
+        ],
+    }
+    assert [t.log_line(s, x) for x in s.log[1:]] == said[lang]  # (Ann's own drop: not a line)
 
 
 def _deal(seq, hand=("6S", "7S")):

@@ -200,7 +200,8 @@ def _table_update(s: State, m: Msg, now: float) -> State:
 
 def _presence(before: State, after: State) -> State:
     """Say what a table summary changed that no other event tells: a player's seat went to a
-    bot (his client dropped, or his time ran out) or came back; spectators came or went."""
+    bot (his client dropped, or his time ran out) or came back, his connection dropped or came
+    back (``absent``); spectators came or went."""
     old = {x.get("seat"): x for x in before.seats}
     s = after
     recent = {(x.key, x.args.get("seat")) for x in before.log[-6:]}
@@ -212,6 +213,12 @@ def _presence(before: State, after: State) -> State:
             why = "timeout" if ("timed_out", seat) in recent else "dropped"
             s = add_log(s, "away_" + why, seat=seat)
         elif prev.get("away") and not x.get("away"):
+            s = add_log(s, "back", seat=seat)
+        elif seat == after.seat:  # (one's own drop: the client tells it as it happens)
+            continue
+        elif x.get("absent") and not prev.get("absent"):
+            s = add_log(s, "absent", seat=seat)
+        elif prev.get("absent") and not x.get("absent"):
             s = add_log(s, "back", seat=seat)
     watching, watched = (
         as_int((after.table or {}).get("spectators")),

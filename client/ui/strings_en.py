@@ -70,6 +70,7 @@ EN: dict[str, str] = {
     "seat.empty": "free",
     "seat.ready": "ready",
     "seat.away": "away",
+    "seat.absent": "offline",
     "out_place": "out {place}",
     "dealer_mark": "dealer",
     "host_mark": "host",

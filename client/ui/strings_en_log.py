@@ -117,6 +117,7 @@ EN_LOG: dict[str, str] = {
     "log.away_dropped": "{name}'s client dropped: a bot plays the seat until {name} is back.",
     "log.away_timeout": "A bot plays {name}'s seat until {name} is back (s).",
     "log.back": "{name} is back at the table.",
+    "log.absent": "{name}'s connection dropped: the table waits for {name} to come back.",
     "log.back_you": "You have your seat back.",
     "log.away_dropped_you": "Your client dropped: a bot played your seat until you were back.",
     "log.away_timeout_you": "A bot plays your seat until you are back (s).",

@@ -66,6 +66,7 @@ RU: dict[str, str] = {
     "seat.empty": "свободно",
     "seat.ready": "готов",
     "seat.away": "отошёл",
+    "seat.absent": "нет связи",
     "out_place": "вышел {place}-м",
     "dealer_mark": "сдаёт",
     "host_mark": "хозяин",
