@@ -51,8 +51,8 @@ SEAT_SUMMARY = Ref(
             "absent": Field(
                 Bool(),
                 required=False,
-                doc="the player's connection is down: his seat waits for him (then a bot plays it:"
-                " away); absent: false, and from servers older than v1.2",
+                doc="the player's connection has been down for a second or more: his seat waits for"
+                " him (then a bot plays it: away); absent: false, and from servers older than v1.2",
             ),
             "tag": Field(
                 Str(4, 4),
