@@ -50,9 +50,11 @@ def _welcome(s: State, m: Msg, now: float) -> State:
     )
     table = m.get("table")
     if isinstance(table, dict):
-        if s.screen != "table" or (s.table or {}).get("id") != table.get("id"):
+        same = s.screen == "table" and (s.table or {}).get("id") == table.get("id")
+        then = tuple(s.seats) if same else ()  # a client started again: not known
+        if not same:
             s = switch_log(s, table.get("id"))
-        s = seat_table(attrs.evolve(s, screen="table"), table, m.get("seat"))
+        s = seat_table(attrs.evolve(s, screen="table", seats_then=then), table, m.get("seat"))
         s = attrs.evolve(s, variant=str(table.get("variant") or s.variant))
     elif s.screen != "lobby":
         s = attrs.evolve(switch_log(s, None), screen="lobby", table=None, seat=None, names=NO_NAMES)
@@ -189,7 +191,7 @@ def _table_update(s: State, m: Msg, now: float) -> State:
         return attrs.evolve(s, tables=tables)
     before = s
     was_away = s.seat_info().get("away")
-    s = attrs.evolve(seat_table(s, table, s.seat), tables=tables)
+    s = attrs.evolve(seat_table(s, table, s.seat), tables=tables, seats_then=None)
     s = _presence(before, s)
     turn_ms = table.get("turn_ms")
     if was_away and not s.seat_info().get("away") and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
@@ -200,8 +202,11 @@ def _table_update(s: State, m: Msg, now: float) -> State:
 
 def _presence(before: State, after: State) -> State:
     """Say what a table summary changed that no other event tells: a player's seat went to a
-    bot (his client dropped, or his time ran out) or came back; spectators came or went."""
-    old = {x.get("seat"): x for x in before.seats}
+    bot (his client dropped, or his time ran out) or came back; spectators came or went. After
+    a resume the seats compared with are those before it (``State.seats_then``): the welcome's
+    are as they are now, the events replayed after it as they were then."""
+    then = before.seats if before.seats_then is None else before.seats_then
+    old = {x.get("seat"): x for x in then}
     s = after
     recent = {(x.key, x.args.get("seat")) for x in before.log[-6:]}
     for x in after.seats:
