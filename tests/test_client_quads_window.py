@@ -492,3 +492,17 @@ def test_no_in_a_quads_window_says_whose_call_it_is_not_that_it_is_not_ones_turn
         "Сейчас не вам решать: Ann только что взял стопку и может сбросить четвёрки; потом ходите вы."
     )
     assert sent == []
+
+
+def test_the_line_modes_pages_leave_the_window_to_its_own_lines():
+    """The line mode says the window in its own lines: a page asked for meanwhile (``top``,
+    ``scores``) is the page alone, without the banner the full-screen dialog shows."""
+    from neveryu.client.plain import answers
+    from neveryu.client.plain.actions import PlainController
+    from neveryu.client.plain.words import PlainTexts
+
+    c = PlainController(PlainTexts("en"), lambda request: None, clock=lambda: 100.0)
+    for m in take(ANN, quads=True):
+        c.receive(m)
+    assert answers.page(c, "players", variant="verish")[0] == "Leaderboard: verish"
+    assert answers.page(c, "scores")[0] == "The match so far: deal 1 of 3."

@@ -78,8 +78,8 @@ def dialog_text(c: Controller) -> StyleAndTextTuples:
     """The open dialog's text (empty when none is open); first, when it covers this seat's own
     quads window, that window, its countdown and its keys."""
     if c.quads_over_dialog():
-        return [*_quads_banner(c), *_dialog_text(c)]
-    return _dialog_text(c)
+        return [*_quads_banner(c), *dialog_page(c)]
+    return dialog_page(c)
 
 
 def _quads_banner(c: Controller) -> StyleAndTextTuples:
@@ -92,7 +92,9 @@ def _quads_banner(c: Controller) -> StyleAndTextTuples:
     return [*out, ("", "\n")]
 
 
-def _dialog_text(c: Controller) -> StyleAndTextTuples:
+def dialog_page(c: Controller) -> StyleAndTextTuples:
+    """The open dialog's own text, without the quads window's banner (the line mode says that
+    window in its own lines)."""
     d = c.dialog
     if d is None:
         return []
