@@ -114,6 +114,23 @@ def test_the_keys_step_jump_and_change_the_view():
     assert (c.index, c.view, c.dialog) == (0, 0, None)
 
 
+@pytest.mark.parametrize("over_client", [False, True])
+def test_the_bar_and_the_help_say_what_q_does(over_client):
+    """``neveryu replay``: q quits; a deal opened with p over the client's screen: q goes back to
+    it. PgUp/PgDn scroll the log; Home and End are the deal's start and end, not the log's."""
+    from neveryu.client.ui import keybar
+    from neveryu.client.ui.pages import dialog_text
+
+    record, _ = played_deals("verish", 1, seed=6)[0]
+    c = ReplayController(Texts("en"), Replay(deal_of(record)), over_client=over_client)
+    assert [(k.key, k.label) for k in keybar.entries(c)][-1] == ("q", "back" if over_client else "quit")
+    c.open_help()
+    help_text = "".join(f[1] for f in dialog_text(c))
+    q_line = "close the replay: back to the client's screen" if over_client else "quit"
+    assert f"q (й)       {q_line}\n" in help_text
+    assert "PgUp PgDn   scroll the log (the mouse wheel too)\n" in help_text
+
+
 def test_no_reveal_left_is_said():
     record, _ = played_deals("verish", 1, seed=6)[0]
     c = ReplayController(Texts("en"), Replay(deal_of(record)))

@@ -67,9 +67,12 @@ HELP_REPLAY = (
     ("v (м)", "help.replay.view"),
     ("Tab", "help.scores"),
     ("r (к)", "help.rules"),
-    ("PgUp PgDn", "help.scroll"),
+    ("PgUp PgDn", "help.scroll_table"),  # Home and End go to the deal's start and end
     ("?", "help.help"),
     ("q (й)", "help.replay.quit"),
+)
+HELP_REPLAY_OVER_CLIENT = tuple(  # a deal opened with p: q goes back to the client's screen
+    (key, "help.replay.back" if what == "help.replay.quit" else what) for key, what in HELP_REPLAY
 )
 KEY_COLUMN = 12
 
@@ -152,7 +155,7 @@ def _help(c: Controller) -> StyleAndTextTuples:
     t, s = c.t, c.state
     out: StyleAndTextTuples = []
     if c.replay is not None:
-        out += _keys(t, HELP_REPLAY)
+        out += _keys(t, HELP_REPLAY_OVER_CLIENT if c.replay.over_client else HELP_REPLAY)
         out.append(("", "\n" + t("help.replay") + "\n\n"))
         return out + _rules(c)
     if s.screen == "table":

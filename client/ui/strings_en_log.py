@@ -51,6 +51,8 @@ EN_LOG: dict[str, str] = {
     "help.replay.ends": "the deal as it was dealt; as it ended",
     "help.replay.view": "every hand, then each seat as it saw the deal (1–9: that seat)",
     "help.replay.quit": "quit",
+    "help.replay.back": "close the replay: back to the client's screen",
+    "keys.replay.back": "back",
     "help.replay": "A recorded deal, replayed through the rules from its deck and its actions: the screen is the table's, as the view chosen saw it.",
     "help.variants": "The variants:",
     "help.options": "Options of neveryu join and play: --bell and --title (the terminal says when it is your turn or someone names you), --confirm-calls (press n or y twice), --no-mouse, --ascii, --lang ru|en.",
