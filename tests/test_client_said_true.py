@@ -109,6 +109,29 @@ def test_quitting_where_no_match_is_on_says_the_seat_waits_only_a_while():
     )
 
 
+@pytest.mark.parametrize("state", ["waiting", "playing"])
+def test_a_spectator_is_told_how_to_come_back_watching_not_that_a_seat_is_kept(state):
+    from test_client_app import SEATS
+
+    from neveryu.client.ui.controller import Controller
+    from neveryu.client.ui.pages import dialog_text
+    from neveryu.client.ui.session import exit_note
+
+    c = Controller(Texts("en"), lambda r: None, clock=lambda: 100.0)
+    table = {"id": 2, "variant": "verish", "state": state, "seats": SEATS}
+    c.receive({"t": "welcome", "re": 1, "server": {"name": "test"}, "session": "tok"})
+    c.receive({"t": "table_joined", "re": 2, "seat": None, "table": table})
+    assert exit_note(c, "h:1", "neveryu join h:1") == (
+        "You were watching table 2: the server keeps your place only a short while (30 s, unless the"
+        " server is set otherwise). To come back watching before that: neveryu join h:1"
+    )
+    c.open_help()  # no hand to move across: Home and End scroll the log; q stops watching
+    help_text = "".join(f[1] for f in dialog_text(c))
+    assert "your hand" not in help_text and "your seat" not in help_text
+    assert "PgUp PgDn   scroll the log (Home, End; the mouse wheel too)\n" in help_text
+    assert "q (й)       stop watching: back to the lobby\n" in help_text
+
+
 def test_neveryu_play_keeps_no_game_once_its_match_is_over():
     from neveryu.client.ui.session import exit_note, seat_kept
 

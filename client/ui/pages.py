@@ -49,6 +49,17 @@ HELP_PLAY = tuple(  # neveryu play: q ends the game, Ctrl-C keeps it for next ti
     (key, {"help.leave": "help.leave_play", "help.ctrl_c": "help.ctrl_c_play"}.get(what, what))
     for key, what in HELP_TABLE
 )
+HELP_WATCH = (  # a spectator: no hand, and Home and End scroll the log
+    ("/", "help.chat"),
+    ("Tab", "help.scores"),
+    ("r (к)", "help.rules"),
+    ("p (з)", "help.deals"),
+    ("PgUp PgDn", "help.scroll"),
+    ("?", "help.help"),
+    ("q (й)", "help.leave_watch"),
+    ("Ctrl-C", "help.ctrl_c_watch"),
+    ("Esc", "help.esc"),
+)
 HELP_LOBBY = (
     ("help.k.choose", "help.choose"),
     ("Enter", "help.join"),
@@ -159,7 +170,7 @@ def _help(c: Controller) -> StyleAndTextTuples:
         out.append(("", "\n" + t("help.replay") + "\n\n"))
         return out + _rules(c)
     if s.screen == "table":
-        out += _keys(t, HELP_PLAY if c.leave_quits else HELP_TABLE)
+        out += _keys(t, HELP_WATCH if s.seat is None else HELP_PLAY if c.leave_quits else HELP_TABLE)
         out.append(("", "\n" + t("help.bar") + "\n"))
         rules = _rules(c)
         if rules:

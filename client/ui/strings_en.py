@@ -380,6 +380,8 @@ EN: dict[str, str] = {
     "help.ctrl_c_play": "quit at once; the game is kept, and next time you are offered to go on with it",
     "help.leave_play": "quit and end the game (asks first during a deal)",
     "help.esc": "close a dialog; Esc never plays",
+    "help.leave_watch": "stop watching: back to the lobby",
+    "help.ctrl_c_watch": "quit at once; neveryu join, run again soon, brings you back watching",
     "help.choose": "choose a table",
     "help.join": "sit at the table (asks its password if it has one)",
     "help.watch": "watch the table",

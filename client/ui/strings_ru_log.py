@@ -192,6 +192,7 @@ RU_LOG: dict[str, str] = {
     "fair_problem.mine_dropped": "ваш вклад приняли, но не использовали",
     "exit.seat_waits": "За столом {table} матч не идёт: ваше место ждёт вас недолго (30 с, если на сервере не задано иное), потом освобождается, а стол закрывается, если за ним никого не осталось. Чтобы вернуться до этого: {command}",
     "exit.seat_kept": "Ваше место за столом {table} сохранено. Чтобы вернуться: {command}",
+    "exit.watch_kept": "Вы смотрели стол {table}: сервер помнит вас недолго (30 с, если на сервере не задано иное). Чтобы вернуться к просмотру до этого: {command}",
     "exit.recorded": "Записано: {deals}, в {path}. {neveryu} history покажет их список, {neveryu} replay НОМЕР — одну.",
     "exit.recorded_db": "Записано: {deals}, в {path}. {neveryu} history покажет их список, {neveryu} replay НОМЕР — одну; обеим нужен --db с этим файлом.",
     "exit.recorded_same_db": "Записано: {deals}. {neveryu} history покажет их список, {neveryu} replay НОМЕР — одну; обеим нужен тот же --db.",
