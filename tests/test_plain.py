@@ -211,7 +211,7 @@ def test_hand_before_a_seat_says_where_the_player_is_not_that_he_watches():
     welcome = {"t": "welcome", "re": 1, "proto": 1, "session": "s", "resumed": False}
     c.receive({**welcome, "table": None, "seat": None})
     assert c.state.screen == "lobby"
-    assert answers.hand_lines(c) == ["That key works at a table."]
+    assert answers.hand_lines(c) == ["That works only at a table."]  # no key: a command
     assert lines == []
 
 

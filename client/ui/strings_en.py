@@ -239,7 +239,7 @@ EN: dict[str, str] = {
     "select_n": "Select {lo}–{hi} cards (now {n}).",
     "select_exactly": "Select {cards} (now {n}).",
     # why a key did nothing
-    "no.lobby": "That key works at a table.",
+    "no.lobby": "That works only at a table.",
     "no.watching": "You are watching: spectators do not play.",
     "no.deal": "No deal is being played now.",
     "no.away": "You are away: press s first to take your seat back.",
@@ -247,6 +247,7 @@ EN: dict[str, str] = {
     "no.none_variant": "Declaring none is not part of this table's rules.",
     "no.quads_variant": "Quads are not discarded in this variant.",
     "no.window_mine": "You have just taken the pile: discard your quads (d) or go on without (k). There is no set to answer now.",
+    "no.window_mine_none": "You have just taken the pile and hold no quads: k goes on. There is no set to answer now.",
     "no.window_theirs": "Not your call: {taker} has just taken the pile and may discard quads; then {name} plays.",
     "no.window_theirs_you": "Not your call yet: {taker} has just taken the pile and may discard quads; then you play.",
     "no.quads_now": "No quads to discard now.",

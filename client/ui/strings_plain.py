@@ -190,7 +190,7 @@ PLAIN_RU: dict[str, str] = {
     "plain.setting_bell": "Звонок {how}.",
     "plain.on": "включён",
     "plain.off": "выключен",
-    "plain.not_lobby": "Это делается в зале: сначала выйдите из-за стола.",
+    "plain.not_lobby": "Это делается в лобби: сначала выйдите из-за стола.",
     "plain.replay_step": "Шаг {step} из {steps}, {time}.",
     "plain.replay_start": "Партия {id}: Enter — следующий шаг, back — шаг назад, число — к этому шагу, start и end — к началу и концу, reveal и reveal back — к следующему или прошлому вскрытию, view — другой вид (view all, view N), hands — руки, q — конец просмотра.",
     "plain.replay_view": "Теперь: {view}.",
