@@ -23,6 +23,20 @@ def test_the_deck_is_said_in_words(lang, kind, said):
     assert Texts(lang).deck(kind) == said
 
 
+@pytest.mark.parametrize(
+    ("lang", "n", "said"),
+    [
+        ("ru", 1, "Матч выиграл ann: меньше всех проигранных партий."),
+        ("ru", 3, "Матч выиграли ann, bob и cid: меньше всех проигранных партий."),
+        ("en", 3, "ann, bob and cid won the match: fewest deals lost."),
+    ],
+)
+def test_the_match_winners_verb_agrees_with_how_many_they_are(lang, n, said):
+    t = Texts(lang)
+    names = "ann" if n == 1 else f"ann, bob {t('and')} cid"
+    assert t("scores.winner.losses", names=names, won=t.verb(n, "won")) == said
+
+
 def test_every_commands_help_is_plain_text_without_markup():
     from neveryu.client.cli import COMMANDS, build_parser
 

@@ -220,13 +220,21 @@ def _scores(c: Controller) -> StyleAndTextTuples:
             out.append(
                 (
                     "class:good",
-                    t("scores.winner." + board.scoring, names=t.names(names, board.first), n=len(board.first))
+                    t(
+                        "scores.winner." + board.scoring,
+                        names=t.names(names, board.first),
+                        won=t.verb(len(board.first), "won"),
+                    )
                     + "\n",
                 )
             )
         if board.last and board.scoring == "losses":
             out.append(
-                ("class:warn", t("scores.loser", names=t.names(names, board.last), n=len(board.last)) + "\n")
+                (
+                    "class:warn",
+                    t("scores.loser", names=t.names(names, board.last), lost=t.verb(len(board.last), "lost"))
+                    + "\n",
+                )
             )
     else:
         total = f"{board.deals}/{board.total}" if board.total else str(board.deals)
