@@ -330,3 +330,23 @@ def test_the_replay_offers_the_full_screen_viewers_moves_and_views():
     assert r.order("view 9") and r.view is None
     assert said == ["No seat 9: view all, or a seat from 1 to 4."]
     assert not r.order("chat hello") and not r.order("")
+
+
+def test_the_hosts_seat_commands_say_why_not_in_the_players_words():
+    """``free`` of a free seat and ``bot`` on a bot's seat are refused before anything is sent,
+    in the catalogue's words (the full-screen seats dialog's), not the server's English."""
+    from neveryu.client.plain.actions import PlainController
+
+    sent: list[dict] = []
+    c = PlainController(PlainTexts("ru"), sent.append, clock=lambda: 100.0)
+    seats = [
+        {"seat": 0, "name": "ann", "bot": None, "ready": False, "away": False},
+        {"seat": 1, "name": None, "bot": None, "ready": False, "away": False},
+        {"seat": 2, "name": "bot 3", "bot": "sharp", "ready": True, "away": False},
+    ]
+    table = {"id": 1, "variant": "verish", "state": "waiting", "seats": seats, "host": 0}
+    c.receive({"t": "welcome", "re": 1, "server": {"name": "test"}, "session": "tok"})
+    c.receive({"t": "table_joined", "re": 2, "seat": 0, "table": table})
+    c.host_seat("free", ("2",))
+    c.host_seat("bot", ("3",))
+    assert sent == [] and c.notices == ["Место 2 уже свободно.", "Место «Бот 3» уже занимает бот."]

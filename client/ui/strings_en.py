@@ -281,6 +281,7 @@ EN: dict[str, str] = {
     "host.present": "{name} is at the table: a bot takes only the seat of a player whose client has dropped, or who is away.",
     "host.bot_seat": "A bot already plays {name}'s seat.",
     "host.between_matches": "Seats are emptied only between matches.",
+    "host.free_already": "Seat {seat} is free already.",
     "seats.intro": "As the table's host you may give an absent or away player's seat to a bot, and between matches add or remove bots and remove a player. Everyone is told who did it.",
     "seats.bot": "bot, {level}",
     "seats.player": "player",
