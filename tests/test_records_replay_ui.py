@@ -155,7 +155,8 @@ def test_the_screen_shows_every_hand_or_one_seats():
     assert screen._hand_title() == "Every hand"
     c.go(-1)
     header = "".join(text for _style, text in Screen(ReplayController(Texts("en"), c.player))._header_text())
-    assert header.rstrip().endswith(f"replay of deal 7 · step 0/{c.index} · 0:00 · every hand")
+    # the steps counted from 1, as the line mode says them (client/plain/replay.py)
+    assert header.rstrip().endswith(f"replay of deal 7 · step 1/{c.index + 1} · 0:00 · every hand")
     c.show_seat(2)
     assert screen._hand_title() == "Bot 3's hand: 0 cards" and c.notice.text == "as Bot 3 saw it"
 
@@ -206,7 +207,7 @@ def test_neveryu_replay_in_tmux(tmp_path):
     try:
         tmux.start(f"{neveryu} replay 2 --db {db} --lang en; echo exit=$?; sleep 600", env=UTF8)
         screen = tmux.wait_for(lambda s: "Every hand" in s, what="the replay")
-        assert "replay of deal 2 · step 0/" in screen and "every hand" in screen
+        assert "replay of deal 2 · step 1/" in screen and "every hand" in screen
         tmux.keys("End")
         screen = tmux.wait_for(lambda s: "Deal 2/2 over" in s, what="the deal's end")
         tmux.keys("v")
