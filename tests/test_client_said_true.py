@@ -168,8 +168,8 @@ def test_a_finished_plain_game_is_not_offered_as_unfinished(tmp_path):
     assert player.done, lines[-10:]
     assert not any("To come back" in x for x in lines)
     assert lines[-1] == (
-        f"1 deal recorded in {db}: neveryu history lists them and neveryu replay ID shows one, each"
-        " with --db and that file."
+        f"1 deal recorded in {db}: neveryu history lists the recorded deals and neveryu replay ID shows one,"
+        " each with --db and that file."
     )
     slot = open_slot(f"play {db}", "ann", folder=tmp_path / "state")
     assert slot is not None and slot.kept is None
@@ -208,8 +208,8 @@ def test_a_kept_game_names_its_records_file_once(tmp_path):
             child.wait()
     assert lines[-2:] == [
         f"Your seat at table 1 is kept. To come back: neveryu play --db {db}",
-        "1 deal recorded: neveryu history lists them and neveryu replay ID shows one, each with the"
-        " same --db.",
+        "1 deal recorded: neveryu history lists the recorded deals and neveryu replay ID shows one, each with"
+        " the same --db.",
     ]
 
 
