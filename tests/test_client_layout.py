@@ -277,6 +277,13 @@ def test_a_stopped_server_leaves_a_lobby_with_no_stale_tables_and_one_message():
     lost = screen_for([welcome, {"t": "tables", "re": 2, "tables": tables}])[1]
     lost.receive({"t": "_connection", "status": "lost", "reason": "reset"})
     assert [k.key for k in keybar.entries(lost)] == ["?", "q"]  # the list stays, to come back on resume
+    lost_screen = Screen(lost)  # in the lobby no seat is kept: q just quits
+    assert plain(lost_screen._notice_text()) == (
+        "The connection is lost; the client is resuming your session. q quits."
+    )
+    at_table = screen_for(deal_messages())[1]
+    at_table.receive({"t": "_connection", "status": "lost", "reason": "reset"})
+    assert plain(Screen(at_table)._notice_text()).endswith("q quits (your seat is kept).")
     c.receive({"t": "bye", "seq": 3, "ts": 0, "reason": "shutdown"})
     assert lines(screen._lobby_lines(64, 10)) == ["Not connected: no tables to show."]
     assert [(k.key, k.label) for k in keybar.entries(c)] == [("?", "help"), ("q", "quit")]

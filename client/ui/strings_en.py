@@ -14,6 +14,7 @@ EN: dict[str, str] = {
     "conn.resuming": "resuming…",
     "conn.closed": "disconnected",
     "notice.lost": "The connection is lost; the client is resuming your session. q quits (your seat is kept).",
+    "notice.lost_seatless": "The connection is lost; the client is resuming your session. q quits.",
     "bye.shutdown": "q quits; when the server runs again, join it afresh.",
     "bye.replaced": "q quits: this session goes on in the other client.",
     "log.bye.shutdown": "The server has stopped.",
