@@ -373,7 +373,7 @@ EN: dict[str, str] = {
     "help.quads": "discard quads (verish: just after taking the pile; veryu: on your turn)",
     "help.decline": "go on without discarding quads (verish, just after taking the pile)",
     "help.deals": "your deals on this server: replay one, or read it as you saw it",
-    "help.none": "declare none of the rank due (hoyle, where the table allows it)",
+    "help.none": "declare none of the rank due (hoyle, hoyle-three: where the table allows it)",
     "help.ready": "ready, start the match, or take your seat back when away",
     "help.chat": "chat with the table",
     "help.scores": "the match's scores; the match-over page",
