@@ -360,7 +360,7 @@ EN: dict[str, str] = {
     "form.scoring.chips_per_card": "one per card left",
     # help
     "help.k.move": "←→ or h l",
-    "help.k.choose": "↑↓ or j k",
+    "help.k.choose": "↑↓ or k j",
     "help.move": "move across your hand",
     "help.k.rank": "↑↓ 2–9 T–A",
     "help.rank": "jump to the next or previous rank in your hand, or to the rank typed: 2–9, 1 or T (tens), J Q K A (with Shift)",

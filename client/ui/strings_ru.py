@@ -342,7 +342,7 @@ RU: dict[str, str] = {
     "form.scoring.chips_per_player": "по фишке с игрока",
     "form.scoring.chips_per_card": "по фишке за карту",
     "help.k.move": "←→ или h l",
-    "help.k.choose": "↑↓ или j k",
+    "help.k.choose": "↑↓ или k j",
     "help.move": "ходить по руке",
     "help.k.rank": "↑↓ 2–9 T–A",
     "help.rank": "к следующему или предыдущему рангу в руке или к набранному: 2–9, 1 или T (десятки), J Q K A (с Shift)",
