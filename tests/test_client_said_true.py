@@ -136,7 +136,7 @@ def test_a_spectator_is_told_how_to_come_back_watching_not_that_a_seat_is_kept(s
     c.receive({"t": "welcome", "re": 1, "server": {"name": "test"}, "session": "tok"})
     c.receive({"t": "table_joined", "re": 2, "seat": None, "table": table})
     assert exit_note(c, "h:1", "neveryu join h:1") == (
-        "You were watching table 2: the server keeps your place only a short while (30 s, unless the"
+        "You were watching table 2: the server keeps your session only a short while (30 s, unless the"
         " server is set otherwise). To come back watching before that: neveryu join h:1"
     )
     c.open_help()  # no hand to move across: Home and End scroll the log; q stops watching

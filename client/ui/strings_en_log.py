@@ -197,7 +197,7 @@ EN_LOG: dict[str, str] = {
     # after the screen closes
     "exit.seat_waits": "No match is on at table {table}: your seat waits for you only a short while (30 s, unless the server is set otherwise), then it is given up, and the table closes if nobody is left at it. To come back before that: {command}",
     "exit.seat_kept": "Your seat at table {table} is kept. To come back: {command}",
-    "exit.watch_kept": "You were watching table {table}: the server keeps your place only a short while (30 s, unless the server is set otherwise). To come back watching before that: {command}",
+    "exit.watch_kept": "You were watching table {table}: the server keeps your session only a short while (30 s, unless the server is set otherwise). To come back watching before that: {command}",
     "exit.recorded": "{deals} recorded in {path}: {neveryu} history lists the recorded deals, {neveryu} replay ID shows one.",
     "exit.recorded_db": "{deals} recorded in {path}: {neveryu} history lists the recorded deals and {neveryu} replay ID shows one, each with --db and that file.",
     "exit.recorded_same_db": "{deals} recorded: {neveryu} history lists the recorded deals and {neveryu} replay ID shows one, each with the same --db.",

@@ -149,7 +149,7 @@ PLAIN_RU: dict[str, str] = {
     "plain.seat_turn": "ходит",
     "plain.seat_dealer": "сдаёт",
     "plain.seat_away": "отошёл",
-    "plain.seat_out": "вышел, место {place}",
+    "plain.seat_out": "вышел {place}-м",
     "plain.seat_free": "свободно",
     "plain.seat_ready": "готов",
     "plain.seat_bot": "бот, {level}",

@@ -163,7 +163,7 @@ RU_LOG: dict[str, str] = {
     "quads.hidden_many": "четвёрки в закрытую: {count}",
     "log.stock_drawn": "{name} берёт из прикупа: {count}.",
     "log.timed_out": "{name}: время вышло, сервер сходил за него.",
-    "log.player_out": "{name} выходит (место {place}).",
+    "log.player_out": "{name} выходит {place}-м.",
     "log.deal_ended": "Партия окончена.",
     "log.deal_ended_loser": "Партия окончена: проиграл {name}. Вышли по порядку: {order}.",
     "log.deal_ended_winner": "Партия окончена: победил {name}.",
