@@ -260,6 +260,21 @@ def test_a_resume_says_who_went_away_and_came_back_as_it_happened_then(restarted
     ]
 
 
+def test_the_matchs_end_clearing_an_away_seat_is_no_coming_back():
+    """A seat whose time ran out is away until its player acts; the match's end clears it (no bot
+    plays between matches), which is not the player taking his seat back."""
+    s = model.reduce_all(
+        [
+            {"t": "table_joined", "re": 1, "seat": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "table_update", "seq": 2, "ts": 0, "table": _table(1, "Ann", "Bob", away=(0, 1))},
+            {"t": "table_update", "seq": 3, "ts": 0, "table": _table(1, "Ann", "Bob", away=(0,))},
+            {"t": "table_update", "seq": 4, "ts": 0, "table": _table(1, "Ann", "Bob", state="waiting")},
+        ]
+    )
+    said = [Texts("en").log_line(s, x) for x in s.log if x.key == "back"]
+    assert said == ["Bob is back at the table."]  # Bob came back; Ann's seat was only freed
+
+
 def test_a_forgotten_session_starts_afresh_in_the_lobby():
     s = model.reduce_all(
         [

@@ -209,6 +209,9 @@ def _presence(before: State, after: State) -> State:
     old = {x.get("seat"): x for x in then}
     s = after
     recent = {(x.key, x.args.get("seat")) for x in before.log[-6:]}
+    # The match's end clears every away seat (no bot plays between matches): nobody came back.
+    was, now = ((x.table or {}).get("state") for x in (before, after))
+    match_ended = was == "playing" and now != "playing"
     for x in after.seats:
         seat, prev = x.get("seat"), old.get(x.get("seat"))
         if prev is None or x.get("bot") or not x.get("name") or prev.get("name") != x.get("name"):
@@ -216,7 +219,7 @@ def _presence(before: State, after: State) -> State:
         if x.get("away") and not prev.get("away") and ("player_left", seat) not in recent:
             why = "timeout" if ("timed_out", seat) in recent else "dropped"
             s = add_log(s, "away_" + why, seat=seat)
-        elif prev.get("away") and not x.get("away"):
+        elif prev.get("away") and not x.get("away") and not match_ended:
             s = add_log(s, "back", seat=seat)
     watching, watched = (
         as_int((after.table or {}).get("spectators")),
