@@ -30,6 +30,8 @@ def test_a_unique_beginning_names_a_command():
     assert parse("n") == Command("no")
     assert parse("не верю") == Command("no")
     assert parse("Верю") == Command("yes")
+    assert parse("«Не верю!»") == Command("no")  # as the log writes the call
+    assert parse("Верю!") == Command("yes")
     assert parse("chat hi all") == Command("chat", ("hi", "all"), "hi all")
     assert parse("") == Command("enter")
 
