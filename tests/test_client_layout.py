@@ -44,6 +44,19 @@ def test_status_line_counts_down_on_the_local_clock():
     assert plain(status(c.state, c.t, clock[0])).endswith("0:00 left")
 
 
+@pytest.mark.parametrize("away", [False, True])
+def test_a_turn_of_unknown_time_says_the_clock_runs_only_for_a_player_not_away(away):
+    """A turn told without its time (replayed after a resume) at a timed table: the clock runs;
+    but not while the seat is away, where a bot plays it and no clock runs for the player."""
+    msgs = deal_messages()
+    msgs[1]["table"] = dict(msgs[1]["table"], turn_ms=15000)
+    msgs[1]["table"]["seats"] = [dict(SEATS[0], away=away), *SEATS[1:]]
+    msgs[3] = dict(msgs[3], time_ms=None)
+    _, c, clock = screen_for(msgs)
+    said = plain(status(c.state, c.t, clock[0]))
+    assert said.endswith("lead with queens" if away else "lead with queens · the clock runs (15 s a turn)")
+
+
 def test_only_the_legal_actions_are_offered_with_their_keys():
     _, c, _ = screen_for(deal_messages())
     bar = [(k.key, k.label) for k in keybar.entries(c)]
