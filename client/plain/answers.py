@@ -232,7 +232,7 @@ def page(c: PlainController, kind: str, **data: object) -> list[str]:
     before = c.dialog
     c.dialog = Dialog(kind, data=dict(data))
     try:
-        fragments = pages.dialog_text(c)
+        fragments = pages.dialog_page(c)
     finally:
         c.dialog = before
     return page_lines(fragments, c.t.lang)
