@@ -323,7 +323,7 @@ class Server:
         if session is not None and restarted:
             self.sessions[token] = session
         if session is None:
-            conn.fatal(protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req.id))
+            conn.fatal(protocol.error("BAD_RESUME", "no such session: it may have expired", re=req.id))
             return
         old = conn.attach(session)
         if isinstance(old, ClientConnection):
