@@ -9,7 +9,7 @@ from __future__ import annotations
 PROTOCOL_VERSION = 1
 """The protocol version this package speaks (``hello.proto`` is a [min, max] range of these)."""
 
-PROTOCOL_MINOR = 1
+PROTOCOL_MINOR = 2
 """The minor version within ``PROTOCOL_VERSION``: what was added since 1.0 (docs/PROTOCOL.md,
 "Versioning" and the changelog). A server says it in ``welcome.minor``; absent means 1.0."""
 

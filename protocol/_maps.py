@@ -48,6 +48,12 @@ SEAT_SUMMARY = Ref(
             "away": Field(
                 Bool(), doc="the player dropped or ran out of time: a bot plays for him until he is back"
             ),
+            "absent": Field(
+                Bool(),
+                required=False,
+                doc="the player's connection has been down for a second or more: his seat waits for"
+                " him (then a bot plays it: away); absent: false, and from servers older than v1.2",
+            ),
             "tag": Field(
                 Str(4, 4),
                 required=False,

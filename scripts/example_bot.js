@@ -191,6 +191,7 @@ function main() {
     if (me.plain && lay && me.hand.length >= lay.min)
       return ["lay", { cards: me.hand.slice().sort().slice(0, lay.min), rank: lay.ranks[0], count: lay.count_min ?? undefined }];
     if (legal.discard_quads && legal.discard_quads.length) return ["discard_quads", { ranks: legal.discard_quads }];
+    if (legal.decline_quads) return ["decline_quads", {}]; // verish: no quads to discard; the next set need not wait
     const impossible = me.last && me.last[1] + held(me.last[0]) > 4 * me.decks;
     const stuck = me.turn === me.seat && !lay && (legal.believe === null || legal.believe === undefined);
     if (challenge !== null && challenge !== undefined && (stuck || impossible)) return ["challenge", { set_no: challenge }];

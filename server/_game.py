@@ -66,6 +66,7 @@ class Game(SeatBots, DealNotes):
         self.salt = ""
         self.commitment = ""
         self.shuffle: Shuffle | None = None  # fair deal 2: the next deal's, then the one played
+        self.drawn: list[engine.Event] = []  # the first dealer's draw (lozh), for the deal's record
         self.fair: dict[str, Any] = {}  # the fair-deal fields of the deal played (deal_started)
         self.sent_legal: dict[int, engine.Legal] = {}  # what each seat was last told it may do
         self.told: set[int] = set()  # the seats sent an event of the deal since their last legal
@@ -94,7 +95,8 @@ class Game(SeatBots, DealNotes):
         match, seed, players = self.match, self.table.seed, len(self.seats)
         # An unseeded table's deck comes from the shuffle's seed, drawn from ``secrets``; the
         # match's random source, from ``secrets`` too (``match_rng``), only draws the first dealer.
-        for event in match.choose_dealer():  # the first dealer's draw (lozh): public, before the seed
+        self.drawn = match.choose_dealer()  # the first dealer's draw (lozh): public, before the seed
+        for event in self.drawn:
             self._send(event)
         assert match.dealer is not None
         deal_no, kind = self.deal_no + 1, self.table.rules.deck_for(players)
@@ -149,7 +151,8 @@ class Game(SeatBots, DealNotes):
         self.commitment = _wire.commitment(self.salt, deal.deck_order or ())
         self.fair = shuffle.started_fields()
         self._seat_deal(deal, shuffle.deal_no, opening)
-        self._note_deal(deal, opening)
+        self._note_deal(deal, [*self.drawn, *opening])  # the record keeps the draw (RECORDS.md)
+        self.drawn = []
         if self.journal is not None:
             self.journal.dealt(self)
         log.info("table %d: deal %d begins (dealer: seat %d)", self.table.id, self.deal_no, deal.dealer + 1)

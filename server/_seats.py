@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 class Seat:
     """One seat. A bot seat has a ``strength`` (its bot's); a player's seat has none, and a
     ``session`` while somebody holds it (None: free). ``away``: a bot plays a player's seat
-    until he is back (the game's bot of the seat, ``_game_bots.SeatBot``)."""
+    until he is back (the game's bot of the seat, ``_game_bots.SeatBot``). ``absent``: the
+    table told that its player's connection is down (``_table_deadlines``), until he is back."""
 
     def __init__(self, index: int, strength: str | None = None) -> None:
         self.index = index
@@ -22,6 +23,7 @@ class Seat:
         self.session: Session | None = None
         self.ready = strength is not None
         self.away = False
+        self.absent = False
 
     @classmethod
     def restored(
@@ -41,12 +43,18 @@ class Seat:
 
     def take(self, session: Session) -> None:
         """``session``'s person takes the seat (``join_table``): not ready yet, not away."""
-        self.session, self.name, self.ready, self.away = session, session.name, False, False
+        self.session, self.name, self.ready, self.away, self.absent = (
+            session,
+            session.name,
+            False,
+            False,
+            False,
+        )
 
     def free(self, playing: bool) -> None:
         """The seat's person leaves it (or is removed): during a match (``playing``) a bot plays
         it, away, until someone takes it; between matches it is free and nameless."""
-        self.session, self.ready = None, False
+        self.session, self.ready, self.absent = None, False, False
         if playing:
             self.away = True
         else:
@@ -67,6 +75,10 @@ class Seat:
     def set_away(self, away: bool) -> None:
         """A bot plays the person's seat (``away``) until he is back, or no more."""
         self.away = away
+
+    def set_absent(self, absent: bool) -> None:
+        """The table told that the person's connection is down (``absent``), or back."""
+        self.absent = absent
 
     def match_ended(self) -> None:
         """The match ended: a person's seat is neither ready nor away; a free one is nameless."""
@@ -94,6 +106,7 @@ class Seat:
             "bot": self.strength,
             "ready": self.ready,
             "away": self.away,
+            "absent": self.absent,
         }
         if self.session is not None and self.session.player is not None:
             out["tag"] = tag_of(self.session.player)

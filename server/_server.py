@@ -26,7 +26,7 @@ from ._connection import ClientConnection
 from ._lobby import TABLE_REQUESTS, schema, variants_info, welcome
 from ._password import Guard
 from ._restore import Restored, restore_tables
-from ._session import Session, forget_gone
+from ._session import Session, forget_gone, forget_oldest_gone
 from ._settings import TableError, TableSettings
 from ._table import Table
 from ._text import blank, shown
@@ -153,9 +153,8 @@ class Server:
         log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.tables))
         for table in list(self.tables.values()):
             table.close("the server is shutting down", keep=self._keep_tables)
-        if not self._keep_tables and self.records.journal is not None:
-            for session in self.sessions.values():  # told bye "shutdown": nothing to resume
-                self.records.journal.session_gone(session.key)
+        if not self._keep_tables:  # told bye "shutdown": nothing to resume
+            self._forgotten([session.key for session in self.sessions.values()])
         for conn in list(self.connections):
             conn.bye("shutdown")
         with trio.move_on_after(self.config.limits.shutdown_ms / 1000):
@@ -169,10 +168,12 @@ class Server:
         while True:
             await trio.sleep(max(grace / 2, 0.05))
             now = trio.current_time()
-            gone = forget_gone(self.sessions, now, grace) + self.restored.forget_gone(now, grace)
-            if self.records.journal is not None:  # (nothing is left to resume after a restart)
-                for key in gone:
-                    self.records.journal.session_gone(key)
+            self._forgotten(forget_gone(self.sessions, now, grace) + self.restored.forget_gone(now, grace))
+
+    def _forgotten(self, keys: list[str]) -> None:
+        """The sessions of ``keys`` are forgotten: nothing is left to resume after a restart either."""
+        if self.records.journal is not None:
+            self.records.journal.sessions_gone(keys)
 
     # -- one connection -----------------------------------------------------------------------
 
@@ -215,10 +216,9 @@ class Server:
             log.warning("refusing connections: too many (%d, the last from %s)", self._refused, address)
             self._refusal_logged, self._refused = now, 0
         full = protocol.error("SERVER_FULL", "the server takes no more connections")
-        refusal = protocol.Error.of(full).to_wire()
         with trio.move_on_after(REFUSE_S):
             try:
-                await stream.send_all(protocol.encode_frame(refusal))
+                await stream.send_all(protocol.encode_frame(protocol.Error.of(full).to_wire()))
                 await stream.send_eof()  # type: ignore[attr-defined]
                 while await stream.receive_some(4096):  # let the client read it before the close
                     pass
@@ -309,11 +309,12 @@ class Server:
         player = person_key(req.player_key) if req.player_key is not None else None
         session = Session(name, cfg.limits.replay, conn.address, player)
         self.sessions[session.token] = session
+        self._forgotten(forget_oldest_gone(self.sessions, conn.address, cfg.limits.max_per_address))
         if self.records.journal is not None:  # (so that it resumes after a restart too)
             self.records.journal.session(session.key, session.name, session.player)
         conn.attach(session)
-        client = req.client
-        log.info("%s says hello (%r %r)", conn, client["name"], client["version"])  # %r: no log injection
+        client = req.client  # (%r below: no log injection)
+        log.info("%s says hello (%r %r)", conn, client["name"], client["version"])
         session.reply(req, welcome(self.config, session, self.records.on, resumed=False))
 
     def _resume(self, conn: ClientConnection, req: protocol.Hello, token: str, last_seq: int) -> None:
@@ -322,7 +323,7 @@ class Server:
         if session is not None and restarted:
             self.sessions[token] = session
         if session is None:
-            conn.fatal(protocol.error("BAD_RESUME", "no such session (it may have expired)", re=req.id))
+            conn.fatal(protocol.error("BAD_RESUME", "no such session: it may have expired", re=req.id))
             return
         old = conn.attach(session)
         if isinstance(old, ClientConnection):

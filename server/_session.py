@@ -82,6 +82,24 @@ def forget_gone(sessions: dict[str, Session], now: float, grace_s: float) -> lis
     return gone
 
 
+def forget_oldest_gone(sessions: dict[str, Session], address: str, keep: int) -> list[str]:
+    """Forget the oldest of ``address``'s sessions that are gone and hold no seat (those
+    ``forget_gone`` forgets once their grace time ends) until at most ``keep`` are left, so that
+    connecting, saying hello and closing again and again keeps no more than ``keep`` of them.
+    Returns their ``key``s."""
+    gone = [
+        k for k, s in sessions.items() if s.address == address and s.dropped_at is not None and s.seat is None
+    ]
+    gone.sort(key=lambda k: sessions[k].dropped_at or 0.0)  # (stable: the older session first on a tie)
+    forgotten = []
+    for k in gone[: max(0, len(gone) - keep)]:
+        session = sessions.pop(k)
+        if session.table is not None:
+            session.table.remove(session, "dropped")
+        forgotten.append(session.key)
+    return forgotten
+
+
 def wall_ms() -> int:
     """Unix wall-clock time in integer milliseconds (the ``ts`` of events; display only)."""
     return time.time_ns() // 1_000_000

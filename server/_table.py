@@ -25,7 +25,7 @@ from ._outbox import batch
 from ._seats import Seat
 from ._session import Session
 from ._settings import TableSettings, table_seed
-from ._table_deadlines import FIRES, SEAT_FIRES
+from ._table_deadlines import ABSENT_AFTER_MS, FIRES, SEAT_FIRES
 from ._timers import REFEREE_DEADLINES, Deadline, TimerKey, Timers
 from .records.deal_notes import Keeper
 from .records.journal import Journal
@@ -102,6 +102,7 @@ class Table:
         the seat's contribution."""
         if session.table is self and session.seat is not None and self.seats[session.seat].session is session:
             self.timers.start(TimerKey(Deadline.GRACE, session.seat), self.settings.grace_ms)
+            self.timers.start(TimerKey(Deadline.ABSENT, session.seat), ABSENT_AFTER_MS)
             if self.game is not None:
                 self.game.seat_dropped(session.seat)
         self.check_empty()
@@ -115,10 +116,10 @@ class Table:
             return
         if restarted and session.seat is not None and self.game is not None:
             self.game.turn_afresh(session.seat)
-        if session.seat is not None:
-            self.back(self.seats[session.seat], snapshot=not snapshot)
+        told = session.seat is not None and self.back(self.seats[session.seat], snapshot=not snapshot)
         if snapshot:
-            session.event(protocol.TableUpdate.wire_map(table=self.summary))
+            if not told:
+                session.event(protocol.TableUpdate.wire_map(table=self.summary))
             if self.game is not None:
                 self.game.send_state(session, history="own")
         elif self.game is not None:
@@ -214,24 +215,6 @@ class Table:
             except Exception:
                 log.exception("table %d: deadline %s failed", self.id, key)
 
-    def grace_over(self, index: int) -> None:
-        """The grace time of seat ``index``'s dropped player ran out: between matches he gives
-        up the seat; during one a bot plays it, and the table closes if nobody is back."""
-        seat = self.seats[index]
-        session = seat.session
-        if session is None or session.connected:
-            return
-        if self.game is None:
-            self.remove(session, "dropped")
-            return
-        log.info("table %d: seat %d (%s) is away: a bot plays it", self.id, index + 1, seat.name)
-        seat.set_away(True)
-        if not self._people_here():  # the last grace ended and nobody is back: as if they left
-            self.close("its players left")
-            return
-        self.table_update()
-        self.game.after_events()
-
     # -- sending -----------------------------------------------------------------------------------
 
     def members(self) -> list[Session]:
@@ -273,7 +256,7 @@ class Table:
         self.refresh_summary()
         self.broadcast(protocol.TableUpdate.wire_map(table=self.summary))
 
-    def _people_here(self) -> bool:
+    def people_here(self) -> bool:
         """A person is connected at the table, or a dropped player's seat still waits for him."""
         return self._connected() or any(self._waits(s) for s in self.seats)
 
@@ -325,16 +308,23 @@ class Table:
         self.spectators.append(session)
         session.sit(self, None)
 
-    def back(self, seat: Seat, snapshot: bool = True) -> None:
-        """A player shows he is back: his seat is no longer away (``Game.back``)."""
+    def back(self, seat: Seat, snapshot: bool = True) -> bool:
+        """A player shows he is back: his seat is no longer away (``Game.back``) nor absent.
+        True when it was either (everyone got a ``table_update``)."""
         self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
-        if seat.away and seat.session is not None:
+        self.timers.cancel(TimerKey(Deadline.ABSENT, seat.index))
+        away = seat.away and seat.session is not None
+        if not (away or seat.absent):
+            return False
+        seat.set_absent(False)
+        if away:
             seat.set_away(False)
             self.timers.cancel(TimerKey(Deadline.BOT, seat.index))
             log.info("table %d: %s is back at seat %d", self.id, seat.name, seat.index + 1)
-            self.table_update()
-            if self.game is not None:
-                self.game.back(seat, snapshot)
+        self.table_update()
+        if away and self.game is not None:
+            self.game.back(seat, snapshot)
+        return True
 
     def restore_people(
         self, seats: list[Seat], spectators: list[Session], host: int | None, deals_played: int

@@ -30,6 +30,7 @@ class Deadline(enum.Enum):
     THINK = "think"
     BOT = "bot"
     GRACE = "grace"
+    ABSENT = "absent"
     NEXT_DEAL = "next_deal"
     CLOSE = "close"
     CONTRIBUTIONS = "contributions"
@@ -40,7 +41,7 @@ REFEREE_DEADLINES = frozenset({Deadline.WINDOW, Deadline.TIE, Deadline.QUADS, De
 
 
 class TimerKey(NamedTuple):
-    """One deadline of a table: what it is for, and for which seat (``BOT``, ``GRACE``)."""
+    """One deadline of a table: what it is for, and for which seat (``BOT``, ``GRACE``, ``ABSENT``)."""
 
     kind: Deadline
     seat: int | None = None

@@ -72,6 +72,7 @@ def test_play_takes_levels_and_strengths_alike():
 
     assert seats_and_bots("verish", None, None) == (4, ["sharp"] * 3)
     assert seats_and_bots("verish", None, "easy,Normal,sharp") == (4, ["random", "honest", "sharp"])
+    assert seats_and_bots("verish", None, "easy,normal") == (3, ["random", "honest"])  # as --help says
     with pytest.raises(ValueError, match="unknown bot level 'genius'"):
         seats_and_bots("verish", None, "genius")
 

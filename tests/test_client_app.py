@@ -14,6 +14,7 @@ from prompt_toolkit.output import DummyOutput
 from neveryu.client.ui import keybar
 from neveryu.client.ui.app import build_app
 from neveryu.client.ui.controller import Controller
+from neveryu.client.ui.pages import dialog_text
 from neveryu.client.ui.texts import Texts
 
 SEATS = [
@@ -259,6 +260,10 @@ def test_lobby_join_spectate_and_create():
     ]
     sent, _ = press(["j", "\r", "v"], msgs, leave_quits=False)
     assert sent == [{"t": "join_table", "table": 9}, {"t": "spectate", "table": 9}]
+    sent, c = press(["j", "k", "\r"], msgs, leave_quits=False)  # the help's "↑↓ or k j": k goes up
+    assert sent == [{"t": "join_table", "table": 7}]
+    c.open_help()
+    assert "↑↓ or k j   choose a table\n" in "".join(f[1] for f in dialog_text(c))
     # c: the form; right: verish -> veryu; down twice to bots, right: 1 -> 2 bots; Enter creates
     sent, _ = press(["c", "\x1b[C", "\x1b[B", "\x1b[B", "\x1b[C", "\r"], msgs, leave_quits=False)
     assert sent == [

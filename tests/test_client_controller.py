@@ -230,6 +230,17 @@ def test_the_host_confirms_before_a_player_loses_his_seat():
     assert sent[-1] == {"t": "seat_free", "seat": 2}
 
 
+def test_emptying_a_free_seat_says_it_is_free_in_the_players_language():
+    msgs = deal_messages()
+    msgs[1]["table"].update(host=0, state="waiting")
+    msgs[1]["table"]["seats"] = [SEATS[0], dict(SEATS[1], name=None, bot=None), SEATS[2]]
+    c, sent, _, _ = make(msgs, lang="ru")
+    c.open_seats()
+    c.dialog_move(1)
+    c.seat_free()
+    assert sent == [] and notice(c) == "Место 2 уже свободно."
+
+
 @pytest.mark.parametrize("playing", [True, False])
 def test_the_removed_player_reads_the_hosts_name_and_what_became_of_his_seat(playing):
     msgs = deal_messages()

@@ -44,6 +44,19 @@ def test_status_line_counts_down_on_the_local_clock():
     assert plain(status(c.state, c.t, clock[0])).endswith("0:00 left")
 
 
+@pytest.mark.parametrize("away", [False, True])
+def test_a_turn_of_unknown_time_says_the_clock_runs_only_for_a_player_not_away(away):
+    """A turn told without its time (replayed after a resume) at a timed table: the clock runs;
+    but not while the seat is away, where a bot plays it and no clock runs for the player."""
+    msgs = deal_messages()
+    msgs[1]["table"] = dict(msgs[1]["table"], turn_ms=15000)
+    msgs[1]["table"]["seats"] = [dict(SEATS[0], away=away), *SEATS[1:]]
+    msgs[3] = dict(msgs[3], time_ms=None)
+    _, c, clock = screen_for(msgs)
+    said = plain(status(c.state, c.t, clock[0]))
+    assert said.endswith("lead with queens" if away else "lead with queens · the clock runs (15 s a turn)")
+
+
 def test_only_the_legal_actions_are_offered_with_their_keys():
     _, c, _ = screen_for(deal_messages())
     bar = [(k.key, k.label) for k in keybar.entries(c)]
@@ -277,6 +290,13 @@ def test_a_stopped_server_leaves_a_lobby_with_no_stale_tables_and_one_message():
     lost = screen_for([welcome, {"t": "tables", "re": 2, "tables": tables}])[1]
     lost.receive({"t": "_connection", "status": "lost", "reason": "reset"})
     assert [k.key for k in keybar.entries(lost)] == ["?", "q"]  # the list stays, to come back on resume
+    lost_screen = Screen(lost)  # in the lobby no seat is kept: q just quits
+    assert plain(lost_screen._notice_text()) == (
+        "The connection is lost; the client is resuming your session. q quits."
+    )
+    at_table = screen_for(deal_messages())[1]
+    at_table.receive({"t": "_connection", "status": "lost", "reason": "reset"})
+    assert plain(Screen(at_table)._notice_text()).endswith("q quits (your seat is kept).")
     c.receive({"t": "bye", "seq": 3, "ts": 0, "reason": "shutdown"})
     assert lines(screen._lobby_lines(64, 10)) == ["Not connected: no tables to show."]
     assert [(k.key, k.label) for k in keybar.entries(c)] == [("?", "help"), ("q", "quit")]

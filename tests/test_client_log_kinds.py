@@ -95,6 +95,7 @@ CASES = [
     ("away_dropped", {"seat": 1}),
     ("back", {"seat": 0}),
     ("back", {"seat": 2}),
+    ("absent", {"seat": 1}),
     ("spectators_more", {"n": 2}),
     ("spectators_fewer", {"n": 1}),
     ("spectators_more", {"n": 2, "seat": 0}),

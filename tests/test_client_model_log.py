@@ -13,7 +13,7 @@ from neveryu.client.ui.texts import Texts
 # -- what the log says: per table, names of their time, the recap, who came and went ----------
 
 
-def _seats(*names, away=()):
+def _seats(*names, away=(), absent=()):
     return [
         {
             "seat": i,
@@ -21,17 +21,18 @@ def _seats(*names, away=()):
             "bot": "sharp" if n and n.startswith("bot") else None,
             "ready": True,
             "away": i in away,
+            "absent": i in absent,
         }
         for i, n in enumerate(names)
     ]
 
 
-def _table(tid, *names, away=(), spectators=0, state="playing"):
+def _table(tid, *names, away=(), absent=(), spectators=0, state="playing"):
     return {
         "id": tid,
         "variant": "verish",
         "state": state,
-        "seats": _seats(*names, away=away),
+        "seats": _seats(*names, away=away, absent=absent),
         "spectators": spectators,
     }
 
@@ -101,6 +102,45 @@ def test_a_drop_to_a_bot_a_return_and_spectators_are_told():
         "Someone is watching: 2 spectators now.",
         "A spectator left: 1 spectator now.",
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_drop_and_a_resume_within_the_grace_time_are_told_to_the_others_only(lang):
+    s = model.reduce_all(
+        [
+            {"t": "table_joined", "re": 1, "seat": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "table_update", "seq": 1, "ts": 0, "table": _table(1, "Ann", "Bob", absent=(1,))},
+            {"t": "table_update", "seq": 2, "ts": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "table_update", "seq": 3, "ts": 0, "table": _table(1, "Ann", "Bob", absent=(1,))},
+            {
+                "t": "table_update",
+                "seq": 4,
+                "ts": 0,
+                "table": _table(1, "Ann", "Bob", absent=(1,), away=(1,)),
+            },
+            {"t": "table_update", "seq": 5, "ts": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "table_update", "seq": 6, "ts": 0, "table": _table(1, "Ann", "Bob", absent=(0,))},
+            {"t": "table_update", "seq": 7, "ts": 0, "table": _table(1, "Ann", "Bob")},
+        ]
+    )
+    t = Texts(lang)
+    said = {
+        "en": [
+            "Bob's connection dropped: the table waits for Bob to come back.",
+            "Bob is back at the table.",
+            "Bob's connection dropped: the table waits for Bob to come back.",
+            "Bob's client dropped: a bot plays the seat until Bob is back.",
+            "Bob is back at the table.",
+        ],
+        "ru": [
+            "Bob: связь потеряна, стол ждёт возвращения.",
+            "Bob снова за столом.",
+            "Bob: связь потеряна, стол ждёт возвращения.",
+            "У Bob оборвалась связь: место играет бот, пока Bob не вернётся.",
+            "Bob снова за столом.",
+        ],
+    }
+    assert [t.log_line(s, x) for x in s.log[1:]] == said[lang]  # (Ann's own drop: not a line)
 
 
 def _deal(seq, hand=("6S", "7S")):
@@ -208,6 +248,71 @@ def test_a_restarted_client_rebuilds_the_deal_and_recaps_only_what_came_after_it
     )
     assert s.hand == ("6S", "7S") and s.my_turn and s.recap.args["sets"] == 1
     assert s.turn_deadline is None  # a replayed turn's time is not the time left now
+
+
+def _resumed_at_table(*names, away=()):
+    return {
+        "t": "welcome",
+        "re": 1,
+        "resumed": True,
+        "session": "tok",
+        "table": _table(1, *names, away=away),
+        "seat": 1,
+    }
+
+
+@pytest.mark.parametrize("restarted_client", [False, True])
+def test_a_resume_says_who_went_away_and_came_back_as_it_happened_then(restarted_client):
+    """The welcome tells the seats as they are now (Bob, seat 2, away); the events replayed after
+    it tell them as they were then: Ann's time ran out while Bob played on, then Bob's. No line
+    may say Bob came back before he went away."""
+    if restarted_client:
+        s = model.State(recap_seen=1)
+    else:
+        s = model.reduce_all(
+            [
+                {"t": "welcome", "re": 1, "server": {"name": "dorm"}, "session": "tok"},
+                {"t": "table_joined", "re": 2, "seat": 1, "table": _table(1, "Ann", "Bob")},
+                {"t": "_connection", "status": "lost", "reason": "reset"},
+            ]
+        )
+    s = model.reduce_all(
+        [
+            _resumed_at_table("Ann", "Bob", away=(1,)),
+            {"t": "timed_out", "seq": 2, "ts": 0, "seat": 0},
+            {"t": "table_update", "seq": 3, "ts": 0, "table": _table(1, "Ann", "Bob", away=(0,))},
+            {"t": "table_update", "seq": 4, "ts": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "timed_out", "seq": 5, "ts": 0, "seat": 1},
+            {"t": "table_update", "seq": 6, "ts": 0, "table": _table(1, "Ann", "Bob", away=(1,))},
+            {"t": "table_update", "seq": 7, "ts": 0, "table": _table(1, "Ann", "Bob")},  # resumed: back
+        ],
+        s,
+    )
+    said = [Texts("en").log_line(s, x) for x in s.log if x.key in ("timed_out", "away_timeout", "back")]
+    first = [] if restarted_client else ["A bot plays Ann's seat until Ann is back (s)."]
+    assert said == [
+        "Ann's time ran out; the server played for him.",
+        *first,
+        "Ann is back at the table.",
+        "Your time ran out; the server played for you.",
+        "A bot plays your seat until you are back (s).",
+        "You have your seat back.",
+    ]
+
+
+def test_the_matchs_end_clearing_an_away_seat_is_no_coming_back():
+    """A seat whose time ran out is away until its player acts; the match's end clears it (no bot
+    plays between matches), which is not the player taking his seat back."""
+    s = model.reduce_all(
+        [
+            {"t": "table_joined", "re": 1, "seat": 0, "table": _table(1, "Ann", "Bob")},
+            {"t": "table_update", "seq": 2, "ts": 0, "table": _table(1, "Ann", "Bob", away=(0, 1))},
+            {"t": "table_update", "seq": 3, "ts": 0, "table": _table(1, "Ann", "Bob", away=(0,))},
+            {"t": "table_update", "seq": 4, "ts": 0, "table": _table(1, "Ann", "Bob", state="waiting")},
+        ]
+    )
+    said = [Texts("en").log_line(s, x) for x in s.log if x.key == "back"]
+    assert said == ["Bob is back at the table."]  # Bob came back; Ann's seat was only freed
 
 
 def test_a_forgotten_session_starts_afresh_in_the_lobby():

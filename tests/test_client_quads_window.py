@@ -290,6 +290,23 @@ def test_the_taker_without_quads_is_offered_only_to_go_on():
     assert ("k", "go on") in bar and "d" not in dict(bar)
 
 
+@pytest.mark.parametrize(
+    ("quads", "said"),
+    [
+        (
+            True,
+            "You have just taken the pile: discard your quads (d) or go on without (k)."
+            " There is no set to answer now.",
+        ),
+        (False, "You have just taken the pile and hold no quads: k goes on. There is no set to answer now."),
+    ],
+)
+def test_a_call_in_the_takers_window_names_only_the_keys_that_work(quads, said):
+    c, sent, _ = controller(take(ANN, quads=quads))
+    c.challenge()
+    assert sent == [] and what_is_shown(c)[1] == said
+
+
 def test_the_taker_reads_it_in_russian():
     c, _, _ = controller(take(ANN, quads=True), lang="ru")
     status_line, notice, bar = what_is_shown(c)
@@ -478,8 +495,7 @@ def test_no_in_a_quads_window_says_whose_call_it_is_not_that_it_is_not_ones_turn
     ann, sent, _ = controller(take(ANN, quads=False))
     ann.challenge()
     assert ann.current_notice().text == (
-        "You have just taken the pile: discard your quads (d) or go on without (k)."
-        " There is no set to answer now."
+        "You have just taken the pile and hold no quads: k goes on. There is no set to answer now."
     )
     cid, sent, _ = controller(take(CID, quads=False))
     cid.challenge()
@@ -492,3 +508,17 @@ def test_no_in_a_quads_window_says_whose_call_it_is_not_that_it_is_not_ones_turn
         "Сейчас не вам решать: Ann только что взял стопку и может сбросить четвёрки; потом ходите вы."
     )
     assert sent == []
+
+
+def test_the_line_modes_pages_leave_the_window_to_its_own_lines():
+    """The line mode says the window in its own lines: a page asked for meanwhile (``top``,
+    ``scores``) is the page alone, without the banner the full-screen dialog shows."""
+    from neveryu.client.plain import answers
+    from neveryu.client.plain.actions import PlainController
+    from neveryu.client.plain.words import PlainTexts
+
+    c = PlainController(PlainTexts("en"), lambda request: None, clock=lambda: 100.0)
+    for m in take(ANN, quads=True):
+        c.receive(m)
+    assert answers.page(c, "players", variant="verish")[0] == "Leaderboard: verish"
+    assert answers.page(c, "scores")[0] == "The match so far: deal 1 of 3."

@@ -23,6 +23,20 @@ def test_the_deck_is_said_in_words(lang, kind, said):
     assert Texts(lang).deck(kind) == said
 
 
+@pytest.mark.parametrize(
+    ("lang", "n", "said"),
+    [
+        ("ru", 1, "Матч выиграл ann: меньше всех проигранных партий."),
+        ("ru", 3, "Матч выиграли ann, bob и cid: меньше всех проигранных партий."),
+        ("en", 3, "ann, bob and cid won the match: fewest deals lost."),
+    ],
+)
+def test_the_match_winners_verb_agrees_with_how_many_they_are(lang, n, said):
+    t = Texts(lang)
+    names = "ann" if n == 1 else f"ann, bob {t('and')} cid"
+    assert t("scores.winner.losses", names=names, won=t.verb(n, "won")) == said
+
+
 def test_every_commands_help_is_plain_text_without_markup():
     from neveryu.client.cli import COMMANDS, build_parser
 
@@ -109,6 +123,29 @@ def test_quitting_where_no_match_is_on_says_the_seat_waits_only_a_while():
     )
 
 
+@pytest.mark.parametrize("state", ["waiting", "playing"])
+def test_a_spectator_is_told_how_to_come_back_watching_not_that_a_seat_is_kept(state):
+    from test_client_app import SEATS
+
+    from neveryu.client.ui.controller import Controller
+    from neveryu.client.ui.pages import dialog_text
+    from neveryu.client.ui.session import exit_note
+
+    c = Controller(Texts("en"), lambda r: None, clock=lambda: 100.0)
+    table = {"id": 2, "variant": "verish", "state": state, "seats": SEATS}
+    c.receive({"t": "welcome", "re": 1, "server": {"name": "test"}, "session": "tok"})
+    c.receive({"t": "table_joined", "re": 2, "seat": None, "table": table})
+    assert exit_note(c, "h:1", "neveryu join h:1") == (
+        "You were watching table 2: the server keeps your session only a short while (30 s, unless the"
+        " server is set otherwise). To come back watching before that: neveryu join h:1"
+    )
+    c.open_help()  # no hand to move across: Home and End scroll the log; q stops watching
+    help_text = "".join(f[1] for f in dialog_text(c))
+    assert "your hand" not in help_text and "your seat" not in help_text
+    assert "PgUp PgDn   scroll the log (Home, End; the mouse wheel too)\n" in help_text
+    assert "q (й)       stop watching: back to the lobby\n" in help_text
+
+
 def test_neveryu_play_keeps_no_game_once_its_match_is_over():
     from neveryu.client.ui.session import exit_note, seat_kept
 
@@ -131,8 +168,8 @@ def test_a_finished_plain_game_is_not_offered_as_unfinished(tmp_path):
     assert player.done, lines[-10:]
     assert not any("To come back" in x for x in lines)
     assert lines[-1] == (
-        f"1 deal recorded in {db}: neveryu history lists them and neveryu replay ID shows one, each"
-        " with --db and that file."
+        f"1 deal recorded in {db}: neveryu history lists the recorded deals and neveryu replay ID shows one,"
+        " each with --db and that file."
     )
     slot = open_slot(f"play {db}", "ann", folder=tmp_path / "state")
     assert slot is not None and slot.kept is None
@@ -171,8 +208,8 @@ def test_a_kept_game_names_its_records_file_once(tmp_path):
             child.wait()
     assert lines[-2:] == [
         f"Your seat at table 1 is kept. To come back: neveryu play --db {db}",
-        "1 deal recorded: neveryu history lists them and neveryu replay ID shows one, each with the"
-        " same --db.",
+        "1 deal recorded: neveryu history lists the recorded deals and neveryu replay ID shows one, each with"
+        " the same --db.",
     ]
 
 

@@ -18,7 +18,7 @@ import trio
 
 from neveryu import protocol
 from neveryu.client import cli
-from neveryu.client.conformance import catalogue, probe, report, run_client
+from neveryu.client.conformance import answers, catalogue, patterns, probe, report, run_client
 
 ROOT = Path(__file__).resolve().parent.parent
 BEAT_MS = 300  # welcome.heartbeat_ms told; idle_ms is 4.5 times it
@@ -235,3 +235,41 @@ def test_the_probe_finds_a_card_shown_to_the_wrong_seat() -> None:
         probe.hidden_problem(state, None)
         == "a spectator got a state with a hand or a legal (6. Who sees what)"
     )
+
+
+def test_the_scripted_server_speaks_as_a_server_of_version_1_2() -> None:
+    """``welcome.minor`` 2, and every seat summary with its ``absent``; ``players`` seats other
+    players after the client, and ``$table.absent.N`` shows one of them absent."""
+    assert answers.welcome(1, 1000, 4500)["minor"] == 2
+    spec = {"variant": "verish", "seats": 3, "players": ["ann"]}
+    seats = answers.table(spec, "me", ready=True, playing=True)["seats"]
+    assert [(s["name"], s["bot"], s["absent"]) for s in seats] == [
+        ("me", None, False),
+        ("ann", None, False),
+        ("bot 3", "sharp", False),
+    ]
+    known = patterns.Known({}, {}, 0, "token", answers.table(spec, "me", ready=True, playing=True))
+    absent = patterns.fill({"t": "table_update", "table": "$table.absent.1"}, known)["table"]
+    assert [s["absent"] for s in absent["seats"]] == [False, True, False]
+    assert [s["absent"] for s in known.table["seats"]] == [False, False, False]  # (a copy changed)
+    with pytest.raises(catalogue.CaseError, match="no seat for the client"):
+        catalogue.parse(
+            "x",
+            {
+                "section": "s",
+                "about": "a",
+                "table": {"variant": "verish", "seats": 2, "players": ["a", "b"]},
+                "client": [{"quiet": 1}],
+            },
+        )
+
+
+def test_a_pattern_matches_a_list_item_by_item() -> None:
+    seats = [{"seat": 0, "name": "a", "absent": False}, {"seat": 1, "name": "b", "absent": True}]
+    assert patterns.mismatch([{"name": "a"}, {"absent": True}], seats) is None
+    assert patterns.mismatch([{}, {"absent": False}], seats) == "[1].absent should be False, not True"
+    assert patterns.mismatch({"seats": [{}, {"absent": False}]}, {"seats": seats}) == (
+        "seats[1].absent should be False, not True"
+    )
+    assert patterns.mismatch({"seats": [{}]}, {"seats": seats}).startswith("seats should be [{}], not [")
+    assert patterns.mismatch([1, 2], [1, 2]) is None and patterns.mismatch([1, 2], [2, 1]) is not None

@@ -6,6 +6,7 @@ change nothing. The seeded sweep of whole deals is tests/test_properties.py.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from test_properties import play, snapshot
@@ -330,3 +331,33 @@ def test_variant_parameters_are_those_of_rules_md(name):
     assert engine.variant("hoyle").set_bounds("2x52") == (1, 8)
     assert engine.variant("cheat").set_bounds("2x52") == (1, 4)  # seed 004: 1–4, one deck or two
     assert engine.variant("hoyle-three").set_bounds("2x52") == (3, 3)
+
+
+# -- the order of a hand (docs/RULES.md, "How the cards are dealt": its vector) ----------------------------
+
+
+def test_a_taken_pile_joins_the_hand_sorted_and_a_quad_takes_the_first_four_of_its_rank():
+    """The vector of RULES.md: `veryu`, 2×36; seat 0 holds ``before``, seat 1 lays the last card of
+    ``pile`` as a true 7 on the rest of it, seat 0 challenges and takes it all, then discards a
+    quad of 7 on his turn."""
+    text = (Path(__file__).parent.parent / "docs" / "RULES.md").read_text("utf-8")
+    block = text.split("```text vector hand order\n", 1)[1].split("```", 1)[0]
+    vector = {k.strip(): v.split() for k, v in (line.split("=") for line in block.splitlines())}
+    *older, laid = vector["pile"]
+    deal = Deal(
+        engine.variant("veryu", deck="2x36"),
+        deck="2x36",
+        dealer=0,
+        turn=1,
+        hands=[vector["before"], [laid, "8S", "8H"]],
+        pile=older,
+        rank=laid[0],
+    )
+    deal.apply(LaySet(1, (laid,), laid[0], None))
+    deal.apply(Challenge(0, 1))
+    assert deal.hands[0] == vector["after taking"]
+    deal.apply(LaySet(1, ("8S",), "8", None))
+    (discarded,) = deal.apply(DiscardQuads(0, ("7",)))
+    assert isinstance(discarded, engine.QuadsDiscarded)
+    assert list(discarded.cards) == vector["quad of 7"]
+    assert deal.hands[0] == vector["after discard"]

@@ -30,6 +30,8 @@ def test_a_unique_beginning_names_a_command():
     assert parse("n") == Command("no")
     assert parse("не верю") == Command("no")
     assert parse("Верю") == Command("yes")
+    assert parse("«Не верю!»") == Command("no")  # as the log writes the call
+    assert parse("Верю!") == Command("yes")
     assert parse("chat hi all") == Command("chat", ("hi", "all"), "hi all")
     assert parse("") == Command("enter")
 
@@ -211,7 +213,7 @@ def test_hand_before_a_seat_says_where_the_player_is_not_that_he_watches():
     welcome = {"t": "welcome", "re": 1, "proto": 1, "session": "s", "resumed": False}
     c.receive({**welcome, "table": None, "seat": None})
     assert c.state.screen == "lobby"
-    assert answers.hand_lines(c) == ["That key works at a table."]
+    assert answers.hand_lines(c) == ["That works only at a table."]  # no key: a command
     assert lines == []
 
 
@@ -330,3 +332,23 @@ def test_the_replay_offers_the_full_screen_viewers_moves_and_views():
     assert r.order("view 9") and r.view is None
     assert said == ["No seat 9: view all, or a seat from 1 to 4."]
     assert not r.order("chat hello") and not r.order("")
+
+
+def test_the_hosts_seat_commands_say_why_not_in_the_players_words():
+    """``free`` of a free seat and ``bot`` on a bot's seat are refused before anything is sent,
+    in the catalogue's words (the full-screen seats dialog's), not the server's English."""
+    from neveryu.client.plain.actions import PlainController
+
+    sent: list[dict] = []
+    c = PlainController(PlainTexts("ru"), sent.append, clock=lambda: 100.0)
+    seats = [
+        {"seat": 0, "name": "ann", "bot": None, "ready": False, "away": False},
+        {"seat": 1, "name": None, "bot": None, "ready": False, "away": False},
+        {"seat": 2, "name": "bot 3", "bot": "sharp", "ready": True, "away": False},
+    ]
+    table = {"id": 1, "variant": "verish", "state": "waiting", "seats": seats, "host": 0}
+    c.receive({"t": "welcome", "re": 1, "server": {"name": "test"}, "session": "tok"})
+    c.receive({"t": "table_joined", "re": 2, "seat": 0, "table": table})
+    c.host_seat("free", ("2",))
+    c.host_seat("bot", ("3",))
+    assert sent == [] and c.notices == ["Место 2 уже свободно.", "Место «Бот 3» уже занимает бот."]

@@ -6,6 +6,7 @@ ratings made again from the records alone (``rebuild``), and a file of records s
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -235,6 +236,21 @@ def test_one_player_in_several_seats_moves_by_the_sum_of_his_seats():
     assert rate([None, 2], {}, [1, 2]) == {2: one[2]}  # nobody's seat: rated from the prior
     low, high = interval(three[1])
     assert (low, high) == pytest.approx((three[1][0] - 2 * three[1][1], three[1][0] + 2 * three[1][1]))
+
+
+def test_the_rating_vector_of_players_md():
+    """docs/PLAYERS.md, "Ratings": its vector, to the last bit, and the hundredths sent."""
+    text = (Path(__file__).parent.parent / "docs" / "PLAYERS.md").read_text("utf-8")
+    block = text.split("```text vector rating\n", 1)[1].split("```", 1)[0]
+    want = {
+        int(k.split()[1]): tuple(float(x) for x in v.split())
+        for k, v in (line.split("=") for line in block.splitlines())
+    }
+    ranks = finishing_ranks((2, 0), 4)
+    assert ranks == [2, 3, 1, 3]
+    assert rate([1, 2, 2, None], {1: (27.0, 6.0)}, ranks) == want
+    mu, sigma = want[1]
+    assert [round(100 * x) for x in (mu, sigma, mu - 2 * sigma, mu + 2 * sigma)] == [2775, 595, 1585, 3965]
 
 
 def test_rebuild_reproduces_every_rating_and_statistic_exactly(tmp_path):

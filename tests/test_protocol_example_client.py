@@ -131,7 +131,7 @@ def test_example_client_plays_a_whole_deal(server_port, variant):
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     lines = result.stdout.splitlines()
-    assert lines[0] == "connected to neveryu (protocol 1.1)"
+    assert lines[0] == "connected to neveryu (protocol 1.2)"
     assert lines[1].startswith("table ") and f": {variant}, you at seat 0 with " in lines[1]
     assert any(line.startswith("the deal is over: ") for line in lines)
     assert lines[-2:] == [

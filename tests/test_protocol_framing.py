@@ -220,6 +220,10 @@ def test_unknown_type_before_hello_is_not_ready():
     assert summary(feed_whole(frame({"t": "dance", "id": 2}), prefix=())) == [("NOT_READY", True, 2)]
 
 
+def test_a_t_that_is_no_string_is_a_bad_message_before_hello_too():
+    assert summary(feed_whole(frame({"t": 5, "id": 3}), prefix=())) == [("BAD_MESSAGE", True, 3)]
+
+
 def test_error_of_an_exception():
     exc = ProtocolError("UNKNOWN_TYPE", "no", False, re=4)
     assert Error.of(exc).to_wire() == {

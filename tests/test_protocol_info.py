@@ -14,7 +14,7 @@ def test_protocol_info_prints_version_and_schema(capsys):
     assert main(["protocol-info"]) == 0
     out = capsys.readouterr().out
     head, _, rest = out.partition("\n\n")
-    assert head.splitlines()[0] == "neveryu protocol v1.1"
+    assert head.splitlines()[0] == "neveryu protocol v1.2"
     assert json.loads(rest) == protocol.build_schema()
 
 
@@ -30,7 +30,7 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
     command = [sys.executable, "-m", "neveryu.client.cli", "protocol-info"]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         assert proc.stdout is not None and proc.stderr is not None
-        assert proc.stdout.readline() == b"neveryu protocol v1.1\n"
+        assert proc.stdout.readline() == b"neveryu protocol v1.2\n"
         proc.stdout.close()
         errors = proc.stderr.read()
         assert proc.wait(timeout=60) == 1

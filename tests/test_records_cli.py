@@ -12,7 +12,7 @@ from records_checks import VALIDATOR
 from records_deals import played_deals
 
 from neveryu.client.cli import build_parser, main
-from neveryu.client.commands.serve import build_config
+from neveryu.client.commands.serve import build_config, history_command
 from neveryu.server import default_db_path, record_from_json
 from neveryu.server.records.database import connect
 from neveryu.server.records.deal_record import encode_actions
@@ -162,3 +162,10 @@ def test_serve_records_by_default_and_the_flags_change_it(tmp_path, monkeypatch)
     toml.write_text('record = "yes"\n', "utf-8")
     with pytest.raises(TypeError):
         build_config(parser.parse_args(["serve", "--config", str(toml)]))
+
+
+def test_serve_names_the_history_command_that_lists_its_records(tmp_path, monkeypatch):
+    monkeypatch.setenv("NEVERYU_DATA_DIR", str(tmp_path / "data"))
+    assert history_command(default_db_path()) == "neveryu history"
+    assert history_command(str(tmp_path / "data" / "." / "records.sqlite3")) == "neveryu history"
+    assert history_command(str(tmp_path / "my games.db")) == f"neveryu history --db '{tmp_path}/my games.db'"

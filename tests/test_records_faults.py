@@ -191,7 +191,10 @@ async def test_a_full_disk_turns_records_off_once_and_the_match_goes_on(tmp_path
     proc = subprocess.Popen(["unshare", "-m", "sh", "-c", script], stdout=subprocess.PIPE, text=True)
     try:
         port = int(re.search(r"port (\d+)", proc.stdout.readline()).group(1))
-        assert proc.stdout.readline().strip() == f"Deals are recorded in {db} (neveryu history lists them)."
+        assert (
+            proc.stdout.readline().strip()
+            == f"Deals are recorded in {db} (neveryu history --db {db} lists them)."
+        )
         with trio.fail_after(120):
             player = await play(port, deals=20)
         assert (player.deals, player.matches) == (20, 1)  # every deal played, the disk full or not

@@ -114,6 +114,23 @@ def test_the_keys_step_jump_and_change_the_view():
     assert (c.index, c.view, c.dialog) == (0, 0, None)
 
 
+@pytest.mark.parametrize("over_client", [False, True])
+def test_the_bar_and_the_help_say_what_q_does(over_client):
+    """``neveryu replay``: q quits; a deal opened with p over the client's screen: q goes back to
+    it. PgUp/PgDn scroll the log; Home and End are the deal's start and end, not the log's."""
+    from neveryu.client.ui import keybar
+    from neveryu.client.ui.pages import dialog_text
+
+    record, _ = played_deals("verish", 1, seed=6)[0]
+    c = ReplayController(Texts("en"), Replay(deal_of(record)), over_client=over_client)
+    assert [(k.key, k.label) for k in keybar.entries(c)][-1] == ("q", "back" if over_client else "quit")
+    c.open_help()
+    help_text = "".join(f[1] for f in dialog_text(c))
+    q_line = "close the replay: back to the client's screen" if over_client else "quit"
+    assert f"q (й)       {q_line}\n" in help_text
+    assert "PgUp PgDn   scroll the log (the mouse wheel too)\n" in help_text
+
+
 def test_no_reveal_left_is_said():
     record, _ = played_deals("verish", 1, seed=6)[0]
     c = ReplayController(Texts("en"), Replay(deal_of(record)))
@@ -138,7 +155,8 @@ def test_the_screen_shows_every_hand_or_one_seats():
     assert screen._hand_title() == "Every hand"
     c.go(-1)
     header = "".join(text for _style, text in Screen(ReplayController(Texts("en"), c.player))._header_text())
-    assert header.rstrip().endswith(f"replay of deal 7 · step 0/{c.index} · 0:00 · every hand")
+    # the steps counted from 1, as the line mode says them (client/plain/replay.py)
+    assert header.rstrip().endswith(f"replay of deal 7 · step 1/{c.index + 1} · 0:00 · every hand")
     c.show_seat(2)
     assert screen._hand_title() == "Bot 3's hand: 0 cards" and c.notice.text == "as Bot 3 saw it"
 
@@ -189,7 +207,7 @@ def test_neveryu_replay_in_tmux(tmp_path):
     try:
         tmux.start(f"{neveryu} replay 2 --db {db} --lang en; echo exit=$?; sleep 600", env=UTF8)
         screen = tmux.wait_for(lambda s: "Every hand" in s, what="the replay")
-        assert "replay of deal 2 · step 0/" in screen and "every hand" in screen
+        assert "replay of deal 2 · step 1/" in screen and "every hand" in screen
         tmux.keys("End")
         screen = tmux.wait_for(lambda s: "Deal 2/2 over" in s, what="the deal's end")
         tmux.keys("v")

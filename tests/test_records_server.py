@@ -116,6 +116,26 @@ async def test_reveal_after_deal_gives_the_whole_record(records_db):
     assert all(a.get("action", a).get("cards", ()) is not None for a in doc["actions"])
 
 
+async def test_the_record_keeps_the_draw_for_the_first_dealer(records_db):
+    """``lozh`` draws for its first dealer (``dealer_drawn``, sent before the fair deal's
+    ``seed_committed``): the record of that deal holds the same draw and dealer (RECORDS.md,
+    ``draws``), so a reader can check who dealt; the next deal, dealt by the loser, has none."""
+    server = Server(config(records_db))
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(server.run)
+            ann = await play_match(port, "ann", "lozh", 2, reveal_after_deal=True)
+            assert await trio.to_thread.run_sync(server.records.flush)
+            summaries = (await ann.request("list_records", mine=True))["records"]
+            docs = [(await ann.request("get_record", deal=s["id"]))["record"] for s in summaries]
+            nursery.cancel_scope.cancel()
+    (drawn,) = [m for m in ann.received if m["t"] == "dealer_drawn"]
+    first, second = sorted(docs, key=lambda d: d["deal_no"])
+    assert (first["draws"], first["dealer"]) == (drawn["draws"], drawn["dealer"])
+    assert second["draws"] is None
+    assert second["dealer"] == first["result"]["loser"]
+
+
 async def test_another_session_with_the_same_name_gets_none_of_his_records(records_db):
     server = Server(config(records_db))
     with trio.fail_after(60):

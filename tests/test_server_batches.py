@@ -129,5 +129,5 @@ async def test_a_resume_that_replayed_ends_with_the_turn_and_the_seats_legal(nur
     session.attach(link := BatchLink(batch))
     h.table.attached(session, snapshot=False)  # the replayed events went out before this
     await trio.testing.wait_all_tasks_blocked()
-    assert [m["t"] for m in link.msgs] == ["turn", "legal"]
+    assert [m["t"] for m in link.msgs] == ["turn", "legal"]  # (back at once: his drop was not told)
     assert link.msgs[1]["lay"] is not None

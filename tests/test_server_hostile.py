@@ -89,7 +89,7 @@ async def with_a_deal_playing(
     """Run ``attack(port, server)`` while a table of one bot client and two server bots plays a
     whole deal; then check the deal ended and a new client is served."""
     server = Server(config)
-    with trio.fail_after(20):
+    with trio.fail_after(budget.seconds(20)):  # (a hang, not a speed: grows with the load)
         async with trio.open_nursery() as nursery:
             port = await nursery.start(server.run)
             owner = await Client.connect(HOST, port, "owner")

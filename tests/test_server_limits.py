@@ -47,7 +47,7 @@ class Peer:
         while True:
             try:
                 data = await self.stream.receive_some(65_536)
-            except trio.BrokenResourceError:
+            except (trio.BrokenResourceError, trio.ClosedResourceError):  # (the test closed it)
                 return
             if not data:
                 return
@@ -509,3 +509,29 @@ async def _try_password(port: int, password: str) -> None:
         await Client.connect(HOST, port, "eve", password=password)
     except ServerError as exc:
         assert exc.code == "WRONG_PASSWORD"
+
+
+async def test_one_address_keeps_few_sessions_of_connections_gone(autojump_clock, records_db):
+    """Connecting, saying hello and closing again and again: of an address's sessions that are
+    gone and hold no seat, the server keeps the newest ``max_per_address`` for a resume (the
+    older ones are forgotten at once, not after their grace time)."""
+    tokens = []
+    async with trio.open_nursery() as nursery:
+        server = await server_pairs.started(nursery, limits_config(max_per_address=2), records_db)
+        for k in range(5):
+            peer = await connect(nursery, server)
+            await peer.send({**HELLO, "name": f"p{k}"})
+            await trio.testing.wait_all_tasks_blocked()
+            tokens.append(peer.last()["session"])
+            await peer.stream.aclose()
+            await trio.testing.wait_all_tasks_blocked()
+        answers = []
+        for token in tokens:
+            peer = await connect(nursery, server)
+            await peer.send({**HELLO, "resume": {"token": token, "last_seq": 0}})
+            await trio.testing.wait_all_tasks_blocked()
+            answers.append(peer.msgs[0][1].get("code", peer.msgs[0][1]["t"]))
+            await peer.stream.aclose()
+            await trio.testing.wait_all_tasks_blocked()
+        nursery.cancel_scope.cancel()
+    assert answers == ["BAD_RESUME", "BAD_RESUME", "welcome", "welcome", "welcome"]

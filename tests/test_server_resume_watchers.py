@@ -62,3 +62,33 @@ async def test_a_player_dropped_in_the_lobby_resumes_in_the_lobby():
             assert second.welcome["table"] is None and second.welcome["seat"] is None
             assert (await second.request("list_tables"))["t"] == "tables"
             nursery.cancel_scope.cancel()
+
+
+async def test_the_others_see_a_dropped_player_absent_until_he_resumes():
+    """A drop is told at once (the seat's ``absent``, docs/PROTOCOL.md "Resume"), and so is the
+    resume, within the grace time: his seat waits, nothing else changes."""
+
+    async def told(client: Client, seat: int, absent: bool) -> None:
+        """Wait for the ``table_update`` that shows ``seat`` as ``absent``."""
+        while True:
+            m = await client.next_event()
+            if m["t"] == "table_update" and m["table"]["seats"][seat]["absent"] is absent:
+                return
+
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(serve, fast_config())
+            ann = await Client.connect(HOST, port, "ann", keep=True)
+            table = (await ann.request("create_table", variant="verish", seats=3, bots=[None]))["table"]["id"]
+            bob = await Client.connect(HOST, port, "bob", keep=True)
+            joined = await bob.request("join_table", table=table)
+            seat = joined["seat"]
+            assert joined["table"]["seats"][seat]["absent"] is False
+            token, last_seq = bob.token, bob.last_seq
+            await bob.aclose()
+            await told(ann, seat, True)
+            back = await Client.connect(HOST, port, "bob", resume=(token, last_seq), keep=True)
+            assert back.welcome["seat"] == seat
+            await told(ann, seat, False)
+            assert [m["t"] for m in ann.received if m["t"] == "player_left"] == []  # (his seat waited)
+            nursery.cancel_scope.cancel()

@@ -452,3 +452,26 @@ async def test_a_deal_ended_says_when_the_next_deal_starts(nursery, mock_clock):
             await h.lay_something(0)
         await h.jump(0.5)
     assert [e["next_deal_ms"] for e in h.events(0, "deal_ended")] == [1_000, None]
+
+
+async def test_a_drop_is_told_to_the_table_after_a_second_and_the_resume_at_once(nursery, mock_clock):
+    h = await start_table(nursery, mock_clock, variant="verish", seats=2, turn_ms=0, bot_delay_ms=60_000)
+    seat = h.deal.turn
+    session, other = h.sessions[seat], 1 - seat
+    link = session.link
+
+    before = len(h.events(other, "table_update"))
+
+    def absent() -> list[bool]:
+        return [m["table"]["seats"][seat]["absent"] for m in h.events(other, "table_update")[before:]]
+
+    session.detach(link, trio.current_time())
+    h.table.detached(session)
+    await h.jump(0.999)
+    assert absent() == []  # (a reconnect within the second is not told)
+    await h.jump(0.001)
+    assert absent() == [True]
+    session.attach(link)
+    h.table.attached(session, snapshot=False)
+    await trio.testing.wait_all_tasks_blocked()
+    assert absent() == [True, False]

@@ -53,7 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--players",
         type=int,
         default=None,
-        help="seats at the table, you included (default 4, or what the variant allows)",
+        help=(
+            "seats at the table, you included (default 4, or what the variant allows; with a comma"
+            " list of --bots, one seat for each bot and yours)"
+        ),
     )
     parser.add_argument(
         "--bots",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shlex
 import signal
 import sys
 from typing import TYPE_CHECKING, Any
@@ -144,10 +145,22 @@ def records_line(server: Server) -> str:
     """Where the records go, or why they are off, in one line."""
     records = server.records
     if records.on:
-        return f"Deals are recorded in {records.path} (neveryu history lists them)."
+        return f"Deals are recorded in {records.path} ({history_command(records.path)} lists them)."
     if records.path is None:  # asked for (--no-record, record = false): no reason to give
         return "Records are turned off: no deal is recorded."
     return f"Records are off: {records.off}."
+
+
+def history_command(path: str | os.PathLike[str] | None) -> str:
+    """The command that lists the records at ``path``: ``neveryu history``, with ``--db PATH``
+    where they are not in the file it reads by default."""
+    from pathlib import Path
+
+    from neveryu.server import default_db_path
+
+    if path is None or Path(path).resolve() == default_db_path().resolve():
+        return "neveryu history"
+    return f"neveryu history --db {shlex.quote(str(path))}"
 
 
 async def _advertise(server: Server) -> None:

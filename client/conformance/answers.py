@@ -42,11 +42,24 @@ def welcome(re: int, heartbeat_ms: int, idle_ms: int) -> dict[str, Any]:
 def table(
     spec: dict[str, Any], name: str | None, ready: bool = False, playing: bool = False
 ) -> dict[str, Any]:
-    """The summary of a case's table (``spec``: ``{variant, seats?, options?}``) with the
-    client (``name``; None: not seated yet) at seat 0 and bots at the others."""
-    seats = [{"seat": 0, "name": name, "bot": None, "ready": ready, "away": False}]
+    """The summary of a case's table (``spec``: ``{variant, seats?, options?, players?}``) with
+    the client (``name``; None: not seated yet) at seat 0, the other players named in
+    ``players`` at the next seats and bots at the rest; nobody ``absent`` (a server since v1.2
+    tells it of every seat)."""
+    seats = [{"seat": 0, "name": name, "bot": None, "ready": ready, "away": False, "absent": False}]
+    players = spec.get("players", [])
     for i in range(1, spec.get("seats", 3)):
-        seats.append({"seat": i, "name": f"bot {i + 1}", "bot": "sharp", "ready": True, "away": False})
+        person = i <= len(players)
+        seats.append(
+            {
+                "seat": i,
+                "name": players[i - 1] if person else f"bot {i + 1}",
+                "bot": None if person else "sharp",
+                "ready": True,
+                "away": False,
+                "absent": False,
+            }
+        )
     return {
         "id": 1,
         "variant": spec["variant"],

@@ -27,8 +27,8 @@ class CaseError(ValueError):
 @attrs.frozen
 class Case:
     """One case. ``client``: the scripted server's steps (None: none for that direction);
-    ``server``: the probe's steps; ``table``: ``{variant, seats, options}`` the client sits at
-    (None: the steps start right after the welcome)."""
+    ``server``: the probe's steps; ``table``: ``{variant, seats, options, deals, players}`` the
+    client sits at (None: the steps start right after the welcome)."""
 
     name: str
     section: str
@@ -80,10 +80,22 @@ def parse(name: str, data: Any) -> Case:
     server = _steps(name, data.get("server"), SERVER_STEPS)
     if client is None and server is None:
         raise CaseError(f"{name}: a case has client steps, server steps or both")
-    table = data.get("table")
-    if table is not None and not (isinstance(table, dict) and isinstance(table.get("variant"), str)):
+    return Case(name, data["section"], data["about"], needs, _table(name, data.get("table")), client, server)
+
+
+def _table(name: str, table: Any) -> dict[str, Any] | None:
+    """A case's ``table``: a variant, and ``players`` (the names of the other players, seated
+    after the client) leaving the client a seat."""
+    if table is None:
+        return None
+    if not (isinstance(table, dict) and isinstance(table.get("variant"), str)):
         raise CaseError(f"{name}: table must be an object with a variant")
-    return Case(name, data["section"], data["about"], needs, table, client, server)
+    players = table.get("players", [])
+    if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+        raise CaseError(f"{name}: table.players must be a list of names")
+    if len(players) >= table.get("seats", 3):
+        raise CaseError(f"{name}: table.players leaves no seat for the client")
+    return table
 
 
 def _steps(name: str, steps: Any, known: frozenset[str]) -> tuple[dict[str, Any], ...] | None:

@@ -12,7 +12,8 @@ import attrs
 class Known:
     """What placeholders stand for now: the id of the request last expected (``$id``), the
     client's last ``lay`` (``$lay.*``), the last seq sent (``$seq``, ``$seq-N``), the session
-    token (``$session``) and the table's summary (``$table``)."""
+    token (``$session``) and the table's summary (``$table``, playing; ``$table.absent.N``: the
+    same with the player of seat N absent)."""
 
     request: dict[str, Any]
     lay: dict[str, Any]
@@ -44,6 +45,8 @@ def fill(value: Any, known: Known) -> Any:
         return known.session
     if value == "$table":
         return known.table
+    if value.startswith("$table.absent."):
+        return _absent(known.table, int(value.removeprefix("$table.absent.")))
     if value.startswith("$lay."):
         field = value.removeprefix("$lay.")
         if field == "count" and known.lay.get("count") is None:
@@ -52,14 +55,27 @@ def fill(value: Any, known: Known) -> Any:
     return value
 
 
+def _absent(table: dict[str, Any], seat: int) -> dict[str, Any]:
+    """``table`` with the player of ``seat`` absent: his connection is down (since v1.2)."""
+    seats = [{**s, "absent": True} if s["seat"] == seat else s for s in table["seats"]]
+    return {**table, "seats": seats}
+
+
 def mismatch(want: Any, got: Any, path: str = "") -> str | None:
     """Where ``got`` differs from the pattern ``want`` (every key of a wanted map must match,
-    other keys may be anything; lists and scalars are compared whole), or None."""
+    other keys may be anything; a list matches a list of as many items, item by item; scalars
+    are compared whole), or None."""
     if isinstance(want, dict):
         if not isinstance(got, dict):
             return f"{path or 'the message'} should be a map"
         for key, value in want.items():
             problem = mismatch(value, got.get(key), f"{path}.{key}" if path else key)
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+        for i, (item, got_item) in enumerate(zip(want, got, strict=True)):
+            problem = mismatch(item, got_item, f"{path}[{i}]")
             if problem is not None:
                 return problem
         return None

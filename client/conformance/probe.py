@@ -120,13 +120,25 @@ class Peer:
             if "seq" in msg:
                 self.events.append(msg)
 
-    async def event(self, want: dict[str, Any]) -> dict[str, Any]:
+    async def event(
+        self, want: dict[str, Any], only: list[str] | None = None, why: str = ""
+    ) -> dict[str, Any]:
+        """The next event matching ``want``; ``only``: the types the events before it may have
+        (None: any; ``why``: the rule)."""
         while True:
             while self.events:
                 msg = self.events.pop(0)
                 if mismatch(want, msg) is None:
                     return msg
-            got = await self.receive()
+                if only is not None and msg["t"] not in only:
+                    rule = f"only {only} may come before the {want.get('t')} awaited: {why}"
+                    raise Failure(f"{msg['t']} came, but {rule}", msg)
+            try:
+                got = await self.receive()
+            except Failure as exc:
+                if exc.frame is not None or not why:
+                    raise
+                raise Failure(f"{exc}, awaiting an event like {want}: {why}") from None
             if got is None:
                 raise Failure(f"the connection closed before an event like {want}")
             if "seq" in got:
@@ -185,7 +197,7 @@ class Probe:
         elif "raw" in step:
             await self._raw(peer, step)
         elif "event" in step:
-            await peer.event(self._fill(step["event"]))
+            await peer.event(self._fill(step["event"]), step.get("only"), step.get("why", ""))
         elif "closed" in step:
             while (after := await peer.receive()) is not None:
                 if "re" in after and after["t"] != "error":

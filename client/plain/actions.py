@@ -182,10 +182,15 @@ class PlainController(Controller):
             self.say(t("plain.usage", usage="bot SEAT [LEVEL] | free SEAT"))
             return
         seat = int(words[0]) - 1
+        info = s.seat_info(seat)
         if seat == s.seat:
             self.say(t("host.own_seat"))
         elif what == "free" and (s.table or {}).get("state") == "playing":
             self.say(t("host.between_matches"))
+        elif info.get("bot") and what == "bot":
+            self.say(t("host.bot_seat", name=t.seat_name(s, seat)))
+        elif what == "free" and info and not info.get("name"):
+            self.say(t("host.free_already", seat=seat + 1))
         elif what == "free":
             self.send({"t": "seat_free", "seat": seat})
         else:

@@ -105,7 +105,7 @@ def pile_lines(c: PlainController) -> list[str]:
 
 
 def who_lines(c: PlainController) -> list[str]:
-    """Each seat: its player, cards, whose turn, the dealer, away, out, free, ready."""
+    """Each seat: its player, cards, whose turn, the dealer, away or absent, out, free, ready."""
     s, t = c.state, c.t
     if s.screen != "table":
         return [say(c, t("plain.no_table"))]
@@ -128,6 +128,8 @@ def who_lines(c: PlainController) -> list[str]:
             what.append(t("plain.seat_out", place=s.out.index(seat) + 1))
         if x.get("away"):
             what.append(t("plain.seat_away"))
+        elif x.get("absent"):
+            what.append(t("plain.seat_absent"))
         if not s.playing and x.get("ready") and not x.get("bot"):
             what.append(t("plain.seat_ready"))
         name = t.seat_name(s, seat)
@@ -230,7 +232,7 @@ def page(c: PlainController, kind: str, **data: object) -> list[str]:
     before = c.dialog
     c.dialog = Dialog(kind, data=dict(data))
     try:
-        fragments = pages.dialog_text(c)
+        fragments = pages.dialog_page(c)
     finally:
         c.dialog = before
     return page_lines(fragments, c.t.lang)

@@ -116,7 +116,10 @@ def parse(line: str) -> Command:
     if not text:
         return Command("enter")
     low = text.lower()
+    bare = low.strip("«»\"'!.? ")  # the call as the log writes it: «Не верю!»
     for phrase, name in (("не верю", "no"), ("верю", "yes")):
+        if bare == phrase:
+            return Command(name)
         if low == phrase or low.startswith(phrase + " "):
             return Command(name, tuple(text[len(phrase) :].split()), text[len(phrase) :].strip())
     if text.startswith("/"):

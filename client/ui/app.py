@@ -126,7 +126,7 @@ async def show_replay(app: Application[None], controller: Controller, deal: Any,
 
     if not app.is_running:
         return
-    viewer = ReplayController(controller.t, Replay(deal), seat, prefs=controller.prefs)
+    viewer = ReplayController(controller.t, Replay(deal), seat, over_client=True, prefs=controller.prefs)
     controller.viewing = viewer
     try:
         async with in_terminal():

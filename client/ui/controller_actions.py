@@ -62,7 +62,8 @@ class Actions(HandMoves):
             return t("no.quads_variant")
         window = (s.quads_window or {}).get("seat")
         if window is not None and window == s.seat and what not in ("quads", "decline", "lay"):
-            return t("no.window_mine")
+            held = (s.legal_now or {}).get("discard_quads")  # the quads this seat may discard
+            return t("no.window_mine" if held else "no.window_mine_none")
         if window is not None and window != s.seat and (what in ("quads", "decline") or not s.my_turn):
             key = "no.window_theirs_you" if s.turn == s.seat else "no.window_theirs"
             return t(key, taker=t.seat_name(s, window), name=t.seat_name(s, s.turn))

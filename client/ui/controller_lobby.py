@@ -118,6 +118,9 @@ class Lobby(ControllerBase):
         if (self.state.table or {}).get("state") == "playing":
             self.say(self.t("host.between_matches"))
             return
+        if not self.state.seat_info(seat).get("name"):
+            self.say(self.t("host.free_already", seat=seat + 1))
+            return
         if self._ask_first(d, "x", seat):
             return
         self.send({"t": "seat_free", "seat": seat})

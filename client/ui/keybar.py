@@ -118,7 +118,9 @@ def replay_entries(c: Controller) -> list[Key]:
         Key("Tab", t("keys.scores"), 0),
         Key("r", t("keys.rules"), 0),
         Key("?", t("keys.help"), 2),
-        Key("q", t("keys.quit"), 2),
+        Key(
+            "q", t("keys.replay.back") if c.replay is not None and c.replay.over_client else t("keys.quit"), 2
+        ),
     ]
 
 

@@ -45,7 +45,8 @@ class BarRegions(Regions):
                 )
             ]
         if s.connection in ("lost", "resuming"):
-            return [("class:warn", t("notice.lost"))]
+            seated = s.screen == "table" and s.seat is not None  # a seat to keep (not a spectator's)
+            return [("class:warn", t("notice.lost" if seated else "notice.lost_seatless"))]
         why = moment(s) if s.screen == "table" else None
         if why is not None:
             key, args = why

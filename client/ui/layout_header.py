@@ -53,8 +53,8 @@ class HeaderRegions(Regions):
         return t(
             "replay.head",
             deal=r.deal,
-            step=r.index,
-            steps=r.steps - 1,
+            step=r.index + 1,  # counted from 1, as the line mode says them and takes them
+            steps=r.steps,
             time=f"{seconds // 60}:{seconds % 60:02}",
             view=view,
         )

@@ -65,9 +65,9 @@ class TableRegions(Regions):
 
     def _player_cells(self, seats: list[dict[str, Any]], width: int) -> list[Line]:
         """Each seat in ``width`` columns, aligned: the turn mark, the name, the cards held (or
-        the place when out), then tags (away, free, ready, dealer, a bot's level, host). When
+        the place when out), then tags (away or absent, free, ready, dealer, a bot's level, host). When
         space is short the name is cut first, then the counts lose their word ("13" for "13
-        cards"), then the least needed tags go; "away" and "out" stay, and at 64 columns the
+        cards"), then the least needed tags go; "away", "absent" and "out" stay, and at 64 columns the
         dealer's tag too."""
         s, t = self.c.state, self.t
         playing = (s.table or {}).get("state") == "playing"
@@ -123,6 +123,8 @@ class TableRegions(Regions):
         tags: list[_Tag] = []
         if x.get("away"):
             tags.append((9, "class:warn", t("seat.away")))
+        elif x.get("absent"):
+            tags.append((9, "class:warn", t("seat.absent")))
         if not x.get("name") and not x.get("bot") and s.seats:
             tags.append((8, "class:dim", t("seat.empty")))
         if not playing and x.get("ready") and not x.get("bot"):

@@ -50,9 +50,11 @@ def _welcome(s: State, m: Msg, now: float) -> State:
     )
     table = m.get("table")
     if isinstance(table, dict):
-        if s.screen != "table" or (s.table or {}).get("id") != table.get("id"):
+        same = s.screen == "table" and (s.table or {}).get("id") == table.get("id")
+        then = tuple(s.seats) if same else ()  # a client started again: not known
+        if not same:
             s = switch_log(s, table.get("id"))
-        s = seat_table(attrs.evolve(s, screen="table"), table, m.get("seat"))
+        s = seat_table(attrs.evolve(s, screen="table", seats_then=then), table, m.get("seat"))
         s = attrs.evolve(s, variant=str(table.get("variant") or s.variant))
     elif s.screen != "lobby":
         s = attrs.evolve(switch_log(s, None), screen="lobby", table=None, seat=None, names=NO_NAMES)
@@ -189,7 +191,7 @@ def _table_update(s: State, m: Msg, now: float) -> State:
         return attrs.evolve(s, tables=tables)
     before = s
     was_away = s.seat_info().get("away")
-    s = attrs.evolve(seat_table(s, table, s.seat), tables=tables)
+    s = attrs.evolve(seat_table(s, table, s.seat), tables=tables, seats_then=None)
     s = _presence(before, s)
     turn_ms = table.get("turn_ms")
     if was_away and not s.seat_info().get("away") and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
@@ -200,10 +202,17 @@ def _table_update(s: State, m: Msg, now: float) -> State:
 
 def _presence(before: State, after: State) -> State:
     """Say what a table summary changed that no other event tells: a player's seat went to a
-    bot (his client dropped, or his time ran out) or came back; spectators came or went."""
-    old = {x.get("seat"): x for x in before.seats}
+    bot (his client dropped, or his time ran out) or came back, his connection dropped or came
+    back (``absent``); spectators came or went. After a resume the seats compared with are those
+    before it (``State.seats_then``): the welcome's are as they are now, the events replayed
+    after it as they were then."""
+    then = before.seats if before.seats_then is None else before.seats_then
+    old = {x.get("seat"): x for x in then}
     s = after
     recent = {(x.key, x.args.get("seat")) for x in before.log[-6:]}
+    # The match's end clears every away seat (no bot plays between matches): nobody came back.
+    was, now = ((x.table or {}).get("state") for x in (before, after))
+    match_ended = was == "playing" and now != "playing"
     for x in after.seats:
         seat, prev = x.get("seat"), old.get(x.get("seat"))
         if prev is None or x.get("bot") or not x.get("name") or prev.get("name") != x.get("name"):
@@ -211,7 +220,13 @@ def _presence(before: State, after: State) -> State:
         if x.get("away") and not prev.get("away") and ("player_left", seat) not in recent:
             why = "timeout" if ("timed_out", seat) in recent else "dropped"
             s = add_log(s, "away_" + why, seat=seat)
-        elif prev.get("away") and not x.get("away"):
+        elif prev.get("away") and not x.get("away") and not match_ended:
+            s = add_log(s, "back", seat=seat)
+        elif seat == after.seat:  # (one's own drop: the client tells it as it happens)
+            continue
+        elif x.get("absent") and not prev.get("absent"):
+            s = add_log(s, "absent", seat=seat)
+        elif prev.get("absent") and not x.get("absent"):
             s = add_log(s, "back", seat=seat)
     watching, watched = (
         as_int((after.table or {}).get("spectators")),

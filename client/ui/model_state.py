@@ -124,7 +124,9 @@ class State:
     break); ``recap_known`` of a client started again, how many of the deal's history events it
     was shown before (its kept session: the first of a ``state.history`` that are not missed);
     ``recapping`` while the replayed events arrive; ``recap`` the summary line, once made;
-    ``restarted``: the last ``welcome`` said the server restarted (and may have lost moves).
+    ``restarted``: the last ``welcome`` said the server restarted (and may have lost moves);
+    ``seats_then`` the seats before a resume (its ``welcome`` tells them as they are now, the
+    events replayed after it as they were then), for the first ``table_update`` to compare with.
     """
 
     screen: str = "connecting"
@@ -196,6 +198,9 @@ class State:
     recap_snapshot: bool = False
     restarted: bool = False  # the last welcome: the server restarted since (it may have lost moves)
     recap: Line | None = None
+    # the seats as of the last event seen, where a resume's welcome told them as they are now
+    # (None: the table's own; (): not known, a client started again)
+    seats_then: tuple[Msg, ...] | None = None
     # the batch end (docs/PROTOCOL.md section 6): a server of v1.1 ends every batch that brings
     # an event of the deal with the seat's legal; ``in_batch``: such an event came after it
     batch_ends: bool = False

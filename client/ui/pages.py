@@ -49,6 +49,17 @@ HELP_PLAY = tuple(  # neveryu play: q ends the game, Ctrl-C keeps it for next ti
     (key, {"help.leave": "help.leave_play", "help.ctrl_c": "help.ctrl_c_play"}.get(what, what))
     for key, what in HELP_TABLE
 )
+HELP_WATCH = (  # a spectator: no hand, and Home and End scroll the log
+    ("/", "help.chat"),
+    ("Tab", "help.scores"),
+    ("r (к)", "help.rules"),
+    ("p (з)", "help.deals"),
+    ("PgUp PgDn", "help.scroll"),
+    ("?", "help.help"),
+    ("q (й)", "help.leave_watch"),
+    ("Ctrl-C", "help.ctrl_c_watch"),
+    ("Esc", "help.esc"),
+)
 HELP_LOBBY = (
     ("help.k.choose", "help.choose"),
     ("Enter", "help.join"),
@@ -67,9 +78,12 @@ HELP_REPLAY = (
     ("v (м)", "help.replay.view"),
     ("Tab", "help.scores"),
     ("r (к)", "help.rules"),
-    ("PgUp PgDn", "help.scroll"),
+    ("PgUp PgDn", "help.scroll_table"),  # Home and End go to the deal's start and end
     ("?", "help.help"),
     ("q (й)", "help.replay.quit"),
+)
+HELP_REPLAY_OVER_CLIENT = tuple(  # a deal opened with p: q goes back to the client's screen
+    (key, "help.replay.back" if what == "help.replay.quit" else what) for key, what in HELP_REPLAY
 )
 KEY_COLUMN = 12
 
@@ -78,8 +92,8 @@ def dialog_text(c: Controller) -> StyleAndTextTuples:
     """The open dialog's text (empty when none is open); first, when it covers this seat's own
     quads window, that window, its countdown and its keys."""
     if c.quads_over_dialog():
-        return [*_quads_banner(c), *_dialog_text(c)]
-    return _dialog_text(c)
+        return [*_quads_banner(c), *dialog_page(c)]
+    return dialog_page(c)
 
 
 def _quads_banner(c: Controller) -> StyleAndTextTuples:
@@ -92,7 +106,9 @@ def _quads_banner(c: Controller) -> StyleAndTextTuples:
     return [*out, ("", "\n")]
 
 
-def _dialog_text(c: Controller) -> StyleAndTextTuples:
+def dialog_page(c: Controller) -> StyleAndTextTuples:
+    """The open dialog's own text, without the quads window's banner (the line mode says that
+    window in its own lines)."""
     d = c.dialog
     if d is None:
         return []
@@ -150,11 +166,11 @@ def _help(c: Controller) -> StyleAndTextTuples:
     t, s = c.t, c.state
     out: StyleAndTextTuples = []
     if c.replay is not None:
-        out += _keys(t, HELP_REPLAY)
+        out += _keys(t, HELP_REPLAY_OVER_CLIENT if c.replay.over_client else HELP_REPLAY)
         out.append(("", "\n" + t("help.replay") + "\n\n"))
         return out + _rules(c)
     if s.screen == "table":
-        out += _keys(t, HELP_PLAY if c.leave_quits else HELP_TABLE)
+        out += _keys(t, HELP_WATCH if s.seat is None else HELP_PLAY if c.leave_quits else HELP_TABLE)
         out.append(("", "\n" + t("help.bar") + "\n"))
         rules = _rules(c)
         if rules:
@@ -204,13 +220,21 @@ def _scores(c: Controller) -> StyleAndTextTuples:
             out.append(
                 (
                     "class:good",
-                    t("scores.winner." + board.scoring, names=t.names(names, board.first), n=len(board.first))
+                    t(
+                        "scores.winner." + board.scoring,
+                        names=t.names(names, board.first),
+                        won=t.verb(len(board.first), "won"),
+                    )
                     + "\n",
                 )
             )
         if board.last and board.scoring == "losses":
             out.append(
-                ("class:warn", t("scores.loser", names=t.names(names, board.last), n=len(board.last)) + "\n")
+                (
+                    "class:warn",
+                    t("scores.loser", names=t.names(names, board.last), lost=t.verb(len(board.last), "lost"))
+                    + "\n",
+                )
             )
     else:
         total = f"{board.deals}/{board.total}" if board.total else str(board.deals)

@@ -72,7 +72,8 @@ class Replay:
 @attrs.define
 class Position:
     """Where the replay stands, as the screen shows it: step ``index`` of ``steps`` at ``ms``
-    from the deal's start; ``view`` (None: every hand); ``hands`` (every seat's, in that view)."""
+    from the deal's start; ``view`` (None: every hand); ``hands`` (every seat's, in that view);
+    ``over_client``: the replay runs over the client's screen, which ``q`` brings back."""
 
     deal: int
     index: int
@@ -80,14 +81,19 @@ class Position:
     ms: int
     view: int | None
     hands: list[tuple[int, tuple[str, ...]]] | None
+    over_client: bool = False
 
 
 class ReplayController(Controller):
     """The controller of a replay: the table's, with keys that step through ``replay`` (from
-    ``seat``'s view; None: every hand) and never send anything."""
+    ``seat``'s view; None: every hand) and never send anything. ``over_client``: it runs over the
+    client's screen (a deal opened with ``p``), and ``q`` goes back to it rather than quitting."""
 
-    def __init__(self, texts: Texts, replay: Replay, seat: int | None = None, **kw: Any) -> None:
+    def __init__(
+        self, texts: Texts, replay: Replay, seat: int | None = None, over_client: bool = False, **kw: Any
+    ) -> None:
         self.player = replay
+        self.over_client = over_client
         self.index = 0
         self.view = seat
         texts = Texts(texts.lang, ascii=texts.ascii, live=False)  # no seat is the reader's own
@@ -105,6 +111,7 @@ class ReplayController(Controller):
             ms=r.deal.times[self.index],
             view=self.view,
             hands=r.hands(self.index) if self.view is None else None,
+            over_client=self.over_client,
         )
         self._follow_hand()
         if self.state.table != before.table or self.state.seat != before.seat:

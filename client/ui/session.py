@@ -125,9 +125,11 @@ def exit_note(c: Controller, address: str, command: str) -> str | None:
         return t("exit.replaced")
     if not seat_kept(c) or not command:
         return None
+    table = (s.table or {}).get("id")
+    if s.seat is None:  # a spectator: his session waits the grace time, as any (docs/PROTOCOL.md, Resume)
+        return t("exit.watch_kept", table=table, command=command)
     if s.connection in ("lost", "resuming", "connecting"):
         return t("exit.lost", address=address, command=command)
-    table = (s.table or {}).get("id")
     if s.connection == "connected" and (s.table or {}).get("state") != "playing":
         return t("exit.seat_waits", table=table, command=command)  # no match on: docs/PROTOCOL.md, Resume
     if s.connection == "connected":

@@ -86,7 +86,8 @@ def _turn(s: State, t: Texts, now: float, window: dict[str, Any] | None) -> Styl
         out.append(("", " " + t.glyph("dot") + " " + t(key, ranks=t.ranks(s.ranks))))
     left = time_left(s, now)
     turn_ms = (s.table or {}).get("turn_ms")
-    if left is None and s.my_turn and isinstance(turn_ms, int) and turn_ms > 0:
+    away = s.seat_info().get("away")  # a bot plays the seat: no clock runs for the player
+    if left is None and s.my_turn and not away and isinstance(turn_ms, int) and turn_ms > 0:
         # after a resume the replayed turn's time is stale: say the clock runs all the same
         out.append(("", " " + t.glyph("dot") + " "))
         out.append(("class:warn", t("status.timed", s=turn_ms // 1000)))

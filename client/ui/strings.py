@@ -4,7 +4,8 @@ Keys are dotted: ``log.*`` the log's lines, ``why.*`` why only this now (moments
 a key did nothing, ``keys.*`` the key bar, ``form.*`` the new-table form, ``help.*`` the help
 page. ``{name}`` and the like are filled in by texts.py; a key missing from ``RU`` falls back to
 ``EN``. Counted nouns (``n.*``) hold their forms split by ``|``: English one|many, Russian
-one|few|many («1 карта | 2 карты | 5 карт»). The words are docs/RULES.md's vocabulary.
+one|few|many («1 карта | 2 карты | 5 карт»); verbs (``v.*``) agreeing with a list of names, one|many
+(«выиграл | выиграли»). The words are docs/RULES.md's vocabulary.
 
 The texts are two modules per language: ``strings_en`` and ``strings_ru`` (the screen's), and
 ``strings_en_log`` and ``strings_ru_log`` (the pages, the log, the recap, the notes at exit); the

@@ -59,6 +59,12 @@ class BaseTexts:
         """A mark or line (``turn``, ``dot``, ``rule``, ...) in Unicode or ASCII."""
         return GLYPHS[name][1 if self.ascii else 0]
 
+    def verb(self, n: int, what: str) -> str:
+        """The verb ``what`` (``v.<what>`` in the strings: ``one|many``) agreeing with ``n``
+        subjects, a list of names: "won", «выиграл», «выиграли»."""
+        forms = self("v." + what).split("|")
+        return forms[0] if n == 1 else forms[-1]
+
     def count(self, n: int, what: str) -> str:
         """``n`` and the noun ``what`` (``n.<what>`` in the strings: ``one|many``, in Russian
         ``one|few|many``) agreeing with it: "3 sets", «3 набора»."""

@@ -21,7 +21,7 @@ tables handed it meanwhile in one transaction (``records.journal_rows.write``). 
 - ``failed``: a restored table's rows did not replay; they are kept, marked, never restored.
 
 And what a server notes of its sessions, wherever they are (``session``: its token's SHA-256,
-name and player; ``session_gone``: forgotten), so that one in the lobby comes back too.
+name and player; ``sessions_gone``: forgotten), so that one in the lobby comes back too.
 
 A killed server loses at most the entries the writer had not committed yet: those of the last
 ``records.writer.BATCH_S`` and the batch being written; a power cut no more (``records.database``: each commit
@@ -266,9 +266,10 @@ class Journal:
         """A session began (``key``: its token's ``_session.token_key``, never the token)."""
         self._take([SessionBegun(key, name, player)])
 
-    def session_gone(self, key: str) -> None:
-        """A session was forgotten: nothing is left to resume."""
-        self._take([SessionGone(key)])
+    def sessions_gone(self, keys: list[str]) -> None:
+        """Sessions were forgotten (their ``key``s): nothing is left to resume."""
+        if keys:
+            self._take([SessionGone(key) for key in keys])
 
     def changed(self, table: Table[object]) -> None:
         """The table's summary changed: its seats, if they did, and the end of its match."""
