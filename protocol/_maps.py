@@ -95,7 +95,7 @@ TABLE = Ref(
                 Nullable(SCORES),
                 required=False,
                 doc="the scores of the match being played, after its deals that ended (as"
-                " deal_ended.match_scores); nil: no match on; absent from older servers",
+                " deal_ended.match_scores); nil: no match on; absent from servers older than v1.2",
             ),
             "seeded": Field(
                 Bool(),
