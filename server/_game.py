@@ -63,8 +63,7 @@ class Game(SeatBots, DealNotes):
         self.referee: Referee | None = None
         self.bots = [SeatBot() for _ in self.seats]  # the deal's bot of each seat (``bot_for``)
         self.deal_no = deal_no
-        self.salt = ""
-        self.commitment = ""
+        self.salt = self.commitment = ""
         self.shuffle: Shuffle | None = None  # fair deal 2: the next deal's, then the one played
         self.drawn: list[engine.Event] = []  # the first dealer's draw (lozh), for the deal's record
         self.fair: dict[str, Any] = {}  # the fair-deal fields of the deal played (deal_started)
@@ -104,14 +103,9 @@ class Game(SeatBots, DealNotes):
             self.shuffle = Shuffle.seeded(seed, deal_no, kind, players, match.dealer)
             self.deal_cards()
             return
-        self.shuffle = Shuffle.draw(
-            deal_no,
-            kind,
-            players,
-            match.dealer,
-            bots=frozenset(s.index for s in self.seats if not s.human),
-            awaited=frozenset(s.index for s in self.seats if s.session is not None and s.session.connected),
-        )
+        bots = frozenset(s.index for s in self.seats if not s.human)
+        awaited = frozenset(s.index for s in self.seats if s.session is not None and s.session.connected)
+        self.shuffle = Shuffle.draw(deal_no, kind, players, match.dealer, bots=bots, awaited=awaited)
         self.table.broadcast(self.shuffle.commit_message(self.settings.contribute_ms))
         if self.shuffle.complete:
             self.deal_cards()

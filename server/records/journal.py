@@ -232,7 +232,7 @@ class Journal:
         self._notes.clear()
 
     def _take(self, ops: list[Op], now: bool = False) -> None:
-        if not self.off and not self.put(ops, now):
+        if ops and not self.off and not self.put(ops, now):
             self.turn_off()
 
     def journaled(self, table: Table[object]) -> int | None:
@@ -268,8 +268,7 @@ class Journal:
 
     def sessions_gone(self, keys: list[str]) -> None:
         """Sessions were forgotten (their ``key``s): nothing is left to resume."""
-        if keys:
-            self._take([SessionGone(key) for key in keys])
+        self._take([SessionGone(key) for key in keys])
 
     def changed(self, table: Table[object]) -> None:
         """The table's summary changed: its seats, if they did, and the end of its match."""
@@ -282,8 +281,7 @@ class Journal:
         if notes.match is not None and table.game is None:  # the match ended
             notes.match_begun(None)
             ops += [MatchNoted(notes.id, None), DealNoted(notes.id, None, None)]
-        if ops:
-            self._take(ops)
+        self._take(ops)
 
     def match_started(self, game: Game) -> None:
         notes = self._notes.get(game.table.id)
