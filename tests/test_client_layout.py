@@ -54,7 +54,11 @@ def test_a_turn_of_unknown_time_says_the_clock_runs_only_for_a_player_not_away(a
     msgs[3] = dict(msgs[3], time_ms=None)
     _, c, clock = screen_for(msgs)
     said = plain(status(c.state, c.t, clock[0]))
-    assert said.endswith("lead with queens" if away else "lead with queens · the clock runs (15 s a turn)")
+    assert said == (
+        "▶ Your turn: a bot plays it (s takes your seat back) · lead with queens"
+        if away
+        else "▶ Your turn! · lead with queens · the clock runs (15 s a turn)"
+    )
 
 
 def test_only_the_legal_actions_are_offered_with_their_keys():

@@ -78,7 +78,8 @@ def _turn(s: State, t: Texts, now: float, window: dict[str, Any] | None) -> Styl
     """A turn: whose, what may be claimed, the time left; and someone else's quads ``window``."""
     out: StyleAndTextTuples = []
     if s.my_turn and t.live:
-        out.append(("class:myturn", t.glyph("turn") + " " + t("turn.you")))
+        mine = "turn.you_away" if s.seat_info().get("away") else "turn.you"  # (a bot plays it)
+        out.append(("class:myturn", t.glyph("turn") + " " + t(mine)))
     else:
         out.append(("class:turn", t("turn", name=t.seat_name(s, s.turn))))
     if s.ranks:

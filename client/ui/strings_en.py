@@ -99,6 +99,7 @@ EN: dict[str, str] = {
     "held_quads": "Your set ({claim}) waits for the quads window.",
     "turn": "Turn: {name}",
     "turn.you": "Your turn!",
+    "turn.you_away": "Your turn: a bot plays it (s takes your seat back)",
     "time_left": "{time} left",
     "true": "true",
     "false": "false",

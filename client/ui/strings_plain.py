@@ -135,7 +135,7 @@ PLAIN_RU: dict[str, str] = {
     "plain.may_nothing": "Сейчас делать нечего.",
     "plain.may_wait": "Сейчас делать нечего: ходит {name}.",
     "plain.option": "{label} ({command})",
-    "plain.time_left": "Осталось {time}.",
+    "plain.time_left": "Осталось времени: {time}.",
     "plain.untimed": "Время на ход не ограничено.",
     "plain.hand": "Ваши карты, {count}: {cards}.",
     "plain.hand_held": "Выложено заранее и ждёт: {cards}.",
