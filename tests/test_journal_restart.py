@@ -304,6 +304,16 @@ async def wait_for_rows(db: Path, query: str, done: Any) -> None:
         await trio.sleep(0.01)
 
 
+async def ann_plays(port: int, deals: int) -> tuple[Client, dict[str, Any]]:
+    """Ann's client at a table of ``cheat`` with two ``sharp`` bots whose match of ``deals`` she
+    started; and her ``table_joined``."""
+    ann = await Client.connect(HOST, port, "ann", keep=True)
+    made = await ann.request("create_table", variant="cheat", seats=3, bots=["sharp", "sharp"], deals=deals)
+    await ann.request("ready", ready=True)
+    await ann.request("start")
+    return ann, made
+
+
 async def kill_and_restart(tmp_path: Path, first: Served, args: list[str]) -> Served:
     first.proc.kill()  # SIGKILL: no shutdown, no flush
     await trio.to_thread.run_sync(first.proc.wait)
@@ -317,12 +327,7 @@ async def test_a_spectator_and_a_session_in_the_lobby_come_back_too(tmp_path):
     again = None
     try:
         with trio.fail_after(60):
-            ann = await Client.connect(HOST, first.port, "ann", keep=True)
-            made = await ann.request(
-                "create_table", variant="cheat", seats=3, bots=["sharp", "sharp"], deals=3
-            )
-            await ann.request("ready", ready=True)
-            await ann.request("start")
+            ann, made = await ann_plays(first.port, deals=3)
             eve = await Client.connect(HOST, first.port, "eve", keep=True)
             await eve.request("spectate", table=made["table"]["id"])
             zoe = await Client.connect(HOST, first.port, "zoe", keep=True)

@@ -12,7 +12,7 @@ import sqlite3
 
 import pytest
 import trio
-from test_journal_restart import HOST, wait_for_rows, write_config
+from test_journal_restart import HOST, ann_plays, wait_for_rows, write_config
 from test_records_faults import Served, mount_namespaces
 
 from neveryu.client.botclient import BotPlayer, Client
@@ -30,12 +30,7 @@ async def test_a_journal_that_cannot_be_written_still_brings_the_tables_back(tmp
     again = None
     try:
         with trio.fail_after(60):
-            ann = await Client.connect(HOST, first.port, "ann", keep=True)
-            made = await ann.request(
-                "create_table", variant="cheat", seats=3, bots=["sharp", "sharp"], deals=2
-            )
-            await ann.request("ready", ready=True)
-            await ann.request("start")
+            ann, made = await ann_plays(first.port, deals=2)
             await wait_for_rows(db, "SELECT deal FROM live_tables", lambda rows: rows and rows[0][0])
             first.proc.kill()  # SIGKILL: the table stays in the journal
             await trio.to_thread.run_sync(first.proc.wait)
