@@ -43,13 +43,8 @@ class Seat:
 
     def take(self, session: Session) -> None:
         """``session``'s person takes the seat (``join_table``): not ready yet, not away."""
-        self.session, self.name, self.ready, self.away, self.absent = (
-            session,
-            session.name,
-            False,
-            False,
-            False,
-        )
+        self.session, self.name = session, session.name
+        self.ready = self.away = self.absent = False
 
     def free(self, playing: bool) -> None:
         """The seat's person leaves it (or is removed): during a match (``playing``) a bot plays
