@@ -269,7 +269,7 @@ class Game(SeatBots, DealNotes):
         for event in events:
             self._send(event)
             if type(event) is engine.TimedOut:
-                self.seats[event.seat].set_away(True)
+                self.seats[event.seat].set_away(True, timed_out=True)
                 self.table.table_update()
         send_now()  # (the events, before what follows them is worked out)
         self.after_events()

@@ -247,6 +247,7 @@ def _seat(table: Table, state: list[Any], replay: int) -> None:
                 session=session(name, key, player, i) if key is not None else None,
                 ready=bool(ready),
                 away=bool(away),
+                timed_out=away == "timeout",
             )
             for i, (name, strength, key, player, ready, away) in enumerate(seats)
         ],

@@ -13,8 +13,10 @@ if TYPE_CHECKING:
 class Seat:
     """One seat. A bot seat has a ``strength`` (its bot's); a player's seat has none, and a
     ``session`` while somebody holds it (None: free). ``away``: a bot plays a player's seat
-    until he is back (the game's bot of the seat, ``_game_bots.SeatBot``). ``absent``: the
-    table told that its player's connection is down (``_table_deadlines``), until he is back."""
+    until he is back (the game's bot of the seat, ``_game_bots.SeatBot``); ``timed_out``: away
+    because his turn time ran out, not by a drop (his client's resume does not bring him back).
+    ``absent``: the table told that its player's connection is down (``_table_deadlines``),
+    until he is back."""
 
     def __init__(self, index: int, strength: str | None = None) -> None:
         self.index = index
@@ -22,8 +24,7 @@ class Seat:
         self.name: str | None = f"bot {index + 1}" if strength else None
         self.session: Session | None = None
         self.ready = strength is not None
-        self.away = False
-        self.absent = False
+        self.away = self.timed_out = self.absent = False
 
     @classmethod
     def restored(
@@ -35,29 +36,31 @@ class Seat:
         session: Session | None,
         ready: bool,
         away: bool,
+        timed_out: bool = False,
     ) -> Seat:
         """Seat ``index`` as the journal kept it (``_restore``), held by ``session`` (None: free)."""
         seat = cls(index, strength)
-        seat.name, seat.session, seat.ready, seat.away = name, session, ready, away
+        seat.name, seat.session, seat.ready = name, session, ready
+        seat.set_away(away, timed_out)
         return seat
 
     def take(self, session: Session) -> None:
         """``session``'s person takes the seat (``join_table``): not ready yet, not away."""
         self.session, self.name = session, session.name
-        self.ready = self.away = self.absent = False
+        self.ready = self.away = self.timed_out = self.absent = False
 
     def free(self, playing: bool) -> None:
         """The seat's person leaves it (or is removed): during a match (``playing``) a bot plays
         it, away, until someone takes it; between matches it is free and nameless."""
         self.session, self.ready, self.absent = None, False, False
-        if playing:
-            self.away = True
-        else:
-            self.name, self.away = None, False
+        self.set_away(playing)
+        if not playing:
+            self.name = None
 
     def to_bot(self, strength: str) -> None:
         """The seat becomes a bot seat of ``strength`` (the host's ``seat_bot``), ready."""
-        self.strength, self.name, self.ready, self.away = strength, f"bot {self.index + 1}", True, False
+        self.strength, self.name, self.ready = strength, f"bot {self.index + 1}", True
+        self.set_away(False)
 
     def to_person(self) -> None:
         """A bot seat becomes a person's, free (the host's ``seat_free``)."""
@@ -67,9 +70,10 @@ class Seat:
         """The seat's person says whether he is ready for the next match (``ready``)."""
         self.ready = ready
 
-    def set_away(self, away: bool) -> None:
-        """A bot plays the person's seat (``away``) until he is back, or no more."""
-        self.away = away
+    def set_away(self, away: bool, timed_out: bool = False) -> None:
+        """A bot plays the person's seat (``away``) until he is back, or no more; ``timed_out``:
+        because his turn time ran out (docs/PROTOCOL.md, "Resume")."""
+        self.away, self.timed_out = away, away and timed_out
 
     def set_absent(self, absent: bool) -> None:
         """The table told that the person's connection is down (``absent``), or back."""
@@ -78,7 +82,8 @@ class Seat:
     def match_ended(self) -> None:
         """The match ended: a person's seat is neither ready nor away; a free one is nameless."""
         if self.human:
-            self.ready = self.away = False
+            self.ready = False
+            self.set_away(False)
             if self.session is None:
                 self.name = None
 

@@ -116,7 +116,7 @@ class Table:
             return
         if restarted and session.seat is not None and self.game is not None:
             self.game.turn_afresh(session.seat)
-        told = session.seat is not None and self.back(self.seats[session.seat], snapshot=not snapshot)
+        told = session.seat is not None and self.back(self.seats[session.seat], not snapshot, resumed=True)
         if snapshot:
             if not told:
                 session.event(protocol.TableUpdate.wire_map(table=self.summary))
@@ -308,12 +308,13 @@ class Table:
         self.spectators.append(session)
         session.sit(self, None)
 
-    def back(self, seat: Seat, snapshot: bool = True) -> bool:
-        """A player shows he is back: his seat is no longer away (``Game.back``) nor absent.
-        True when it was either (everyone got a ``table_update``)."""
+    def back(self, seat: Seat, snapshot: bool = True, resumed: bool = False) -> bool:
+        """A player shows he is back: his seat is no longer away (``Game.back``) nor absent; his
+        client's resume (``resumed``) does not bring back a seat away since a turn timeout
+        (docs/PROTOCOL.md, "Resume"). True when it changed (everyone got a ``table_update``)."""
         self.timers.cancel(TimerKey(Deadline.GRACE, seat.index))
         self.timers.cancel(TimerKey(Deadline.ABSENT, seat.index))
-        away = seat.away and seat.session is not None
+        away = seat.away and seat.session is not None and not (resumed and seat.timed_out)
         if not (away or seat.absent):
             return False
         seat.set_absent(False)

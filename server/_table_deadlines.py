@@ -54,7 +54,7 @@ def _grace(table: Table[Game], index: int) -> None:
         table.remove(session, "dropped")
         return
     log.info("table %d: seat %d (%s) is away: a bot plays it", table.id, index + 1, seat.name)
-    seat.set_away(True)
+    seat.set_away(True, timed_out=seat.timed_out)  # (away since a timeout: his request brings him back)
     if not table.people_here():  # the last grace ended and nobody is back: as if they left
         table.close("its players left")
         return

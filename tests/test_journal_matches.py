@@ -256,6 +256,31 @@ async def test_the_player_to_act_gets_his_whole_turn_when_he_resumes(nursery, mo
     again.close()
 
 
+async def test_a_seat_away_since_a_timeout_stays_away_when_its_client_resumes(nursery, mock_clock, tmp_path):
+    """The journal keeps why a seat is away: after a restart, the client's resume (made by
+    itself) does not bring back a seat whose turn time ran out (docs/PROTOCOL.md, "Resume")."""
+    db = tmp_path / "records.sqlite3"
+    records = open_records(db)
+    played = await start(nursery, mock_clock, records, "verish", seats=3, bots=("sharp",), turn_ms=20_000)
+    await play_until(played, lambda: played.actions >= 3 and played.table.deal.turn in (0, 1))
+    turn = played.table.deal.turn
+    mock_clock.jump(20.0)  # nobody acts for him: his time runs out
+    await trio.testing.wait_all_tasks_blocked()
+    assert played.table.seats[turn].timed_out
+    crash(records)
+    played.table.close("killed")
+    again = open_records(db)
+    restored = Restored()
+    table = restore_tables(again, restored, 1000, lambda t: None, nursery.start_soon)[1]
+    old = played.sessions[turn]
+    player = restored.reclaim(old.token, old.seq)
+    assert player is not None and player.seat == turn
+    player.attach(ListLink())
+    table.attached(player, snapshot=True, restarted=True)
+    assert table.summary["seats"][turn]["away"] and table.seats[turn].timed_out
+    again.close()
+
+
 async def test_a_table_restored_between_deals_tells_the_match_so_far(nursery, mock_clock, tmp_path):
     """Between two deals a resumed player gets no deal to learn the match from: the table summary
     of its ``table_update`` holds the match's scores after the deal that ended, and its number."""

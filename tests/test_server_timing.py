@@ -269,21 +269,40 @@ async def test_a_player_back_on_his_own_turn_is_told_his_new_time(nursery, mock_
 
 
 async def test_a_resume_on_his_own_away_turn_gets_one_state_after_the_table_update(nursery, mock_clock):
-    h = await start_table(nursery, mock_clock, variant="verish", seats=2, turn_ms=1_000, bot_delay_ms=60_000)
+    h = await start_table(nursery, mock_clock, variant="verish", seats=2, grace_ms=1_000, bot_delay_ms=60_000)
     seat = h.deal.turn
-    await h.jump(1.0)  # away
-    assert (await h.lay_something(1 - seat))["t"] == "ok"
     session = h.sessions[seat]
     link = session.link
     session.detach(link, trio.current_time())
     h.table.detached(session)
+    await h.jump(1.0)  # his grace time is over: away, on his own turn
+    assert h.table.summary["seats"][seat]["away"]
     session.attach(link)
     before = len(link.msgs)
     h.table.attached(session, snapshot=True)
     await trio.testing.wait_all_tasks_blocked()
     after = [m["t"] for m in link.msgs[before:]]
     assert after.count("state") == 1 and after.index("table_update") < after.index("state")
-    assert h.events(seat, "state")[-1]["time_ms"] == 1_000
+    assert h.events(seat, "state")[-1]["time_ms"] == 60_000  # the whole turn, afresh
+
+
+async def test_a_seat_away_since_a_timeout_is_back_by_a_request_not_by_a_resume(nursery, mock_clock):
+    """A resume is made by the client by itself: it brings back a seat away by a drop, but one
+    away since its turn time ran out only by the player's own request (docs/PROTOCOL.md, "Resume")."""
+    h = await start_table(nursery, mock_clock, variant="verish", seats=2, turn_ms=1_000, bot_delay_ms=60_000)
+    seat = h.deal.turn
+    await h.jump(1.0)  # his time ran out: away
+    session = h.sessions[seat]
+    link = session.link
+    session.detach(link, trio.current_time())
+    h.table.detached(session)
+    session.attach(link)
+    h.table.attached(session, snapshot=False)
+    await trio.testing.wait_all_tasks_blocked()
+    assert h.table.summary["seats"][seat]["away"]
+    assert (await h.send(seat, "ready", ready=True))["t"] == "ok"
+    assert not h.table.summary["seats"][seat]["away"]
+    assert not h.events(1 - seat, "table_update")[-1]["table"]["seats"][seat]["away"]
 
 
 async def test_no_timer_fires_after_deal_ends(nursery, mock_clock):

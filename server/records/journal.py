@@ -339,8 +339,8 @@ class Journal:
 def table_state(table: Table[object]) -> tuple[Any, ...]:
     """``(host seat, deals played, seats, spectators)``, each seat ``(name, bot strength,
     session key, player, ready, away)`` (``player``: the ``players.key`` of the person whose
-    session holds the seat, None for a guest: ``Session.player``), each spectator ``(name,
-    session key, player)``."""
+    session holds the seat, None for a guest: ``Session.player``; ``away``: "timeout" when it
+    is since a turn timeout), each spectator ``(name, session key, player)``."""
     host = table.host.seat if table.host is not None else None
     seats = tuple(
         (
@@ -349,7 +349,7 @@ def table_state(table: Table[object]) -> tuple[Any, ...]:
             s.session.key if s.session is not None else None,
             s.session.player if s.session is not None else None,
             s.ready,
-            s.away,
+            "timeout" if s.timed_out else s.away,
         )
         for s in table.seats
     )
