@@ -137,9 +137,8 @@ class Connection:
         rid = msg.get("id")
         if not is_uint32(rid):
             raise error("BAD_MESSAGE", "a request needs an id, a uint32")
-        if type(msg.get("t")) is not str:
-            raise error("BAD_MESSAGE", "a message needs t, a string", re=rid)
-        if not self.hello_received and msg.get("t") != "hello":
+        t = msg.get("t")
+        if not self.hello_received and t != "hello" and type(t) is str:  # (no string t: BAD_MESSAGE)
             raise error("NOT_READY", "the first request must be hello", re=rid)
         request = parse_request(msg)
         if request.t == "hello":

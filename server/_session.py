@@ -71,14 +71,9 @@ def forget_gone(sessions: dict[str, Session], now: float, grace_s: float) -> lis
     (``now``: trio's clock) and that hold no seat: a spectator stops watching (nothing is
     left to resume). Returns their ``key``s."""
     gone = []
-    for k, session in list(sessions.items()):
-        dropped = session.dropped_at
-        if dropped is None or dropped + grace_s > now or session.seat is not None:
-            continue
-        if session.table is not None:
-            session.table.remove(session, "dropped")
-        del sessions[k]
-        gone.append(session.key)
+    for k, s in list(sessions.items()):  # (each looked at as it is when its turn comes)
+        if s.dropped_at is not None and s.dropped_at + grace_s <= now and s.seat is None:
+            gone.append(_forget(sessions, k))
     return gone
 
 
@@ -91,13 +86,15 @@ def forget_oldest_gone(sessions: dict[str, Session], address: str, keep: int) ->
         k for k, s in sessions.items() if s.address == address and s.dropped_at is not None and s.seat is None
     ]
     gone.sort(key=lambda k: sessions[k].dropped_at or 0.0)  # (stable: the older session first on a tie)
-    forgotten = []
-    for k in gone[: max(0, len(gone) - keep)]:
-        session = sessions.pop(k)
-        if session.table is not None:
-            session.table.remove(session, "dropped")
-        forgotten.append(session.key)
-    return forgotten
+    return [_forget(sessions, k) for k in gone[: max(0, len(gone) - keep)]]
+
+
+def _forget(sessions: dict[str, Session], k: str) -> str:
+    """Forget ``sessions[k]`` (a spectator stops watching); its ``key``."""
+    session = sessions.pop(k)
+    if session.table is not None:
+        session.table.remove(session, "dropped")
+    return session.key
 
 
 def wall_ms() -> int:
