@@ -52,7 +52,7 @@ SEAT_SUMMARY = Ref(
                 Bool(),
                 required=False,
                 doc="the player's connection has been down for a second or more: his seat waits for"
-                " him (then a bot plays it: away); absent: false, and from servers older than v1.2",
+                " him (then a bot plays it: away). Not sent (read it as false) by servers older than v1.2",
             ),
             "tag": Field(
                 Str(4, 4),
